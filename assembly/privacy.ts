@@ -1,0 +1,153 @@
+// The Gaussian privacy profile delta(eps; mu) and its inverses (MATH.md sections 2 and 3).
+//
+// With a = eps/mu - mu/2 and b = eps/mu + mu/2 we have b^2 - a^2 = 2 eps, so
+// e^eps Q(b) = phi(a) M(b) with M the Mills ratio, and
+//     delta = Q(a) - e^eps Q(b) = phi(a) (M(a) - M(b)).
+// Working with log phi(a) and Mills ratios never forms e^eps and never underflows.
+import { millsRatio, normalIsf, normalLogPdf, normalLogSf } from "./special";
+
+const SQRT_2PI = reinterpret<f64>(0x40040D931FF62706); // 2.5066282746310005024
+
+// Below this mu, M(a) - M(b) cancels; the difference is then integrated directly.
+const SMALL_MU: f64 = 0.0625;
+// Beyond this a, delta < Q(a) < 1e-349 underflows; Q(a) is returned as the (safe) upper bound.
+const A_NEGLIGIBLE: f64 = 40.0;
+
+// 8-point Gauss-Legendre rule on [-1, 1]: nodes and weights (symmetric pairs).
+const GL_X1 = reinterpret<f64>(0x3FC77AC94F3C7345); // 0.1834346424956498049394761
+const GL_X2 = reinterpret<f64>(0x3FE0D129583284B4); // 0.525532409916328985817739
+const GL_X3 = reinterpret<f64>(0x3FE97E4AB249F41E); // 0.7966664774136267395915539
+const GL_X4 = reinterpret<f64>(0x3FEEBAB1CB0ACC67); // 0.9602898564975362316835609
+const GL_W1 = reinterpret<f64>(0x3FD736360B199343); // 0.3626837833783619829651504
+const GL_W2 = reinterpret<f64>(0x3FD413C50A255615); // 0.3137066458778872873379622
+const GL_W3 = reinterpret<f64>(0x3FCC76FB531D2B96); // 0.222381034453374470544356
+const GL_W4 = reinterpret<f64>(0x3FB9EA1D04CA0374); // 0.1012285362903762591525314
+
+// @ts-ignore: decorator
+@inline function glPair(a: f64, h: f64, x: f64, w: f64): f64 {
+  const t1 = h * (1.0 - x);
+  const t2 = h * (1.0 + x);
+  return w * (Math.exp(-t1 * (a + 0.5 * t1)) + Math.exp(-t2 * (a + 0.5 * t2)));
+}
+
+/**
+ * I = integral over [0, mu] of exp(-a t - t^2/2) dt = (Q(a) - Q(a + mu)) / phi(a).
+ * Gauss-Legendre with 8 points is exact to 1e-16 relative while mu <= 1/16 and a*mu <= 2.5.
+ */
+function smallIntervalIntegral(a: f64, mu: f64): f64 {
+  const h = 0.5 * mu;
+  return h * (glPair(a, h, GL_X1, GL_W1) + glPair(a, h, GL_X2, GL_W2) +
+    glPair(a, h, GL_X3, GL_W3) + glPair(a, h, GL_X4, GL_W4));
+}
+
+/** log delta(eps; mu) for mu >= 0, eps >= 0; -Infinity when delta = 0 (mu = 0). */
+export function gaussianLogDelta(mu: f64, eps: f64): f64 {
+  if (mu == 0.0) return -Infinity;
+  const a = eps / mu - 0.5 * mu;
+  const b = eps / mu + 0.5 * mu;
+  if (mu < SMALL_MU) {
+    if (a > A_NEGLIGIBLE) return normalLogSf(a);
+    // M(a) - M(b) = I - (1 - e^-eps) M(b), since M(a) - e^-eps M(b) = I.
+    return normalLogPdf(a) + Math.log(smallIntervalIntegral(a, mu) + Math.expm1(-eps) * millsRatio(b));
+  }
+  if (a >= 0.0) return normalLogPdf(a) + Math.log(millsRatio(a) - millsRatio(b));
+  const logQa = normalLogSf(a);
+  return logQa + Math.log1p(-Math.exp(normalLogPdf(a) - logQa) * millsRatio(b));
+}
+
+/** delta(eps; mu) = Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2). */
+export function gaussianDelta(mu: f64, eps: f64): f64 {
+  return Math.exp(gaussianLogDelta(mu, eps));
+}
+
+/** d log delta / d mu = phi(a) / delta. */
+function logDeltaSlopeMu(mu: f64, eps: f64, logDelta: f64): f64 {
+  return Math.exp(normalLogPdf(eps / mu - 0.5 * mu) - logDelta);
+}
+
+/** d log delta / d eps = -e^eps Q(b) / delta = -phi(a) M(b) / delta. */
+function logDeltaSlopeEps(mu: f64, eps: f64, logDelta: f64): f64 {
+  return -Math.exp(normalLogPdf(eps / mu - 0.5 * mu) - logDelta) * millsRatio(eps / mu + 0.5 * mu);
+}
+
+const MAX_ITERATIONS = 200;
+const ULP: f64 = 2.220446049250313e-16; // 2^-52
+
+/**
+ * mu0(eps, delta): the largest mu with delta(eps; mu) <= delta, for eps >= 0 and 0 < delta < 1.
+ * Safeguarded Newton inside a bracket [lo, hi] with delta(lo) <= delta < delta(hi), bisecting
+ * geometrically when a step leaves it; the result is checked with gaussianDelta itself and only
+ * ever moved down.
+ */
+export function gaussianMu(eps: f64, delta: f64): f64 {
+  const target = Math.log(delta);
+  // Lower end: delta(eps; mu) <= Q(a) and delta(eps; mu) <= delta(0; mu) <= mu / sqrt(2 pi).
+  const z = normalIsf(delta);
+  let lo = Math.max(Math.sqrt(z * z + 2.0 * eps) - z, SQRT_2PI * delta);
+  while (gaussianLogDelta(lo, eps) > target) lo *= 0.5;
+  let hi = lo * 2.0;
+  while (gaussianLogDelta(hi, eps) <= target) {
+    lo = hi;
+    hi *= 2.0;
+  }
+  let mu = Math.sqrt(lo * hi);
+  for (let i = 0; i < MAX_ITERATIONS; i++) {
+    const logDelta = gaussianLogDelta(mu, eps);
+    const g = logDelta - target;
+    if (g == 0.0) break;
+    if (g > 0.0) hi = mu; else lo = mu;
+    let next = mu - g / logDeltaSlopeMu(mu, eps, logDelta);
+    if (!(next > lo && next < hi)) next = Math.sqrt(lo * hi);
+    const step = Math.abs(next - mu);
+    mu = next;
+    if (step <= 0.25 * ULP * mu || hi - lo <= 2.0 * ULP * hi) break;
+  }
+  return safeBelow(mu, eps, delta);
+}
+
+/** Moves mu down, geometrically, until gaussianDelta(mu, eps) <= delta. */
+function safeBelow(mu: f64, eps: f64, delta: f64): f64 {
+  let shrink = ULP;
+  while (gaussianDelta(mu, eps) > delta) {
+    mu *= 1.0 - shrink;
+    shrink *= 2.0;
+  }
+  return mu;
+}
+
+/**
+ * epsilon(mu, delta): the smallest eps >= 0 with delta(eps; mu) <= delta (delta falls with eps).
+ * Safeguarded Newton on eps in [lo, hi] with delta(lo) > delta >= delta(hi); rounded up.
+ */
+export function gaussianEpsilon(mu: f64, delta: f64): f64 {
+  if (gaussianDelta(mu, 0.0) <= delta) return 0.0;
+  const target = Math.log(delta);
+  // Upper end: delta(eps; mu) <= Q(a) <= delta once a = eps/mu - mu/2 >= Q^-1(delta).
+  let hi = mu * (normalIsf(delta) + 0.5 * mu);
+  if (!(hi > 0.0)) hi = mu;
+  while (gaussianLogDelta(mu, hi) > target) hi *= 2.0;
+  let lo: f64 = 0.0;
+  let eps = 0.5 * hi;
+  for (let i = 0; i < MAX_ITERATIONS; i++) {
+    const logDelta = gaussianLogDelta(mu, eps);
+    const g = logDelta - target;
+    if (g > 0.0) lo = eps; else hi = eps;
+    if (g == 0.0) break;
+    let next = eps - g / logDeltaSlopeEps(mu, eps, logDelta);
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    const step = Math.abs(next - eps);
+    eps = next;
+    if (step <= 0.25 * ULP * eps || hi - lo <= ULP * hi) break;
+  }
+  return safeAbove(Math.max(eps, lo), mu, delta);
+}
+
+/** Moves eps up, geometrically, until gaussianDelta(mu, eps) <= delta. */
+function safeAbove(eps: f64, mu: f64, delta: f64): f64 {
+  let grow = ULP;
+  while (gaussianDelta(mu, eps) > delta) {
+    eps = eps * (1.0 + grow) + grow * ULP;
+    grow *= 2.0;
+  }
+  return eps;
+}

@@ -1,0 +1,215 @@
+// Per-coordinate noise scales for a sensitivity profile (MATH.md sections 4 and 5).
+//
+// Every allocation has the shape scale_i = c * g_i with g_i = lambda_i^alpha * w_i^-gamma:
+// iid (g = 1), spr (g = lambda) and optimal (alpha = q/(p+q), gamma = 1/(p+q)). The privacy
+// constraint is sum_i (lambda_i / scale_i)^q <= budget^q, with q = 2 and budget mu0 for Gaussian
+// noise, q = 1 and budget epsilon for Laplace noise, which fixes c. Long profiles stream through
+// WebAssembly in chunks: one pass for the sums that give c, one pass that writes the scales.
+import { CompensatedSum, copyIn, forEachChunk, view } from './memory.js';
+import { nonNegative, oneOf, options as checkOptions, positive, positiveAtMost, probability, vector } from './validate.js';
+import { wasm, type WasmExports } from './wasm.js';
+
+export const ALLOCATIONS = ['optimal', 'iid', 'spr'] as const;
+/** `optimal` minimises the error; `iid` gives every coordinate the same scale; `spr` scales with the sensitivity. */
+export type Allocation = (typeof ALLOCATIONS)[number];
+
+/** The largest `errorPower` accepted (beyond it the error moments overflow). */
+export const MAX_ERROR_POWER = 100;
+
+/**
+ * Scales are multiplied by 1 + 2^-36 so that the privacy constraint holds despite rounding: the
+ * chunked sums are off by at most 16384 ulp (3.6e-12) relative and each scale by a few ulp.
+ */
+const SAFETY = 1 + 2 ** -36;
+
+export interface CalibrationOptions {
+  /** Per-coordinate sensitivities lambda_i >= 0 (0 or between 2^-400 and 2^400). */
+  sensitivity: Float64Array | readonly number[];
+  epsilon: number;
+  allocation?: Allocation;
+  /** The p of the error sum_i w_i E|n_i|^p that `optimal` minimises (default 2, the MSE). */
+  errorPower?: number;
+  /** Positive per-coordinate weights w_i of the error (default all 1). */
+  weights?: Float64Array | readonly number[];
+}
+
+export interface GaussianCalibrationOptions extends CalibrationOptions {
+  delta: number;
+}
+
+export interface Calibration {
+  mechanism: 'gaussian' | 'laplace';
+  allocation: Allocation;
+  epsilon: number;
+  errorPower: number;
+  /** Per-coordinate noise scales: standard deviations (Gaussian) or Laplace scales b_i. */
+  scales: Float64Array;
+  /** Expected squared error sum_i E[n_i^2]. */
+  mse: number;
+  /** Expected error sum_i w_i E|n_i|^p for the chosen errorPower p and weights w. */
+  error: number;
+  /** The iid allocation's error divided by this one's (for p = 2 and unit weights, the MSE ratio). */
+  gain: number;
+}
+
+export interface GaussianCalibration extends Calibration {
+  mechanism: 'gaussian';
+  delta: number;
+  /** mu0(epsilon, delta): the Mahalanobis distance the scales are calibrated to. */
+  mu: number;
+}
+
+export interface LaplaceCalibration extends Calibration {
+  mechanism: 'laplace';
+}
+
+/** What differs between the two noise families. */
+interface Family {
+  /** The exponent of the privacy constraint sum (lambda_i / scale_i)^q <= budget^q. */
+  q: 1 | 2;
+  /** Var(n) / scale^2. */
+  variance: number;
+  /** E|n|^p at scale 1. */
+  moment(w: WasmExports, p: number): number;
+}
+
+const LN2 = Math.LN2;
+const LOG_SQRT_PI = 0.5 * Math.log(Math.PI);
+
+const GAUSSIAN: Family = {
+  q: 2,
+  variance: 1,
+  // E|N(0,1)|^p = 2^(p/2) Gamma((p+1)/2) / sqrt(pi)
+  moment: (w, p) => (p === 2 ? 1 : Math.exp(0.5 * p * LN2 + w.logGamma(0.5 * (p + 1)) - LOG_SQRT_PI)),
+};
+
+const LAPLACE: Family = {
+  q: 1,
+  variance: 2,
+  // E|Laplace(1)|^p = Gamma(p + 1)
+  moment: (w, p) => (p === 2 ? 2 : p === 1 ? 1 : Math.exp(w.logGamma(p + 1))),
+};
+
+interface Profile {
+  lambda: Float64Array;
+  weights: Float64Array | undefined;
+  allocation: Allocation;
+  p: number;
+}
+
+function readProfile(o: Record<string, unknown>): Profile {
+  const lambda = vector('sensitivity', o.sensitivity, true);
+  return {
+    lambda,
+    weights: o.weights === undefined ? undefined : vector('weights', o.weights, false, lambda.length),
+    allocation: o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS),
+    p: o.errorPower === undefined ? 2 : positiveAtMost('errorPower', o.errorPower, MAX_ERROR_POWER),
+  };
+}
+
+/** A sum sum_i lambda_i^a w_i^b over the profile. */
+type Exponents = readonly [a: number, b: number];
+
+/** Streams the profile through WebAssembly once and returns the sums the allocation needs. */
+function profileSums(w: WasmExports, { lambda, weights }: Profile, pairs: readonly Exponents[]) {
+  const s1 = new CompensatedSum();
+  const s2 = new CompensatedSum();
+  const sumW = new CompensatedSum();
+  const powers = pairs.map(() => new CompensatedSum());
+  const results = view(w, w.resultsPointer(), 2);
+  const [first = [0, 0], second = [0, 0]] = pairs;
+  forEachChunk(w, lambda.length, (start, n) => {
+    copyIn(w, w.profilePointer(), lambda, start, n);
+    w.profileMoments(n);
+    s1.add(results[0]!);
+    s2.add(results[1]!);
+    if (weights) {
+      for (let i = start; i < start + n; i++) sumW.add(weights[i]!);
+    }
+    if (pairs.length > 0) {
+      if (weights) copyIn(w, w.weightsPointer(), weights, start, n);
+      w.powerSums(n, weights !== undefined, first[0], first[1], second[0], second[1]);
+      powers.forEach((sum, k) => sum.add(results[k]!));
+    }
+  });
+  return {
+    s1: s1.value,
+    s2: s2.value,
+    sumW: weights ? sumW.value : lambda.length,
+    powers: powers.map((sum) => sum.value),
+  };
+}
+
+/** Writes c * lambda^alpha * w^-gamma for every coordinate into a new array. */
+function fillScales(w: WasmExports, { lambda, weights }: Profile, alpha: number, gamma: number, c: number): Float64Array {
+  const scales = new Float64Array(lambda.length);
+  const weighted = weights !== undefined && gamma !== 0;
+  forEachChunk(w, lambda.length, (start, n) => {
+    copyIn(w, w.profilePointer(), lambda, start, n);
+    if (weighted) copyIn(w, w.weightsPointer(), weights, start, n);
+    w.fillScales(n, weighted, alpha, gamma, c);
+    scales.set(view(w, w.profilePointer(), n), start);
+  });
+  return scales;
+}
+
+function calibrate(w: WasmExports, family: Family, profile: Profile, budget: number) {
+  const { lambda, allocation, p } = profile;
+  const { q } = family;
+  const K = lambda.length;
+  const weighted = profile.weights !== undefined;
+  const alpha = allocation === 'optimal' ? q / (p + q) : allocation === 'spr' ? 1 : 0;
+  const gamma = allocation === 'optimal' ? 1 / (p + q) : 0;
+
+  // The sums: cost = sum (lambda/g)^q, errorSum = sum w g^p, squareSum = sum g^2.
+  let pairs: Exponents[] = [];
+  if (allocation === 'optimal') pairs = [[q * (1 - alpha), q * gamma], [2 * alpha, -2 * gamma]];
+  if (allocation === 'spr') pairs = [[p, 1]];
+  if (!weighted && allocation === 'optimal' && q === 2 && p === 2) pairs = []; // both are sum(lambda)
+  const sums = profileSums(w, profile, pairs);
+  const normQ = q === 2 ? Math.sqrt(sums.s2) : sums.s1;
+  const [cost, errorSum, squareSum] =
+    allocation === 'iid' ? [normQ ** q, sums.sumW, K]
+    : allocation === 'spr' ? [K, sums.powers[0] ?? sums.s2, sums.s2]
+    : pairs.length === 0 ? [sums.s1, sums.s1, sums.s1]
+    : [sums.powers[0]!, sums.powers[0]!, sums.powers[1]!];
+
+  const c = (SAFETY * cost ** (1 / q)) / budget;
+  const cIid = (SAFETY * normQ) / budget;
+  const scales = allocation === 'iid' ? new Float64Array(K).fill(c) : fillScales(w, profile, alpha, gamma, c);
+  return {
+    scales,
+    mse: family.variance * c * c * squareSum,
+    error: family.moment(w, p) * c ** p * errorSum,
+    gain: errorSum === 0 ? 1 : Math.exp(p * Math.log(cIid / c) + Math.log(sums.sumW) - Math.log(errorSum)),
+  };
+}
+
+const COMMON_OPTIONS = ['sensitivity', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
+
+/**
+ * Calibrates independent Gaussian noise for (epsilon, delta)-DP: one standard deviation per
+ * coordinate, allocated from the sensitivity profile (default `optimal`, minimising the MSE).
+ */
+export function calibrateGaussian(options: GaussianCalibrationOptions): GaussianCalibration {
+  const o = checkOptions('options', options, [...COMMON_OPTIONS, 'delta']);
+  const epsilon = nonNegative('epsilon', o.epsilon);
+  const delta = probability('delta', o.delta);
+  const profile = readProfile(o);
+  const w = wasm();
+  const mu = w.gaussianMu(epsilon, delta);
+  const result = calibrate(w, GAUSSIAN, profile, mu);
+  return { mechanism: 'gaussian', allocation: profile.allocation, epsilon, delta, errorPower: profile.p, mu, ...result };
+}
+
+/**
+ * Calibrates independent Laplace noise for pure epsilon-DP: one scale b_i per coordinate,
+ * allocated from the sensitivity profile (default `optimal`, minimising the MSE).
+ */
+export function calibrateLaplace(options: CalibrationOptions): LaplaceCalibration {
+  const o = checkOptions('options', options, COMMON_OPTIONS);
+  const epsilon = positive('epsilon', o.epsilon);
+  const profile = readProfile(o);
+  const result = calibrate(wasm(), LAPLACE, profile, epsilon);
+  return { mechanism: 'laplace', allocation: profile.allocation, epsilon, errorPower: profile.p, ...result };
+}

@@ -1,0 +1,16 @@
+// dpnoise: the public API. Everything a user imports is re-exported here and only here.
+export { init, type InitOptions } from './wasm.js';
+export { erfc, normalSf, normalLogSf, normalIsf } from './special.js';
+export { gaussianDelta, gaussianMu, gaussianEpsilon } from './privacy.js';
+export {
+  calibrateGaussian,
+  calibrateLaplace,
+  ALLOCATIONS,
+  MAX_ERROR_POWER,
+  type Allocation,
+  type Calibration,
+  type CalibrationOptions,
+  type GaussianCalibration,
+  type GaussianCalibrationOptions,
+  type LaplaceCalibration,
+} from './calibrate.js';

@@ -1,0 +1,127 @@
+// Argument checks. Every public function validates here, before any WebAssembly call, and throws
+// a TypeError for a wrong type or a RangeError for a wrong value, naming the argument and value:
+//   dpnoise: `epsilon` must be a finite number >= 0; got NaN.
+
+/** Profile and weight entries must be 0 or within [2^-400, 2^400], so no sum over them can
+ * overflow or underflow in double precision (about 3.9e-121 to 2.6e120). */
+export const ENTRY_MIN = 2 ** -400;
+export const ENTRY_MAX = 2 ** 400;
+
+/** A short, readable rendering of any value for an error message. */
+export function describe(value: unknown): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value === null || value === undefined || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (typeof value === 'function') return 'a function';
+  return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+}
+
+function fail(ErrorType: typeof TypeError | typeof RangeError, name: string, must: string, value: unknown): never {
+  throw new ErrorType(`dpnoise: \`${name}\` must be ${must}; got ${describe(value)}.`);
+}
+
+function numberOf(name: string, value: unknown, must: string): number {
+  if (typeof value !== 'number') fail(TypeError, name, must, value);
+  return value;
+}
+
+/** A finite number. */
+export function finite(name: string, value: unknown): number {
+  const must = 'a finite number';
+  const x = numberOf(name, value, must);
+  if (!Number.isFinite(x)) fail(RangeError, name, must, x);
+  return x;
+}
+
+/** A finite number >= 0. */
+export function nonNegative(name: string, value: unknown): number {
+  const must = 'a finite number >= 0';
+  const x = numberOf(name, value, must);
+  if (!(x >= 0 && x < Infinity)) fail(RangeError, name, must, x);
+  return x;
+}
+
+/** A finite number > 0. */
+export function positive(name: string, value: unknown): number {
+  const must = 'a finite number > 0';
+  const x = numberOf(name, value, must);
+  if (!(x > 0 && x < Infinity)) fail(RangeError, name, must, x);
+  return x;
+}
+
+/** A number in the open interval (0, 1). */
+export function probability(name: string, value: unknown): number {
+  const must = 'a number strictly between 0 and 1';
+  const x = numberOf(name, value, must);
+  if (!(x > 0 && x < 1)) fail(RangeError, name, must, x);
+  return x;
+}
+
+/** A number in (0, max]. */
+export function positiveAtMost(name: string, value: unknown, max: number): number {
+  const must = `a number > 0 and <= ${max}`;
+  const x = numberOf(name, value, must);
+  if (!(x > 0 && x <= max)) fail(RangeError, name, must, x);
+  return x;
+}
+
+/** One of a fixed list of strings. */
+export function oneOf<T extends string>(name: string, value: unknown, choices: readonly T[]): T {
+  if (!choices.includes(value as T)) {
+    const must = `one of ${choices.map((c) => `'${c}'`).join(', ')}`;
+    fail(typeof value === 'string' ? RangeError : TypeError, name, must, value);
+  }
+  return value as T;
+}
+
+/** A plain options object with no keys other than `allowed` (a misspelt option must not be ignored). */
+export function options(name: string, value: unknown, allowed: readonly string[]): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) {
+    fail(TypeError, name, 'an options object', value);
+  }
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) {
+      throw new TypeError(`dpnoise: \`${name}\` has an unknown option \`${key}\`; the options are ${allowed.map((k) => `\`${k}\``).join(', ')}.`);
+    }
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * A non-empty Float64Array or array of numbers whose entries are 0 (when `zeroAllowed`) or in
+ * [ENTRY_MIN, ENTRY_MAX]. Returns it as a Float64Array (the caller's own when it is one).
+ */
+export function vector(name: string, value: unknown, zeroAllowed: boolean, length?: number): Float64Array {
+  const kind = 'a Float64Array or an array of numbers';
+  let out: Float64Array;
+  if (value instanceof Float64Array) {
+    out = value;
+  } else if (Array.isArray(value)) {
+    out = new Float64Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const x = value[i];
+      if (typeof x !== 'number') fail(TypeError, `${name}[${i}]`, 'a number', x);
+      out[i] = x;
+    }
+  } else {
+    fail(TypeError, name, kind, value);
+  }
+  if (length === undefined ? out.length === 0 : out.length !== length) {
+    fail(RangeError, `${name}.length`, length === undefined ? 'at least 1' : `${length} (one entry per coordinate)`, out.length);
+  }
+  for (let i = 0; i < out.length; i++) {
+    const x = out[i];
+    if (!(x >= ENTRY_MIN && x <= ENTRY_MAX) && !(zeroAllowed && x === 0)) badEntry(name, i, x, zeroAllowed);
+  }
+  return out;
+}
+
+function badEntry(name: string, i: number, x: number, zeroAllowed: boolean): never {
+  const sign = zeroAllowed ? '>= 0' : '> 0';
+  if (!(zeroAllowed ? x >= 0 : x > 0) || x === Infinity) fail(RangeError, `${name}[${i}]`, `a finite number ${sign}`, x);
+  const range = `between 2^-400 and 2^400 (about ${ENTRY_MIN.toPrecision(2)} to ${ENTRY_MAX.toPrecision(2)})`;
+  fail(RangeError, `${name}[${i}]`, zeroAllowed ? `0 or ${range}` : range, x);
+}

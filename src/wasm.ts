@@ -1,0 +1,83 @@
+// Loading the WebAssembly module. The default entry embeds both builds; the SIMD one is used
+// where the engine validates it. Node may instantiate synchronously on first use; elsewhere
+// `await init()` first (browsers forbid synchronous compilation of large modules on the main thread).
+import { scalarWasm, simdWasm } from './embedded-wasm.js';
+
+/** The module's exports (assembly/index.ts): numbers and pointers only. */
+export interface WasmExports {
+  readonly memory: WebAssembly.Memory;
+  erfc(x: number): number;
+  normalSf(x: number): number;
+  normalLogSf(x: number): number;
+  normalIsf(p: number): number;
+  logGamma(x: number): number;
+  gaussianDelta(mu: number, epsilon: number): number;
+  gaussianLogDelta(mu: number, epsilon: number): number;
+  gaussianMu(epsilon: number, delta: number): number;
+  gaussianEpsilon(mu: number, delta: number): number;
+  profileMoments(n: number): void;
+  powerSums(n: number, weighted: boolean, a1: number, b1: number, a2: number, b2: number): void;
+  fillScales(n: number, weighted: boolean, alpha: number, gamma: number, c: number): void;
+  chunkLength(): number;
+  profilePointer(): number;
+  weightsPointer(): number;
+  resultsPointer(): number;
+}
+
+export interface InitOptions {
+  /** A compiled module (or its bytes) to use instead of the embedded one, e.g. for a strict CSP. */
+  module?: WebAssembly.Module | BufferSource;
+  /** Use the SIMD build (default: when the engine supports it). `false` forces the scalar build. */
+  simd?: boolean;
+}
+
+let current: WasmExports | undefined;
+
+function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** The bytes of the embedded build to use: SIMD where supported unless `simd` is false. */
+export function embeddedBytes(simd?: boolean): Uint8Array<ArrayBuffer> {
+  if (simd !== false) {
+    const bytes = decodeBase64(simdWasm);
+    if (WebAssembly.validate(bytes)) return bytes;
+    if (simd === true) throw new Error('dpnoise: this WebAssembly engine does not support SIMD.');
+  }
+  return decodeBase64(scalarWasm);
+}
+
+function exportsOf(instance: WebAssembly.Instance): WasmExports {
+  return instance.exports as unknown as WasmExports;
+}
+
+/** Instantiates a build synchronously (Node, workers); also used by the parity tests. */
+export function instantiateSync(source: WebAssembly.Module | BufferSource): WasmExports {
+  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+  return exportsOf(new WebAssembly.Instance(module, {}));
+}
+
+/**
+ * Loads the WebAssembly module. Optional in Node; required (and awaited) before first use in
+ * browsers, workers and edge runtimes. Calling it again replaces the module.
+ */
+export async function init(options: InitOptions = {}): Promise<void> {
+  const source = options.module ?? embeddedBytes(options.simd);
+  const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
+  current = exportsOf(await WebAssembly.instantiate(module, {}));
+}
+
+const isNode = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
+
+/** The loaded module; in Node it is instantiated on first use. */
+export function wasm(): WasmExports {
+  if (current) return current;
+  if (!isNode) {
+    throw new Error('dpnoise: call `await init()` once before using dpnoise outside Node.');
+  }
+  current = instantiateSync(embeddedBytes());
+  return current;
+}
