@@ -6,15 +6,16 @@
 // noise, q = 1 and budget epsilon for Laplace noise, which fixes c. Long profiles stream through
 // WebAssembly in chunks: one pass for the sums that give c, one pass that writes the scales.
 import { CompensatedSum, copyIn, forEachChunk, view } from './memory.js';
-import { nonNegative, oneOf, options as checkOptions, positive, positiveAtMost, probability, vector } from './validate.js';
+import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
+import { numberIn, oneOf, options as checkOptions, POSITIVE, type Range, vector } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
 export const ALLOCATIONS = ['optimal', 'iid', 'spr'] as const;
 /** `optimal` minimises the error; `iid` gives every coordinate the same scale; `spr` scales with the sensitivity. */
 export type Allocation = (typeof ALLOCATIONS)[number];
 
-/** The largest `errorPower` accepted (beyond it the error moments overflow). */
-export const MAX_ERROR_POWER = 100;
+/** Accepted error powers p (beyond 100 the error moments overflow). */
+const ERROR_POWER: Range = { min: 0, max: 100, minOpen: true };
 
 /**
  * Scales are multiplied by 1 + 2^-36 so that the privacy constraint holds despite rounding: the
@@ -103,7 +104,7 @@ function readProfile(o: Record<string, unknown>): Profile {
     lambda,
     weights: o.weights === undefined ? undefined : vector('weights', o.weights, false, lambda.length),
     allocation: o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS),
-    p: o.errorPower === undefined ? 2 : positiveAtMost('errorPower', o.errorPower, MAX_ERROR_POWER),
+    p: o.errorPower === undefined ? 2 : numberIn('errorPower', o.errorPower, ERROR_POWER),
   };
 }
 
@@ -175,14 +176,16 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
     : [sums.powers[0]!, sums.powers[0]!, sums.powers[1]!];
 
   const c = (SAFETY * cost ** (1 / q)) / budget;
-  const cIid = (SAFETY * normQ) / budget;
+  const mse = family.variance * c * c * squareSum;
+  // mse >= (largest scale)^2, so a finite mse means every scale is finite.
+  if (!Number.isFinite(mse)) {
+    throw new RangeError(`dpnoise: the noise for this profile and privacy level overflows double precision (mse ${mse}); use a larger epsilon or delta, or smaller sensitivities.`);
+  }
   const scales = allocation === 'iid' ? new Float64Array(K).fill(c) : fillScales(w, profile, alpha, gamma, c);
-  return {
-    scales,
-    mse: family.variance * c * c * squareSum,
-    error: family.moment(w, p) * c ** p * errorSum,
-    gain: errorSum === 0 ? 1 : Math.exp(p * Math.log(cIid / c) + Math.log(sums.sumW) - Math.log(errorSum)),
-  };
+  // gain = (c_iid / c)^p sum(w) / errorSum, where c_iid / c = normQ / cost^(1/q); a profile of
+  // zeros gets no noise from any allocation.
+  const gain = normQ === 0 ? 1 : Math.exp(p * Math.log(normQ / cost ** (1 / q)) + Math.log(sums.sumW) - Math.log(errorSum));
+  return { scales, mse, error: family.moment(w, p) * c ** p * errorSum, gain };
 }
 
 const COMMON_OPTIONS = ['sensitivity', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
@@ -193,8 +196,8 @@ const COMMON_OPTIONS = ['sensitivity', 'epsilon', 'allocation', 'errorPower', 'w
  */
 export function calibrateGaussian(options: GaussianCalibrationOptions): GaussianCalibration {
   const o = checkOptions('options', options, [...COMMON_OPTIONS, 'delta']);
-  const epsilon = nonNegative('epsilon', o.epsilon);
-  const delta = probability('delta', o.delta);
+  const epsilon = numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON);
+  const delta = numberIn('delta', o.delta, DELTA);
   const profile = readProfile(o);
   const w = wasm();
   const mu = w.gaussianMu(epsilon, delta);
@@ -208,7 +211,7 @@ export function calibrateGaussian(options: GaussianCalibrationOptions): Gaussian
  */
 export function calibrateLaplace(options: CalibrationOptions): LaplaceCalibration {
   const o = checkOptions('options', options, COMMON_OPTIONS);
-  const epsilon = positive('epsilon', o.epsilon);
+  const epsilon = numberIn('epsilon', o.epsilon, POSITIVE);
   const profile = readProfile(o);
   const result = calibrate(wasm(), LAPLACE, profile, epsilon);
   return { mechanism: 'laplace', allocation: profile.allocation, epsilon, errorPower: profile.p, ...result };

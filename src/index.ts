@@ -6,7 +6,6 @@ export {
   calibrateGaussian,
   calibrateLaplace,
   ALLOCATIONS,
-  MAX_ERROR_POWER,
   type Allocation,
   type Calibration,
   type CalibrationOptions,

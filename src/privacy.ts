@@ -2,12 +2,19 @@
 //
 // Gaussian noise whose neighbouring outputs are at Mahalanobis distance mu is (epsilon, delta)-DP
 // exactly when delta >= delta(epsilon; mu) = Q(epsilon/mu - mu/2) - e^epsilon Q(epsilon/mu + mu/2).
-import { nonNegative, probability } from './validate.js';
+import { NON_NEGATIVE, numberIn, type Range } from './validate.js';
 import { wasm } from './wasm.js';
+
+/** Epsilon for Gaussian noise: beyond 1e6 no meaningful privacy is left and accuracy degrades. */
+export const GAUSSIAN_EPSILON: Range = { min: 0, max: 1e6 };
+/** Delta: below 1e-300 the calibrated distance would be a subnormal number. */
+export const DELTA: Range = { min: 1e-300, max: 1, maxOpen: true };
+/** The distances for which epsilon(mu, delta) stays within GAUSSIAN_EPSILON. */
+const MU_FOR_EPSILON: Range = { min: 0, max: 1000 };
 
 /** The privacy profile delta(epsilon; mu) of a Gaussian mechanism with distance mu. */
 export function gaussianDelta(mu: number, epsilon: number): number {
-  return wasm().gaussianDelta(nonNegative('mu', mu), nonNegative('epsilon', epsilon));
+  return wasm().gaussianDelta(numberIn('mu', mu, NON_NEGATIVE), numberIn('epsilon', epsilon, GAUSSIAN_EPSILON));
 }
 
 /**
@@ -16,7 +23,7 @@ export function gaussianDelta(mu: number, epsilon: number): number {
  * and within 1e-12 relative of the exact root.
  */
 export function gaussianMu(epsilon: number, delta: number): number {
-  return wasm().gaussianMu(nonNegative('epsilon', epsilon), probability('delta', delta));
+  return wasm().gaussianMu(numberIn('epsilon', epsilon, GAUSSIAN_EPSILON), numberIn('delta', delta, DELTA));
 }
 
 /**
@@ -24,5 +31,5 @@ export function gaussianMu(epsilon: number, delta: number): number {
  * (epsilon, delta)-DP; rounded up, so gaussianDelta(mu, result) <= delta.
  */
 export function gaussianEpsilon(mu: number, delta: number): number {
-  return wasm().gaussianEpsilon(nonNegative('mu', mu), probability('delta', delta));
+  return wasm().gaussianEpsilon(numberIn('mu', mu, MU_FOR_EPSILON), numberIn('delta', delta, DELTA));
 }

@@ -23,49 +23,34 @@ function fail(ErrorType: typeof TypeError | typeof RangeError, name: string, mus
   throw new ErrorType(`dpnoise: \`${name}\` must be ${must}; got ${describe(value)}.`);
 }
 
-function numberOf(name: string, value: unknown, must: string): number {
-  if (typeof value !== 'number') fail(TypeError, name, must, value);
+/** An interval of accepted numbers; an open end excludes its bound. */
+export interface Range {
+  min: number;
+  max: number;
+  minOpen?: boolean;
+  maxOpen?: boolean;
+}
+
+export const FINITE: Range = { min: -Infinity, max: Infinity, minOpen: true, maxOpen: true };
+export const NON_NEGATIVE: Range = { min: 0, max: Infinity, maxOpen: true };
+export const POSITIVE: Range = { min: 0, max: Infinity, minOpen: true, maxOpen: true };
+export const OPEN_UNIT: Range = { min: 0, max: 1, minOpen: true, maxOpen: true };
+
+function rangeText({ min, max, minOpen, maxOpen }: Range): string {
+  const lower = min === -Infinity ? '' : `${minOpen ? '>' : '>='} ${min}`;
+  const upper = max === Infinity ? '' : `${maxOpen ? '<' : '<='} ${max}`;
+  if (max === Infinity) return lower ? `a finite number ${lower}` : 'a finite number';
+  return `a number ${lower} and ${upper}`;
+}
+
+/** A number inside `range` (NaN and infinities are outside every range). */
+export function numberIn(name: string, value: unknown, range: Range): number {
+  if (typeof value !== 'number') fail(TypeError, name, 'a number', value);
+  const { min, max, minOpen, maxOpen } = range;
+  const above = minOpen ? value > min : value >= min;
+  const below = maxOpen ? value < max : value <= max;
+  if (!(above && below && Number.isFinite(value))) fail(RangeError, name, rangeText(range), value);
   return value;
-}
-
-/** A finite number. */
-export function finite(name: string, value: unknown): number {
-  const must = 'a finite number';
-  const x = numberOf(name, value, must);
-  if (!Number.isFinite(x)) fail(RangeError, name, must, x);
-  return x;
-}
-
-/** A finite number >= 0. */
-export function nonNegative(name: string, value: unknown): number {
-  const must = 'a finite number >= 0';
-  const x = numberOf(name, value, must);
-  if (!(x >= 0 && x < Infinity)) fail(RangeError, name, must, x);
-  return x;
-}
-
-/** A finite number > 0. */
-export function positive(name: string, value: unknown): number {
-  const must = 'a finite number > 0';
-  const x = numberOf(name, value, must);
-  if (!(x > 0 && x < Infinity)) fail(RangeError, name, must, x);
-  return x;
-}
-
-/** A number in the open interval (0, 1). */
-export function probability(name: string, value: unknown): number {
-  const must = 'a number strictly between 0 and 1';
-  const x = numberOf(name, value, must);
-  if (!(x > 0 && x < 1)) fail(RangeError, name, must, x);
-  return x;
-}
-
-/** A number in (0, max]. */
-export function positiveAtMost(name: string, value: unknown, max: number): number {
-  const must = `a number > 0 and <= ${max}`;
-  const x = numberOf(name, value, must);
-  if (!(x > 0 && x <= max)) fail(RangeError, name, must, x);
-  return x;
 }
 
 /** One of a fixed list of strings. */
