@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calibrateGaussian, calibrateLaplace, gaussianMu, type Allocation, type Calibration } from '../src/index.js';
+import { calibrateGaussian, calibrateLaplace, gaussianMu, type Allocation, type Calibration, type GaussianCalibration } from '../src/index.js';
 import { wasm } from '../src/wasm.js';
 import { exactSum, expectClose, fixture } from './helpers.js';
 
@@ -98,7 +98,7 @@ describe('allocations against mpmath (test/fixtures/calibrate.json)', () => {
     const got: Calibration = c.mechanism === 'gaussian'
       ? calibrateGaussian({ ...common, delta: c.delta! })
       : calibrateLaplace(common);
-    if (c.expected.mu !== undefined) expectClose((got as { mu: number }).mu, c.expected.mu, 1e-13, 'mu');
+    if (c.expected.mu !== undefined) expectClose((got as GaussianCalibration).mu, c.expected.mu, 1e-13, 'mu');
     c.expected.scales.forEach((s, i) => {
       // Scales are never below the exact value, and above it by the safety margin only.
       const ratio = got.scales[i]! / s;
