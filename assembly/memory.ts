@@ -10,3 +10,17 @@ export const PROFILE: usize = memory.data(CHUNK << 3, 16);
 export const WEIGHTS: usize = memory.data(CHUNK << 3, 16);
 /** Small results area for kernels that return more than one number. */
 export const RESULTS: usize = memory.data(4 << 3, 16);
+
+/** Samples per sampling chunk. */
+export const SAMPLE_CHUNK: i32 = 8192;
+/** Values chunk: noise is written, or added, here. */
+export const VALUES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
+/** Per-coordinate scales chunk. */
+export const SCALES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
+/** One random 64-bit word per sample of the chunk. */
+export const RANDOM: usize = memory.data(SAMPLE_CHUNK << 3, 16);
+/** Words for the samplers' rare slow paths when the source is the CSPRNG (about 1% are used). */
+export const EXTRA_WORDS: i32 = 1024;
+export const EXTRA: usize = memory.data(EXTRA_WORDS << 3, 16);
+/** The seeded stream of the current call: key and odd increment (gamma), two u64. */
+export const STREAM: usize = memory.data(16, 16);

@@ -7,7 +7,7 @@
 // WebAssembly in chunks: one pass for the sums that give c, one pass that writes the scales.
 import { CompensatedSum, copyIn, forEachChunk, view } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
-import { numberIn, oneOf, options as checkOptions, POSITIVE, type Range, vector } from './validate.js';
+import { numberIn, oneOf, options as checkOptions, POSITIVE, PROFILE_ENTRIES, type Range, vector, WEIGHT_ENTRIES } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
 export const ALLOCATIONS = ['optimal', 'iid', 'spr'] as const;
@@ -99,10 +99,10 @@ interface Profile {
 }
 
 function readProfile(o: Record<string, unknown>): Profile {
-  const lambda = vector('sensitivity', o.sensitivity, true);
+  const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
   return {
     lambda,
-    weights: o.weights === undefined ? undefined : vector('weights', o.weights, false, lambda.length),
+    weights: o.weights === undefined ? undefined : vector('weights', o.weights, WEIGHT_ENTRIES, { length: lambda.length }),
     allocation: o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS),
     p: o.errorPower === undefined ? 2 : numberIn('errorPower', o.errorPower, ERROR_POWER),
   };
@@ -119,7 +119,7 @@ function profileSums(w: WasmExports, { lambda, weights }: Profile, pairs: readon
   const powers = pairs.map(() => new CompensatedSum());
   const results = view(w, w.resultsPointer(), 2);
   const [first = [0, 0], second = [0, 0]] = pairs;
-  forEachChunk(w, lambda.length, (start, n) => {
+  forEachChunk(lambda.length, w.chunkLength(), (start, n) => {
     copyIn(w, w.profilePointer(), lambda, start, n);
     w.profileMoments(n);
     s1.add(results[0]!);
@@ -145,7 +145,7 @@ function profileSums(w: WasmExports, { lambda, weights }: Profile, pairs: readon
 function fillScales(w: WasmExports, { lambda, weights }: Profile, alpha: number, gamma: number, c: number): Float64Array {
   const scales = new Float64Array(lambda.length);
   const weighted = weights !== undefined && gamma !== 0;
-  forEachChunk(w, lambda.length, (start, n) => {
+  forEachChunk(lambda.length, w.chunkLength(), (start, n) => {
     copyIn(w, w.profilePointer(), lambda, start, n);
     if (weighted) copyIn(w, w.weightsPointer(), weights, start, n);
     w.fillScales(n, weighted, alpha, gamma, c);

@@ -13,3 +13,5 @@ export {
   type GaussianCalibrationOptions,
   type LaplaceCalibration,
 } from './calibrate.js';
+export { createRng, type Rng, type RngOptions } from './rng.js';
+export { gaussianNoise, addGaussianNoise, laplaceNoise, addLaplaceNoise, type SampleOptions } from './sample.js';

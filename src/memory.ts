@@ -8,9 +8,8 @@ export function view(w: WasmExports, pointer: number, length: number): Float64Ar
   return new Float64Array(w.memory.buffer, pointer, length);
 }
 
-/** Calls `body(start, length)` for consecutive chunks covering [0, total). */
-export function forEachChunk(w: WasmExports, total: number, body: (start: number, length: number) => void): void {
-  const chunk = w.chunkLength();
+/** Calls `body(start, length)` for consecutive chunks of at most `chunk` covering [0, total). */
+export function forEachChunk(total: number, chunk: number, body: (start: number, length: number) => void): void {
   for (let start = 0; start < total; start += chunk) body(start, Math.min(chunk, total - start));
 }
 

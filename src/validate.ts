@@ -4,8 +4,8 @@
 
 /** Profile and weight entries must be 0 or within [2^-400, 2^400], so no sum over them can
  * overflow or underflow in double precision (about 3.9e-121 to 2.6e120). */
-export const ENTRY_MIN = 2 ** -400;
-export const ENTRY_MAX = 2 ** 400;
+const ENTRY_MIN = 2 ** -400;
+const ENTRY_MAX = 2 ** 400;
 
 /** A short, readable rendering of any value for an error message. */
 export function describe(value: unknown): string {
@@ -75,16 +75,48 @@ export function options(name: string, value: unknown, allowed: readonly string[]
   return value as Record<string, unknown>;
 }
 
+/** The index of the first entry that `entries` rejects, or -1; four at a time while all pass. */
+function firstOutside(a: Float64Array, { min, max, zero = false }: Entries): number {
+  let i = 0;
+  if (!zero) {
+    for (const n = a.length & ~3; i < n; i += 4) {
+      const x0 = a[i]!, x1 = a[i + 1]!, x2 = a[i + 2]!, x3 = a[i + 3]!;
+      if (!(x0 >= min && x0 <= max && x1 >= min && x1 <= max && x2 >= min && x2 <= max && x3 >= min && x3 <= max)) break;
+    }
+  }
+  for (; i < a.length; i++) {
+    const x = a[i]!;
+    if (!(x >= min && x <= max) && !(zero && x === 0)) return i;
+  }
+  return -1;
+}
+
+/** What the entries of a vector may be: [min, max], and 0 when `zero`; the words for errors. */
+export interface Entries {
+  min: number;
+  max: number;
+  zero?: boolean;
+  /** Reported for NaN, infinities and entries <= 0 that are not allowed. */
+  basic: string;
+  /** Reported for other entries outside [min, max]. */
+  range: string;
+}
+
+const ENTRY_RANGE = 'between 2^-400 and 2^400 (about 3.9e-121 to 2.6e+120)';
+export const PROFILE_ENTRIES: Entries = { min: ENTRY_MIN, max: ENTRY_MAX, zero: true, basic: 'a finite number >= 0', range: `0 or ${ENTRY_RANGE}` };
+export const WEIGHT_ENTRIES: Entries = { min: ENTRY_MIN, max: ENTRY_MAX, basic: 'a finite number > 0', range: ENTRY_RANGE };
+
 /**
- * A non-empty Float64Array or array of numbers whose entries are 0 (when `zeroAllowed`) or in
- * [ENTRY_MIN, ENTRY_MAX]. Returns it as a Float64Array (the caller's own when it is one).
+ * A Float64Array (or, with `arrays`, an array of numbers) of the given length (default: any
+ * length but 0) whose entries all pass `entries`. Returns it as a Float64Array, the caller's own
+ * when it is one.
  */
-export function vector(name: string, value: unknown, zeroAllowed: boolean, length?: number): Float64Array {
-  const kind = 'a Float64Array or an array of numbers';
+export function vector(name: string, value: unknown, entries: Entries, options: { arrays?: boolean; length?: number } = {}): Float64Array {
+  const { arrays = true, length } = options;
   let out: Float64Array;
   if (value instanceof Float64Array) {
     out = value;
-  } else if (Array.isArray(value)) {
+  } else if (arrays && Array.isArray(value)) {
     out = new Float64Array(value.length);
     for (let i = 0; i < value.length; i++) {
       const x = value[i];
@@ -92,21 +124,15 @@ export function vector(name: string, value: unknown, zeroAllowed: boolean, lengt
       out[i] = x;
     }
   } else {
-    fail(TypeError, name, kind, value);
+    fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value);
   }
   if (length === undefined ? out.length === 0 : out.length !== length) {
     fail(RangeError, `${name}.length`, length === undefined ? 'at least 1' : `${length} (one entry per coordinate)`, out.length);
   }
-  for (let i = 0; i < out.length; i++) {
-    const x = out[i];
-    if (!(x >= ENTRY_MIN && x <= ENTRY_MAX) && !(zeroAllowed && x === 0)) badEntry(name, i, x, zeroAllowed);
+  const bad = firstOutside(out, entries);
+  if (bad >= 0) {
+    const x = out[bad]!;
+    fail(RangeError, `${name}[${bad}]`, Number.isFinite(x) && x > 0 ? entries.range : entries.basic, x);
   }
   return out;
-}
-
-function badEntry(name: string, i: number, x: number, zeroAllowed: boolean): never {
-  const sign = zeroAllowed ? '>= 0' : '> 0';
-  if (!(zeroAllowed ? x >= 0 : x > 0) || x === Infinity) fail(RangeError, `${name}[${i}]`, `a finite number ${sign}`, x);
-  const range = `between 2^-400 and 2^400 (about ${ENTRY_MIN.toPrecision(2)} to ${ENTRY_MAX.toPrecision(2)})`;
-  fail(RangeError, `${name}[${i}]`, zeroAllowed ? `0 or ${range}` : range, x);
 }
