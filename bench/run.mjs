@@ -1,0 +1,173 @@
+// Entry point of `npm run bench` (which builds dist/ first): runs every benchmark group against
+// the BUILT package (import 'dpnoise', never src/) and its baselines, prints the tables, and
+// rewrites bench/RESULTS.md with them and a description of the machine.
+//
+//   node bench/run.mjs              all groups; rewrites bench/RESULTS.md
+//   node bench/run.mjs calib ...    only the groups whose title contains one of the words
+//                                   (case-insensitive); prints only, RESULTS.md is kept
+//
+// Adding a group: write bench/<group>.mjs exporting
+//   export const title = 'Samplers';
+//   export async function run(ctx) { ...; return [table, ...]; }
+// where a table is { heading, text?, columns: string[], rows: string[][], notes?: string[] }
+// (cells are strings; bench/format.mjs has fmt/times/NA), and add its path to GROUPS below.
+// ctx gives: measure(fn, options) and measureEach(fns, options) (bench/timing.mjs; interleave
+// functions you compare), python(request) (one run of
+// bench/python_baseline.py; {available: false, reason} when python3/SciPy is missing),
+// log(message), check(condition, message) (throws on a failed sanity check), thp (the
+// transparent-huge-pages mode, which matters for large fresh arrays). python3 runs once for
+// the machine description, then once per group that asks for it.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gaussianMu } from 'dpnoise';
+import * as baseline from './baseline.mjs';
+import { measure, measureEach, sinkValue } from './timing.mjs';
+
+const GROUPS = [
+  './calibrate.mjs',
+];
+
+const here = dirname(fileURLToPath(import.meta.url));
+const started = Date.now();
+
+// The pure-JS baseline must compute the same mu0 as the package, or the comparison is not honest.
+check(Math.abs(baseline.gaussianMu(0.5, 1e-6) / gaussianMu(0.5, 1e-6) - 1) < 1e-9, 'baseline mu0(0.5, 1e-6) disagrees with dpnoise');
+
+function check(condition, message) {
+  if (!condition) throw new Error(`bench sanity check failed: ${message}`);
+}
+
+function log(message) {
+  process.stderr.write(message + '\n');
+}
+
+/** Runs bench/python_baseline.py once with `request`; never throws. */
+function python(request) {
+  const r = spawnSync('python3', [join(here, 'python_baseline.py')], {
+    input: JSON.stringify(request),
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    timeout: 600_000,
+  });
+  if (r.error) return { available: false, reason: `python3: ${r.error.code ?? r.error.message}` };
+  if (r.status !== 0) {
+    const last = (r.stderr || '').trim().split('\n').pop();
+    return { available: false, reason: `python_baseline.py exited with ${r.status ?? r.signal}: ${last}` };
+  }
+  try {
+    return JSON.parse(r.stdout);
+  } catch {
+    return { available: false, reason: 'python_baseline.py printed no JSON' };
+  }
+}
+
+/** The machine description, as [label, text] rows; also sets ctx.thp. */
+function machine() {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    if (line) cpu = line.split(':').slice(1).join(':').trim();
+  } catch { /* not Linux: keep os.cpus() */ }
+  const py = python({ tasks: [{ id: 'versions', kind: 'versions' }] });
+  const pyText = py.available
+    ? `Python ${py.versions.python}, NumPy ${py.versions.numpy}, SciPy ${py.versions.scipy}`
+    : `n/a (${py.reason})`;
+  let simd = 'unknown';
+  try {
+    simd = WebAssembly.validate(readFileSync(join(here, '..', 'dist', 'dpnoise-simd.wasm'))) ? 'SIMD build' : 'scalar build (no WebAssembly SIMD)';
+  } catch { /* dist layout changed */ }
+  let thp;
+  try {
+    thp = /\[(\w+)\]/.exec(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))?.[1];
+  } catch { /* not Linux */ }
+  ctx.thp = thp;
+  const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
+  return [
+    ['CPU', cpu],
+    ['Cores', `${os.cpus().length} logical`],
+    ['Memory', `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; transparent huge pages: ${thp ?? 'unknown'}`],
+    ['OS', `${os.type()} ${os.release()} ${os.arch()}`],
+    ['Node', `${process.version} (V8 ${process.versions.v8})`],
+    ['Python', pyText],
+    ['dpnoise', `${pkg.version}, ${simd} (what the package loads on this engine)`],
+    ['Date', new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
+  ];
+}
+
+/** Markdown cell or note as plain text: drops **bold**, *emphasis* and `code` marks. */
+const plain = (cell) => String(cell).replace(/\*\*/g, '').replace(/\*([^*\s][^*]*?)\*/g, '$1').replace(/`/g, '');
+
+function textTable({ columns, rows }) {
+  const all = [columns, ...rows].map((r) => r.map(plain));
+  const widths = columns.map((_, j) => Math.max(...all.map((r) => r[j]?.length ?? 0)));
+  const line = (r) => r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ');
+  return [line(all[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
+}
+
+function markdownTable({ columns, rows }) {
+  const esc = (c) => String(c).replace(/\|/g, '\\|');
+  return [
+    `| ${columns.map(esc).join(' | ')} |`,
+    `|${columns.map((_, j) => (j === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+const filters = process.argv.slice(2).map((a) => a.toLowerCase());
+const ctx = { measure, measureEach, python, log, check, thp: undefined };
+const description = machine();
+log(description.map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+
+const sections = [];
+for (const path of GROUPS) {
+  const group = await import(path);
+  if (filters.length && !filters.some((f) => group.title.toLowerCase().includes(f))) continue;
+  log(`${group.title} ...`);
+  const t0 = Date.now();
+  const tables = await group.run(ctx);
+  const seconds = (Date.now() - t0) / 1e3;
+  for (const table of tables) {
+    console.log(`\n== ${group.title}: ${plain(table.heading)}\n\n${textTable(table)}`);
+    for (const note of table.notes ?? []) console.log(`  ${plain(note)}`);
+  }
+  sections.push({ title: group.title, tables, seconds });
+}
+
+const total = (Date.now() - started) / 1e3;
+console.log(`\nbench/run.mjs took ${total.toFixed(0)} s (groups: ${sections.map((s) => `${s.title} ${s.seconds.toFixed(0)} s`).join(', ')}).`);
+if (!Number.isFinite(sinkValue())) log('(sink is not finite; a benchmark returned NaN)');
+
+if (filters.length) {
+  console.log('Filtered run: bench/RESULTS.md not rewritten.');
+} else {
+  const md = [
+    '# dpnoise benchmarks',
+    '',
+    `Regenerate with \`npm run bench\` (builds dist/, then runs bench/run.mjs, which rewrites this file; ` +
+      `the last run took ${total.toFixed(0)} s plus the build). All figures are medians of 7 to 9 timed batches ` +
+      `after a warm-up (bench/timing.mjs; the batches of implementations compared with each other are interleaved), measured against the built package on the machine below; ` +
+      `compare absolute numbers only between runs on the same machine. Ratios compare implementations within one run.`,
+    '',
+    '## Machine',
+    '',
+    ...description.map(([k, v]) => `- ${k}: ${v}`),
+    '',
+    ...sections.flatMap(({ title, tables }) => [
+      `## ${title}`,
+      '',
+      ...tables.flatMap((t) => [
+        `### ${t.heading}`,
+        '',
+        ...(t.text ? [t.text, ''] : []),
+        markdownTable(t),
+        '',
+        ...(t.notes?.length ? [...t.notes.map((n) => `- ${n}`), ''] : []),
+      ]),
+    ]),
+  ].join('\n');
+  writeFileSync(join(here, 'RESULTS.md'), md);
+  console.log('Wrote bench/RESULTS.md.');
+}
