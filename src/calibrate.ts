@@ -108,37 +108,32 @@ function readProfile(o: Record<string, unknown>): Profile {
   };
 }
 
-/** A sum sum_i lambda_i^a w_i^b over the profile. */
+/** A sum sum_i lambda_i^a w_i^b over the profile (w_i = 1 without weights). */
 type Exponents = readonly [a: number, b: number];
 
-/** Streams the profile through WebAssembly once and returns the sums the allocation needs. */
-function profileSums(w: WasmExports, { lambda, weights }: Profile, pairs: readonly Exponents[]) {
-  const s1 = new CompensatedSum();
-  const s2 = new CompensatedSum();
-  const sumW = new CompensatedSum();
-  const powers = pairs.map(() => new CompensatedSum());
-  const results = view(w, w.resultsPointer(), 2);
-  const [first = [0, 0], second = [0, 0]] = pairs;
+/** The moment kernel's sums: sum lambda and sum lambda^2. */
+const MOMENTS = ['1', '2'];
+
+/** Streams the profile through WebAssembly once and returns each requested sum. */
+function profileSums(w: WasmExports, { lambda, weights }: Profile, requested: readonly Exponents[]): number[] {
+  // Sums that differ only in the (absent) weights' exponent are one sum; moments come free.
+  const key = ([a, b]: Exponents) => (weights && b !== 0 ? `${a},${b}` : `${a}`);
+  const keys = [...new Set(requested.map(key))];
+  const powered = keys.filter((k) => !MOMENTS.includes(k)).map((k) => requested.find((r) => key(r) === k)!);
+  const sums = new Map([...MOMENTS, ...powered.map(key)].map((k) => [k, new CompensatedSum()]));
+  const pairs = [...powered, [0, 0], [0, 0], [0, 0]].slice(0, 3).flat();
+  const results = view(w, w.resultsPointer(), 3);
   forEachChunk(lambda.length, w.chunkLength(), (start, n) => {
     copyIn(w, w.profilePointer(), lambda, start, n);
     w.profileMoments(n);
-    s1.add(results[0]!);
-    s2.add(results[1]!);
-    if (weights) {
-      for (let i = start; i < start + n; i++) sumW.add(weights[i]!);
-    }
-    if (pairs.length > 0) {
+    MOMENTS.forEach((k, i) => sums.get(k)!.add(results[i]!));
+    if (powered.length > 0) {
       if (weights) copyIn(w, w.weightsPointer(), weights, start, n);
-      w.powerSums(n, weights !== undefined, first[0], first[1], second[0], second[1]);
-      powers.forEach((sum, k) => sum.add(results[k]!));
+      w.powerSums(n, weights !== undefined, pairs[0]!, pairs[1]!, pairs[2]!, pairs[3]!, pairs[4]!, pairs[5]!);
+      powered.forEach((pair, i) => sums.get(key(pair))!.add(results[i]!));
     }
   });
-  return {
-    s1: s1.value,
-    s2: s2.value,
-    sumW: weights ? sumW.value : lambda.length,
-    powers: powers.map((sum) => sum.value),
-  };
+  return requested.map((pair) => sums.get(key(pair))!.value);
 }
 
 /** Writes c * lambda^alpha * w^-gamma for every coordinate into a new array. */
@@ -162,18 +157,21 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   const alpha = allocation === 'optimal' ? q / (p + q) : allocation === 'spr' ? 1 : 0;
   const gamma = allocation === 'optimal' ? 1 / (p + q) : 0;
 
-  // The sums: cost = sum (lambda/g)^q, errorSum = sum w g^p, squareSum = sum g^2.
-  let pairs: Exponents[] = [];
-  if (allocation === 'optimal') pairs = [[q * (1 - alpha), q * gamma], [2 * alpha, -2 * gamma]];
-  if (allocation === 'spr') pairs = [[p, 1]];
-  if (!weighted && allocation === 'optimal' && q === 2 && p === 2) pairs = []; // both are sum(lambda)
-  const sums = profileSums(w, profile, pairs);
-  const normQ = q === 2 ? Math.sqrt(sums.s2) : sums.s1;
+  // With scale_i = c g_i: cost = sum (lambda/g)^q, errorSum = sum w g^p, squareSum = sum g^2.
+  // For optimal, (lambda/g)^q = w g^p = lambda^(qp/(p+q)) w^(q/(p+q)). The exponents are formed
+  // directly (not from alpha) so that 2/3, 1/3, ... hit the kernels' exact fast paths.
+  const optimal: Exponents = [(q * p) / (p + q), q / (p + q)];
+  const requested: Exponents[] = [[q, 0]];
+  if (weighted) requested.push([0, 1]);
+  if (allocation === 'spr') requested.push([p, 1], [2, 0]);
+  if (allocation === 'optimal') requested.push(optimal, [(2 * q) / (p + q), -2 / (p + q)]);
+  const [normQq = 0, ...rest] = profileSums(w, profile, requested);
+  const sumW = weighted ? rest.shift()! : K;
+  const normQ = normQq ** (1 / q);
   const [cost, errorSum, squareSum] =
-    allocation === 'iid' ? [normQ ** q, sums.sumW, K]
-    : allocation === 'spr' ? [K, sums.powers[0] ?? sums.s2, sums.s2]
-    : pairs.length === 0 ? [sums.s1, sums.s1, sums.s1]
-    : [sums.powers[0]!, sums.powers[0]!, sums.powers[1]!];
+    allocation === 'iid' ? [normQq, sumW, K]
+    : allocation === 'spr' ? [K, rest[0]!, rest[1]!]
+    : [rest[0]!, rest[0]!, rest[1]!];
 
   const c = (SAFETY * cost ** (1 / q)) / budget;
   const mse = family.variance * c * c * squareSum;
@@ -184,7 +182,7 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   const scales = allocation === 'iid' ? new Float64Array(K).fill(c) : fillScales(w, profile, alpha, gamma, c);
   // gain = (c_iid / c)^p sum(w) / errorSum, where c_iid / c = normQ / cost^(1/q); a profile of
   // zeros gets no noise from any allocation.
-  const gain = normQ === 0 ? 1 : Math.exp(p * Math.log(normQ / cost ** (1 / q)) + Math.log(sums.sumW) - Math.log(errorSum));
+  const gain = normQ === 0 ? 1 : Math.exp(p * Math.log(normQ / cost ** (1 / q)) + Math.log(sumW) - Math.log(errorSum));
   return { scales, mse, error: family.moment(w, p) * c ** p * errorSum, gain };
 }
 

@@ -15,3 +15,10 @@ export {
 } from './calibrate.js';
 export { createRng, type Rng, type RngOptions } from './rng.js';
 export { gaussianNoise, addGaussianNoise, laplaceNoise, addLaplaceNoise, type SampleOptions } from './sample.js';
+export {
+  gaussianNoiseParallel,
+  addGaussianNoiseParallel,
+  laplaceNoiseParallel,
+  addLaplaceNoiseParallel,
+  type ParallelOptions,
+} from './parallel.js';

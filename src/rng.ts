@@ -20,15 +20,20 @@ export interface RngOptions {
 /** The bytes getRandomValues fills at most per call. */
 const CRYPTO_CHUNK = 65536;
 
-/** What the samplers need from a source, for one call. */
+/** The randomness of one sampling call. */
+export interface Stream {
+  /** Prepares the module for this stream. */
+  begin(w: WasmExports): void;
+  /** Fills RANDOM with the primary words of coordinates [first, first + count). */
+  words(w: WasmExports, first: number, count: number): void;
+  /** Refills the pool of extra words for a chunk of n samples (seeded streams compute their own). */
+  refill(w: WasmExports, n: number): void;
+}
+
+/** A source of streams: every call draws a new one. */
 export abstract class RandomSource implements Rng {
   abstract readonly seeded: boolean;
-  /** Starts the stream of one call. */
-  abstract begin(w: WasmExports): void;
-  /** Fills RANDOM with the primary words of coordinates [first, first + count). */
-  abstract words(w: WasmExports, first: number, count: number): void;
-  /** Refills the pool of extra words for a chunk of n samples (the seeded source computes its own). */
-  abstract refill(w: WasmExports, n: number): void;
+  abstract stream(): Stream;
 }
 
 function fillRandom(w: WasmExports, pointer: number, bytes: number): void {
@@ -37,18 +42,25 @@ function fillRandom(w: WasmExports, pointer: number, bytes: number): void {
   }
 }
 
-class CryptoSource extends RandomSource {
-  readonly seeded = false;
-  begin(w: WasmExports): void {
+/** Fresh CSPRNG bytes for every word. */
+export const cryptoStream: Stream = {
+  begin(w) {
     w.usePoolExtras(0); // filled when first needed: about 1.2% of draws take extra words
-  }
-  words(w: WasmExports, _first: number, count: number): void {
+  },
+  words(w, _first, count) {
     fillRandom(w, w.randomPointer(), count * 8);
-  }
-  refill(w: WasmExports, n: number): void {
+  },
+  refill(w, n) {
     const count = Math.min(w.extraWords(), 32 + (n >> 4));
     fillRandom(w, w.extraPointer(), count * 8);
     w.usePoolExtras(count);
+  },
+};
+
+class CryptoSource extends RandomSource {
+  readonly seeded = false;
+  stream(): Stream {
+    return cryptoStream;
   }
 }
 
@@ -107,24 +119,32 @@ function seedState(bytes: Uint8Array): [bigint, bigint] {
   return [mix64(a ^ length), mix64((b + length * GOLDEN) & MASK)];
 }
 
-class SeededSource extends RandomSource {
-  readonly seeded = true;
-  private calls = 0n;
-  constructor(private readonly state: readonly [bigint, bigint]) {
-    super();
-  }
+/** One stream of the counter-based generator: word j is mix64(key + (j + 1) gamma). */
+export class SeededStream implements Stream {
+  constructor(readonly key: bigint, readonly gamma: bigint) {}
   begin(w: WasmExports): void {
-    this.calls++;
-    const key = mix64((this.state[0] + this.calls * GOLDEN) & MASK);
-    const gamma = mixGamma((this.state[1] + this.calls * GOLDEN) & MASK);
-    new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([key, gamma]);
+    new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([this.key, this.gamma]);
     w.useSeededExtras();
   }
   words(w: WasmExports, first: number, count: number): void {
     w.seededWords(first, count);
   }
   refill(): void {
-    throw new Error('dpnoise: internal error: the seeded source has no pool to refill.');
+    throw new Error('dpnoise: internal error: a seeded stream has no pool to refill.');
+  }
+}
+
+class SeededSource extends RandomSource {
+  readonly seeded = true;
+  private calls = 0n;
+  constructor(private readonly state: readonly [bigint, bigint]) {
+    super();
+  }
+  stream(): SeededStream {
+    this.calls++;
+    const key = mix64((this.state[0] + this.calls * GOLDEN) & MASK);
+    const gamma = mixGamma((this.state[1] + this.calls * GOLDEN) & MASK);
+    return new SeededStream(key, gamma);
   }
 }
 

@@ -2,7 +2,7 @@
 // before any noise is drawn; then the vector streams through WebAssembly chunk by chunk: random
 // words in, noise (scaled, and added to the values for the add* variants) out.
 import { copyIn, forEachChunk, view } from './memory.js';
-import { sourceOf, type RandomSource, type Rng } from './rng.js';
+import { sourceOf, type RandomSource, type Rng, type Stream } from './rng.js';
 import { type Entries, numberIn, options as checkOptions, vector } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
@@ -16,10 +16,10 @@ const MAX_SCALE = 1e150;
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
 const VALUE_ENTRIES: Entries = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' };
 
-type Kernel = 'gaussianSamples' | 'laplaceSamples';
+export type Kernel = 'gaussianSamples' | 'laplaceSamples';
 
 /** One scale for all coordinates, or one per coordinate. */
-function readScales(scales: unknown, length: number): number | Float64Array {
+export function readScales(scales: unknown, length: number): number | Float64Array {
   if (typeof scales === 'number') return numberIn('scales', scales, { min: 0, max: MAX_SCALE });
   if (!(scales instanceof Float64Array)) {
     throw new TypeError(`dpnoise: \`scales\` must be a number or a Float64Array; got ${scales === null ? 'null' : typeof scales}.`);
@@ -27,10 +27,16 @@ function readScales(scales: unknown, length: number): number | Float64Array {
   return vector('scales', scales, SCALE_ENTRIES, { arrays: false, length });
 }
 
-function readLength(length: unknown): number {
+/** A new zeroed array of `length` coordinates. */
+export function newTarget(length: unknown): Float64Array {
   const n = numberIn('length', length, { min: 0, max: 2 ** 32 });
   if (!Number.isInteger(n)) throw new RangeError(`dpnoise: \`length\` must be an integer; got ${n}.`);
-  return n;
+  return new Float64Array(n);
+}
+
+/** The caller's values, all finite (noise added to an infinity or NaN would hide nothing). */
+export function readValues(values: unknown): Float64Array {
+  return vector('values', values, VALUE_ENTRIES, { arrays: false, length: values instanceof Float64Array ? values.length : 0 });
 }
 
 function readSource(options: unknown): RandomSource {
@@ -38,35 +44,31 @@ function readSource(options: unknown): RandomSource {
   return sourceOf(checkOptions('options', options, ['rng']).rng);
 }
 
-/** Writes (or adds) noise into `target`, chunk by chunk. Everything has been validated. */
-function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: number | Float64Array, source: RandomSource): Float64Array {
+/**
+ * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,
+ * chunk by chunk. Everything has been validated.
+ */
+export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: number | Float64Array, stream: Stream, origin = 0): Float64Array {
   const w: WasmExports = wasm();
   const perCoordinate = typeof scales !== 'number';
   const scale = perCoordinate ? 1 : scales;
-  source.begin(w);
+  stream.begin(w);
   forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {
-    source.words(w, start, n);
+    const first = origin + start;
+    stream.words(w, first, n);
     if (perCoordinate) copyIn(w, w.scalesPointer(), scales, start, n);
     if (add) copyIn(w, w.valuesPointer(), target, start, n);
     // The kernel stops early only when the CSPRNG's pool of extra words runs dry.
-    for (let done = 0; (done = w[kernel](start, done, n, perCoordinate, scale, add)) < n;) source.refill(w, n);
+    for (let done = 0; (done = w[kernel](first, done, n, perCoordinate, scale, add)) < n;) stream.refill(w, n);
     target.set(view(w, w.valuesPointer(), n), start);
   });
   return target;
 }
 
-function fill(kernel: Kernel, length: unknown, scales: unknown, options: unknown): Float64Array {
-  const n = readLength(length);
-  const s = readScales(scales, n);
-  const source = readSource(options);
-  return draw(kernel, new Float64Array(n), false, s, source);
-}
-
-function addTo(kernel: Kernel, values: unknown, scales: unknown, options: unknown): Float64Array {
-  const target = vector('values', values, VALUE_ENTRIES, { arrays: false, length: values instanceof Float64Array ? values.length : 0 });
+function sample(kernel: Kernel, target: Float64Array, add: boolean, scales: unknown, options: unknown): Float64Array {
   const s = readScales(scales, target.length);
   const source = readSource(options);
-  return draw(kernel, target, true, s, source);
+  return draw(kernel, target, add, s, source.stream());
 }
 
 /**
@@ -75,20 +77,20 @@ function addTo(kernel: Kernel, values: unknown, scales: unknown, options: unknow
  * tail beyond that, of probability below 1e-42, is not drawn).
  */
 export function gaussianNoise(length: number, scales: number | Float64Array, options?: SampleOptions): Float64Array {
-  return fill('gaussianSamples', length, scales, options);
+  return sample('gaussianSamples', newTarget(length), false, scales, options);
 }
 
 /** Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it. */
 export function addGaussianNoise(values: Float64Array, scales: number | Float64Array, options?: SampleOptions): Float64Array {
-  return addTo('gaussianSamples', values, scales, options);
+  return sample('gaussianSamples', readValues(values), true, scales, options);
 }
 
 /** A new Float64Array of `length` independent Laplace noise values with scales b = `scales`. */
 export function laplaceNoise(length: number, scales: number | Float64Array, options?: SampleOptions): Float64Array {
-  return fill('laplaceSamples', length, scales, options);
+  return sample('laplaceSamples', newTarget(length), false, scales, options);
 }
 
 /** Adds Laplace noise with scales b = `scales` to `values` in place and returns it. */
 export function addLaplaceNoise(values: Float64Array, scales: number | Float64Array, options?: SampleOptions): Float64Array {
-  return addTo('laplaceSamples', values, scales, options);
+  return sample('laplaceSamples', readValues(values), true, scales, options);
 }

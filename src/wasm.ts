@@ -16,7 +16,7 @@ export interface WasmExports {
   gaussianMu(epsilon: number, delta: number): number;
   gaussianEpsilon(mu: number, delta: number): number;
   profileMoments(n: number): void;
-  powerSums(n: number, weighted: boolean, a1: number, b1: number, a2: number, b2: number): void;
+  powerSums(n: number, weighted: boolean, a1: number, b1: number, a2: number, b2: number, a3: number, b3: number): void;
   fillScales(n: number, weighted: boolean, alpha: number, gamma: number, c: number): void;
   seededWords(first: number, count: number): void;
   useSeededExtras(): void;
