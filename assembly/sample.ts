@@ -1,6 +1,7 @@
 // Gaussian and Laplace noise from random 64-bit words, by the 256-layer ziggurat (Marsaglia &
 // Tsang 2000; the bit layout of NumPy's random_standard_normal and random_standard_exponential):
-//   VALUES[i] = (add ? VALUES[i] : 0) + noise_i * (perCoordinate ? SCALES[i] : scale).
+//   VALUES[i] = (add ? VALUES[i] : 0) + noise_i * (perCoordinate ? SCALES[i] : scale) + offset,
+// where offset is a shared term (correlated.ts draws it once per release; 0 otherwise).
 // Coordinate i draws from its primary word RANDOM[i]; about 1% of draws also take extra words
 // keyed by the coordinate (random.ts), so noise depends only on the words, never on chunking.
 // Tails (MATH.md section 8): the normal tail beyond r = 3.654 is sampled by Marsaglia's method
@@ -33,11 +34,11 @@ const TWO_POW_M53: f64 = 1.1102230246251565e-16;
 }
 
 // @ts-ignore: decorator
-@inline function apply(i: i32, noise: f64, perCoordinate: bool, scale: f64, add: bool): void {
-  const offset = <usize>i << 3;
-  const s = perCoordinate ? load<f64>(SCALES + offset) : scale;
-  const base = add ? load<f64>(VALUES + offset) : 0.0;
-  store<f64>(VALUES + offset, base + noise * s);
+@inline function apply(i: i32, noise: f64, perCoordinate: bool, scale: f64, add: bool, shared: f64): void {
+  const at = <usize>i << 3;
+  const s = perCoordinate ? load<f64>(SCALES + at) : scale;
+  const base = add ? load<f64>(VALUES + at) : 0.0;
+  store<f64>(VALUES + at, base + (noise * s + shared));
 }
 
 /** Normal word layout: layer = bits 0-7, sign = bit 8, magnitude = bits 9-60. */
@@ -78,11 +79,11 @@ function normalSlow(coordinate: u64, word: u64): f64 {
 }
 
 /**
- * Gaussian noise (unit variance times the scale) for coordinates [start, n) of the chunk whose
+ * Gaussian noise (unit variance times the scale, plus `shared`) for coordinates [start, n) of the chunk whose
  * first coordinate is `first` in the whole vector. Returns n, or the coordinate at which the
  * extra-word pool ran dry (refill it and call again from there).
  */
-export function gaussianSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool): i32 {
+export function gaussianSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
   const origin = <u64>first;
   for (let i = start; i < n; i++) {
     const word = load<u64>(RANDOM + (<usize>i << 3));
@@ -93,7 +94,7 @@ export function gaussianSamples(first: f64, start: i32, n: i32, perCoordinate: b
       noise = normalSlow(origin + i, word);
       if (isNaN(noise)) return i;
     }
-    apply(i, noise, perCoordinate, scale, add);
+    apply(i, noise, perCoordinate, scale, add, shared);
   }
   return n;
 }
@@ -124,8 +125,8 @@ function exponentialSlow(coordinate: u64, word: u64): f64 {
   }
 }
 
-/** Laplace noise (scale b = 1 times the scale) for coordinates [start, n); returns as gaussianSamples. */
-export function laplaceSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool): i32 {
+/** Laplace noise (scale b = 1 times the scale, plus `shared`) for coordinates [start, n); returns as gaussianSamples. */
+export function laplaceSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
   const origin = <u64>first;
   for (let i = start; i < n; i++) {
     const word = load<u64>(RANDOM + (<usize>i << 3));
@@ -136,7 +137,7 @@ export function laplaceSamples(first: f64, start: i32, n: i32, perCoordinate: bo
       noise = exponentialSlow(origin + i, word);
       if (isNaN(noise)) return i;
     }
-    apply(i, signed(word, 0, noise), perCoordinate, scale, add);
+    apply(i, signed(word, 0, noise), perCoordinate, scale, add, shared);
   }
   return n;
 }

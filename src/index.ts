@@ -22,3 +22,4 @@ export {
   addLaplaceNoiseParallel,
   type ParallelOptions,
 } from './parallel.js';
+export { correlatedSum, NEIGHBOURS, type CorrelatedSumOptions, type CorrelatedSumMechanism, type CorrelatedRelease, type Neighbours } from './correlated.js';

@@ -45,10 +45,10 @@ function readSource(options: unknown): RandomSource {
 }
 
 /**
- * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,
- * chunk by chunk. Everything has been validated.
+ * Writes (or adds) noise, plus a `shared` term, into `target`, whose entry i is coordinate
+ * origin + i of the vector, chunk by chunk. Everything has been validated.
  */
-export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: number | Float64Array, stream: Stream, origin = 0): Float64Array {
+export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: number | Float64Array, stream: Stream, origin = 0, shared = 0): Float64Array {
   const w: WasmExports = wasm();
   const perCoordinate = typeof scales !== 'number';
   const scale = perCoordinate ? 1 : scales;
@@ -59,7 +59,7 @@ export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales:
     if (perCoordinate) copyIn(w, w.scalesPointer(), scales, start, n);
     if (add) copyIn(w, w.valuesPointer(), target, start, n);
     // The kernel stops early only when the CSPRNG's pool of extra words runs dry.
-    for (let done = 0; (done = w[kernel](first, done, n, perCoordinate, scale, add)) < n;) stream.refill(w, n);
+    for (let done = 0; (done = w[kernel](first, done, n, perCoordinate, scale, add, shared)) < n;) stream.refill(w, n);
     target.set(view(w, w.valuesPointer(), n), start);
   });
   return target;

@@ -21,8 +21,8 @@ export interface WasmExports {
   seededWords(first: number, count: number): void;
   useSeededExtras(): void;
   usePoolExtras(count: number): void;
-  gaussianSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean): number;
-  laplaceSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean): number;
+  gaussianSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
+  laplaceSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
   chunkLength(): number;
   sampleChunkLength(): number;
   extraWords(): number;

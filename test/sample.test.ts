@@ -83,7 +83,7 @@ function kernelDraw(w: WasmExports, kernel: 'gaussianSamples' | 'laplaceSamples'
   for (let start = 0; start < n; start += chunk) {
     const m = Math.min(chunk, n - start);
     w.seededWords(start, m);
-    expect(w[kernel](start, 0, m, false, 1, false)).toBe(m);
+    expect(w[kernel](start, 0, m, false, 1, false, 0)).toBe(m);
     out.set(new Float64Array(w.memory.buffer, w.valuesPointer(), m), start);
   }
   return out;
@@ -113,7 +113,7 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
     const out = new Float64Array(n);
     tailWords(w, chunk, kernel); // the kernel reads RANDOM and leaves it as it is
     for (let start = 0; start < n; start += chunk) {
-      expect(w[kernel](start, 0, chunk, false, 1, false)).toBe(chunk);
+      expect(w[kernel](start, 0, chunk, false, 1, false, 0)).toBe(chunk);
       out.set(new Float64Array(w.memory.buffer, w.valuesPointer(), chunk), start);
     }
     return out;
@@ -146,13 +146,13 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
     const pool = new BigUint64Array(w.memory.buffer, w.extraPointer(), 20);
     crypto.getRandomValues(pool);
     w.usePoolExtras(20);
-    let done = w.gaussianSamples(0, 0, 1000, false, 1, false);
+    let done = w.gaussianSamples(0, 0, 1000, false, 1, false, 0);
     expect(done).toBeLessThan(1000);
     let refills = 0;
     while (done < 1000) {
       crypto.getRandomValues(new BigUint64Array(w.memory.buffer, w.extraPointer(), w.extraWords()));
       w.usePoolExtras(w.extraWords());
-      done = w.gaussianSamples(0, done, 1000, false, 1, false);
+      done = w.gaussianSamples(0, done, 1000, false, 1, false, 0);
       refills++;
     }
     expect(refills).toBeGreaterThan(0);
