@@ -5,9 +5,14 @@
 // constraint is sum_i (lambda_i / scale_i)^q <= budget^q, with q = 2 and budget mu0 for Gaussian
 // noise, q = 1 and budget epsilon for Laplace noise, which fixes c. Long profiles stream through
 // WebAssembly in chunks: one pass for the sums that give c, one pass that writes the scales.
+//
+// Groups (for example the layers of a network) are entries with a multiplicity: group g holds
+// n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
+// Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
+// so groups are the weighted problem with w_g = n_g (MATH.md section 4's weighted formula).
 import { CompensatedSum, copyIn, forEachChunk, view } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
-import { numberIn, oneOf, options as checkOptions, POSITIVE, PROFILE_ENTRIES, type Range, vector, WEIGHT_ENTRIES } from './validate.js';
+import { numberIn, oneOf, options as checkOptions, POSITIVE, PROFILE_ENTRIES, type Range, readSizes, vector, WEIGHT_ENTRIES } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
 export const ALLOCATIONS = ['optimal', 'iid', 'spr'] as const;
@@ -23,28 +28,44 @@ const ERROR_POWER: Range = { min: 0, max: 100, minOpen: true };
  */
 const SAFETY = 1 + 2 ** -36;
 
+/** Coordinates in groups: n_g = sizes[g] coordinates share one scale; sensitivity[g] bounds the group. */
+export interface Groups {
+  sizes: Float64Array | readonly number[];
+  /** Per-group sensitivity: the l2 norm of the group's change (Gaussian), its l1 norm (Laplace). */
+  sensitivity: Float64Array | readonly number[];
+}
+
 export interface CalibrationOptions {
   /** Per-coordinate sensitivities lambda_i >= 0 (0 or between 2^-400 and 2^400). */
-  sensitivity: Float64Array | readonly number[];
+  sensitivity?: Float64Array | readonly number[];
+  /** Groups of coordinates with one scale each, in place of `sensitivity`. */
+  groups?: Groups;
   epsilon: number;
   allocation?: Allocation;
   /** The p of the error sum_i w_i E|n_i|^p that `optimal` minimises (default 2, the MSE). */
   errorPower?: number;
-  /** Positive per-coordinate weights w_i of the error (default all 1). */
+  /** Positive per-coordinate weights w_i of the error (default all 1; not with groups). */
   weights?: Float64Array | readonly number[];
 }
 
-export interface GaussianCalibrationOptions extends CalibrationOptions {
-  delta: number;
+export interface GaussianCalibrationOptions extends Omit<CalibrationOptions, 'epsilon'> {
+  /** (epsilon, delta)-DP; or give `mu` instead to calibrate to a Mahalanobis distance (mu-GDP). */
+  epsilon?: number;
+  delta?: number;
+  mu?: number;
 }
 
 export interface Calibration {
   mechanism: 'gaussian' | 'laplace';
   allocation: Allocation;
-  epsilon: number;
   errorPower: number;
-  /** Per-coordinate noise scales: standard deviations (Gaussian) or Laplace scales b_i. */
+  /** Noise scales, one per coordinate (one per group with groups): standard deviations
+   * (Gaussian) or Laplace scales b_i. */
   scales: Float64Array;
+  /** With groups: the group sizes, for expanding the scales ({ sizes, scales } in the samplers). */
+  sizes?: Float64Array;
+  /** The sensitivity of each entry of `scales` (per coordinate, or per group). */
+  sensitivity: Float64Array;
   /** Expected squared error sum_i E[n_i^2]. */
   mse: number;
   /** Expected error sum_i w_i E|n_i|^p for the chosen errorPower p and weights w. */
@@ -55,13 +76,16 @@ export interface Calibration {
 
 export interface GaussianCalibration extends Calibration {
   mechanism: 'gaussian';
-  delta: number;
-  /** mu0(epsilon, delta): the Mahalanobis distance the scales are calibrated to. */
+  /** The (epsilon, delta) asked for; absent when calibrated to `mu`. */
+  epsilon?: number;
+  delta?: number;
+  /** The Mahalanobis distance the scales are calibrated to: mu0(epsilon, delta), or `mu`. */
   mu: number;
 }
 
 export interface LaplaceCalibration extends Calibration {
   mechanism: 'laplace';
+  epsilon: number;
 }
 
 /** What differs between the two noise families. */
@@ -93,19 +117,28 @@ const LAPLACE: Family = {
 
 interface Profile {
   lambda: Float64Array;
+  /** Error weights, or with groups the group sizes. */
   weights: Float64Array | undefined;
+  /** The weights are group sizes: they also count in the MSE. */
+  grouped: boolean;
   allocation: Allocation;
   p: number;
 }
 
 function readProfile(o: Record<string, unknown>): Profile {
+  const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
+  const p = o.errorPower === undefined ? 2 : numberIn('errorPower', o.errorPower, ERROR_POWER);
+  if (o.groups !== undefined) {
+    if (o.sensitivity !== undefined || o.weights !== undefined) {
+      throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
+    }
+    const groups = checkOptions('groups', o.groups, ['sizes', 'sensitivity']);
+    const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES);
+    return { lambda, weights: readSizes('groups.sizes', groups.sizes, lambda.length), grouped: true, allocation, p };
+  }
   const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
-  return {
-    lambda,
-    weights: o.weights === undefined ? undefined : vector('weights', o.weights, WEIGHT_ENTRIES, { length: lambda.length }),
-    allocation: o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS),
-    p: o.errorPower === undefined ? 2 : numberIn('errorPower', o.errorPower, ERROR_POWER),
-  };
+  const weights = o.weights === undefined ? undefined : vector('weights', o.weights, WEIGHT_ENTRIES, { length: lambda.length });
+  return { lambda, weights, grouped: false, allocation, p };
 }
 
 /** A sum sum_i lambda_i^a w_i^b over the profile (w_i = 1 without weights). */
@@ -161,15 +194,17 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   // For optimal, (lambda/g)^q = w g^p = lambda^(qp/(p+q)) w^(q/(p+q)). The exponents are formed
   // directly (not from alpha) so that 2/3, 1/3, ... hit the kernels' exact fast paths.
   const optimal: Exponents = [(q * p) / (p + q), q / (p + q)];
+  // With groups the MSE counts each group's coordinates: squareSum = sum n_g g_g^2.
+  const counted = profile.grouped ? 1 : 0;
   const requested: Exponents[] = [[q, 0]];
   if (weighted) requested.push([0, 1]);
-  if (allocation === 'spr') requested.push([p, 1], [2, 0]);
-  if (allocation === 'optimal') requested.push(optimal, [(2 * q) / (p + q), -2 / (p + q)]);
+  if (allocation === 'spr') requested.push([p, 1], [2, counted]);
+  if (allocation === 'optimal') requested.push(optimal, [(2 * q) / (p + q), -2 / (p + q) + counted]);
   const [normQq = 0, ...rest] = profileSums(w, profile, requested);
   const sumW = weighted ? rest.shift()! : K;
   const normQ = normQq ** (1 / q);
   const [cost, errorSum, squareSum] =
-    allocation === 'iid' ? [normQq, sumW, K]
+    allocation === 'iid' ? [normQq, sumW, profile.grouped ? sumW : K]
     : allocation === 'spr' ? [K, rest[0]!, rest[1]!]
     : [rest[0]!, rest[0]!, rest[1]!];
 
@@ -183,24 +218,42 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   // gain = (c_iid / c)^p sum(w) / errorSum, where c_iid / c = normQ / cost^(1/q); a profile of
   // zeros gets no noise from any allocation.
   const gain = normQ === 0 ? 1 : Math.exp(p * Math.log(normQ / cost ** (1 / q)) + Math.log(sumW) - Math.log(errorSum));
-  return { scales, mse, error: family.moment(w, p) * c ** p * errorSum, gain };
+  return {
+    scales,
+    ...(profile.grouped && { sizes: profile.weights! }),
+    sensitivity: lambda,
+    mse,
+    error: family.moment(w, p) * c ** p * errorSum,
+    gain,
+  };
 }
 
-const COMMON_OPTIONS = ['sensitivity', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
+const COMMON_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
+
+/** The privacy asked for: (epsilon, delta), or mu given directly (validated only). */
+function readGaussianBudget(o: Record<string, unknown>): { mu: number } | { epsilon: number; delta: number } {
+  if (o.mu !== undefined) {
+    if (o.epsilon !== undefined || o.delta !== undefined) throw new TypeError('dpnoise: give either `epsilon` and `delta` or `mu`, not both.');
+    return { mu: numberIn('mu', o.mu, MU) };
+  }
+  return { epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
+}
+
+/** A Mahalanobis distance to calibrate to: positive, and at most 1000 (epsilon up to about 5e5). */
+const MU: Range = { min: 0, max: 1000, minOpen: true };
 
 /**
  * Calibrates independent Gaussian noise for (epsilon, delta)-DP: one standard deviation per
  * coordinate, allocated from the sensitivity profile (default `optimal`, minimising the MSE).
  */
 export function calibrateGaussian(options: GaussianCalibrationOptions): GaussianCalibration {
-  const o = checkOptions('options', options, [...COMMON_OPTIONS, 'delta']);
-  const epsilon = numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON);
-  const delta = numberIn('delta', o.delta, DELTA);
+  const o = checkOptions('options', options, [...COMMON_OPTIONS, 'delta', 'mu']);
+  const budget = readGaussianBudget(o);
   const profile = readProfile(o);
   const w = wasm();
-  const mu = w.gaussianMu(epsilon, delta);
+  const mu = 'mu' in budget ? budget.mu : w.gaussianMu(budget.epsilon, budget.delta);
   const result = calibrate(w, GAUSSIAN, profile, mu);
-  return { mechanism: 'gaussian', allocation: profile.allocation, epsilon, delta, errorPower: profile.p, mu, ...result };
+  return { mechanism: 'gaussian', allocation: profile.allocation, ...budget, mu, errorPower: profile.p, ...result };
 }
 
 /**

@@ -5,6 +5,7 @@ export { gaussianDelta, gaussianMu, gaussianEpsilon } from './privacy.js';
 export {
   calibrateGaussian,
   calibrateLaplace,
+  type Groups,
   ALLOCATIONS,
   type Allocation,
   type Calibration,
@@ -14,7 +15,7 @@ export {
   type LaplaceCalibration,
 } from './calibrate.js';
 export { createRng, type Rng, type RngOptions } from './rng.js';
-export { gaussianNoise, addGaussianNoise, laplaceNoise, addLaplaceNoise, type SampleOptions } from './sample.js';
+export { gaussianNoise, addGaussianNoise, laplaceNoise, addLaplaceNoise, type GroupScales, type SampleOptions } from './sample.js';
 export {
   gaussianNoiseParallel,
   addGaussianNoiseParallel,
@@ -23,3 +24,22 @@ export {
   type ParallelOptions,
 } from './parallel.js';
 export { correlatedSum, NEIGHBOURS, type CorrelatedSumOptions, type CorrelatedSumMechanism, type CorrelatedRelease, type Neighbours } from './correlated.js';
+export {
+  gaussianPrivacy,
+  laplacePrivacy,
+  compose,
+  type AccountingOptions,
+  type GaussianPrivacy,
+  type LaplacePrivacy,
+  type MixedPrivacy,
+  type Privacy,
+} from './accounting.js';
+export {
+  gaussianMechanism,
+  laplaceMechanism,
+  recommend,
+  type GaussianMechanism,
+  type LaplaceMechanism,
+  type Recommendation,
+} from './mechanisms.js';
+export { perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';

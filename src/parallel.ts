@@ -3,7 +3,7 @@
 // seed the result is exactly the single-thread result. Starting workers costs tens of
 // milliseconds: worth it from about 1e7 coordinates.
 import { sourceOf, SeededStream } from './rng.js';
-import { newTarget, readScales, readValues, type Kernel, type SampleOptions } from './sample.js';
+import { type GroupScales, newTarget, readScales, readValues, type Kernel, type SampleOptions } from './sample.js';
 import { numberIn, options as checkOptions } from './validate.js';
 import type { Job } from './worker.js';
 
@@ -66,9 +66,9 @@ async function drawParallel(kernel: Kernel, target: Float64Array, add: boolean, 
   try {
     const results = parts.map(([start, end], k) => {
       const values = add ? target.slice(start, end) : undefined;
-      const partScales = typeof scales === 'number' ? scales : scales.slice(start, end);
+      const partScales = scales instanceof Float64Array ? scales.slice(start, end) : scales;
       const job: Job = { kernel, origin: start, length: end - start, scales: partScales, ...(values && { values }), ...(seeded && { stream: seeded }) };
-      workers[k]!.post(job, [values?.buffer, typeof partScales === 'number' ? undefined : partScales.buffer].filter((b) => b !== undefined) as Transferable[]);
+      workers[k]!.post(job, [values?.buffer, partScales instanceof Float64Array ? partScales.buffer : undefined].filter((b) => b !== undefined) as Transferable[]);
       return workers[k]!.result;
     });
     // Nothing is written to `target` until every range has been drawn.
@@ -81,21 +81,21 @@ async function drawParallel(kernel: Kernel, target: Float64Array, add: boolean, 
 }
 
 /** Like gaussianNoise, drawn by worker threads; under a seed, equal to the single-thread result. */
-export function gaussianNoiseParallel(length: number, scales: number | Float64Array, options?: ParallelOptions): Promise<Float64Array> {
+export function gaussianNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
   return Promise.resolve().then(() => drawParallel('gaussianSamples', newTarget(length), false, scales, options));
 }
 
 /** Like addGaussianNoise, drawn by worker threads; `values` changes only once all are done. */
-export function addGaussianNoiseParallel(values: Float64Array, scales: number | Float64Array, options?: ParallelOptions): Promise<Float64Array> {
+export function addGaussianNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
   return Promise.resolve().then(() => drawParallel('gaussianSamples', readValues(values), true, scales, options));
 }
 
 /** Like laplaceNoise, drawn by worker threads. */
-export function laplaceNoiseParallel(length: number, scales: number | Float64Array, options?: ParallelOptions): Promise<Float64Array> {
+export function laplaceNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
   return Promise.resolve().then(() => drawParallel('laplaceSamples', newTarget(length), false, scales, options));
 }
 
 /** Like addLaplaceNoise, drawn by worker threads. */
-export function addLaplaceNoiseParallel(values: Float64Array, scales: number | Float64Array, options?: ParallelOptions): Promise<Float64Array> {
+export function addLaplaceNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
   return Promise.resolve().then(() => drawParallel('laplaceSamples', readValues(values), true, scales, options));
 }

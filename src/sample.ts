@@ -3,8 +3,17 @@
 // words in, noise (scaled, and added to the values for the add* variants) out.
 import { copyIn, forEachChunk, view } from './memory.js';
 import { sourceOf, type RandomSource, type Rng, type Stream } from './rng.js';
-import { type Entries, numberIn, options as checkOptions, vector } from './validate.js';
+import { type Entries, numberIn, options as checkOptions, readSizes, vector } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
+
+/** One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g]. */
+export interface GroupScales {
+  sizes: Float64Array | readonly number[];
+  scales: Float64Array | readonly number[];
+}
+
+/** Validated scales: one for all, one per coordinate, or per group with cumulative ends. */
+export type Scales = number | Float64Array | { ends: Float64Array; scales: Float64Array };
 
 export interface SampleOptions {
   /** The random source (default: the platform CSPRNG). */
@@ -18,13 +27,36 @@ const VALUE_ENTRIES: Entries = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, 
 
 export type Kernel = 'gaussianSamples' | 'laplaceSamples';
 
-/** One scale for all coordinates, or one per coordinate. */
-export function readScales(scales: unknown, length: number): number | Float64Array {
+/** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
+export function readScales(scales: unknown, length: number): Scales {
   if (typeof scales === 'number') return numberIn('scales', scales, { min: 0, max: MAX_SCALE });
-  if (!(scales instanceof Float64Array)) {
-    throw new TypeError(`dpnoise: \`scales\` must be a number or a Float64Array; got ${scales === null ? 'null' : typeof scales}.`);
+  if (scales instanceof Float64Array) return vector('scales', scales, SCALE_ENTRIES, { arrays: false, length });
+  if (typeof scales === 'object' && scales !== null && !Array.isArray(scales)) {
+    const groups = checkOptions('scales', scales, ['sizes', 'scales']);
+    const sizes = readSizes('scales.sizes', groups.sizes);
+    const perGroup = vector('scales.scales', groups.scales, SCALE_ENTRIES, { length: sizes.length });
+    const ends = new Float64Array(sizes.length);
+    sizes.reduce((end, n, g) => (ends[g] = end + n), 0);
+    if (ends[ends.length - 1] !== length) {
+      throw new RangeError(`dpnoise: the group sizes in \`scales.sizes\` must add up to the length, ${length}; got ${ends[ends.length - 1]}.`);
+    }
+    return { ends, scales: perGroup };
   }
-  return vector('scales', scales, SCALE_ENTRIES, { arrays: false, length });
+  throw new TypeError(`dpnoise: \`scales\` must be a number, a Float64Array or { sizes, scales }; got ${Array.isArray(scales) ? 'an array' : scales === null ? 'null' : typeof scales}.`);
+}
+
+/** Writes the scales of coordinates [first, first + out.length) from groups into `out`. */
+function expandGroups(out: Float64Array, { ends, scales }: { ends: Float64Array; scales: Float64Array }, first: number): void {
+  let lo = 0;
+  for (let hi = ends.length - 1; lo < hi;) {
+    const mid = (lo + hi) >> 1;
+    if (ends[mid]! > first) hi = mid; else lo = mid + 1;
+  }
+  for (let i = 0, g = lo; i < out.length; g++) {
+    const end = Math.min(out.length, ends[g]! - first);
+    out.fill(scales[g]!, i, end);
+    i = end;
+  }
 }
 
 /** A new zeroed array of `length` coordinates. */
@@ -48,15 +80,16 @@ function readSource(options: unknown): RandomSource {
  * Writes (or adds) noise, plus a `shared` term, into `target`, whose entry i is coordinate
  * origin + i of the vector, chunk by chunk. Everything has been validated.
  */
-export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: number | Float64Array, stream: Stream, origin = 0, shared = 0): Float64Array {
+export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: Scales, stream: Stream, origin = 0, shared = 0): Float64Array {
   const w: WasmExports = wasm();
   const perCoordinate = typeof scales !== 'number';
-  const scale = perCoordinate ? 1 : scales;
+  const scale = typeof scales === 'number' ? scales : 1;
   stream.begin(w);
   forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {
     const first = origin + start;
     stream.words(w, first, n);
-    if (perCoordinate) copyIn(w, w.scalesPointer(), scales, start, n);
+    if (scales instanceof Float64Array) copyIn(w, w.scalesPointer(), scales, start, n);
+    else if (typeof scales === 'object') expandGroups(view(w, w.scalesPointer(), n), scales, first);
     if (add) copyIn(w, w.valuesPointer(), target, start, n);
     // The kernel stops early only when the CSPRNG's pool of extra words runs dry.
     for (let done = 0; (done = w[kernel](first, done, n, perCoordinate, scale, add, shared)) < n;) stream.refill(w, n);
@@ -65,7 +98,8 @@ export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales:
   return target;
 }
 
-function sample(kernel: Kernel, target: Float64Array, add: boolean, scales: unknown, options: unknown): Float64Array {
+/** Validates `scales` and the options, then draws into `target` (already validated). */
+export function sample(kernel: Kernel, target: Float64Array, add: boolean, scales: unknown, options: unknown): Float64Array {
   const s = readScales(scales, target.length);
   const source = readSource(options);
   return draw(kernel, target, add, s, source.stream());
@@ -76,21 +110,21 @@ function sample(kernel: Kernel, target: Float64Array, add: boolean, scales: unkn
  * `scales` (one number, or one per coordinate). |noise| < 13.71 standard deviations (the normal
  * tail beyond that, of probability below 1e-42, is not drawn).
  */
-export function gaussianNoise(length: number, scales: number | Float64Array, options?: SampleOptions): Float64Array {
+export function gaussianNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return sample('gaussianSamples', newTarget(length), false, scales, options);
 }
 
 /** Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it. */
-export function addGaussianNoise(values: Float64Array, scales: number | Float64Array, options?: SampleOptions): Float64Array {
+export function addGaussianNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return sample('gaussianSamples', readValues(values), true, scales, options);
 }
 
 /** A new Float64Array of `length` independent Laplace noise values with scales b = `scales`. */
-export function laplaceNoise(length: number, scales: number | Float64Array, options?: SampleOptions): Float64Array {
+export function laplaceNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return sample('laplaceSamples', newTarget(length), false, scales, options);
 }
 
 /** Adds Laplace noise with scales b = `scales` to `values` in place and returns it. */
-export function addLaplaceNoise(values: Float64Array, scales: number | Float64Array, options?: SampleOptions): Float64Array {
+export function addLaplaceNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return sample('laplaceSamples', readValues(values), true, scales, options);
 }

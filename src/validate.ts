@@ -132,3 +132,14 @@ export function vector(name: string, value: unknown, entries: Entries, options: 
   }
   return out;
 }
+
+/** Group sizes: whole numbers of coordinates. */
+const SIZE_ENTRIES: Entries = { min: 1, max: 2 ** 32, basic: 'a whole number >= 1', range: 'a whole number >= 1 and <= 2^32' };
+
+/** Sizes of groups: positive integers. */
+export function readSizes(name: string, value: unknown, length?: number): Float64Array {
+  const sizes = vector(name, value, SIZE_ENTRIES, length === undefined ? {} : { length });
+  const fractional = sizes.findIndex((n) => !Number.isInteger(n));
+  if (fractional >= 0) throw new RangeError(`dpnoise: \`${name}[${fractional}]\` must be a whole number >= 1; got ${sizes[fractional]}.`);
+  return sizes;
+}

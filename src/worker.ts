@@ -1,7 +1,7 @@
 // The worker side of parallel sampling (parallel.ts): draws the noise of one range of
 // coordinates and posts it back. Runs under Node's worker_threads and as a module Web Worker.
 import { cryptoStream, SeededStream } from './rng.js';
-import { draw, type Kernel } from './sample.js';
+import { draw, type Kernel, type Scales } from './sample.js';
 import { init } from './wasm.js';
 
 /** One range of a parallel call: coordinates [origin, origin + length). */
@@ -11,7 +11,7 @@ export interface Job {
   length: number;
   /** The values of the range, for the add variants. */
   values?: Float64Array;
-  scales: number | Float64Array;
+  scales: Scales;
   /** Key and gamma of the seeded stream; the CSPRNG when absent. */
   stream?: [bigint, bigint];
 }

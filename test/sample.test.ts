@@ -264,7 +264,7 @@ describe('bad input throws before any noise is drawn, and leaves values unchange
     ['infinite scale', () => gaussianNoise(3, Infinity), RangeError, /`scales`/],
     ['NaN in scales', () => gaussianNoise(3, Float64Array.from([1, NaN, 1])), RangeError, /`scales\[1\]` must be a finite number >= 0; got NaN\./],
     ['scales of the wrong length', () => gaussianNoise(3, new Float64Array(2)), RangeError, /`scales.length` must be 3/],
-    ['scales as an array', () => gaussianNoise(3, [1, 1, 1] as never), TypeError, /`scales` must be a number or a Float64Array/],
+    ['scales as an array', () => gaussianNoise(3, [1, 1, 1] as never), TypeError, /`scales` must be a number, a Float64Array or \{ sizes, scales \}; got an array/],
     ['fractional length', () => gaussianNoise(2.5, 1), RangeError, /`length` must be an integer; got 2.5\./],
     ['negative length', () => laplaceNoise(-1, 1), RangeError, /`length`/],
     ['values not a Float64Array', () => addGaussianNoise([1, 2] as never, 1), TypeError, /`values` must be a Float64Array; got an array of length 2\./],

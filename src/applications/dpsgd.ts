@@ -1,0 +1,40 @@
+// DP-SGD with per-layer clipping (journal section VI-C): the noise for one step.
+//
+// Each layer l of n_l parameters has its gradient clipped to l2 norm C_l. With noise multiplier z
+// (chosen by the user's own accountant for one step, so mu = 1/z per step), the layers are groups
+// with sensitivities C_l: the optimal per-layer scales minimise the total noise sum_l n_l sigma_l^2
+// at that mu. The usual per-layer rule sets sigma_l proportional to C_l (spr); global clipping
+// clips the whole gradient to ||C||_2 and adds sigma = ||C||_2 z to every coordinate (iid).
+import { calibrateGaussian, type GaussianCalibration } from '../calibrate.js';
+import { numberIn, options as checkOptions } from '../validate.js';
+
+export interface PerLayerNoiseOptions {
+  /** Parameters per layer, n_l. */
+  layerSizes: Float64Array | readonly number[];
+  /** Per-layer l2 clipping norms C_l. */
+  clipNorms: Float64Array | readonly number[];
+  /** z: the per-step noise multiplier of global clipping (mu = 1/z per step). */
+  noiseMultiplier: number;
+}
+
+export interface PerLayerNoise {
+  /** Optimal per-layer standard deviations (scales[l] for every parameter of layer l). */
+  optimal: GaussianCalibration;
+  /** The per-layer rule sigma_l proportional to C_l. */
+  spr: GaussianCalibration;
+  /** Global clipping to ||C||_2: one standard deviation for all parameters. */
+  global: GaussianCalibration;
+}
+
+/**
+ * Per-layer noise scales for one DP-SGD step, at the privacy of noise multiplier z: the optimal
+ * allocation, the per-layer proportional rule and global clipping. Each result's `mse` is the
+ * total noise variance sum_l n_l sigma_l^2; add the noise with gaussianNoise(K, { sizes, scales }).
+ */
+export function perLayerNoise(options: PerLayerNoiseOptions): PerLayerNoise {
+  const o = checkOptions('options', options, ['layerSizes', 'clipNorms', 'noiseMultiplier']);
+  const z = numberIn('noiseMultiplier', o.noiseMultiplier, { min: 0.001, max: 1e6 });
+  const calibrate = (allocation: 'optimal' | 'spr' | 'iid') =>
+    calibrateGaussian({ groups: { sizes: o.layerSizes as never, sensitivity: o.clipNorms as never }, mu: 1 / z, allocation });
+  return { optimal: calibrate('optimal'), spr: calibrate('spr'), global: calibrate('iid') };
+}
