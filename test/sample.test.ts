@@ -45,6 +45,16 @@ describe('Gaussian noise: distribution (fixed seeds, every test also shown to re
   });
 });
 
+describe('the CSPRNG path (not reproducible, so tested at alpha = 1e-6, which still has power)', () => {
+  const critical = Math.sqrt(-Math.log(0.5e-6) / 2) / Math.sqrt(N);
+  it.each([
+    ['Gaussian', () => gaussianNoise(N, 1), normalCdf],
+    ['Laplace', () => laplaceNoise(N, 1), laplaceCdf(1)],
+  ] as const)('%s: Kolmogorov-Smirnov on 1e6 samples', (_, draw, cdf) => {
+    withPower(draw(), (d) => kolmogorovSmirnov(d, cdf).d, (d) => d > critical);
+  });
+});
+
 describe('Laplace noise: distribution', () => {
   const b = 0.75;
   const data = laplaceNoise(N, b, { rng: createRng({ seed: 'laplace-distribution' }) });
