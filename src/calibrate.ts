@@ -144,29 +144,37 @@ function readProfile(o: Record<string, unknown>): Profile {
 /** A sum sum_i lambda_i^a w_i^b over the profile (w_i = 1 without weights). */
 type Exponents = readonly [a: number, b: number];
 
-/** The moment kernel's sums: sum lambda and sum lambda^2. */
-const MOMENTS = ['1', '2'];
-
 /** Streams the profile through WebAssembly once and returns each requested sum. */
 function profileSums(w: WasmExports, { lambda, weights }: Profile, requested: readonly Exponents[]): number[] {
-  // Sums that differ only in the (absent) weights' exponent are one sum; moments come free.
-  const key = ([a, b]: Exponents) => (weights && b !== 0 ? `${a},${b}` : `${a}`);
-  const keys = [...new Set(requested.map(key))];
-  const powered = keys.filter((k) => !MOMENTS.includes(k)).map((k) => requested.find((r) => key(r) === k)!);
-  const sums = new Map([...MOMENTS, ...powered.map(key)].map((k) => [k, new CompensatedSum()]));
-  const pairs = [...powered, [0, 0], [0, 0], [0, 0]].slice(0, 3).flat();
+  const weighted = weights !== undefined;
+  // Where each requested sum comes from: 0 and 1 are the moment kernel's sum lambda and
+  // sum lambda^2; 2 + k is the k-th distinct pair of the power kernel (the weights' exponent
+  // matters only with weights).
+  const powered: Exponents[] = [];
+  const source = requested.map(([a, b]) => {
+    if (!weighted || b === 0) {
+      if (a === 1) return 0;
+      if (a === 2) return 1;
+    }
+    let k = powered.findIndex(([c, d]) => c === a && (!weighted || d === b));
+    if (k < 0) k = powered.push([a, b]) - 1;
+    return 2 + k;
+  });
+  const sums = Array.from({ length: 2 + powered.length }, () => new CompensatedSum());
+  const [[a1, b1], [a2, b2], [a3, b3]] = [...powered, [0, 0], [0, 0], [0, 0]] as Exponents[];
   const results = view(w, w.resultsPointer(), 3);
   forEachChunk(lambda.length, w.chunkLength(), (start, n) => {
     copyIn(w, w.profilePointer(), lambda, start, n);
     w.profileMoments(n);
-    MOMENTS.forEach((k, i) => sums.get(k)!.add(results[i]!));
+    sums[0]!.add(results[0]!);
+    sums[1]!.add(results[1]!);
     if (powered.length > 0) {
       if (weights) copyIn(w, w.weightsPointer(), weights, start, n);
-      w.powerSums(n, weights !== undefined, pairs[0]!, pairs[1]!, pairs[2]!, pairs[3]!, pairs[4]!, pairs[5]!);
-      powered.forEach((pair, i) => sums.get(key(pair))!.add(results[i]!));
+      w.powerSums(n, weighted, a1!, b1!, a2!, b2!, a3!, b3!);
+      for (let k = 0; k < powered.length; k++) sums[2 + k]!.add(results[k]!);
     }
   });
-  return requested.map((pair) => sums.get(key(pair))!.value);
+  return source.map((k) => sums[k]!.value);
 }
 
 /** Writes c * lambda^alpha * w^-gamma for every coordinate into a new array. */

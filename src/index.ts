@@ -43,3 +43,4 @@ export {
   type Recommendation,
 } from './mechanisms.js';
 export { perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
+export { covarianceSensitivity, gramMatrix, privateCovariance, symmetricEigen, topEigenvectors, subspaceError, syntheticPcaData, PCA_MECHANISMS, type CovarianceClip, type PcaMechanism, type PrivateCovarianceOptions, type PrivateCovariance, type SymmetricEigen, type SyntheticPcaOptions, type SyntheticPcaData } from './applications/pca.js';
