@@ -75,15 +75,17 @@ export function options(name: string, value: unknown, allowed: readonly string[]
   return value as Record<string, unknown>;
 }
 
-/** The index of the first entry that `entries` rejects, or -1; four at a time while all pass. */
+/** The index of the first entry that `entries` rejects, or -1; four at a time while all are in range. */
 function firstOutside(a: Float64Array, { min, max, zero = false }: Entries): number {
-  // With zero allowed, 0 passes as if it were min; NaN fails every comparison.
-  const ok = (x: number) => (x >= min || (zero && x === 0)) && x <= max;
   let i = 0;
   for (const n = a.length & ~3; i < n; i += 4) {
-    if (!(ok(a[i]!) && ok(a[i + 1]!) && ok(a[i + 2]!) && ok(a[i + 3]!))) break;
+    const x0 = a[i]!, x1 = a[i + 1]!, x2 = a[i + 2]!, x3 = a[i + 3]!;
+    if (!(x0 >= min && x0 <= max && x1 >= min && x1 <= max && x2 >= min && x2 <= max && x3 >= min && x3 <= max)) break;
   }
-  for (; i < a.length; i++) if (!ok(a[i]!)) return i;
+  for (; i < a.length; i++) {
+    const x = a[i]!;
+    if (!(x >= min && x <= max) && !(zero && x === 0)) return i; // NaN fails every comparison
+  }
   return -1;
 }
 
