@@ -1,0 +1,32 @@
+// The package as users get it: the built entry through import and require(), its types, and
+// what `npm pack` ships.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('..', import.meta.url).pathname;
+const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, encoding: 'utf8' });
+
+describe('the published package', () => {
+  it('loads with import and with require(), and gives the same numbers', () => {
+    const viaImport = run(process.execPath, ['--input-type=module', '-e', "import { gaussianMu } from 'dpnoise'; console.log(gaussianMu(0.5, 1e-6));"]);
+    const viaRequire = run(process.execPath, ['-e', "const { gaussianMu } = require('dpnoise'); console.log(gaussianMu(0.5, 1e-6));"]);
+    expect(viaImport.trim()).toMatch(/^0\.1241061490305/);
+    expect(viaRequire).toBe(viaImport);
+  });
+
+  it('types resolve for a TypeScript consumer', () => {
+    expect(() => run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'test/consumer/tsconfig.json'])).not.toThrow();
+  });
+
+  it('npm pack ships dist/ (with both wasm builds), the README and the licence, nothing else', () => {
+    const [pack] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'])) as Array<{ files: Array<{ path: string }> }>;
+    const files = pack!.files.map((f) => f.path);
+    expect(files).toContain('dist/index.js');
+    expect(files).toContain('dist/index.d.ts');
+    expect(files).toContain('dist/dpnoise-simd.wasm');
+    expect(files).toContain('dist/dpnoise-scalar.wasm');
+    expect(files).toContain('README.md');
+    expect(files).toContain('LICENSE');
+    expect(files.filter((f) => !f.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(f))).toEqual([]);
+  });
+});
