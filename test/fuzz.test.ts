@@ -57,7 +57,7 @@ const fuzzed: Array<[string, fc.Arbitrary<() => unknown>]> = [
     .chain((o) => fc.tuple(fc.constant(o), anything, anything)).map(([o, sums, count]) => () => dpnoise.correlatedSum(o as never).release(sums as never, count as number))],
   ['mechanisms and accounting', fc.tuple(plausible.profile, anything, plausible.epsilon, plausible.delta).map(([sensitivity, scales, e, d]) => () => {
     const p = dpnoise.gaussianPrivacy({ scales, sensitivity } as never);
-    return [p.mu, p.delta(e as number), p.epsilon(d as number), dpnoise.compose([p, p]).epsilon(d as number),
+    return [p.mu, p.delta(e as number), p.epsilon(d as number), (dpnoise.compose([p, p]) as dpnoise.GaussianPrivacy).epsilon(d as number),
       dpnoise.gaussianMechanism({ sensitivity, epsilon: e, delta: d } as never).release(scales as never)];
   })],
   ['createRng', anything.map((seed) => () => dpnoise.gaussianNoise(2, 1, { rng: dpnoise.createRng({ seed } as never) }))],
