@@ -3,31 +3,52 @@
 // from sums over the whole profile, which these kernels compute chunk by chunk.
 import { PROFILE, RESULTS, WEIGHTS } from "./memory";
 
-/**
- * x^e, with the exponents of error powers 1 and 2 (and of their weights) taken without pow,
- * which costs about 14 ns. The branches are on a loop constant, so they predict perfectly.
- */
+// Exponents of error powers 1 and 2 (and of their weights) are taken without pow, which costs
+// about 14 ns. Each kernel picks the kind once per call, then switches per element (a jump table:
+// an if-chain would be flattened into selects that compute every arm).
+const ONE = 0, ZERO = 1, TWO = 2, HALF = 3, MINUS_HALF = 4, MINUS_ONE = 5, MINUS_QUARTER = 6;
+const THIRD = 7, MINUS_THIRD = 8, TWO_THIRDS = 9, MINUS_TWO_THIRDS = 10, FOUR_THIRDS = 11, GENERAL = 12;
+
+function powerKind(e: f64): i32 {
+  if (e == 1.0) return ONE;
+  if (e == 0.0) return ZERO;
+  if (e == 2.0) return TWO;
+  if (e == 0.5) return HALF;
+  if (e == -0.5) return MINUS_HALF;
+  if (e == -1.0) return MINUS_ONE;
+  if (e == -0.25) return MINUS_QUARTER;
+  if (e == 1.0 / 3.0) return THIRD;
+  if (e == -1.0 / 3.0) return MINUS_THIRD;
+  if (e == 2.0 / 3.0) return TWO_THIRDS;
+  if (e == -2.0 / 3.0) return MINUS_TWO_THIRDS;
+  if (e == 4.0 / 3.0) return FOUR_THIRDS;
+  return GENERAL;
+}
+
+/** x^e, where kind = powerKind(e). */
 // @ts-ignore: decorator
-@inline function power(x: f64, e: f64): f64 {
-  if (e == 1.0) return x;
-  if (e == 0.0) return 1.0;
-  if (e == 2.0) return x * x;
-  if (e == 0.5) return Math.sqrt(x);
-  if (e == -0.5) return 1.0 / Math.sqrt(x);
-  if (e == -1.0) return 1.0 / x;
-  if (e == -0.25) return 1.0 / Math.sqrt(Math.sqrt(x));
-  if (e == 1.0 / 3.0) return Math.cbrt(x);
-  if (e == -1.0 / 3.0) return 1.0 / Math.cbrt(x);
-  if (e == 2.0 / 3.0) {
-    const c = Math.cbrt(x);
-    return c * c;
+@inline function power(x: f64, e: f64, kind: i32): f64 {
+  switch (kind) {
+    case ONE: return x;
+    case ZERO: return 1.0;
+    case TWO: return x * x;
+    case HALF: return Math.sqrt(x);
+    case MINUS_HALF: return 1.0 / Math.sqrt(x);
+    case MINUS_ONE: return 1.0 / x;
+    case MINUS_QUARTER: return 1.0 / Math.sqrt(Math.sqrt(x));
+    case THIRD: return Math.cbrt(x);
+    case MINUS_THIRD: return 1.0 / Math.cbrt(x);
+    case TWO_THIRDS: {
+      const c = Math.cbrt(x);
+      return c * c;
+    }
+    case MINUS_TWO_THIRDS: {
+      const c = Math.cbrt(x);
+      return 1.0 / (c * c);
+    }
+    case FOUR_THIRDS: return x * Math.cbrt(x);
+    default: return Math.pow(x, e);
   }
-  if (e == -2.0 / 3.0) {
-    const c = Math.cbrt(x);
-    return 1.0 / (c * c);
-  }
-  if (e == 4.0 / 3.0) return x * Math.cbrt(x);
-  return Math.pow(x, e);
 }
 
 /** Writes sum(lambda) and sum(lambda^2) over the chunk to RESULTS[0..1]. */
@@ -65,20 +86,22 @@ export function powerSums(n: i32, weighted: bool, a1: f64, b1: f64, a2: f64, b2:
   let s2: f64 = 0.0;
   let s3: f64 = 0.0;
   const end = PROFILE + (<usize>n << 3);
+  const ka1 = powerKind(a1), ka2 = powerKind(a2), ka3 = powerKind(a3);
   if (weighted) {
+    const kb1 = powerKind(b1), kb2 = powerKind(b2), kb3 = powerKind(b3);
     for (let p = PROFILE, q = WEIGHTS; p < end; p += 8, q += 8) {
       const x = load<f64>(p);
       const w = load<f64>(q);
-      s1 += power(x, a1) * power(w, b1);
-      s2 += power(x, a2) * power(w, b2);
-      s3 += power(x, a3) * power(w, b3);
+      s1 += power(x, a1, ka1) * power(w, b1, kb1);
+      s2 += power(x, a2, ka2) * power(w, b2, kb2);
+      s3 += power(x, a3, ka3) * power(w, b3, kb3);
     }
   } else {
     for (let p = PROFILE; p < end; p += 8) {
       const x = load<f64>(p);
-      s1 += power(x, a1);
-      s2 += power(x, a2);
-      s3 += power(x, a3);
+      s1 += power(x, a1, ka1);
+      s2 += power(x, a2, ka2);
+      s3 += power(x, a3, ka3);
     }
   }
   store<f64>(RESULTS, s1);
@@ -90,9 +113,11 @@ export function powerSums(n: i32, weighted: bool, a1: f64, b1: f64, a2: f64, b2:
 export function fillScales(n: i32, weighted: bool, alpha: f64, gamma: f64, c: f64): void {
   const end = PROFILE + (<usize>n << 3);
   let p = PROFILE;
+  const kAlpha = powerKind(alpha);
   if (weighted) {
+    const kGamma = powerKind(-gamma);
     for (let q = WEIGHTS; p < end; p += 8, q += 8) {
-      store<f64>(p, c * power(load<f64>(p), alpha) * power(load<f64>(q), -gamma));
+      store<f64>(p, c * power(load<f64>(p), alpha, kAlpha) * power(load<f64>(q), -gamma, kGamma));
     }
     return;
   }
@@ -104,9 +129,5 @@ export function fillScales(n: i32, weighted: bool, alpha: f64, gamma: f64, c: f6
       for (; p + 16 <= end; p += 16) v128.store(p, f64x2.mul(vc, v128.load(p)));
     }
   }
-  if (alpha == 1.0 / 3.0) {
-    for (; p < end; p += 8) store<f64>(p, c * Math.cbrt(load<f64>(p)));
-    return;
-  }
-  for (; p < end; p += 8) store<f64>(p, c * power(load<f64>(p), alpha));
+  for (; p < end; p += 8) store<f64>(p, c * power(load<f64>(p), alpha, kAlpha));
 }
