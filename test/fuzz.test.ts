@@ -48,7 +48,7 @@ const fuzzed: Array<[string, fc.Arbitrary<() => unknown>]> = [
     .map((o) => () => dpnoise.calibrateGaussian(o as never))],
   ['calibrateLaplace', fc.record({ sensitivity: plausible.profile, epsilon: plausible.epsilon, weights: anything }, { requiredKeys: ['sensitivity', 'epsilon'] })
     .map((o) => () => dpnoise.calibrateLaplace(o as never))],
-  ['samplers', fc.tuple(fc.oneof(anything, fc.integer({ min: 0, max: 20 })), anything, fc.constantFrom(0, 1, 2, 3)).map(([n, s, k]) => () => {
+  ['samplers', fc.tuple(fc.oneof(anything.filter((x) => !(typeof x === 'number' && x > 1e5)), fc.integer({ min: 0, max: 20 })), anything, fc.constantFrom(0, 1, 2, 3)).map(([n, s, k]) => () => {
     const f = [dpnoise.gaussianNoise, dpnoise.laplaceNoise][k % 2]!;
     const add = [dpnoise.addGaussianNoise, dpnoise.addLaplaceNoise][k % 2]!;
     return k < 2 ? f(n as number, s as number) : add(n as never, s as number);
