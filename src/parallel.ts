@@ -7,6 +7,9 @@ import { type GroupScales, newTarget, readScales, readValues, type Kernel, type 
 import { numberIn, options as checkOptions } from './validate.js';
 import type { Job } from './worker.js';
 
+/** Node's module, named through a variable so that bundlers for other platforms leave it alone. */
+const WORKER_THREADS = 'node:worker_threads';
+
 export interface ParallelOptions extends SampleOptions {
   /** Worker threads to use (default: the number of CPUs, at most 8). */
   threads?: number;
@@ -33,7 +36,7 @@ async function startWorker(): Promise<Port> {
     worker.onerror = (event) => settle.reject(new Error(`dpnoise: a sampling worker failed: ${event.message}`));
     return { post: (job, transfer) => worker.postMessage(job, transfer), result, terminate: () => worker.terminate() };
   }
-  const { Worker: NodeWorker } = await import('node:worker_threads');
+  const { Worker: NodeWorker } = (await import(WORKER_THREADS)) as typeof import('node:worker_threads');
   const worker = new NodeWorker(url);
   worker.on('message', onMessage);
   worker.on('error', (error: Error) => settle.reject(error));

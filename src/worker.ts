@@ -4,6 +4,9 @@ import { cryptoStream, SeededStream } from './rng.js';
 import { draw, type Kernel, type Scales } from './sample.js';
 import { init } from './wasm.js';
 
+/** Node's module, named through a variable so that bundlers for other platforms leave it alone. */
+const WORKER_THREADS = 'node:worker_threads';
+
 /** One range of a parallel call: coordinates [origin, origin + length). */
 export interface Job {
   kernel: Kernel;
@@ -38,7 +41,7 @@ if (scope.WorkerGlobalScope !== undefined) {
   const handle = serve((message, transfer) => scope.postMessage(message, transfer));
   scope.onmessage = (event: MessageEvent<Job>) => handle(event.data);
 } else {
-  void import('node:worker_threads').then(({ parentPort }) => {
+  void (import(WORKER_THREADS) as Promise<typeof import('node:worker_threads')>).then(({ parentPort }) => {
     const port = parentPort!;
     const handle = serve((message, transfer) => port.postMessage(message, transfer as never));
     port.on('message', handle);

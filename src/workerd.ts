@@ -1,0 +1,12 @@
+// The entry for runtimes that forbid compiling WebAssembly from bytes (Cloudflare workerd,
+// Vercel edge): the runtime or its bundler imports the .wasm file as a compiled module, which
+// init() then instantiates. Everything else is the default entry's.
+import wasmModule from './dpnoise-simd.wasm';
+import { init as initWith, type InitOptions } from './wasm.js';
+
+export * from './index.js';
+
+/** Loads the module shipped next to this file; call (and await) it once before first use. */
+export function init(options: InitOptions = {}): Promise<void> {
+  return initWith({ module: wasmModule, ...options });
+}

@@ -1,0 +1,18 @@
+// The same small workload in every runtime: calibrate, then seeded noise. Its JSON result must be
+// identical everywhere (test/runtimes/*.test.ts compare it with Node's).
+export function workload(dpnoise) {
+  const { calibrateGaussian, calibrateLaplace, correlatedSum, createRng, gaussianNoise, laplaceNoise } = dpnoise;
+  const sensitivity = [0.5, 1, 2, 4, 0];
+  const g = calibrateGaussian({ sensitivity, epsilon: 0.5, delta: 1e-6 });
+  const l = calibrateLaplace({ sensitivity, epsilon: 0.5 });
+  const rng = createRng({ seed: 'every runtime' });
+  return {
+    mu: g.mu,
+    gaussianScales: Array.from(g.scales),
+    laplaceScales: Array.from(l.scales),
+    gaussian: Array.from(gaussianNoise(20000, g.scales[0], { rng })).slice(-8),
+    laplace: Array.from(laplaceNoise(9, 1, { rng })),
+    correlated: Array.from(correlatedSum({ dimension: 4, rho: 1 }).release([1, 2, 3, 4], 10, { rng }).sums),
+    csprngFinite: gaussianNoise(1000, 1).every(Number.isFinite),
+  };
+}
