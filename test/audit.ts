@@ -22,33 +22,22 @@ export function estimateDelta(losses: Float64Array, epsilon: number): ProfileEst
   return { delta: mean, se: Math.sqrt(Math.max(0, sum2 / n - mean * mean) / n) };
 }
 
-/** Privacy losses of independent Gaussian noise: releases y = f + noise against f' = f + shift. */
-export function gaussianLosses(noise: Float64Array, scales: ArrayLike<number>, shift: ArrayLike<number>): Float64Array {
+/** Privacy losses of independent noise: releases y = f + noise, against f' = f + shift. */
+function losses(noise: Float64Array, scales: ArrayLike<number>, shift: ArrayLike<number>, loss: (e: number, s: number, b: number) => number): Float64Array {
   const K = scales.length;
-  const losses = new Float64Array(noise.length / K);
-  for (let r = 0; r < losses.length; r++) {
+  const out = new Float64Array(noise.length / K);
+  for (let r = 0; r < out.length; r++) {
     let L = 0;
-    for (let i = 0; i < K; i++) {
-      const e = noise[r * K + i]!; // y - f
-      const s2 = 2 * scales[i]! ** 2;
-      L += ((e - shift[i]!) ** 2 - e * e) / s2;
-    }
-    losses[r] = L;
+    for (let i = 0; i < K; i++) L += loss(noise[r * K + i]!, shift[i]!, scales[i]!);
+    out[r] = L;
   }
-  return losses;
+  return out;
 }
 
-/** Privacy losses of independent Laplace noise. */
-export function laplaceLosses(noise: Float64Array, scales: ArrayLike<number>, shift: ArrayLike<number>): Float64Array {
-  const K = scales.length;
-  const losses = new Float64Array(noise.length / K);
-  for (let r = 0; r < losses.length; r++) {
-    let L = 0;
-    for (let i = 0; i < K; i++) {
-      const e = noise[r * K + i]!;
-      L += (Math.abs(e - shift[i]!) - Math.abs(e)) / scales[i]!;
-    }
-    losses[r] = L;
-  }
-  return losses;
-}
+/** Gaussian: log N(e; 0, b^2) - log N(e; s, b^2). */
+export const gaussianLosses = (noise: Float64Array, scales: ArrayLike<number>, shift: ArrayLike<number>) =>
+  losses(noise, scales, shift, (e, s, b) => ((e - s) ** 2 - e * e) / (2 * b * b));
+
+/** Laplace: log Lap(e; 0, b) - log Lap(e; s, b). */
+export const laplaceLosses = (noise: Float64Array, scales: ArrayLike<number>, shift: ArrayLike<number>) =>
+  losses(noise, scales, shift, (e, s, b) => (Math.abs(e - s) - Math.abs(e)) / b);

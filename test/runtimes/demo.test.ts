@@ -1,13 +1,10 @@
 // The demo page in headless Chromium: it computes in a Web Worker with the wasm build; the test
 // changes the inputs, checks the numbers shown against the library, and saves a screenshot.
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import * as dpnoise from '../../dist/index.js';
-// @ts-expect-error: a plain JavaScript module
-import { serve } from '../../scripts/serve.mjs';
-import { launchChromium } from './chromium.js';
+import { useChromium } from './chromium.js';
 
 /** The profile as the demo builds it (scaled to ||lambda||_2 = 1). */
 function profile(shape: (i: number, K: number) => number, K: number): number[] {
@@ -26,22 +23,13 @@ async function settled(page: Page) {
 }
 
 describe('the demo page', () => {
-  let server: Server;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await serve(0);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  const chromium = useChromium();
 
   it('shows the library\'s numbers, follows input changes, and renders its plots', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 1500 } });
+    const page = await chromium.browser.newPage({ viewport: { width: 1200, height: 1500 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/demo/`);
+    await page.goto(`${chromium.origin}/demo/`);
     await settled(page);
     const check = async (sensitivity: number[], epsilon: number, delta: number) => {
       for (const allocation of ['iid', 'spr', 'optimal'] as const) {
