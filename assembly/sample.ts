@@ -84,6 +84,15 @@ function normalSlow(coordinate: u64, word: u64): f64 {
  * extra-word pool ran dry (refill it and call again from there).
  */
 export function gaussianSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
+  // One loop per combination of the flags, so that the per-sample work has no branch on them.
+  if (perCoordinate) {
+    return add ? gaussianLoop(first, start, n, true, scale, true, shared) : gaussianLoop(first, start, n, true, scale, false, shared);
+  }
+  return add ? gaussianLoop(first, start, n, false, scale, true, shared) : gaussianLoop(first, start, n, false, scale, false, shared);
+}
+
+// @ts-ignore: decorator
+@inline function gaussianLoop(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
   const origin = <u64>first;
   for (let i = start; i < n; i++) {
     const word = load<u64>(RANDOM + (<usize>i << 3));
@@ -127,6 +136,14 @@ function exponentialSlow(coordinate: u64, word: u64): f64 {
 
 /** Laplace noise (scale b = 1 times the scale, plus `shared`) for coordinates [start, n); returns as gaussianSamples. */
 export function laplaceSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
+  if (perCoordinate) {
+    return add ? laplaceLoop(first, start, n, true, scale, true, shared) : laplaceLoop(first, start, n, true, scale, false, shared);
+  }
+  return add ? laplaceLoop(first, start, n, false, scale, true, shared) : laplaceLoop(first, start, n, false, scale, false, shared);
+}
+
+// @ts-ignore: decorator
+@inline function laplaceLoop(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
   const origin = <u64>first;
   for (let i = start; i < n; i++) {
     const word = load<u64>(RANDOM + (<usize>i << 3));

@@ -15,7 +15,16 @@ export {
   type LaplaceCalibration,
 } from './calibrate.js';
 export { createRng, type Rng, type RngOptions } from './rng.js';
-export { gaussianNoise, addGaussianNoise, laplaceNoise, addLaplaceNoise, type GroupScales, type SampleOptions } from './sample.js';
+export {
+  gaussianNoise,
+  gaussianNoiseInto,
+  addGaussianNoise,
+  laplaceNoise,
+  laplaceNoiseInto,
+  addLaplaceNoise,
+  type GroupScales,
+  type SampleOptions,
+} from './sample.js';
 export {
   gaussianNoiseParallel,
   addGaussianNoiseParallel,

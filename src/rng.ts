@@ -45,7 +45,7 @@ function fillRandom(w: WasmExports, pointer: number, bytes: number): void {
 /** Fresh CSPRNG bytes for every word. */
 export const cryptoStream: Stream = {
   begin(w) {
-    w.usePoolExtras(0); // filled when first needed: about 1.2% of draws take extra words
+    w.resumePoolExtras(); // words left over from earlier calls are still unused; refilled when empty
   },
   words(w, _first, count) {
     fillRandom(w, w.randomPointer(), count * 8);
@@ -74,13 +74,19 @@ function mix64(z: bigint): bigint {
   return z ^ (z >> 31n);
 }
 
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0F0F0F0F, 0x01010101) >>> 24);
+}
+
 /** An odd increment with enough bit transitions (SplittableRandom's mixGamma). */
 function mixGamma(z: bigint): bigint {
   z = ((z ^ (z >> 33n)) * 0xFF51AFD7ED558CCDn) & MASK;
   z = ((z ^ (z >> 33n)) * 0xC4CEB9FE1A85EC53n) & MASK;
   z = (z ^ (z >> 33n)) | 1n;
-  let transitions = 0;
-  for (let t = z ^ (z >> 1n); t > 0n; t &= t - 1n) transitions++;
+  const t = z ^ (z >> 1n);
+  const transitions = popcount32(Number(t & 0xFFFFFFFFn)) + popcount32(Number(t >> 32n));
   return transitions < 24 ? z ^ 0xAAAAAAAAAAAAAAAAn : z;
 }
 

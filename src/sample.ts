@@ -3,7 +3,7 @@
 // words in, noise (scaled, and added to the values for the add* variants) out.
 import { copyIn, forEachChunk, view } from './memory.js';
 import { sourceOf, type RandomSource, type Rng, type Stream } from './rng.js';
-import { type Entries, numberIn, options as checkOptions, readSizes, vector } from './validate.js';
+import { describe, type Entries, numberIn, options as checkOptions, readSizes, vector } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
 /** One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g]. */
@@ -66,6 +66,12 @@ export function newTarget(length: unknown): Float64Array {
   return new Float64Array(n);
 }
 
+/** A Float64Array the caller lends for the noise (its contents are overwritten, not read). */
+function outputArray(out: unknown): Float64Array {
+  if (!(out instanceof Float64Array)) throw new TypeError(`dpnoise: \`out\` must be a Float64Array; got ${describe(out)}.`);
+  return out;
+}
+
 /** The caller's values, all finite (noise added to an infinity or NaN would hide nothing). */
 export function readValues(values: unknown): Float64Array {
   return vector('values', values, VALUE_ENTRIES, { arrays: false, length: values instanceof Float64Array ? values.length : 0 });
@@ -114,6 +120,15 @@ export function gaussianNoise(length: number, scales: number | Float64Array | Gr
   return sample('gaussianSamples', newTarget(length), false, scales, options);
 }
 
+/**
+ * Writes Gaussian noise into `out` (overwriting it) and returns it: gaussianNoise without
+ * allocating, the fast path for long vectors drawn again and again (a fresh array's page faults
+ * can cost more than the noise).
+ */
+export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+  return sample('gaussianSamples', outputArray(out), false, scales, options);
+}
+
 /** Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it. */
 export function addGaussianNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return sample('gaussianSamples', readValues(values), true, scales, options);
@@ -122,6 +137,11 @@ export function addGaussianNoise(values: Float64Array, scales: number | Float64A
 /** A new Float64Array of `length` independent Laplace noise values with scales b = `scales`. */
 export function laplaceNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return sample('laplaceSamples', newTarget(length), false, scales, options);
+}
+
+/** Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without allocating. */
+export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+  return sample('laplaceSamples', outputArray(out), false, scales, options);
 }
 
 /** Adds Laplace noise with scales b = `scales` to `values` in place and returns it. */

@@ -21,6 +21,7 @@ export interface WasmExports {
   seededWords(first: number, count: number): void;
   useSeededExtras(): void;
   usePoolExtras(count: number): void;
+  resumePoolExtras(): void;
   gaussianSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
   laplaceSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
   chunkLength(): number;

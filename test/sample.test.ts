@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addGaussianNoise, addLaplaceNoise, createRng, gaussianNoise, laplaceNoise, normalSf } from '../src/index.js';
+import { addGaussianNoise, addLaplaceNoise, createRng, gaussianNoise, gaussianNoiseInto, laplaceNoise, laplaceNoiseInto, normalSf } from '../src/index.js';
 import { wasm, type WasmExports } from '../src/wasm.js';
 import { builds } from './helpers.js';
 import { autocorrelation, countBeyond, countZ, kolmogorovSmirnov, moments, scaled } from './stats.js';
@@ -258,6 +258,14 @@ describe('scales and the add variants', () => {
     values.forEach((x, i) => expect(x).toBe(copy[i]! + noise[i]!));
     const lap = laplaceNoise(100, 2, { rng: createRng({ seed: 12 }) });
     expect(addLaplaceNoise(new Float64Array(100).fill(1), 2, { rng: createRng({ seed: 12 }) })).toEqual(lap.map((x) => 1 + x));
+  });
+
+  it('the Into variants overwrite a given array with exactly the noise the allocating ones draw', () => {
+    const out = new Float64Array(20_000).fill(NaN);
+    expect(gaussianNoiseInto(out, 2, { rng: createRng({ seed: 13 }) })).toBe(out);
+    expect(out).toEqual(gaussianNoise(20_000, 2, { rng: createRng({ seed: 13 }) }));
+    expect(laplaceNoiseInto(out, 1, { rng: createRng({ seed: 14 }) })).toEqual(laplaceNoise(20_000, 1, { rng: createRng({ seed: 14 }) }));
+    expect(() => gaussianNoiseInto([1, 2] as never, 1)).toThrow(/`out` must be a Float64Array; got an array of length 2/);
   });
 
   it('length 0 and length 1 work', () => {
