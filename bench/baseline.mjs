@@ -161,3 +161,155 @@ export function calibrateGaussianOptimal(lambda, eps, delta) {
   for (let i = 0; i < lambda.length; i++) sigma[i] = Math.sqrt(delta1 * lambda[i]) / mu;
   return sigma;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Pure-JavaScript baseline for the sampler benchmarks (no WebAssembly, no Math.random).
+//
+// The textbook samplers, written the way one would without the package:
+//   - Gaussian: Box-Muller, both outputs of each pair used: r = sqrt(-2 log u1),
+//     z = r cos(2 pi u2), r sin(2 pi u2).
+//   - Laplace: -log(u) with a random sign.
+// Uniforms have 53 bits, in (0, 1], made from two 32-bit words (the sign of a Laplace draw is the
+// lowest bit of its second word, which the uniform does not use). The words come from a 64 KiB
+// Uint32Array buffer refilled from one of two sources:
+//   - crypto.getRandomValues (the platform CSPRNG, as dpnoise's default; 65536 bytes is the most
+//     one call may fill), and
+//   - xorshift128+ (Vigna 2014; the generator behind V8's Math.random), with 32-bit halves so it
+//     runs on small integers, standing in for a fast seeded JS PRNG.
+// Both sources feed the same sampling loops, so the two columns differ only in the generator.
+// noise(out, scales, add): out[i] = (add ? out[i] : 0) + noise_i * (scales[i] or scales).
+
+/** 32-bit words per buffer refill: 64 KiB, the most crypto.getRandomValues fills per call. */
+const WORDS = 16384;
+const TWO_POW_M53 = 2 ** -53;
+const TWO_PI = 2 * Math.PI;
+
+/** The platform CSPRNG, 64 KiB at a time. */
+export class CryptoWords {
+  constructor() {
+    this.words = new Uint32Array(WORDS);
+    this.next = WORDS;
+  }
+  refill() {
+    crypto.getRandomValues(this.words);
+    this.next = 0;
+  }
+}
+
+/** xorshift128+ (shifts 23, 17, 26), state and output as 32-bit halves. */
+export class Xorshift128Plus {
+  /** `seed`: a safe integer; the state is expanded from it by SplitMix64 (as BigInt, once). */
+  constructor(seed = 1) {
+    const mask = (1n << 64n) - 1n;
+    let z = BigInt(seed) & mask;
+    const splitmix = () => {
+      z = (z + 0x9E3779B97F4A7C15n) & mask;
+      let x = z;
+      x = ((x ^ (x >> 30n)) * 0xBF58476D1CE4E5B9n) & mask;
+      x = ((x ^ (x >> 27n)) * 0x94D049BB133111EBn) & mask;
+      return x ^ (x >> 31n);
+    };
+    const a = splitmix();
+    const b = splitmix();
+    /** s0 high, s0 low, s1 high, s1 low (int32 in a typed array: plain fields would hold boxed doubles). */
+    this.state = Int32Array.of(Number(a >> 32n) | 0, Number(a & 0xFFFFFFFFn) | 0, Number(b >> 32n) | 0, Number(b & 0xFFFFFFFFn) | 0);
+    this.words = new Uint32Array(WORDS);
+    this.next = WORDS;
+  }
+  /** Writes the next WORDS / 2 outputs as (high, low) pairs. */
+  refill() {
+    xorshiftWords(this.state, this.words);
+    this.next = 0;
+  }
+}
+
+/** Fills `w` with xorshift128+ outputs (high, low) and advances `state`. */
+function xorshiftWords(state, w) {
+  let s0h = state[0], s0l = state[1], s1h = state[2], s1l = state[3];
+  for (let p = 0; p < w.length; p += 2) {
+    // x = s0, y = s1; s0 = y; x ^= x << 23; x ^= x >>> 17; x ^= y ^ (y >>> 26); s1 = x; out = x + y
+    let xh = s0h, xl = s0l;
+    const yh = s1h, yl = s1l;
+    s0h = yh; s0l = yl;
+    xh ^= (xh << 23) | (xl >>> 9); xl ^= xl << 23;
+    xl ^= (xl >>> 17) | (xh << 15); xh ^= xh >>> 17;
+    xh ^= yh ^ (yh >>> 26); xl ^= yl ^ ((yl >>> 26) | (yh << 6));
+    s1h = xh; s1l = xl;
+    const lo = (xl + yl) | 0; // the 64-bit sum in int32 arithmetic, with the carry by comparison
+    w[p] = (xh + yh + ((lo >>> 0) < (xl >>> 0) ? 1 : 0)) | 0;
+    w[p + 1] = lo;
+  }
+  state[0] = s0h; state[1] = s0l; state[2] = s1h; state[3] = s1l;
+}
+
+/** A 53-bit uniform in (0, 1] from two 32-bit words. */
+function uniform(hi, lo) {
+  return ((hi >>> 5) * 67108864 + (lo >>> 6) + 1) * TWO_POW_M53;
+}
+
+/** Box-Muller Gaussian noise with standard deviations `scales` (number or Float64Array). */
+export function gaussianNoiseInto(out, scales, add, source) {
+  const perCoordinate = typeof scales !== 'number';
+  const n = out.length;
+  let i = 0;
+  while (i < n) {
+    if (source.next + 4 > WORDS) source.refill();
+    const w = source.words;
+    let p = source.next;
+    const pairs = Math.min((WORDS - p) >> 2, (n - i + 1) >> 1);
+    for (let k = 0; k < pairs; k++, p += 4) {
+      const r = Math.sqrt(-2 * Math.log(uniform(w[p], w[p + 1])));
+      const t = TWO_PI * uniform(w[p + 2], w[p + 3]);
+      const s0 = perCoordinate ? scales[i] : scales;
+      out[i] = (add ? out[i] : 0) + r * Math.cos(t) * s0;
+      i++;
+      if (i < n) {
+        const s1 = perCoordinate ? scales[i] : scales;
+        out[i] = (add ? out[i] : 0) + r * Math.sin(t) * s1;
+        i++;
+      }
+    }
+    source.next = p;
+  }
+  return out;
+}
+
+/** Laplace noise with scales b = `scales`: -log(u) * b with a random sign. */
+export function laplaceNoiseInto(out, scales, add, source) {
+  const perCoordinate = typeof scales !== 'number';
+  const n = out.length;
+  let i = 0;
+  while (i < n) {
+    if (source.next + 2 > WORDS) source.refill();
+    const w = source.words;
+    let p = source.next;
+    const end = i + Math.min((WORDS - p) >> 1, n - i);
+    for (; i < end; i++, p += 2) {
+      const lo = w[p + 1];
+      const e = -Math.log(uniform(w[p], lo)) * (perCoordinate ? scales[i] : scales);
+      out[i] = (add ? out[i] : 0) + (lo & 1 ? -e : e);
+    }
+    source.next = p;
+  }
+  return out;
+}
+
+/** A new Float64Array of Box-Muller Gaussian noise (the baseline of dpnoise's gaussianNoise). */
+export function gaussianNoise(length, scales, source) {
+  return gaussianNoiseInto(new Float64Array(length), scales, false, source);
+}
+
+/** Adds Box-Muller Gaussian noise to `values` in place (the baseline of addGaussianNoise). */
+export function addGaussianNoise(values, scales, source) {
+  return gaussianNoiseInto(values, scales, true, source);
+}
+
+/** A new Float64Array of Laplace noise (the baseline of dpnoise's laplaceNoise). */
+export function laplaceNoise(length, scales, source) {
+  return laplaceNoiseInto(new Float64Array(length), scales, false, source);
+}
+
+/** Adds Laplace noise to `values` in place (the baseline of addLaplaceNoise). */
+export function addLaplaceNoise(values, scales, source) {
+  return laplaceNoiseInto(values, scales, true, source);
+}

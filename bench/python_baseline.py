@@ -18,6 +18,18 @@ Kinds:
                sigma = sqrt(Delta_1 * lambda) / mu0(eps, delta), lambda_i = 1/(1 + i % 1000);
                result: nanoseconds per coordinate (mu0 computed with norm.sf on every call),
                and floorNs, NumPy's own "write the output" floor (lam * 0.5, a fresh array).
+  samplers     NumPy's samplers with np.random.default_rng("seed") (PCG64), for each K in "Ks";
+               result: one row per K with nanoseconds per sample of each operation:
+                 normal      rng.standard_normal(K)                 (a new array each call)
+                 normalOut   rng.standard_normal(out=buf)           (into a reused buffer)
+                 normalAdd   x += scale * rng.standard_normal(K)    (in-place add)
+                 laplace     rng.laplace(size=K)                    (a new array each call)
+                 laplaceAdd  x += rng.laplace(0.0, scale, K)        (in-place add; no out= exists)
+                 floor       np.empty(K) filled with 0              (a fresh array, written once)
+               "seconds" / "batches" may be given per K in "secondsByK" / "batchesByK"
+               (keys are str(K)). Also returns the sample variances of normal and laplace
+               (normalVar, laplaceVar) and floorFaults, the minor page faults of one fresh
+               np.empty(K).fill(0) at the largest K.
 
 Timing mirrors bench/timing.mjs: warm-up (>= 2 calls and >= 0.15 s), then "batches" batches of
 equal size taking "seconds" in total (a task may override both), median time per unit.
@@ -149,6 +161,55 @@ def main():
                 timing["floorNs"] = measure(floor, units=K, **opts)["perUnit"] * 1e9
                 rows.append(timing)
             results[task["id"]] = rows
+        elif kind == "samplers":
+            rng = np.random.default_rng(task.get("seed", 1))
+            scale = float(task.get("scale", 1.0))
+            rows = []
+            for K in task["Ks"]:
+                K = int(K)
+                buf = np.empty(K)
+                x = np.zeros(K)
+
+                def add_normal(x=x, K=K):
+                    x += scale * rng.standard_normal(K)
+                    return x
+
+                def add_laplace(x=x, K=K):
+                    x += rng.laplace(0.0, scale, K)
+                    return x
+
+                def floor(K=K):
+                    a = np.empty(K)
+                    a.fill(0.0)
+                    return a
+
+                ops = {
+                    "normal": lambda K=K: rng.standard_normal(K),
+                    "normalOut": lambda buf=buf: rng.standard_normal(out=buf),
+                    "normalAdd": add_normal,
+                    "laplace": lambda K=K: rng.laplace(size=K),
+                    "laplaceAdd": add_laplace,
+                    "floor": floor,
+                }
+                k_opts = {
+                    "seconds": task.get("secondsByK", {}).get(str(K), opts["seconds"]),
+                    "batches": task.get("batchesByK", {}).get(str(K), opts["batches"]),
+                }
+                row = {"K": K}
+                for name, fn in ops.items():
+                    row[name] = measure(fn, units=K, **k_opts)["perUnit"] * 1e9
+                rows.append(row)
+            import resource
+            big = int(max(task["Ks"]))
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            for _ in range(3):
+                np.empty(big).fill(0.0)
+            floor_faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 3
+            check = rng.standard_normal(100000)
+            lap = rng.laplace(size=100000)
+            results[task["id"]] = {"rows": rows, "normalVar": float(check.var()), "laplaceVar": float(lap.var()),
+                                   "bitGenerator": type(rng.bit_generator).__name__,
+                                   "floorFaults": floor_faults}
         else:
             results[task["id"]] = {"error": f"unknown kind {kind!r}"}
     print(json.dumps({"available": True, "versions": versions, "results": results}))

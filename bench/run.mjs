@@ -28,6 +28,8 @@ import { measure, measureEach, sinkValue } from './timing.mjs';
 
 const GROUPS = [
   './calibrate.mjs',
+  './samplers.mjs',
+  './correlated.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -147,7 +149,7 @@ if (filters.length) {
     '# dpnoise benchmarks',
     '',
     `Regenerate with \`npm run bench\` (builds dist/, then runs bench/run.mjs, which rewrites this file; ` +
-      `the last run took ${total.toFixed(0)} s plus the build). All figures are medians of 7 to 9 timed batches ` +
+      `the last run took ${total.toFixed(0)} s plus the build). All figures are medians of 5 to 9 timed batches ` +
       `after a warm-up (bench/timing.mjs; the batches of implementations compared with each other are interleaved), measured against the built package on the machine below; ` +
       `compare absolute numbers only between runs on the same machine. Ratios compare implementations within one run.`,
     '',

@@ -13,7 +13,7 @@
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
 import { sourceOf } from './rng.js';
 import { draw, type SampleOptions } from './sample.js';
-import { numberIn, oneOf, options as checkOptions, type Range, vector } from './validate.js';
+import { FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from './validate.js';
 import { wasm } from './wasm.js';
 
 export const NEIGHBOURS = ['add-remove', 'replace-one'] as const;
@@ -68,7 +68,6 @@ const DIMENSION: Range = { min: 1, max: 2 ** 32 };
 const POSITIVE_FINITE: Range = { min: 0, max: Number.MAX_VALUE, minOpen: true };
 const BOUND: Range = { min: 0, max: 1e150, minOpen: true };
 const RHO: Range = { min: 0, max: 5e5, minOpen: true };
-const SUM_ENTRIES = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' };
 
 function integer(name: string, value: unknown, range: Range): number {
   const x = numberIn(name, value, range);
@@ -140,7 +139,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const releasesCount = !sparse;
 
   function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: SampleOptions): CorrelatedRelease {
-    const values = Float64Array.from(vector('sums', sums, SUM_ENTRIES, { length: d }));
+    const values = Float64Array.from(vector('sums', sums, FINITE_ENTRIES, { length: d }));
     if (releasesCount) {
       const n = integer('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
       count = n;

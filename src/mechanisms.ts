@@ -4,7 +4,7 @@ import {
   calibrateGaussian, calibrateLaplace, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
 } from './calibrate.js';
 import { sample, type Kernel, type SampleOptions } from './sample.js';
-import { options as checkOptions, vector } from './validate.js';
+import { FINITE_ENTRIES, options as checkOptions, vector } from './validate.js';
 
 export interface GaussianMechanism extends GaussianCalibration {
   /** The privacy the scales give, verified from the scales themselves (never better than asked). */
@@ -18,14 +18,12 @@ export interface LaplaceMechanism extends LaplaceCalibration {
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
 }
 
-const QUERY_ENTRIES = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' };
-
 /** The release of a calibration: its scales (expanded over groups) added to a copy of the query. */
 function releaser(kernel: Kernel, calibration: GaussianCalibration | LaplaceCalibration) {
   const { scales, sizes } = calibration;
   const length = sizes ? sizes.reduce((a, b) => a + b, 0) : scales.length;
   return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
-    const copy = Float64Array.from(vector('query', query, QUERY_ENTRIES, { length }));
+    const copy = Float64Array.from(vector('query', query, FINITE_ENTRIES, { length }));
     return sample(kernel, copy, true, sizes ? { sizes, scales } : scales, options);
   };
 }

@@ -3,7 +3,7 @@
 // words in, noise (scaled, and added to the values for the add* variants) out.
 import { copyIn, forEachChunk, view } from './memory.js';
 import { sourceOf, type RandomSource, type Rng, type Stream } from './rng.js';
-import { describe, type Entries, numberIn, options as checkOptions, readSizes, vector } from './validate.js';
+import { describe, type Entries, FINITE_ENTRIES, numberIn, options as checkOptions, readSizes, vector } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
 /** One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g]. */
@@ -23,7 +23,6 @@ export interface SampleOptions {
 /** Scales are at most 1e150, so that no noise value can overflow (|noise| < 46 scales). */
 const MAX_SCALE = 1e150;
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
-const VALUE_ENTRIES: Entries = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' };
 
 export type Kernel = 'gaussianSamples' | 'laplaceSamples';
 
@@ -74,7 +73,7 @@ function outputArray(out: unknown): Float64Array {
 
 /** The caller's values, all finite (noise added to an infinity or NaN would hide nothing). */
 export function readValues(values: unknown): Float64Array {
-  return vector('values', values, VALUE_ENTRIES, { arrays: false, length: values instanceof Float64Array ? values.length : 0 });
+  return vector('values', values, FINITE_ENTRIES, { arrays: false, length: values instanceof Float64Array ? values.length : 0 });
 }
 
 function readSource(options: unknown): RandomSource {

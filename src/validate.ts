@@ -100,6 +100,9 @@ export interface Entries {
   range: string;
 }
 
+/** Any finite number (values, queries, sums). */
+export const FINITE_ENTRIES: Entries = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' };
+
 const ENTRY_RANGE = 'between 2^-400 and 2^400 (about 3.9e-121 to 2.6e+120)';
 export const PROFILE_ENTRIES: Entries = { min: ENTRY_MIN, max: ENTRY_MAX, zero: true, basic: 'a finite number >= 0', range: `0 or ${ENTRY_RANGE}` };
 export const WEIGHT_ENTRIES: Entries = { min: ENTRY_MIN, max: ENTRY_MAX, basic: 'a finite number > 0', range: ENTRY_RANGE };

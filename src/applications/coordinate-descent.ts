@@ -45,7 +45,7 @@ import { ALLOCATIONS, calibrateGaussian, type Allocation } from '../calibrate.js
 import { DELTA } from '../privacy.js';
 import { sourceOf, type Rng } from '../rng.js';
 import { gaussianNoise } from '../sample.js';
-import { type Entries, numberIn, oneOf, options as checkOptions, type Range, vector } from '../validate.js';
+import { type Entries, FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from '../validate.js';
 
 export const LOSSES = ['squared', 'logistic'] as const;
 /** `squared`: (1/2)(<w, x> - y)^2; `logistic`: log(1 + exp(-y <w, x>)) with y in {-1, +1}. */
@@ -244,7 +244,7 @@ export function coordinateSmoothness(problem: CoordinateDescentProblem): Float64
 /** F(w) = (1/n) sum_i loss(<w, x_i>, y_i) + l1 ||w||_1 + (l2 / 2) ||w||_2^2. */
 export function objective(problem: CoordinateDescentProblem, parameters: Float64Array | readonly number[]): number {
   const p = readProblem(checkOptions('problem', problem, PROBLEM_OPTIONS));
-  const w = vector('parameters', parameters, { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' }, { length: p.d });
+  const w = vector('parameters', parameters, FINITE_ENTRIES, { length: p.d });
   const { x, y, n, d, loss, l1, l2 } = p;
   let total = 0;
   for (let i = 0, k = 0; i < n; i++) {

@@ -26,7 +26,7 @@
 import { calibrateGaussian, calibrateLaplace, type Allocation, type GaussianCalibration, type LaplaceCalibration } from '../calibrate.js';
 import { sourceOf, type Rng } from '../rng.js';
 import { addGaussianNoise, addLaplaceNoise, gaussianNoise } from '../sample.js';
-import { describe, type Entries, numberIn, oneOf, options as checkOptions, type Range, vector } from '../validate.js';
+import { describe, FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from '../validate.js';
 
 export const PCA_MECHANISMS = ['gaussian', 'laplace'] as const;
 /** The noise of `privateCovariance`: Gaussian for (epsilon, delta)-DP, Laplace for pure epsilon-DP. */
@@ -97,7 +97,6 @@ const ROWS: Range = { min: 1, max: 2 ** 32 };
 const DIAGONAL_CLIP: Range = { min: 0, max: 1, minOpen: true };
 const OFF_DIAGONAL_CLIP: Range = { min: 0, max: 0.5, minOpen: true };
 const NOISE: Range = { min: 0, max: 1e6 };
-const FINITE_ENTRIES: Entries = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' };
 /** Relative tolerance of the symmetry and orthonormality checks. */
 const TOLERANCE = 1e-8;
 const MAX_SWEEPS = 60;
