@@ -32,7 +32,14 @@ export {
   addLaplaceNoiseParallel,
   type ParallelOptions,
 } from './parallel.js';
-export { correlatedSum, NEIGHBOURS, type CorrelatedSumOptions, type CorrelatedSumMechanism, type CorrelatedRelease, type Neighbours } from './correlated.js';
+export {
+  correlatedSum,
+  NEIGHBOURS,
+  type CorrelatedSumOptions,
+  type CorrelatedSumMechanism,
+  type CorrelatedRelease,
+  type Neighbours,
+} from './correlated.js';
 export {
   gaussianPrivacy,
   laplacePrivacy,
@@ -52,6 +59,35 @@ export {
   type Recommendation,
 } from './mechanisms.js';
 export { perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
-export { covarianceSensitivity, gramMatrix, privateCovariance, symmetricEigen, topEigenvectors, subspaceError, syntheticPcaData, PCA_MECHANISMS, type CovarianceClip, type PcaMechanism, type PrivateCovarianceOptions, type PrivateCovariance, type SymmetricEigen, type SyntheticPcaOptions, type SyntheticPcaData } from './applications/pca.js';
-export { privateCoordinateDescent, coordinateDescent, objective, coordinateSmoothness, LOSSES, NOISE_WEIGHTS, type Loss, type NoiseWeights, type CoordinateDescentProblem, type CoordinateDescentOptions, type PrivateCoordinateDescentOptions, type PrivateCoordinateDescentResult } from './applications/coordinate-descent.js';
+export {
+  covarianceSensitivity,
+  gramMatrix,
+  privateCovariance,
+  symmetricEigen,
+  topEigenvectors,
+  subspaceError,
+  syntheticPcaData,
+  PCA_MECHANISMS,
+  type CovarianceClip,
+  type PcaMechanism,
+  type PrivateCovarianceOptions,
+  type PrivateCovariance,
+  type SymmetricEigen,
+  type SyntheticPcaOptions,
+  type SyntheticPcaData,
+} from './applications/pca.js';
+export {
+  privateCoordinateDescent,
+  coordinateDescent,
+  objective,
+  coordinateSmoothness,
+  LOSSES,
+  NOISE_WEIGHTS,
+  type Loss,
+  type NoiseWeights,
+  type CoordinateDescentProblem,
+  type CoordinateDescentOptions,
+  type PrivateCoordinateDescentOptions,
+  type PrivateCoordinateDescentResult,
+} from './applications/coordinate-descent.js';
 export { gini } from './figures.js';
