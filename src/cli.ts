@@ -27,10 +27,12 @@ with --json. Gaussian noise gives (epsilon, delta)-DP and needs --delta; Laplace
                        [--output out.csv] [--seed S]
 
 Adds noise to the named columns of a CSV (header row, no line breaks inside fields) or NDJSON
-(one JSON object per line, by extension .ndjson or .jsonl) file. --sensitivity gives, per
-column, the sensitivity of each of its cells; the privacy covers the whole file (every noised
-cell). Other columns pass through. Writes to --output (default: standard output), only once every
-value has been read and checked. --seed makes the noise reproducible (never for real releases).
+(one JSON object per line, by extension .ndjson or .jsonl) file. Each person's data may change
+one row only (a row per person, or rows for disjoint groups of people), by at most the column's
+--sensitivity in each noised column: every row gets noise calibrated to that, with the scales
+allocated across the columns, so the file as a whole is private. Other columns pass through.
+Writes to --output (default: standard output), only once every value has been read and checked.
+--seed makes the noise reproducible (never for real releases).
 Mechanism: gaussian (default, needs --delta) or laplace.`,
 };
 
@@ -200,8 +202,13 @@ async function releaseCommand(args: string[]): Promise<void> {
   const ndjson = /\.(ndjson|jsonl)$/i.test(input);
   const format = ndjson ? ndjsonFormat(names) : csvFormat(names);
   const size = statSync(input).size;
-  const progress = size > 16 << 20 && process.stderr.isTTY !== false;
-  const report = (pass: string, done: number) => progress && process.stderr.write(`\r${pass} ${Math.min(100, (100 * done) / size).toFixed(0)}%`);
+  // A progress bar on a terminal, for files over 16 MiB (each of the two passes reads the file).
+  const progress = size > 16 << 20 && process.stderr.isTTY === true;
+  const report = (pass: string, done: number) => {
+    if (!progress) return;
+    const filled = Math.round((30 * Math.min(done, size)) / size);
+    process.stderr.write(`\r${pass.padEnd(9)} [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${Math.round((100 * Math.min(done, size)) / size)}%`);
+  };
 
   // Pass 1: check every value and count the rows.
   let rows = 0;
@@ -221,10 +228,9 @@ async function releaseCommand(args: string[]): Promise<void> {
   }
   if (rows === 0 || where === undefined) throw new UsageError(`${input} has no data rows.`);
 
-  // Calibrate: every cell of column c has sensitivity s_c, so the column is a group of `rows`
-  // cells with group sensitivity s_c sqrt(rows) (l2, Gaussian) or s_c rows (l1, Laplace).
-  const groupSensitivity = perColumn.map((s) => (mechanism === 'gaussian' ? s * Math.sqrt(rows) : s * rows));
-  const c = calibrateFor(mechanism, values, { groups: { sizes: names.map(() => rows), sensitivity: groupSensitivity } });
+  // Calibrate over the columns of one row: a person changes one row only, so the rows are
+  // disjoint releases (parallel composition) and each needs the privacy of one row.
+  const c = calibrateFor(mechanism, values, { sensitivity: perColumn });
   const { createRng } = await import('./rng.js');
   const rng = values.seed === undefined ? undefined : createRng({ seed: values.seed });
   const add = mechanism === 'gaussian' ? addGaussianNoise : addLaplaceNoise;
@@ -233,7 +239,13 @@ async function releaseCommand(args: string[]): Promise<void> {
   const output = values.output;
   const temporary = output ? `${output}.dpnoise-${process.pid}.tmp` : undefined;
   const out = temporary ? createWriteStream(temporary) : process.stdout;
-  const write = (text: string) => new Promise<void>((resolve, reject) => (out.write(text) ? resolve() : out.once('drain', resolve), out.once('error', reject)));
+  let failure: Error | undefined;
+  out.on('error', (error: Error) => (failure = error));
+  const write = (text: string) => new Promise<void>((resolve, reject) => {
+    if (failure) reject(failure);
+    else if (out.write(text)) resolve();
+    else out.once('drain', resolve);
+  });
   const batchScales = new Float64Array(ROWS_PER_BATCH * names.length);
   for (let i = 0; i < batchScales.length; i++) batchScales[i] = c.scales[i % names.length]!;
   try {
