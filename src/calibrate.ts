@@ -26,7 +26,7 @@ const ERROR_POWER: Range = { min: 0, max: 100, minOpen: true };
  * Scales are multiplied by 1 + 2^-36 so that the privacy constraint holds despite rounding: the
  * chunked sums are off by at most 16384 ulp (3.6e-12) relative and each scale by a few ulp.
  */
-const SAFETY = 1 + 2 ** -36;
+export const SAFETY = 1 + 2 ** -36;
 
 /** Coordinates in groups: n_g = sizes[g] coordinates share one scale; sensitivity[g] bounds the group. */
 export interface Groups {

@@ -10,6 +10,7 @@
 // For k-sparse records (sums only) the shared and independent variances follow Joseph & Yu's
 // ellipse as extended in MATH.md section 7. Under replace-one neighbours the standard mechanism
 // is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
+import { SAFETY } from './calibrate.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
 import { sourceOf } from './rng.js';
 import { draw, type SampleOptions } from './sample.js';
@@ -131,10 +132,10 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     : sparse ? sparseDesign(d, k)
     : addRemoveDesign(d, t);
 
-  const unit = C / mu;
+  const unit = (SAFETY * C) / mu; // rounded up, as every calibration
   const sharedScale = unit * Math.sqrt(design.shared);
   const independentScale = unit * Math.sqrt(design.independent);
-  const countScale = Math.sqrt(design.count) / mu;
+  const countScale = (SAFETY * Math.sqrt(design.count)) / mu;
   const mse = d * unit * unit * (design.shared + design.independent);
   const releasesCount = !sparse;
 

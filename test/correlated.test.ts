@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { correlatedSum, createRng, gaussianMu } from '../src/index.js';
 import { expectClose } from './helpers.js';
 
+/** The library's rounding of every scale to the safe side (calibrate.ts). */
+const S = 1 + 2 ** -36;
+
 /** Solves A x = b by Gaussian elimination with partial pivoting (A is copied). */
 function solve(A: number[][], b: number[]): number[] {
   const n = b.length;
@@ -50,11 +53,11 @@ describe('correlated sums under add/remove neighbours (MATH.md section 7)', () =
       const mu = gaussianMu(eps, delta);
       const s = Math.sqrt(d);
       expect(m.mu).toBe(mu);
-      expectClose(m.sumScale, (C * (s + 1)) / (2 * mu), 1e-14, 'sumScale');
-      expectClose(m.sharedScale, C * Math.sqrt((s + 1) / 4) / mu, 1e-14, 'sharedScale');
-      expectClose(m.independentScale, C * Math.sqrt((d + s) / 4) / mu, 1e-14, 'independentScale');
-      expectClose(m.countScale, Math.sqrt(s + 1) / mu, 1e-14, 'countScale');
-      expectClose(m.mse, (d * C * C * (s + 1) ** 2) / (4 * mu * mu), 1e-14, 'mse');
+      expectClose(m.sumScale, (S * C * (s + 1)) / (2 * mu), 1e-14, 'sumScale');
+      expectClose(m.sharedScale, (S * C * Math.sqrt((s + 1) / 4)) / mu, 1e-14, 'sharedScale');
+      expectClose(m.independentScale, (S * C * Math.sqrt((d + s) / 4)) / mu, 1e-14, 'independentScale');
+      expectClose(m.countScale, (S * Math.sqrt(s + 1)) / mu, 1e-14, 'countScale');
+      expectClose(m.mse, (S * S * d * C * C * (s + 1) ** 2) / (4 * mu * mu), 1e-14, 'mse');
       expectClose(m.gain, (4 * d) / (s + 1) ** 2, 1e-14, 'gain');
     }
     expect(correlatedSum({ dimension: 1e8, rho: 1 }).gain).toBeGreaterThan(3.999);
@@ -110,12 +113,22 @@ describe('correlated sums under add/remove neighbours (MATH.md section 7)', () =
   it('k-sparse records: MATH.md\'s numbers (d = 100, k = 5: MSE 492.19 against 500 spherical; k = 1 spherical)', () => {
     const m = correlatedSum({ dimension: 100, rho: 0.5, sparsity: 5 });
     expect(m.mse.toFixed(2)).toBe('492.19');
-    expectClose(m.gain, 500 / m.mse, 1e-14, 'gain');
+    expectClose(m.gain, (500 * S * S) / m.mse, 1e-14, 'gain');
     const k = 5, d = 100, r = Math.sqrt(k * (d - k) * (d - 1));
-    expectClose(m.mse, (k / d) * (k + (d - 1) * (d - k) + 2 * r), 1e-14, 'closed-form MSE');
+    expectClose(m.mse, S * S * (k / d) * (k + (d - 1) * (d - k) + 2 * r), 1e-14, 'closed-form MSE');
+    // Sherman-Morrison: (V I + V_eta 1 1^T)^-1 = (I - V_eta 1 1^T / (V + d V_eta)) / V, so a record
+    // with j entries at C = 1 has D^2 = (j - V_eta j^2 / (V + d V_eta)) / V; its sup over j <= k is 1.
+    for (const [dim, sparsity] of [[100, 5], [100, 50], [10, 3], [1000, 40], [100, 100]] as const) {
+      const s = correlatedSum({ dimension: dim, rho: 0.5, sparsity });
+      const V = s.independentScale ** 2, Veta = s.sharedScale ** 2;
+      const D2 = Array.from({ length: sparsity }, (_, j) => (j + 1 - (Veta * (j + 1) ** 2) / (V + dim * Veta)) / V);
+      const sup = Math.max(...D2);
+      expect(sup, `d = ${dim}, k = ${sparsity}`).toBeLessThanOrEqual(1);
+      expect(sup).toBeGreaterThan(1 - 1e-10);
+    }
     const spherical = correlatedSum({ dimension: 100, rho: 0.5, sparsity: 1 });
     expect(spherical.sharedScale).toBeCloseTo(0, 12);
-    expectClose(spherical.mse, 100, 1e-12, 'spherical MSE');
+    expectClose(spherical.mse, 100 * S * S, 1e-12, 'spherical MSE');
     expect(correlatedSum({ dimension: 50, rho: 0.5, sparsity: 50 }).sharedScale).toBeGreaterThan(0);
     expect(m.countScale).toBe(0);
   });
@@ -137,7 +150,7 @@ describe('correlated sums under add/remove neighbours (MATH.md section 7)', () =
   it('replace-one neighbours: the standard mechanism, count released exactly', () => {
     const m = correlatedSum({ dimension: 16, rho: 0.5, bound: 2, neighbours: 'replace-one' });
     expect(m.sharedScale).toBe(0);
-    expect(m.independentScale).toBe(2 * 4);
+    expectClose(m.independentScale, 2 * 4 * S, 1e-15, 'independentScale');
     expect(m.gain).toBe(1);
     expect(m.countScale).toBe(0);
     expect(m.release(new Float64Array(16), 42).count).toBe(42);
