@@ -6,6 +6,8 @@ const form = document.getElementById('inputs');
 const status = document.getElementById('status');
 const COLOURS = { 'Gaussian iid': '#9aa5b8', 'Gaussian optimal': '#2563eb', 'Laplace iid': '#d6a77a', 'Laplace optimal': '#c2410c', 'Gaussian spr': '#64748b', 'Laplace spr': '#92400e' };
 const plots = {};
+/** Axis numbers: plain when short, else like 1e+7. */
+const tick = (v) => (v === null ? '' : Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(0) : String(+v.toPrecision(3)));
 let latest = 0;
 
 function readInputs() {
@@ -19,7 +21,7 @@ function plot(id, data, series, { logX = false, logY = false, xLabel = '' } = {}
   plots[id] = new uPlot({
     width: 520, height: 240,
     scales: { x: { time: false, distr: logX ? 3 : 1 }, y: { distr: logY ? 3 : 1 } },
-    axes: [{ label: xLabel }, { size: 70 }],
+    axes: [{ label: xLabel, values: (_, ticks) => ticks.map(tick) }, { size: 60, values: (_, ticks) => ticks.map(tick) }],
     series: [{}, ...series.map(([label, stroke, extra]) => ({ label, stroke, width: 2, ...extra }))],
   }, data, el);
 }
