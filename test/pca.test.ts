@@ -11,22 +11,9 @@ import {
 import { addGaussianNoise, addLaplaceNoise, calibrateGaussian, calibrateLaplace, createRng, gaussianMu, gaussianNoise } from '../src/index.js';
 import { expectClose } from './helpers.js';
 
-/** A random orthogonal n x n matrix (row-major), by Gram-Schmidt on Gaussian columns. */
+/** A random orthogonal n x n matrix (row-major): the library's orthonormal basis with k = n. */
 function randomOrthogonal(n: number, seed: string): Float64Array {
-  const q = gaussianNoise(n * n, 1, { rng: createRng({ seed }) });
-  for (let j = 0; j < n; j++) {
-    for (let pass = 0; pass < 2; pass++) {
-      for (let i = 0; i < j; i++) {
-        let dot = 0;
-        for (let r = 0; r < n; r++) dot += q[r * n + i]! * q[r * n + j]!;
-        for (let r = 0; r < n; r++) q[r * n + j]! -= dot * q[r * n + i]!;
-      }
-      let norm = 0;
-      for (let r = 0; r < n; r++) norm += q[r * n + j]! ** 2;
-      for (let r = 0; r < n; r++) q[r * n + j]! /= Math.sqrt(norm);
-    }
-  }
-  return q;
+  return syntheticPcaData({ n: 1, d: n, k: n, rng: createRng({ seed }) }).basis;
 }
 
 /** Q diag(values) Q^T, symmetrised exactly. */
