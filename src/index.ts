@@ -56,6 +56,7 @@ export {
   recommend,
   type GaussianMechanism,
   type LaplaceMechanism,
+  type LaplaceMechanismOptions,
   type Recommendation,
 } from './mechanisms.js';
 export { perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
@@ -91,3 +92,4 @@ export {
   type PrivateCoordinateDescentResult,
 } from './applications/coordinate-descent.js';
 export { gini } from './figures.js';
+export { MODES, type Mode } from './grid.js';

@@ -4,7 +4,8 @@ import {
   calibrateGaussian, calibrateLaplace, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
 } from './calibrate.js';
 import { sample, type Kernel, type SampleOptions } from './sample.js';
-import { FINITE_ENTRIES, options as checkOptions, vector } from './validate.js';
+import { defaultGrid, gridScales, gridSensitivity, MODES, type Mode, readGrid, toGrid } from './grid.js';
+import { FINITE_ENTRIES, oneOf, options as checkOptions, PROFILE_ENTRIES, vector } from './validate.js';
 
 export interface GaussianMechanism extends GaussianCalibration {
   /** The privacy the scales give, verified from the scales themselves (never better than asked). */
@@ -15,7 +16,18 @@ export interface GaussianMechanism extends GaussianCalibration {
 
 export interface LaplaceMechanism extends LaplaceCalibration {
   readonly privacy: LaplacePrivacy;
+  /** 'grid': values rounded to `grid`, exact discrete Laplace noise, multiples of `grid` out. */
+  readonly mode: Mode;
+  /** The grid step (grid mode only). */
+  readonly grid?: number;
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
+}
+
+export interface LaplaceMechanismOptions extends CalibrationOptions {
+  /** 'continuous' (default) or 'grid' (floating-point-safe exact discrete noise). */
+  mode?: Mode;
+  /** Grid mode's step, a power of two (default: at most 1/16 of the smallest sensitivity). */
+  grid?: number;
 }
 
 /** The release of a calibration: its scales (expanded over groups) added to a copy of the query. */
@@ -35,11 +47,35 @@ export function gaussianMechanism(options: GaussianCalibrationOptions): Gaussian
   return { ...calibration, privacy, release: releaser('gaussianSamples', calibration) };
 }
 
-/** A Laplace mechanism for pure epsilon-DP: calibrateLaplace's options. */
-export function laplaceMechanism(options: CalibrationOptions): LaplaceMechanism {
-  const calibration = calibrateLaplace(options);
-  const privacy = laplacePrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
-  return { ...calibration, privacy, release: releaser('laplaceSamples', calibration) };
+/** A Laplace mechanism for pure epsilon-DP: calibrateLaplace's options, and `mode`/`grid`. */
+export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
+  const o = checkOptions('options', options, ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights', 'mode', 'grid']);
+  const { mode: modeOption, grid: gridOption, ...rest } = o;
+  const mode = modeOption === undefined ? 'continuous' : oneOf('mode', modeOption, MODES);
+  if (mode === 'continuous') {
+    if (gridOption !== undefined) throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
+    const calibration = calibrateLaplace(rest as unknown as CalibrationOptions);
+    const privacy = laplacePrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
+    return { ...calibration, privacy, mode, release: releaser('laplaceSamples', calibration) };
+  }
+  return gridLaplaceMechanism(rest, gridOption);
+}
+
+/** Grid mode: calibrate to the rounded sensitivities, then integer scales rounded up. */
+function gridLaplaceMechanism(o: Record<string, unknown>, gridOption: unknown): LaplaceMechanism {
+  if (o.groups !== undefined) throw new TypeError('dpnoise: grid mode takes a per-coordinate `sensitivity`, not `groups`.');
+  const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
+  const grid = gridOption === undefined ? defaultGrid(lambda) : readGrid(gridOption);
+  const sensitivity = gridSensitivity(lambda, grid);
+  const calibration = calibrateLaplace({ ...o, sensitivity } as unknown as CalibrationOptions);
+  const steps = gridScales(calibration.scales, grid);
+  const scales = steps.map((t) => t * grid);
+  const privacy = laplacePrivacy({ scales, sensitivity });
+  const release = (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
+    const units = toGrid(vector('query', query, FINITE_ENTRIES, { length: lambda.length }), grid);
+    return sample('discreteLaplaceSamples', units, true, steps, options).map((k) => k * grid);
+  };
+  return { ...calibration, scales, sensitivity, privacy, mode: 'grid', grid, release };
 }
 
 export interface Recommendation {

@@ -26,8 +26,8 @@ export interface Stream {
   begin(w: WasmExports): void;
   /** Fills RANDOM with the primary words of coordinates [first, first + count). */
   words(w: WasmExports, first: number, count: number): void;
-  /** Refills the pool of extra words for a chunk of n samples (seeded streams compute their own). */
-  refill(w: WasmExports, n: number): void;
+  /** Refills the pool of extra words (seeded streams compute their own). */
+  refill(w: WasmExports): void;
 }
 
 /** A source of streams: every call draws a new one. */
@@ -50,10 +50,9 @@ export const cryptoStream: Stream = {
   words(w, _first, count) {
     fillRandom(w, w.randomPointer(), count * 8);
   },
-  refill(w, n) {
-    const count = Math.min(w.extraWords(), 32 + (n >> 4));
-    fillRandom(w, w.extraPointer(), count * 8);
-    w.usePoolExtras(count);
+  refill(w) {
+    fillRandom(w, w.extraPointer(), w.extraWords() * 8); // kept across calls, so never wasted
+    w.usePoolExtras(w.extraWords());
   },
 };
 

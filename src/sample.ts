@@ -24,7 +24,7 @@ export interface SampleOptions {
 const MAX_SCALE = 1e150;
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
 
-export type Kernel = 'gaussianSamples' | 'laplaceSamples';
+export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples';
 
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
 export function readScales(scales: unknown, length: number): Scales {
@@ -97,7 +97,7 @@ export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales:
     else if (typeof scales === 'object') expandGroups(view(w, w.scalesPointer(), n), scales, first);
     if (add) copyIn(w, w.valuesPointer(), target, start, n);
     // The kernel stops early only when the CSPRNG's pool of extra words runs dry.
-    for (let done = 0; (done = w[kernel](first, done, n, perCoordinate, scale, add, shared)) < n;) stream.refill(w, n);
+    for (let done = 0; (done = w[kernel](first, done, n, perCoordinate, scale, add, shared)) < n;) stream.refill(w);
     target.set(view(w, w.valuesPointer(), n), start);
   });
   return target;

@@ -1,0 +1,52 @@
+// Grid mode (MATH.md section 8): continuous noise added in floating point can leak through the
+// low bits of the result (Mironov 2012). In grid mode every value is rounded to a power-of-two
+// grid and integer-valued noise, sampled exactly with integer arithmetic, is added in grid units,
+// so every released value is an exact multiple of the grid.
+//
+// Rounding moves each value by up to half a step, so two neighbouring values can differ by up to
+// a whole step more: in grid units the integer change of coordinate i is at most
+// floor(lambda_i / grid) + 1 (0 when lambda_i = 0), and that is the sensitivity calibrated to.
+import { numberIn } from './validate.js';
+
+export const MODES = ['continuous', 'grid'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** Integer noise scales stay below 2^40, so no draw or sum leaves the exact integers of a double. */
+export const MAX_GRID_SCALE = 2 ** 40;
+
+/** A power of two, 2^-1000 to 2^1000. */
+export function readGrid(value: unknown): number {
+  const g = numberIn('grid', value, { min: 2 ** -1000, max: 2 ** 1000 });
+  if (!Number.isInteger(Math.log2(g))) throw new RangeError(`dpnoise: \`grid\` must be a power of two; got ${g}.`);
+  return g;
+}
+
+/** The default grid: the power of two at most 1/16 of the smallest non-zero sensitivity. */
+export function defaultGrid(lambda: Float64Array): number {
+  let smallest = Infinity;
+  for (const l of lambda) if (l > 0 && l < smallest) smallest = l;
+  return smallest === Infinity ? 1 : 2 ** Math.floor(Math.log2(smallest / 16));
+}
+
+/** Sensitivities (in value units) after rounding to the grid: grid (floor(lambda / grid) + 1). */
+export function gridSensitivity(lambda: Float64Array, grid: number): Float64Array {
+  return lambda.map((l) => (l === 0 ? 0 : grid * (Math.floor(l / grid) + 1)));
+}
+
+/** Integer scales in grid units, rounded up (more noise, never less), checked against the limit. */
+export function gridScales(scales: Float64Array, grid: number): Float64Array {
+  const t = scales.map((b) => Math.ceil(b / grid));
+  const largest = t.reduce((m, x) => Math.max(m, x), 0);
+  if (largest > MAX_GRID_SCALE) {
+    throw new RangeError(`dpnoise: with \`grid\` ${grid} the noise scale is ${largest} grid steps, above 2^40; use a larger grid.`);
+  }
+  return t;
+}
+
+/** Values in grid units, rounded to the nearest integer (each within 2^52 so it stays exact). */
+export function toGrid(values: Float64Array, grid: number): Float64Array {
+  const out = values.map((v) => Math.round(v / grid));
+  const bad = out.findIndex((k) => !(Math.abs(k) <= 2 ** 52));
+  if (bad >= 0) throw new RangeError(`dpnoise: \`query[${bad}]\` is more than 2^52 grid steps (${grid}) from 0; use a larger grid.`);
+  return out;
+}
