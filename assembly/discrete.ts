@@ -13,8 +13,9 @@ let drawn: u64 = 0;
   return extraWord(coordinate, drawn++);
 }
 
-/** A uniform integer in [0, m), m >= 1, by rejection of the 2^64 mod m lowest words. */
+/** A uniform integer in [0, m), m >= 1: masked for powers of two, else by rejection of the 2^64 mod m lowest words. */
 function uniformBelow(m: u64): u64 {
+  if ((m & (m - 1)) == 0) return m == 1 ? 0 : nextWord() & (m - 1);
   const reject = (0 - m) % m; // 2^64 mod m
   while (true) {
     const w = nextWord();
