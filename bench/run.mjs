@@ -30,6 +30,7 @@ const GROUPS = [
   './calibrate.mjs',
   './samplers.mjs',
   './correlated.mjs',
+  './grid.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
