@@ -10,7 +10,9 @@ import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
 import { numberIn, options as checkOptions, PROFILE_ENTRIES, vector } from './validate.js';
 import { wasm } from './wasm.js';
 
+/** The privacy of independent Gaussian noise (or of Gaussian releases composed). */
 export interface GaussianPrivacy {
+  /** Which kind of privacy object this is. */
   readonly kind: 'gaussian';
   /** Mahalanobis distance between neighbouring outputs (mu-GDP); Infinity for no privacy. */
   readonly mu: number;
@@ -24,30 +26,40 @@ export interface GaussianPrivacy {
   readonly warning?: string;
 }
 
+/** The privacy of independent Laplace noise (or of Laplace releases composed). */
 export interface LaplacePrivacy {
+  /** Which kind of privacy object this is. */
   readonly kind: 'laplace';
   /** Pure epsilon-DP; Infinity for no privacy. */
   readonly epsilon: number;
+  /** Present when a coordinate with non-zero sensitivity has no noise: there is no privacy. */
   readonly warning?: string;
 }
 
 /** Gaussian and Laplace releases composed: (epsilonPure + epsilon_G(delta), delta)-DP. */
 export interface MixedPrivacy {
+  /** Which kind of privacy object this is. */
   readonly kind: 'mixed';
   /** The Gaussian part's distance. */
   readonly mu: number;
   /** The Laplace part's epsilon. */
   readonly epsilonPure: number;
+  /** A delta for which the sequence is (epsilon, delta)-DP (1 below epsilonPure). */
   delta(epsilon: number): number;
+  /** epsilonPure plus the Gaussian part's epsilon(delta). */
   epsilon(delta: number): number;
+  /** Present when some release has no privacy. */
   readonly warning?: string;
 }
 
+/** Any privacy object: what gaussianPrivacy, laplacePrivacy, compose and mechanisms give. */
 export type Privacy = GaussianPrivacy | LaplacePrivacy | MixedPrivacy;
 
+/** Options of gaussianPrivacy and laplacePrivacy. */
 export interface AccountingOptions {
   /** Noise scales: one number for all coordinates, or one per coordinate. */
   scales: number | Float64Array | readonly number[];
+  /** The sensitivity of each coordinate. */
   sensitivity: Float64Array | readonly number[];
 }
 

@@ -15,6 +15,7 @@ import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
 import { numberIn, oneOf, options as checkOptions, POSITIVE, PROFILE_ENTRIES, type Range, readSizes, vector, WEIGHT_ENTRIES } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
+/** The allocations, `optimal` first. */
 export const ALLOCATIONS = ['optimal', 'iid', 'spr'] as const;
 /** `optimal` minimises the error; `iid` gives every coordinate the same scale; `spr` scales with the sensitivity. */
 export type Allocation = (typeof ALLOCATIONS)[number];
@@ -30,17 +31,21 @@ export const SAFETY = 1 + 2 ** -36;
 
 /** Coordinates in groups: n_g = sizes[g] coordinates share one scale; sensitivity[g] bounds the group. */
 export interface Groups {
+  /** n_g, the number of coordinates in each group (whole numbers >= 1). */
   sizes: Float64Array | readonly number[];
   /** Per-group sensitivity: the l2 norm of the group's change (Gaussian), its l1 norm (Laplace). */
   sensitivity: Float64Array | readonly number[];
 }
 
+/** The options of calibrateLaplace, and (with `delta` or `mu`) of calibrateGaussian. */
 export interface CalibrationOptions {
   /** Per-coordinate sensitivities lambda_i >= 0 (0 or between 2^-400 and 2^400). */
   sensitivity?: Float64Array | readonly number[];
   /** Groups of coordinates with one scale each, in place of `sensitivity`. */
   groups?: Groups;
+  /** The privacy budget epsilon (> 0 for Laplace noise). */
   epsilon: number;
+  /** How to spread the noise over the coordinates (default `optimal`). */
   allocation?: Allocation;
   /** The p of the error sum_i w_i E|n_i|^p that `optimal` minimises (default 2, the MSE). */
   errorPower?: number;
@@ -48,16 +53,23 @@ export interface CalibrationOptions {
   weights?: Float64Array | readonly number[];
 }
 
+/** The options of calibrateGaussian: (epsilon, delta), or mu. */
 export interface GaussianCalibrationOptions extends Omit<CalibrationOptions, 'epsilon'> {
   /** (epsilon, delta)-DP; or give `mu` instead to calibrate to a Mahalanobis distance (mu-GDP). */
   epsilon?: number;
+  /** delta in [1e-300, 1), with `epsilon`. */
   delta?: number;
+  /** The Mahalanobis distance to calibrate to, in place of (epsilon, delta); at most 1000. */
   mu?: number;
 }
 
+/** What a calibration returns. */
 export interface Calibration {
+  /** The noise family. */
   mechanism: 'gaussian' | 'laplace';
+  /** The allocation used. */
   allocation: Allocation;
+  /** The p of the error the allocation minimises. */
   errorPower: number;
   /** Noise scales, one per coordinate (one per group with groups): standard deviations
    * (Gaussian) or Laplace scales b_i. */
@@ -74,17 +86,21 @@ export interface Calibration {
   gain: number;
 }
 
+/** A Gaussian calibration: standard deviations, and the distance mu they meet. */
 export interface GaussianCalibration extends Calibration {
   mechanism: 'gaussian';
   /** The (epsilon, delta) asked for; absent when calibrated to `mu`. */
   epsilon?: number;
+  /** The delta asked for; absent when calibrated to `mu`. */
   delta?: number;
   /** The Mahalanobis distance the scales are calibrated to: mu0(epsilon, delta), or `mu`. */
   mu: number;
 }
 
+/** A Laplace calibration: scales b_i for pure epsilon-DP. */
 export interface LaplaceCalibration extends Calibration {
   mechanism: 'laplace';
+  /** The epsilon asked for. */
   epsilon: number;
 }
 

@@ -17,15 +17,20 @@ import { draw, type SampleOptions } from './sample.js';
 import { FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from './validate.js';
 import { wasm } from './wasm.js';
 
+/** The neighbour relations: datasets differ by adding or removing a record, or by replacing one. */
 export const NEIGHBOURS = ['add-remove', 'replace-one'] as const;
+/** A neighbour relation. */
 export type Neighbours = (typeof NEIGHBOURS)[number];
 
+/** Options of `correlatedSum`. */
 export interface CorrelatedSumOptions {
   /** d, the length of each record. */
   dimension: number;
   /** (epsilon, delta)-DP; or give `rho` instead for rho-zCDP. */
   epsilon?: number;
+  /** delta in [1e-300, 1), with `epsilon`. */
   delta?: number;
+  /** rho-zCDP in place of (epsilon, delta): mu = sqrt(2 rho). */
   rho?: number;
   /** C: every record lies in [0, C]^d (default 1). */
   bound?: number;
@@ -37,14 +42,19 @@ export interface CorrelatedSumOptions {
   neighbours?: Neighbours;
 }
 
+/** What a correlated release returns. */
 export interface CorrelatedRelease {
+  /** The noisy sums (a new array). */
   sums: Float64Array;
   /** The noisy count; undefined for sparse records (sums only). */
   count: number | undefined;
 }
 
+/** A calibrated correlated-sum mechanism. */
 export interface CorrelatedSumMechanism {
+  /** d, the length of each record. */
   readonly dimension: number;
+  /** The neighbour relation it is private under. */
   readonly neighbours: Neighbours;
   /** The Mahalanobis distance mu the noise meets: mu0(epsilon, delta) or sqrt(2 rho). */
   readonly mu: number;

@@ -8,7 +8,9 @@
 // floor(lambda_i / grid) + 1 (0 when lambda_i = 0), and that is the sensitivity calibrated to.
 import { numberIn } from './validate.js';
 
+/** The mechanisms' modes: continuous noise, or exact integer noise on a grid. */
 export const MODES = ['continuous', 'grid'] as const;
+/** A mechanism's mode. */
 export type Mode = (typeof MODES)[number];
 
 /** Integer noise scales stay below 2^40, so no draw or sum leaves the exact integers of a double. */

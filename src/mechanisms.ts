@@ -7,6 +7,7 @@ import { sample, type Kernel, type SampleOptions } from './sample.js';
 import { defaultGrid, gridScales, gridSensitivity, MODES, type Mode, readGrid, toGrid } from './grid.js';
 import { FINITE_ENTRIES, oneOf, options as checkOptions, PROFILE_ENTRIES, vector } from './validate.js';
 
+/** A calibrated Gaussian mechanism. */
 export interface GaussianMechanism extends GaussianCalibration {
   /** The privacy the scales give, verified from the scales themselves (never better than asked). */
   readonly privacy: GaussianPrivacy;
@@ -14,15 +15,19 @@ export interface GaussianMechanism extends GaussianCalibration {
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
 }
 
+/** A calibrated Laplace mechanism. */
 export interface LaplaceMechanism extends LaplaceCalibration {
+  /** The privacy its scales give (in grid mode, with the rounding), never weaker than asked. */
   readonly privacy: LaplacePrivacy;
   /** 'grid': values rounded to `grid`, exact discrete Laplace noise, multiples of `grid` out. */
   readonly mode: Mode;
   /** The grid step (grid mode only). */
   readonly grid?: number;
+  /** A new Float64Array: the query plus noise (in grid mode, rounded to the grid). The query is left untouched. */
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
 }
 
+/** Options of laplaceMechanism: calibrateLaplace's, and the mode. */
 export interface LaplaceMechanismOptions extends CalibrationOptions {
   /** 'continuous' (default) or 'grid' (floating-point-safe exact discrete noise). */
   mode?: Mode;
@@ -78,8 +83,11 @@ function gridLaplaceMechanism(o: Record<string, unknown>, gridOption: unknown): 
   return { ...calibration, scales, sensitivity, privacy, mode: 'grid', grid, release };
 }
 
+/** What `recommend` returns. */
 export interface Recommendation {
+  /** The optimal Gaussian calibration ((epsilon, delta)-DP). */
   gaussian: GaussianCalibration;
+  /** The optimal Laplace calibration (pure epsilon-DP). */
   laplace: LaplaceCalibration;
   /** The one with the lower error (Laplace also gives pure epsilon-DP). */
   best: 'gaussian' | 'laplace';

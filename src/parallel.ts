@@ -10,6 +10,7 @@ import type { Job } from './worker.js';
 /** Node's module, named through a variable so that bundlers for other platforms leave it alone. */
 const WORKER_THREADS = 'node:worker_threads';
 
+/** Options of the parallel samplers. */
 export interface ParallelOptions extends SampleOptions {
   /** Worker threads to use (default: the number of CPUs, at most 8). */
   threads?: number;

@@ -12,6 +12,7 @@ export interface Rng {
   readonly seeded: boolean;
 }
 
+/** Options of `createRng`. */
 export interface RngOptions {
   /** Makes a deterministic generator for simulations and tests (never for real releases). */
   seed?: number | bigint | string | Uint8Array;

@@ -8,13 +8,16 @@ import { wasm, type WasmExports } from './wasm.js';
 
 /** One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g]. */
 export interface GroupScales {
+  /** The number of coordinates in each group, in order; they add up to the length. */
   sizes: Float64Array | readonly number[];
+  /** One scale per group. */
   scales: Float64Array | readonly number[];
 }
 
 /** Validated scales: one for all, one per coordinate, or per group with cumulative ends. */
 export type Scales = number | Float64Array | { ends: Float64Array; scales: Float64Array };
 
+/** Options of the samplers and of every `release`. */
 export interface SampleOptions {
   /** The random source (default: the platform CSPRNG). */
   rng?: Rng;

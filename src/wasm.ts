@@ -38,6 +38,7 @@ export interface WasmExports {
   resultsPointer(): number;
 }
 
+/** Options of `init()`. */
 export interface InitOptions {
   /** A compiled module (or its bytes) to use instead of the embedded one, e.g. for a strict CSP. */
   module?: WebAssembly.Module | BufferSource;

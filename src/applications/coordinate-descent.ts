@@ -47,10 +47,12 @@ import { sourceOf, type Rng } from '../rng.js';
 import { gaussianNoise } from '../sample.js';
 import { type Entries, FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from '../validate.js';
 
+/** The losses: least squares (LASSO, ridge) and logistic regression. */
 export const LOSSES = ['squared', 'logistic'] as const;
 /** `squared`: (1/2)(<w, x> - y)^2; `logistic`: log(1 + exp(-y <w, x>)) with y in {-1, +1}. */
 export type Loss = (typeof LOSSES)[number];
 
+/** How the optimal allocation weighs the noise: by the step sizes (default) or uniformly (the paper's). */
 export const NOISE_WEIGHTS = ['step-sizes', 'uniform'] as const;
 /** What the `optimal` allocation minimises: see PrivateCoordinateDescentOptions.noiseWeights. */
 export type NoiseWeights = (typeof NOISE_WEIGHTS)[number];
@@ -61,6 +63,7 @@ export interface CoordinateDescentProblem {
   features: Float64Array;
   /** The n labels (any finite numbers for `squared`, -1 or +1 for `logistic`). */
   labels: Float64Array | readonly number[];
+  /** 'squared' or 'logistic' (labels +1 or -1). */
   loss: Loss;
   /** Strength of the l1 (LASSO) regulariser l1 ||w||_1 (default 0). */
   l1?: number;
@@ -80,6 +83,7 @@ export interface PrivateCoordinateDescentOptions extends CoordinateDescentOption
   clip: Float64Array | readonly number[];
   /** The whole run is (epsilon, delta)-DP under replace-one neighbours. */
   epsilon: number;
+  /** delta in [1e-300, 1). */
   delta: number;
   /** `optimal` (default; improved DP-CD), `spr` (DP-CD: scales proportional to C_j) or `iid`. */
   allocation?: Allocation;
@@ -94,6 +98,7 @@ export interface PrivateCoordinateDescentOptions extends CoordinateDescentOption
   rng?: Rng;
 }
 
+/** What privateCoordinateDescent returns. */
 export interface PrivateCoordinateDescentResult {
   /** The parameter vector w after the last pass. */
   parameters: Float64Array;
@@ -133,6 +138,7 @@ interface Problem {
   y: Float64Array;
   n: number;
   d: number;
+  /** 'squared' or 'logistic' (labels +1 or -1). */
   loss: Loss;
   l1: number;
   l2: number;

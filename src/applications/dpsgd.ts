@@ -8,6 +8,7 @@
 import { calibrateGaussian, type GaussianCalibration } from '../calibrate.js';
 import { numberIn, options as checkOptions } from '../validate.js';
 
+/** Options of perLayerNoise. */
 export interface PerLayerNoiseOptions {
   /** Parameters per layer, n_l. */
   layerSizes: Float64Array | readonly number[];
@@ -17,6 +18,7 @@ export interface PerLayerNoiseOptions {
   noiseMultiplier: number;
 }
 
+/** The three rules' calibrations, one scale per layer each. */
 export interface PerLayerNoise {
   /** Optimal per-layer standard deviations (scales[l] for every parameter of layer l). */
   optimal: GaussianCalibration;

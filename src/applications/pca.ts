@@ -28,6 +28,7 @@ import { sourceOf, type Rng } from '../rng.js';
 import { addGaussianNoise, addLaplaceNoise, gaussianNoise } from '../sample.js';
 import { describe, FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from '../validate.js';
 
+/** The noise families privateCovariance offers. */
 export const PCA_MECHANISMS = ['gaussian', 'laplace'] as const;
 /** The noise of `privateCovariance`: Gaussian for (epsilon, delta)-DP, Laplace for pure epsilon-DP. */
 export type PcaMechanism = (typeof PCA_MECHANISMS)[number];
@@ -40,23 +41,29 @@ export interface CovarianceClip {
   offDiagonal?: number;
 }
 
+/** Options of privateCovariance. */
 export interface PrivateCovarianceOptions {
   /** The n rows (users) of X, each of length d, finite; rows of l2 norm <= 1 are released unclipped. */
   data: readonly (Float64Array | readonly number[])[];
+  /** The privacy budget epsilon. */
   epsilon: number;
   /** Required for Gaussian noise, not allowed for Laplace noise. */
   delta?: number;
+  /** 'gaussian' ((epsilon, delta)-DP, needs delta) or 'laplace' (pure epsilon-DP). */
   mechanism: PcaMechanism;
   /** How the noise is spread over the d(d+1)/2 entries (default 'optimal'). */
   allocation?: Allocation;
+  /** Per-entry clip levels (default: 1 on the diagonal, 1/2 off it, which unit rows never exceed). */
   clip?: CovarianceClip;
   /** The random source (default: the platform CSPRNG). */
   rng?: Rng;
 }
 
+/** What privateCovariance returns. */
 export interface PrivateCovariance {
   /** The noisy symmetric d x d matrix, row-major. */
   matrix: Float64Array;
+  /** d, the number of features. */
   dimension: number;
   /** The per-entry sensitivity profile the noise is calibrated to (see covarianceSensitivity). */
   sensitivity: Float64Array;
@@ -64,6 +71,7 @@ export interface PrivateCovariance {
   calibration: GaussianCalibration | LaplaceCalibration;
 }
 
+/** Eigenvalues (largest first) and eigenvectors (columns) of a symmetric matrix. */
 export interface SymmetricEigen {
   /** The d eigenvalues, largest first. */
   values: Float64Array;
@@ -71,6 +79,7 @@ export interface SymmetricEigen {
   vectors: Float64Array;
 }
 
+/** Options of syntheticPcaData. */
 export interface SyntheticPcaOptions {
   /** Rows (users). */
   n: number;
@@ -84,6 +93,7 @@ export interface SyntheticPcaOptions {
   rng?: Rng;
 }
 
+/** What syntheticPcaData returns: unit rows and the true basis. */
 export interface SyntheticPcaData {
   /** The n rows, each of unit l2 norm. */
   rows: Float64Array[];
