@@ -77,3 +77,98 @@ export function discreteLaplaceSamples(first: f64, start: i32, n: i32, perCoordi
   }
   return n;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Discrete Gaussian (Algorithm 3 of the same paper), with 128-bit integers for the acceptance
+// test Bernoulli(exp(-(|Y| t - s)^2 / (2 s t^2))), s = sigma^2 an integer below 2^40.
+// ---------------------------------------------------------------------------------------------
+let wideHigh: u64 = 0;
+let wideLow: u64 = 0;
+
+/** (wideHigh, wideLow) = a * b, exactly. */
+function multiplyWide(a: u64, b: u64): void {
+  const a0 = a & 0xFFFFFFFF, a1 = a >>> 32, b0 = b & 0xFFFFFFFF, b1 = b >>> 32;
+  const p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  const middle = (p00 >>> 32) + (p01 & 0xFFFFFFFF) + (p10 & 0xFFFFFFFF);
+  wideLow = (middle << 32) | (p00 & 0xFFFFFFFF);
+  wideHigh = p11 + (p01 >>> 32) + (p10 >>> 32) + (middle >>> 32);
+}
+
+// @ts-ignore: decorator
+@inline function lessWide(aHigh: u64, aLow: u64, bHigh: u64, bLow: u64): bool {
+  return aHigh < bHigh || (aHigh == bHigh && aLow < bLow);
+}
+
+/** Bernoulli(r / d) for 128-bit 0 <= r < d: a uniform integer below d (masked words, rejected above d) compared with r. */
+function bernoulliWide(rHigh: u64, rLow: u64, dHigh: u64, dLow: u64): bool {
+  const highMask: u64 = dHigh == 0 ? 0 : 0xFFFFFFFFFFFFFFFF >>> clz(dHigh);
+  const lowMask: u64 = dHigh == 0 ? (dLow == 0 ? 0 : 0xFFFFFFFFFFFFFFFF >>> clz(dLow)) : 0xFFFFFFFFFFFFFFFF;
+  while (true) {
+    const uHigh = dHigh == 0 ? 0 : nextWord() & highMask;
+    const uLow = nextWord() & lowMask;
+    if (exhausted) return false;
+    if (lessWide(uHigh, uLow, dHigh, dLow)) return lessWide(uHigh, uLow, rHigh, rLow);
+  }
+}
+
+/** Beyond this many whole units of gamma, Bernoulli(exp(-gamma)) is taken as 0 (an error below e^-1024). */
+const GAMMA_CUTOFF: u64 = 1024;
+
+/** Bernoulli(exp(-n/d)) for 128-bit n >= 0, d > 0 (Algorithm 1, both cases). */
+function bernoulliExpWide(nHigh: u64, nLow: u64, dHigh: u64, dLow: u64): bool {
+  // gamma = k + r/d: Bernoulli(exp(-1)) k times, then Bernoulli(exp(-r/d)).
+  for (let k: u64 = 0; !lessWide(nHigh, nLow, dHigh, dLow); k++) {
+    if (k == GAMMA_CUTOFF) return false;
+    const borrow: u64 = nLow < dLow ? 1 : 0;
+    nLow -= dLow;
+    nHigh -= dHigh + borrow;
+    if (!bernoulliExp(1, 1) || exhausted) return false;
+  }
+  let K: u64 = 1;
+  while (!exhausted && bernoulliWide(nHigh, nLow, dHigh, dLow) && bernoulli(1, K)) K++;
+  return (K & 1) == 1;
+}
+
+/** floor(sqrt(s)) for s < 2^53. */
+function integerSqrt(s: u64): u64 {
+  let r = <u64>Math.sqrt(<f64>s);
+  while (r * r > s) r--;
+  while ((r + 1) * (r + 1) <= s) r++;
+  return r;
+}
+
+/** A draw of the discrete Gaussian P(y) proportional to exp(-y^2 / (2 s)), integer s >= 1; NaN if the pool ran dry. */
+function discreteGaussian(s: u64): f64 {
+  const t = integerSqrt(s) + 1;
+  multiplyWide(s << 1, t * t); // the denominator 2 s t^2 (s < 2^40, t^2 < 2^41)
+  const dHigh = wideHigh, dLow = wideLow;
+  while (true) {
+    const y = discreteLaplace(t);
+    if (isNaN(y)) return NaN;
+    const magnitude = <u64>Math.abs(y);
+    if (magnitude > 0xFFFFFFFFFFFFFFFF / t) continue; // |Y| t overflows: gamma is astronomically large
+    const yt = magnitude * t;
+    const m = yt >= s ? yt - s : s - yt;
+    multiplyWide(m, m);
+    const accept = bernoulliExpWide(wideHigh, wideLow, dHigh, dLow);
+    if (exhausted) return NaN;
+    if (accept) return y;
+  }
+}
+
+/**
+ * As discreteLaplaceSamples, with discrete Gaussian noise of integer variance parameter
+ * s = (perCoordinate ? SCALES[i] : scale), 0 meaning no noise, s below 2^40.
+ */
+export function discreteGaussianSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
+  for (let i = start; i < n; i++) {
+    const at = <usize>i << 3;
+    const s = <u64>(perCoordinate ? load<f64>(SCALES + at) : scale);
+    coordinate = <u64>first + <u64>i;
+    drawn = 0;
+    const y = s == 0 ? 0.0 : discreteGaussian(s);
+    if (isNaN(y)) return i;
+    store<f64>(VALUES + at, (add ? load<f64>(VALUES + at) : 0.0) + (y + shared));
+  }
+  return n;
+}

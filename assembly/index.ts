@@ -19,4 +19,4 @@ export function scalesPointer(): usize { return SCALES; }
 export function randomPointer(): usize { return RANDOM; }
 export function extraPointer(): usize { return EXTRA; }
 export function streamPointer(): usize { return STREAM; }
-export { discreteLaplaceSamples } from "./discrete";
+export { discreteLaplaceSamples, discreteGaussianSamples } from "./discrete";

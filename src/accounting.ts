@@ -5,6 +5,7 @@
 // mu = sqrt(sum_i (lambda_i / sigma_i)^2) (the box bound), hence the exact profile delta(eps; mu),
 // mu-GDP and rho-zCDP with rho = mu^2 / 2. Laplace (section 5): epsilon = sum_i lambda_i / b_i.
 // Sums are compensated and rounded up, so the reported privacy is never better than the truth.
+import { zcdpDelta, zcdpEpsilon } from './grid.js';
 import { CompensatedSum } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
 import { numberIn, options as checkOptions, PROFILE_ENTRIES, vector } from './validate.js';
@@ -53,7 +54,32 @@ export interface MixedPrivacy {
 }
 
 /** Any privacy object: what gaussianPrivacy, laplacePrivacy, compose and mechanisms give. */
-export type Privacy = GaussianPrivacy | LaplacePrivacy | MixedPrivacy;
+export type Privacy = GaussianPrivacy | LaplacePrivacy | MixedPrivacy | ZcdpPrivacy;
+
+/** rho-zCDP (the discrete Gaussian of grid mode), converted to (epsilon, delta) by CKS Corollary 13. */
+export interface ZcdpPrivacy {
+  /** Which kind of privacy object this is. */
+  readonly kind: 'zcdp';
+  /** rho of rho-zCDP; Infinity for no privacy. */
+  readonly rho: number;
+  /** A delta for which the release is (epsilon, delta)-DP. */
+  delta(epsilon: number): number;
+  /** An epsilon for which the release is (epsilon, delta)-DP (rounded up). */
+  epsilon(delta: number): number;
+  /** Present when some release has no privacy. */
+  readonly warning?: string;
+}
+
+/** A rho-zCDP privacy object. */
+export function zcdpPrivacy(rho: number, warning?: string): ZcdpPrivacy {
+  return {
+    kind: 'zcdp',
+    rho,
+    delta: (epsilon) => (rho === Infinity ? 1 : zcdpDelta(rho, numberIn('epsilon', epsilon, GAUSSIAN_EPSILON))),
+    epsilon: (delta) => (rho === Infinity ? Infinity : roundUp(zcdpEpsilon(rho, numberIn('delta', delta, DELTA)))),
+    ...(warning && { warning }),
+  };
+}
 
 /** Options of gaussianPrivacy and laplacePrivacy. */
 export interface AccountingOptions {
@@ -121,14 +147,16 @@ export function laplacePrivacy(options: AccountingOptions): LaplacePrivacy {
 
 function isPrivacy(x: unknown): x is Privacy {
   const kind = (x as { kind?: unknown } | null)?.kind;
-  return kind === 'gaussian' || kind === 'laplace' || kind === 'mixed';
+  return kind === 'gaussian' || kind === 'laplace' || kind === 'mixed' || kind === 'zcdp';
 }
 
 /**
  * The privacy of releasing every item of `list` (results of gaussianPrivacy, laplacePrivacy,
  * compose, or a mechanism's `privacy`). Gaussian parts compose exactly (mu = sqrt(sum mu_j^2));
  * Laplace parts add their epsilons; a mixture is (epsilonPure + epsilon_G(delta), delta)-DP by
- * basic composition of the pure part with the Gaussian part, a safe rule.
+ * basic composition of the pure part with the Gaussian part, a safe rule. With any zCDP part
+ * (grid-mode Gaussian noise) everything composes as zCDP: rho adds up, mu-GDP is mu^2/2-zCDP and
+ * pure epsilon-DP is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe.
  */
 export function compose(list: readonly Privacy[]): Privacy {
   if (!Array.isArray(list) || list.length === 0) {
@@ -139,9 +167,16 @@ export function compose(list: readonly Privacy[]): Privacy {
   let gaussian = false;
   let laplace = false;
   const warnings: string[] = [];
+  const rhos = new CompensatedSum();
+  let zcdp = false;
   list.forEach((item, i) => {
     if (!isPrivacy(item)) throw new TypeError(`dpnoise: \`list[${i}]\` must be a privacy object (from gaussianPrivacy, laplacePrivacy, compose or a mechanism).`);
     if (item.warning) warnings.push(item.warning);
+    if (item.kind === 'zcdp') {
+      zcdp = true;
+      rhos.add(item.rho);
+      return;
+    }
     if (item.kind !== 'laplace') {
       gaussian = true;
       mu2.add(item.mu * item.mu);
@@ -152,6 +187,7 @@ export function compose(list: readonly Privacy[]): Privacy {
     }
   });
   const warning = warnings.length ? warnings.join(' ') : undefined;
+  if (zcdp) return zcdpPrivacy(roundUp(rhos.value + mu2.value / 2 + (epsilons.value * epsilons.value) / 2), warning);
   const mu = roundUp(Math.sqrt(mu2.value));
   const epsilonPure = roundUp(epsilons.value);
   if (!laplace) return gaussianFromMu(mu, warning);

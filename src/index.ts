@@ -49,12 +49,14 @@ export {
   type LaplacePrivacy,
   type MixedPrivacy,
   type Privacy,
+  type ZcdpPrivacy,
 } from './accounting.js';
 export {
   gaussianMechanism,
   laplaceMechanism,
   recommend,
   type GaussianMechanism,
+  type GaussianMechanismOptions,
   type LaplaceMechanism,
   type LaplaceMechanismOptions,
   type Recommendation,

@@ -27,7 +27,7 @@ export interface SampleOptions {
 const MAX_SCALE = 1e150;
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
 
-export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples';
+export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples';
 
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
 export function readScales(scales: unknown, length: number): Scales {

@@ -24,6 +24,7 @@ export interface WasmExports {
   resumePoolExtras(): void;
   gaussianSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
   laplaceSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
+  discreteGaussianSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
   discreteLaplaceSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
   chunkLength(): number;
   sampleChunkLength(): number;

@@ -1,12 +1,13 @@
 // Grid mode: exact discrete Laplace noise on a power-of-two grid (MATH.md section 8).
 import { describe, expect, it } from 'vitest';
-import { createRng, laplaceMechanism } from '../src/index.js';
+import { compose, createRng, gaussianDelta, gaussianMechanism, gaussianPrivacy, laplaceMechanism, laplacePrivacy } from '../src/index.js';
+import { zcdpDelta } from '../src/grid.js';
 import { wasm } from '../src/wasm.js';
-import { estimateDelta, laplaceLosses } from './audit.js';
+import { estimateDelta, gaussianLosses, laplaceLosses } from './audit.js';
 import { expectClose } from './helpers.js';
 
-/** Draws n discrete Laplace values of integer scale t from a fixed seeded stream, kernel direct. */
-function discreteDraws(t: number, n: number): Float64Array {
+/** Draws n discrete Laplace (or Gaussian) values of integer parameter t from a fixed seeded stream, kernel direct. */
+function discreteDraws(t: number, n: number, kernel: 'discreteLaplaceSamples' | 'discreteGaussianSamples' = 'discreteLaplaceSamples'): Float64Array {
   const w = wasm();
   new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([0xD15C7E7En, 0x9E3779B97F4A7C15n]);
   w.useSeededExtras();
@@ -14,7 +15,7 @@ function discreteDraws(t: number, n: number): Float64Array {
   const chunk = w.sampleChunkLength();
   for (let start = 0; start < n; start += chunk) {
     const m = Math.min(chunk, n - start);
-    expect(w.discreteLaplaceSamples(start, 0, m, false, t, false, 0)).toBe(m);
+    expect(w[kernel](start, 0, m, false, t, false, 0)).toBe(m);
     out.set(new Float64Array(w.memory.buffer, w.valuesPointer(), m), start);
   }
   return out;
@@ -23,14 +24,27 @@ function discreteDraws(t: number, n: number): Float64Array {
 /** Pearson chi-square of integer draws against P(y) proportional to exp(-|y|/t), |y| <= 25 binned. */
 function chiSquare(draws: Float64Array, t: number): { chi2: number; df: number } {
   const q = Math.exp(-1 / t);
-  const pmf = (y: number) => ((1 - q) / (1 + q)) * q ** Math.abs(y);
-  const edge = 25;
+  return pearson(draws, (y) => ((1 - q) / (1 + q)) * q ** Math.abs(y), 25);
+}
+
+/** Pearson chi-square against the discrete Gaussian P(y) proportional to exp(-y^2 / (2 s)). */
+function chiSquareGaussian(draws: Float64Array, s: number): { chi2: number; df: number } {
+  const reach = Math.ceil(12 * Math.sqrt(s));
+  let total = 0;
+  for (let y = -reach; y <= reach; y++) total += Math.exp((-y * y) / (2 * s));
+  return pearson(draws, (y) => Math.exp((-y * y) / (2 * s)) / total, Math.ceil(3 * Math.sqrt(s)));
+}
+
+/** Pearson chi-square over bins -edge..edge, with both tails beyond as two more bins. */
+function pearson(draws: Float64Array, pmf: (y: number) => number, edge: number): { chi2: number; df: number } {
   const counts = new Map<number, number>();
   for (const y of draws) {
     const bin = Math.max(-edge - 1, Math.min(edge + 1, y));
     counts.set(bin, (counts.get(bin) ?? 0) + 1);
   }
-  const tail = (q ** (edge + 1)) / (1 + q); // P(y > edge), each side
+  let inside = 0;
+  for (let y = -edge; y <= edge; y++) inside += pmf(y);
+  const tail = (1 - inside) / 2; // P(y > edge), each side
   let chi2 = 0;
   for (let bin = -edge - 1; bin <= edge + 1; bin++) {
     const expected = draws.length * (Math.abs(bin) > edge ? tail : pmf(bin));
@@ -60,6 +74,61 @@ describe('exact discrete Laplace sampler', () => {
     expect(w.discreteLaplaceSamples(1000, 0, 700, false, 5, false, 0)).toBe(700);
     expect(Array.from(new Float64Array(w.memory.buffer, w.valuesPointer(), 700))).toEqual(Array.from(all.subarray(1000, 1700)));
     expect(discreteDraws(0, 100).every((y) => y === 0)).toBe(true);
+  });
+});
+
+describe('exact discrete Gaussian sampler', () => {
+  it('matches the discrete Gaussian PMF (chi-square on 1e6 draws) and rejects a scale 5% off', () => {
+    for (const variance of [1, 10, 400]) {
+      const draws = discreteDraws(variance, 1_000_000, 'discreteGaussianSamples');
+      expect(draws.every(Number.isInteger)).toBe(true);
+      expect(rejects(chiSquareGaussian(draws, variance)), `s = ${variance}`).toBe(false);
+      expect(rejects(chiSquareGaussian(draws, variance * 1.05 ** 2)), `s = ${variance}, 5% wider`).toBe(true);
+      expect(rejects(chiSquareGaussian(draws, variance / 1.05 ** 2)), `s = ${variance}, 5% narrower`).toBe(true);
+    }
+  });
+});
+
+describe('gaussianMechanism in grid mode (zCDP accounting)', () => {
+  const sensitivity = [0.3, 1, 2.5, 0];
+
+  it('the zCDP conversion is never tighter than the exact continuous Gaussian curve', () => {
+    for (const mu of [0.05, 0.3, 1, 3]) {
+      for (const eps of [0, 0.2, 1, 5]) expect(zcdpDelta((mu * mu) / 2, eps)).toBeGreaterThanOrEqual(gaussianDelta(mu, eps));
+    }
+  });
+
+  it('releases multiples of the grid and guarantees at least the requested (epsilon, delta)', () => {
+    const m = gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode: 'grid', grid: 1 / 64 });
+    expect(m.privacy.kind).toBe('zcdp');
+    expect(m.privacy.delta(1)).toBeLessThanOrEqual(1e-6);
+    expect(m.privacy.delta(1)).toBeGreaterThan(0.9e-6);
+    expect(m.privacy.epsilon(1e-6)).toBeLessThanOrEqual(1);
+    m.release([10.123, -3.3, 7, 5]).forEach((x) => expect(Number.isInteger(x * 64)).toBe(true));
+    expect(() => gaussianMechanism({ sensitivity, mu: 1, mode: 'grid' } as never)).toThrow(/not `mu`/);
+    // Composition: zCDP parts add their rho; other parts enter as zCDP (safe).
+    const rho = (m.privacy as { rho: number }).rho;
+    const both = compose([m.privacy, m.privacy]);
+    expect(both.kind).toBe('zcdp');
+    expect((both as { rho: number }).rho).toBeCloseTo(2 * rho, 12);
+    const mixed = compose([m.privacy, gaussianPrivacy({ scales: [2], sensitivity: [1] }), laplacePrivacy({ scales: [10], sensitivity: [1] })]);
+    expect((mixed as { rho: number }).rho).toBeCloseTo(rho + 0.125 + 0.005, 12);
+  });
+
+  it('audit: delta(eps) estimated at the worst rounded neighbour stays below the reported bound', () => {
+    const m = gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-3, mode: 'grid', grid: 1 / 16 });
+    const variances = Array.from(m.scales, (s) => (s * 16) ** 2);
+    const shift = Array.from(m.sensitivity, (l) => l * 16);
+    const releases = 200_000;
+    const noise = new Float64Array(releases * sensitivity.length);
+    const zero = new Float64Array(sensitivity.length);
+    const rng = createRng({ seed: 'grid gaussian audit' });
+    for (let r = 0; r < releases; r++) noise.set(m.release(zero, { rng }).map((x) => x * 16), r * sensitivity.length);
+    const losses = gaussianLosses(noise, variances.map((v) => Math.sqrt(v) || 1), shift);
+    for (const eps of [0, 0.5, 1]) {
+      const { delta, se } = estimateDelta(losses, eps);
+      expect(delta - 5 * se, `eps ${eps}`).toBeLessThanOrEqual(m.privacy.delta(eps));
+    }
   });
 });
 
