@@ -10,7 +10,10 @@
 // For k-sparse records (sums only) the shared and independent variances follow Joseph & Yu's
 // ellipse as extended in MATH.md section 7. Under replace-one neighbours the standard mechanism
 // is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
+import type { ZcdpPrivacy } from './accounting.js';
 import { SAFETY } from './calibrate.js';
+import { gridCorrelatedSum } from './correlated-grid.js';
+import { MODES, type Mode } from './grid.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
 import { sourceOf } from './rng.js';
 import { draw, type SampleOptions } from './sample.js';
@@ -40,6 +43,10 @@ export interface CorrelatedSumOptions {
   tradeoff?: number;
   /** The neighbour relation (default 'add-remove'). */
   neighbours?: Neighbours;
+  /** 'continuous' (default) or 'grid': exact discrete Gaussian noise, sums on a power-of-two grid. */
+  mode?: Mode;
+  /** Grid mode: the grid of the released sums, a power of two (default: about C / 256 / (2s)). */
+  grid?: number;
 }
 
 /** What a correlated release returns. */
@@ -70,6 +77,12 @@ export interface CorrelatedSumMechanism {
   readonly mse: number;
   /** The standard mechanism's mse divided by this one's. */
   readonly gain: number;
+  /** 'continuous' or 'grid'. */
+  readonly mode: Mode;
+  /** Grid mode: the released sums are exact multiples of this power of two. */
+  readonly grid?: number;
+  /** Grid mode: the rho-zCDP the release guarantees (never less than asked). */
+  readonly privacy?: ZcdpPrivacy;
   /** Adds the noise to copies of the sums and the count; the inputs stay untouched. */
   release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease;
 }
@@ -125,11 +138,22 @@ function sparseDesign(d: number, k: number): Design {
  * Gaussian noise correlated across the sums (MATH.md section 7).
  */
 export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMechanism {
-  const o = checkOptions('options', options, ['dimension', 'epsilon', 'delta', 'rho', 'bound', 'sparsity', 'tradeoff', 'neighbours']);
+  const o = checkOptions('options', options, ['dimension', 'epsilon', 'delta', 'rho', 'bound', 'sparsity', 'tradeoff', 'neighbours', 'mode', 'grid']);
   const d = integer('dimension', o.dimension, DIMENSION);
-  const mu = privacyDistance(o);
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
+  const mode = o.mode === undefined ? 'continuous' : oneOf('mode', o.mode, MODES);
+  if (mode === 'grid') {
+    if (o.sparsity !== undefined || o.tradeoff !== undefined || neighbours !== 'add-remove') {
+      throw new TypeError('dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`.');
+    }
+    if (o.rho !== undefined && (o.epsilon !== undefined || o.delta !== undefined)) {
+      throw new TypeError('dpnoise: give either `epsilon` and `delta` or `rho`, not both.');
+    }
+    return { dimension: d, neighbours, mode, ...gridCorrelatedSum(o, d, C, o.grid) };
+  }
+  if (o.grid !== undefined) throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
+  const mu = privacyDistance(o);
   const sparse = o.sparsity !== undefined;
   const k = sparse ? integer('sparsity', o.sparsity, { min: 1, max: d }) : d;
   if (sparse && o.tradeoff !== undefined) throw new TypeError('dpnoise: `tradeoff` applies to the count, which sparse records do not release.');
@@ -171,6 +195,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   return {
     dimension: d,
     neighbours,
+    mode,
     mu,
     sharedScale,
     independentScale,

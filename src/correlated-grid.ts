@@ -1,0 +1,102 @@
+// Grid mode of correlatedSum: the correlated mechanism's proof (MATH.md section 7), carried out on
+// integers. The sums are rounded to a power-of-two grid g (F = round(f / g)), and the mechanism
+// releases A = 2F - n Cg (Cg = ceil(C / g)) and s n with independent discrete Gaussian noise of
+// one integer variance parameter sigma^2, then post-processes, exactly as the continuous version:
+//   F_hat = (A_hat + Cg N_hat / s) / 2,  n_hat = N_hat / s.
+// Adding a record x in [0, C] moves each F_j by 0 to ceil(x_j / g) <= Cg, so A_j by at most Cg;
+// B = Cg + 2 also covers sums whose floating-point rounding is off by under one grid step. s n
+// moves by s, so the release is rho-zCDP with rho = (d B^2 + s^2) / (2 sigma^2) (Canonne, Kamath
+// & Steinke 2020). s is a power of two near B d^(1/4) (the t =
+// sqrt(d) of the continuous design), so sums are exact multiples of g / (2s), the output grid.
+import { zcdpPrivacy, type ZcdpPrivacy } from './accounting.js';
+import type { CorrelatedRelease } from './correlated.js';
+import { SAFETY } from './calibrate.js';
+import { gridScales, readGrid, toGrid, zcdpMu } from './grid.js';
+import { DELTA, GAUSSIAN_EPSILON, gaussianMu } from './privacy.js';
+import { sourceOf } from './rng.js';
+import { draw, type SampleOptions } from './sample.js';
+import { FINITE_ENTRIES, numberIn, options as checkOptions, vector } from './validate.js';
+
+export interface GridCorrelatedSum {
+  readonly grid: number;
+  readonly privacy: ZcdpPrivacy;
+  readonly mu: number;
+  readonly sharedScale: number;
+  readonly independentScale: number;
+  readonly sumScale: number;
+  readonly countScale: number;
+  readonly mse: number;
+  readonly gain: number;
+  release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease;
+}
+
+/** The rounding grid g and s for an output grid (or the default: C/g about 256). */
+function layout(C: number, d: number, grid: number | undefined): { g: number; s: number; Cg: number; B: number } {
+  const sFor = (B: number) => 2 ** Math.max(0, Math.round(Math.log2(B * d ** 0.25)));
+  let g = 2 ** Math.floor(Math.log2(C / 256));
+  let s = sFor(Math.ceil(C / g) + 2);
+  if (grid !== undefined) {
+    // g = grid 2s, with s depending on g: a few rounds settle it (keep the last, any is private).
+    for (let round = 0; round < 8; round++) {
+      g = grid * 2 * s;
+      const next = sFor(Math.ceil(C / g) + 2);
+      if (next === s) break;
+      s = next;
+    }
+    g = grid * 2 * s;
+  }
+  const Cg = Math.ceil(C / g);
+  return { g, s, Cg, B: Cg + 2 };
+}
+
+/** correlatedSum({ ..., mode: 'grid' }), already checked for d, C and the neighbour relation. */
+export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: number, gridOption: unknown): GridCorrelatedSum {
+  let rhoTarget: number;
+  let mu0: number;
+  if (o.rho !== undefined) {
+    rhoTarget = numberIn('rho', o.rho, { min: 0, max: 5e5, minOpen: true });
+    mu0 = Math.sqrt(2 * rhoTarget);
+  } else {
+    const epsilon = numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON);
+    const delta = numberIn('delta', o.delta, DELTA);
+    mu0 = gaussianMu(epsilon, delta);
+    rhoTarget = zcdpMu(epsilon, delta, mu0) ** 2 / 2;
+  }
+  const { g, s, Cg, B } = layout(C, d, gridOption === undefined ? undefined : readGrid(gridOption));
+  const [variance] = gridScales(Float64Array.of((SAFETY * (d * B * B + s * s)) / (2 * rhoTarget)), 1);
+  const sigma2 = variance!;
+  const rho = ((d * B * B + s * s) / (2 * sigma2)) * (1 + 2 ** -50);
+  const sigma = Math.sqrt(sigma2);
+  const independentScale = (g * sigma) / 2;
+  const sharedScale = (g * Cg * sigma) / (2 * s);
+  const sumScale = Math.hypot(independentScale, sharedScale);
+  const mse = d * sumScale * sumScale;
+
+  function release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease {
+    const F = toGrid(vector('sums', sums, FINITE_ENTRIES, { length: d }), g);
+    const n = numberIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    if (!Number.isInteger(n)) throw new RangeError(`dpnoise: \`count\` must be an integer; got ${n}.`);
+    const A = F.map((f) => 2 * f - n * Cg);
+    if (!A.every((a) => Math.abs(a) < 2 ** 52) || n * s >= 2 ** 52) {
+      throw new RangeError('dpnoise: the sums or the count are too large for exact integers on this grid; use a larger grid.');
+    }
+    const stream = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng).stream();
+    const countNoisy = draw('discreteGaussianSamples', Float64Array.of(n * s), true, sigma2, stream, d)[0]!;
+    draw('discreteGaussianSamples', A, true, sigma2, stream, 0);
+    const out = A.map((a) => (s * a + Cg * countNoisy) * (g / (2 * s)));
+    return { sums: out, count: countNoisy / s };
+  }
+
+  return {
+    grid: g / (2 * s),
+    privacy: zcdpPrivacy(rho),
+    mu: Math.sqrt(2 * rho),
+    sharedScale,
+    independentScale,
+    sumScale,
+    countScale: sigma / s,
+    mse,
+    gain: (d * d * C * C) / (mu0 * mu0) / mse,
+    release,
+  };
+}
