@@ -9,42 +9,45 @@
 // & Steinke 2020). s is a power of two near B d^(1/4) (the t =
 // sqrt(d) of the continuous design), so sums are exact multiples of g / (2s), the output grid.
 import { zcdpPrivacy, type ZcdpPrivacy } from './accounting.js';
-import type { CorrelatedRelease } from './correlated.js';
+import type { CorrelatedRelease, CorrelatedSumMechanism } from './correlated.js';
 import { SAFETY } from './calibrate.js';
-import { gridScales, readGrid, toGrid, zcdpMu } from './grid.js';
+import { MAX_GRID_SCALE, readGrid, toGrid, zcdpMu } from './grid.js';
 import { DELTA, GAUSSIAN_EPSILON, gaussianMu } from './privacy.js';
 import { sourceOf } from './rng.js';
 import { draw, type SampleOptions } from './sample.js';
 import { FINITE_ENTRIES, numberIn, options as checkOptions, vector } from './validate.js';
 
-export interface GridCorrelatedSum {
+/** What grid mode adds to (and fixes in) the mechanism; `correlatedSum` adds d, neighbours, mode. */
+export type GridCorrelatedSum = Omit<CorrelatedSumMechanism, 'dimension' | 'neighbours' | 'mode'> & {
   readonly grid: number;
   readonly privacy: ZcdpPrivacy;
-  readonly mu: number;
-  readonly sharedScale: number;
-  readonly independentScale: number;
-  readonly sumScale: number;
-  readonly countScale: number;
-  readonly mse: number;
-  readonly gain: number;
-  release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease;
-}
+};
 
-/** The rounding grid g and s for an output grid (or the default: C/g about 256). */
-function layout(C: number, d: number, grid: number | undefined): { g: number; s: number; Cg: number; B: number } {
+/**
+ * The rounding grid g and s, for an output grid or by default with C/g in (256, 512], fewer cells
+ * when d B^2 / rho would take the noise variance past the sampler's 2^40 grid steps.
+ */
+function layout(C: number, d: number, rho: number, grid: number | undefined): { g: number; s: number; Cg: number; B: number } {
   const sFor = (B: number) => 2 ** Math.max(0, Math.round(Math.log2(B * d ** 0.25)));
-  let g = 2 ** Math.floor(Math.log2(C / 256));
-  let s = sFor(Math.ceil(C / g) + 2);
-  if (grid !== undefined) {
+  let g: number;
+  let s: number;
+  if (grid === undefined) {
+    // s^2 <= 2 B^2 sqrt(d) after rounding s to a power of two; a factor 2 to spare.
+    const cells = Math.min(512, Math.floor(Math.sqrt((MAX_GRID_SCALE * rho) / (d + 2 * Math.sqrt(d)))) - 2);
+    if (cells < 1) throw new RangeError(`dpnoise: grid mode cannot give rho = ${rho} at dimension ${d}: the noise would pass 2^40 grid steps.`);
+    g = 2 ** Math.ceil(Math.log2(C / cells));
+    s = sFor(Math.ceil(C / g) + 2);
+  } else {
     // g = grid 2s, with s depending on g: a few rounds settle it (keep the last, any is private).
+    s = 1;
     for (let round = 0; round < 8; round++) {
-      g = grid * 2 * s;
-      const next = sFor(Math.ceil(C / g) + 2);
+      const next = sFor(Math.ceil(C / (grid * 2 * s)) + 2);
       if (next === s) break;
       s = next;
     }
     g = grid * 2 * s;
   }
+  if (!(g / (2 * s) >= 2 ** -1000)) throw new RangeError(`dpnoise: \`bound\` is too small for grid mode (its grid would be below 2^-1000); got ${C}.`);
   const Cg = Math.ceil(C / g);
   return { g, s, Cg, B: Cg + 2 };
 }
@@ -62,9 +65,9 @@ export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: numb
     mu0 = gaussianMu(epsilon, delta);
     rhoTarget = zcdpMu(epsilon, delta, mu0) ** 2 / 2;
   }
-  const { g, s, Cg, B } = layout(C, d, gridOption === undefined ? undefined : readGrid(gridOption));
-  const [variance] = gridScales(Float64Array.of((SAFETY * (d * B * B + s * s)) / (2 * rhoTarget)), 1);
-  const sigma2 = variance!;
+  const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption === undefined ? undefined : readGrid(gridOption));
+  const sigma2 = Math.ceil((SAFETY * (d * B * B + s * s)) / (2 * rhoTarget));
+  if (sigma2 > MAX_GRID_SCALE) throw new RangeError(`dpnoise: with \`grid\` ${g / (2 * s)} the noise variance is ${sigma2} grid steps, above 2^40; use a larger grid.`);
   const rho = ((d * B * B + s * s) / (2 * sigma2)) * (1 + 2 ** -50);
   const sigma = Math.sqrt(sigma2);
   const independentScale = (g * sigma) / 2;

@@ -103,7 +103,20 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
     expect(grid.gain).toBeLessThan(continuous.gain);
   });
 
+  it('at large d and small rho the default grid takes fewer cells, so the noise stays within the sampler', () => {
+    const m = correlatedSum({ dimension: 1e6, epsilon: 1, delta: 1e-6, mode: 'grid' });
+    const { sigma, Cg } = layout(m);
+    expect(sigma ** 2).toBeLessThanOrEqual(2 ** 40);
+    expect(Cg).toBeLessThan(256);
+    expect(m.privacy!.delta(1)).toBeLessThanOrEqual(1e-6);
+    expect(m.gain).toBeGreaterThan(3);
+    expect(m.release(new Float64Array(1e6).fill(5), 10).sums.every(Number.isFinite)).toBe(true);
+  });
+
   it.each<[string, () => unknown, typeof TypeError, RegExp]>([
+    ['rho beyond the sampler at this dimension', () => correlatedSum({ dimension: 2 ** 32, rho: 1e-6, mode: 'grid' }), RangeError, /grid mode cannot give rho = 0.000001 at dimension 4294967296/],
+    ['grid too fine for the noise', () => correlatedSum({ dimension: 1e6, rho: 1e-3, mode: 'grid', grid: 2 ** -30 }), RangeError, /noise variance is \S+ grid steps, above 2\^40; use a larger grid/],
+    ['bound too small', () => correlatedSum({ dimension: 3, rho: 1, bound: 1e-300, mode: 'grid' }), RangeError, /`bound` is too small for grid mode/],
     ['grid with sparsity', () => correlatedSum({ dimension: 3, rho: 1, sparsity: 1, mode: 'grid' }), TypeError, /grid mode of correlatedSum is for add-remove/],
     ['grid under replace-one', () => correlatedSum({ dimension: 3, rho: 1, neighbours: 'replace-one', mode: 'grid' }), TypeError, /grid mode of correlatedSum/],
     ['grid without grid mode', () => correlatedSum({ dimension: 3, rho: 1, grid: 0.5 }), TypeError, /`grid` applies to `mode: 'grid'` only/],
