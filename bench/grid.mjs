@@ -33,7 +33,7 @@ export async function run(ctx) {
   return [{
     heading: 'Mechanism release: grid mode against continuous, ns per coordinate',
     text: 'laplaceMechanism({ sensitivity: 1/(1 + i % 100), epsilon: 1 }), gaussianMechanism({ ..., delta: 1e-6 }) and correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6 }): release in continuous mode and with mode: \'grid\' (default grid: '
-      + 'the power of two at most 1/16 of the smallest sensitivity; for correlated sums about C / 256, released on g / (2s)). Grid mode rounds the query to the grid and adds exact discrete Laplace or Gaussian noise '
+      + 'the power of two at most 1/16 of the smallest sensitivity; for correlated sums C/g in (256, 512], released on g / (2s)). Grid mode rounds the query to the grid and adds exact discrete Laplace or Gaussian noise '
       + '(Canonne, Kamath & Steinke 2020) drawn with integer arithmetic: tens of random words and several 64-bit divisions per coordinate.',
     columns: ['noise', 'K', 'source', 'grid', 'continuous ns/coord', 'grid ns/coord', 'grid ÷ continuous'],
     rows,

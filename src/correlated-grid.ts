@@ -80,7 +80,10 @@ export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: numb
     const n = numberIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
     if (!Number.isInteger(n)) throw new RangeError(`dpnoise: \`count\` must be an integer; got ${n}.`);
     const A = F.map((f) => 2 * f - n * Cg);
-    if (!A.every((a) => Math.abs(a) < 2 ** 52) || n * s >= 2 ** 52) {
+    // The output in units of g / (2s) is s A + Cg N: it must stay an exact integer. The margin is
+    // 2^30 > 1000 sigma of noise (sigma <= 2^20), decided before any noise is drawn.
+    const largest = A.reduce((m, a) => Math.max(m, Math.abs(a)), 0);
+    if (s * (largest + 2 ** 30) + Cg * (n * s + 2 ** 30) >= 2 ** 53) {
       throw new RangeError('dpnoise: the sums or the count are too large for exact integers on this grid; use a larger grid.');
     }
     const stream = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng).stream();

@@ -124,6 +124,8 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
     ['rho and epsilon', () => correlatedSum({ dimension: 3, rho: 1, epsilon: 1, delta: 1e-6, mode: 'grid' }), TypeError, /either `epsilon` and `delta` or `rho`/],
     ['unknown mode', () => correlatedSum({ dimension: 3, rho: 1, mode: 'exact' as never }), RangeError, /`mode` must be one of/],
     ['fractional count', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 1.5), RangeError, /`count` must be an integer; got 1.5/],
+    ['a count too large for exact output', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 2 ** 40), RangeError, /too large for exact integers on this grid/],
+    ['sums too large for exact output', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2 ** 40, 3], 1), RangeError, /too large for exact integers on this grid/],
     ['non-finite sums', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, NaN, 3], 1), RangeError, /`sums\[1\]` must be a finite number; got NaN/],
   ])('bad input: %s', (_, call, ErrorType, message) => {
     expect(call).toThrow(ErrorType);
