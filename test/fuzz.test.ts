@@ -53,7 +53,7 @@ const fuzzed: Array<[string, fc.Arbitrary<() => unknown>]> = [
     const add = [dpnoise.addGaussianNoise, dpnoise.addLaplaceNoise][k % 2]!;
     return k < 2 ? f(n as number, s as number) : add(n as never, s as number);
   })],
-  ['correlatedSum', fc.record({ dimension: fc.oneof(anything, fc.integer({ min: 1, max: 6 })), rho: anything, sparsity: anything }, { requiredKeys: ['dimension'] })
+  ['correlatedSum', fc.record({ dimension: fc.oneof(anything, fc.integer({ min: 1, max: 6 })), rho: anything, sparsity: anything, bound: anything, mode: fc.oneof(fc.constant('grid'), anything), grid: anything }, { requiredKeys: ['dimension'] })
     .chain((o) => fc.tuple(fc.constant(o), anything, anything)).map(([o, sums, count]) => () => dpnoise.correlatedSum(o as never).release(sums as never, count as number))],
   ['mechanisms and accounting', fc.tuple(plausible.profile, anything, plausible.epsilon, plausible.delta).map(([sensitivity, scales, e, d]) => () => {
     const p = dpnoise.gaussianPrivacy({ scales, sensitivity } as never);
