@@ -45,7 +45,7 @@ export interface CorrelatedSumOptions {
   neighbours?: Neighbours;
   /** 'continuous' (default) or 'grid': exact discrete Gaussian noise, sums on a power-of-two grid. */
   mode?: Mode;
-  /** Grid mode: the grid of the released sums, a power of two (default: about C / 256 / (2s)). */
+  /** Grid mode: the grid of the released sums, a power of two (default: g / (2s), C/g in (256, 512]). */
   grid?: number;
 }
 
