@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { correlatedSum, createRng, type CorrelatedSumMechanism } from '../src/index.js';
+import { correlatedSum, createRng, gaussianDelta, type CorrelatedSumMechanism } from '../src/index.js';
+import { estimateDelta, gaussianLosses } from './audit.js';
 
 /** The integer layout behind a grid-mode mechanism, recovered from its public scales. */
 function layout(m: CorrelatedSumMechanism) {
@@ -64,6 +65,32 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
       }
       // Power: the shifts reach Cg per sum, so a design with B = Cg - 1 fails the check above (tried).
       expect(largest).toBeGreaterThan(0.85 * m.mu);
+    }
+  });
+
+  it('audit: delta(eps) at the worst record (all C) matches the exact profile and stays below the claim', () => {
+    const d = 4;
+    const m = correlatedSum({ dimension: d, epsilon: 0.5, delta: 0.05, mode: 'grid' });
+    const { s, sigma, g, Cg } = layout(m);
+    const releases = 200_000;
+    const noise = new Float64Array(releases * (d + 1));
+    const zero = new Float64Array(d);
+    const rng = createRng({ seed: 'grid correlated audit' });
+    for (let r = 0; r < releases; r++) {
+      // With zero sums and count, the integer release (A, N) is pure noise: recover it.
+      const { sums, count } = m.release(zero, 0, { rng });
+      sums.forEach((v, j) => (noise[r * (d + 1) + j] = (2 * v) / g - Cg * count!));
+      noise[r * (d + 1) + d] = count! * s;
+    }
+    // Adding a record of all C moves each A_j by Cg and N by s.
+    const shift = [...new Array<number>(d).fill(Cg), s];
+    const losses = gaussianLosses(noise, new Array<number>(d + 1).fill(sigma), shift);
+    const distance = Math.sqrt(d * Cg * Cg + s * s) / sigma;
+    for (const eps of [0, 0.25, 0.5, 1]) {
+      const { delta, se } = estimateDelta(losses, eps);
+      expect(delta - 5 * se, `eps ${eps}`).toBeLessThanOrEqual(m.privacy!.delta(eps));
+      // Power: at this integer shift the discrete Gaussian's profile is the continuous one's.
+      expect(Math.abs(delta - gaussianDelta(distance, eps)), `eps ${eps}`).toBeLessThan(5 * se + 1e-6);
     }
   });
 
