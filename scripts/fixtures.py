@@ -93,6 +93,18 @@ def logQ(x):
     return mp.log(Q(x))
 
 
+def halve(g, a, b, fa):
+    """One bisection step on [a, b], where g changes sign and g(a) = fa: returns the half
+    bracket (a, b, g(a)) and the midpoint; the bracket collapses to the midpoint if g is 0 there."""
+    m = (a + b) / 2
+    fm = g(m)
+    if fm == 0:
+        return m, m, fm, m
+    if (fm > 0) == (fa > 0):
+        return m, b, fm, m
+    return a, m, fa, m
+
+
 def solve_bracketed(g, lo, hi):
     """Root of a monotone g on [lo, hi]; the bracket is verified by sign first.
     Uses mpmath findroot (Anderson-Bjoerk, a safeguarded regula falsi); falls back to
@@ -109,14 +121,9 @@ def solve_bracketed(g, lo, hi):
     # a few bisection steps first: regula falsi converges slowly on a wide bracket where g
     # is strongly curved (e.g. log delta over several decades of mu)
     while b - a > mpf(1) / 64 * max(1, abs(a), abs(b)):
-        m = (a + b) / 2
-        fm = g(m)
-        if fm == 0:
-            return m
-        if (fm > 0) == (fa > 0):
-            a, fa = m, fm
-        else:
-            b = m
+        a, b, fa, _ = halve(g, a, b, fa)
+    if a == b:
+        return a
     tol = mpf(10) ** (-(mp.dps - 6))
     try:
         r = mp.findroot(g, (a, b), solver="anderson", tol=tol, maxsteps=400, verify=False)
@@ -128,14 +135,7 @@ def solve_bracketed(g, lo, hi):
     solve_bracketed.fallbacks += 1
     width_tol = mpf(10) ** (-(mp.dps - 3))
     for _ in range(20 * mp.dps):
-        m = (a + b) / 2
-        fm = g(m)
-        if fm == 0:
-            return m
-        if (fm > 0) == (fa > 0):
-            a, fa = m, fm
-        else:
-            b = m
+        a, b, fa, m = halve(g, a, b, fa)
         if b - a <= width_tol * max(1, abs(m)):
             break
     return (a + b) / 2
