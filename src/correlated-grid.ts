@@ -12,7 +12,6 @@ import { zcdpPrivacy, type ZcdpPrivacy } from './accounting.js';
 import type { CorrelatedRelease, CorrelatedSumMechanism } from './correlated.js';
 import { SAFETY } from './calibrate.js';
 import { MAX_GRID_SCALE, readGrid, toGrid, zcdpMu } from './grid.js';
-import { DELTA, GAUSSIAN_EPSILON, gaussianMu } from './privacy.js';
 import { sourceOf } from './rng.js';
 import { draw, type SampleOptions } from './sample.js';
 import { FINITE_ENTRIES, numberIn, options as checkOptions, vector } from './validate.js';
@@ -52,19 +51,13 @@ function layout(C: number, d: number, rho: number, grid: number | undefined): { 
   return { g, s, Cg, B: Cg + 2 };
 }
 
-/** correlatedSum({ ..., mode: 'grid' }), already checked for d, C and the neighbour relation. */
-export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: number, gridOption: unknown): GridCorrelatedSum {
-  let rhoTarget: number;
-  let mu0: number;
-  if (o.rho !== undefined) {
-    rhoTarget = numberIn('rho', o.rho, { min: 0, max: 5e5, minOpen: true });
-    mu0 = Math.sqrt(2 * rhoTarget);
-  } else {
-    const epsilon = numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON);
-    const delta = numberIn('delta', o.delta, DELTA);
-    mu0 = gaussianMu(epsilon, delta);
-    rhoTarget = zcdpMu(epsilon, delta, mu0) ** 2 / 2;
-  }
+/**
+ * correlatedSum({ ..., mode: 'grid' }), already checked for d, C, the neighbour relation and the
+ * privacy asked, whose continuous distance is mu0.
+ */
+export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: number, mu0: number, gridOption: unknown): GridCorrelatedSum {
+  // rho asked, or the largest rho whose zCDP-to-(epsilon, delta) conversion meets the request.
+  const rhoTarget = o.rho !== undefined ? (o.rho as number) : zcdpMu(o.epsilon as number, o.delta as number, mu0) ** 2 / 2;
   const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption === undefined ? undefined : readGrid(gridOption));
   const sigma2 = Math.ceil((SAFETY * (d * B * B + s * s)) / (2 * rhoTarget));
   if (sigma2 > MAX_GRID_SCALE) throw new RangeError(`dpnoise: with \`grid\` ${g / (2 * s)} the noise variance is ${sigma2} grid steps, above 2^40; use a larger grid.`);

@@ -143,17 +143,14 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
   const mode = o.mode === undefined ? 'continuous' : oneOf('mode', o.mode, MODES);
+  const mu = privacyDistance(o);
   if (mode === 'grid') {
     if (o.sparsity !== undefined || o.tradeoff !== undefined || neighbours !== 'add-remove') {
       throw new TypeError('dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`.');
     }
-    if (o.rho !== undefined && (o.epsilon !== undefined || o.delta !== undefined)) {
-      throw new TypeError('dpnoise: give either `epsilon` and `delta` or `rho`, not both.');
-    }
-    return { dimension: d, neighbours, mode, ...gridCorrelatedSum(o, d, C, o.grid) };
+    return { dimension: d, neighbours, mode, ...gridCorrelatedSum(o, d, C, mu, o.grid) };
   }
   if (o.grid !== undefined) throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
-  const mu = privacyDistance(o);
   const sparse = o.sparsity !== undefined;
   const k = sparse ? integer('sparsity', o.sparsity, { min: 1, max: d }) : d;
   if (sparse && o.tradeoff !== undefined) throw new TypeError('dpnoise: `tradeoff` applies to the count, which sparse records do not release.');
