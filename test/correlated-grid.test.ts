@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { correlatedSum, createRng, gaussianDelta, type CorrelatedSumMechanism } from '../src/index.js';
 import { estimateDelta, gaussianLosses } from './audit.js';
+import { expectCovariance } from './helpers.js';
 
 /** The integer layout behind a grid-mode mechanism, recovered from its public scales. */
 function layout(m: CorrelatedSumMechanism) {
@@ -108,12 +109,7 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
     const empirical = (i: number, j: number) => noise.reduce((t, v) => t + v[i]! * v[j]!, 0) / releases;
     const sum2 = m.sumScale ** 2;
     const design = [[sum2, m.sharedScale ** 2, m.sharedScale * m.countScale], [m.sharedScale ** 2, sum2, m.sharedScale * m.countScale], [m.sharedScale * m.countScale, m.sharedScale * m.countScale, m.countScale ** 2]];
-    for (let i = 0; i < 3; i++) {
-      for (let j = 0; j < 3; j++) {
-        const se = Math.sqrt((design[i]![i]! * design[j]![j]! + design[i]![j]! ** 2) / releases);
-        expect(Math.abs(empirical(i, j) - design[i]![j]!), `cov(${i}, ${j})`).toBeLessThan(5 * se);
-      }
-    }
+    expectCovariance(empirical, design, releases);
     // Power: a 5% larger or smaller scale is rejected, and independent noise has no covariance.
     const se = Math.sqrt(2 / releases) * sum2;
     expect(Math.abs(empirical(0, 0) - 1.1025 * sum2)).toBeGreaterThan(5 * se);

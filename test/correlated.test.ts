@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { correlatedSum, createRng, gaussianMu } from '../src/index.js';
-import { expectClose } from './helpers.js';
+import { expectClose, expectCovariance } from './helpers.js';
 
 /** The library's rounding of every scale to the safe side (calibrate.ts). */
 const S = 1 + 2 ** -36;
@@ -99,12 +99,7 @@ describe('correlated sums under add/remove neighbours (MATH.md section 7)', () =
     }
     const empirical = (i: number, j: number) => noise.reduce((s, v) => s + v[i]! * v[j]!, 0) / releases;
     const design = jointCovariance(d, m.sharedScale, m.independentScale, m.countScale);
-    for (let i = 0; i <= d; i++) {
-      for (let j = 0; j <= d; j++) {
-        const se = Math.sqrt((design[i]![i]! * design[j]![j]! + design[i]![j]! ** 2) / releases);
-        expect(Math.abs(empirical(i, j) - design[i]![j]!), `cov(${i}, ${j})`).toBeLessThan(5 * se);
-      }
-    }
+    expectCovariance(empirical, design, releases);
     // Power: independent noise of the same variances would have no covariance between sums.
     const se01 = Math.sqrt(design[0]![0]! * design[1]![1]! / releases);
     expect(empirical(0, 1)).toBeGreaterThan(5 * se01);

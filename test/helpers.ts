@@ -1,5 +1,6 @@
-// Shared test helpers: both WebAssembly builds, fixtures, and error measures.
+// Shared test helpers: both WebAssembly builds, fixtures, error measures and a covariance check.
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { embeddedBytes, instantiateSync, type WasmExports } from '../src/wasm.js';
 
 /** The scalar and the SIMD build, each in its own instance, for parity tests. */
@@ -36,4 +37,12 @@ export function expectClose(actual: number, expected: number, tol: number, where
   if (!(err <= tol)) {
     throw new Error(`${where}: expected ${expected}, got ${actual}; relative error ${err.toExponential(3)} > tolerance ${tol}`);
   }
+}
+
+/** Every entry of zero-mean Gaussian noise's empirical covariance within 5 standard errors of the design. */
+export function expectCovariance(empirical: (i: number, j: number) => number, design: number[][], releases: number): void {
+  design.forEach((row, i) => row.forEach((cov, j) => {
+    const se = Math.sqrt((design[i]![i]! * design[j]![j]! + cov ** 2) / releases);
+    expect(Math.abs(empirical(i, j) - cov), `cov(${i}, ${j})`).toBeLessThan(5 * se);
+  }));
 }
