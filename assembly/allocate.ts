@@ -51,7 +51,10 @@ function powerKind(e: f64): i32 {
   }
 }
 
-/** Writes sum(lambda) and sum(lambda^2) over the chunk to RESULTS[0..1]. */
+/**
+ * Writes sum(lambda) and sum(lambda^2) over the chunk to RESULTS[0..1]. Both builds add in the
+ * same order (two interleaved partial sums, the SIMD build's lanes), so they agree bit for bit.
+ */
 export function profileMoments(n: i32): void {
   let p = PROFILE;
   const end = PROFILE + (<usize>n << 3);
@@ -67,6 +70,18 @@ export function profileMoments(n: i32): void {
     }
     s1 = f64x2.extract_lane(v1, 0) + f64x2.extract_lane(v1, 1);
     s2 = f64x2.extract_lane(v2, 0) + f64x2.extract_lane(v2, 1);
+  } else {
+    let a1: f64 = 0.0, b1: f64 = 0.0, a2: f64 = 0.0, b2: f64 = 0.0;
+    for (; p + 16 <= end; p += 16) {
+      const x = load<f64>(p);
+      const y = load<f64>(p, 8);
+      a1 += x;
+      b1 += y;
+      a2 += x * x;
+      b2 += y * y;
+    }
+    s1 = a1 + b1;
+    s2 = a2 + b2;
   }
   for (; p < end; p += 8) {
     const x = load<f64>(p);

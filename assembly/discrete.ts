@@ -1,174 +1,268 @@
-// Exact discrete Laplace noise for grid mode: Canonne, Kamath & Steinke (2020), "The discrete
-// Gaussian for differential privacy", Algorithms 1 and 2, with integer arithmetic only. Every
-// random word is an extra word of the coordinate (random.ts), so the noise of coordinate i depends
-// only on (stream, i), as for the continuous samplers.
-import { exhausted, extraWord } from "./random";
-import { SCALES, VALUES } from "./memory";
+// Exact discrete Laplace and discrete Gaussian noise for grid mode, at close to the cost of
+// continuous noise (docs/math.md, "Exact discrete noise").
+//
+// Discrete Laplace, P(y) proportional to exp(-|y|/t), t > 0: a sign bit s and X = B H + L, where
+// H = floor(-(t/B) ln U) for a uniform U (so P(H >= h) = exp(-h B/t)), and L in [0, B) has
+// P(L = l) proportional to exp(-l/t), drawn as a uniform l accepted when a uniform V < exp(-l/t).
+// B = 2^b keeps t/B in [16, 32), where a double resolves H finely. (s, X) = (1, 0) is redrawn.
+// Discrete Gaussian, P(y) proportional to exp(-y^2/(2 s)): Canonne, Kamath & Steinke (2020),
+// Algorithm 3: Y ~ discrete Laplace(T), T = floor(sqrt s) + 1, accepted when a uniform
+// V < exp(-(|Y| - s/T)^2 / (2 s)).
+//
+// Every decision compares a uniform (U, V: the bits of random words, extended by further words
+// as far as needed) with exp(-x) for a rational x. Here it is decided in double precision when the
+// uniform's known bits lie farther from the threshold than a proven bound on the rounding error
+// (MARGIN); otherwise the draw is handed, in its current state, to the exact path (src/exact.ts,
+// rational arithmetic), which makes the same decisions from the same words. Both are therefore
+// one function of the random words: the fast path only skips work. The hand-over happens for
+// about one draw in 2^28; `exactOnly` forces it for every draw (tests).
+import { beginCoordinate, nextWord } from "./random";
+import { EXACT, RANDOM, SCALES, VALUES } from "./memory";
+import { ADD, PER_COORDINATE } from "./sample";
 
-let coordinate: u64 = 0;
-let drawn: u64 = 0;
+/**
+ * Finishes the current coordinate exactly from the state in EXACT (stage: one of the constants
+ * below) and returns its output, the value plus the noise rounded to a double.
+ */
+@external("env", "exactDraw")
+declare function exactDraw(stage: i32): f64;
 
+/** Stages at which a draw can be handed over (the layout of EXACT is in memory.ts). */
+const LAPLACE_TRIAL: i32 = 1;
+const LAPLACE_REMAINDER: i32 = 2;
+const GAUSSIAN_TRIAL: i32 = 3;
+const GAUSSIAN_REMAINDER: i32 = 4;
+const GAUSSIAN_ACCEPT: i32 = 5;
+
+/** 2^-30: far above every rounding error bounded in docs/math.md (below 2^-38 in all cases). */
+const MARGIN: f64 = 9.313225746154785e-10;
+const TWO_52: u64 = 0x10000000000000;
+const TWO_64: f64 = 18446744073709551616.0;
+/** 2^-63, 2^-50. */
+const TWO_M63: f64 = 1.0842021724855044e-19;
+const TWO_M50: f64 = 8.881784197001252e-16;
+const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
+/** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
+const X_TINY: f64 = 700.0;
+/** 0.9375 = 15/16 < exp(-1/16) = 0.93941...: a uniform below it is below every exp(-l/t), l < B <= t/16. */
+const ACCEPT_SURE: u64 = 0xF000000000000000;
+
+/** ACCEPT_SURE in units of 2^-bits (2^64 15/16 >> (64 - bits)). */
 // @ts-ignore: decorator
-@inline function nextWord(): u64 {
-  return extraWord(coordinate, drawn++);
+@inline function acceptSure(bits: u64): u64 {
+  return ACCEPT_SURE >>> (64 - bits);
 }
 
-/** A uniform integer in [0, m), m >= 1: masked for powers of two, else by rejection of the 2^64 mod m lowest words. */
-function uniformBelow(m: u64): u64 {
-  if ((m & (m - 1)) == 0) return m == 1 ? 0 : nextWord() & (m - 1);
-  const reject = (0 - m) % m; // 2^64 mod m
-  while (true) {
-    const w = nextWord();
-    if (exhausted) return 0;
-    if (w >= reject) return w % m;
-  }
+let exactOnly = false;
+
+/** Sends every draw to the exact path (tests: its decisions must equal the fast path's). */
+export function setExactOnly(on: bool): void {
+  exactOnly = on;
 }
 
-/** Bernoulli(n / d) for 0 <= n <= d. */
+// The draw in progress: the value the noise is added to, and the discrete Laplace parameters.
+let value: f64 = 0.0;
+let laplaceT: f64 = 0.0;
+let scaledT: f64 = 0.0; // t / B
+let blockBits: i32 = 0; // b, B = 2^b
+let block: f64 = 1.0; // B
+/** Set when the exact path has finished the coordinate; its output is `finishedOutput`. */
+let finished = false;
+let finishedOutput: f64 = 0.0;
+
+/** Sets t, and b = max(0, floor(log2 t) - 4) so that t / B is in [16, 32) when B > 1. */
 // @ts-ignore: decorator
-@inline function bernoulli(n: u64, d: u64): bool {
-  return uniformBelow(d) < n;
+@inline function setLaplace(t: f64): void {
+  laplaceT = t;
+  blockBits = max(0, <i32>((reinterpret<u64>(t) >>> 52) & 0x7FF) - 1027);
+  block = reinterpret<f64>(<u64>(1023 + blockBits) << 52);
+  scaledT = t * reinterpret<f64>(<u64>(1023 - blockBits) << 52); // t / B, exactly
 }
 
-/** Bernoulli(exp(-n/d)) for 0 <= n <= d (Algorithm 1): A_K ~ Bernoulli(n/(dK)) until one fails. */
-function bernoulliExp(n: u64, d: u64): bool {
-  let K: u64 = 1;
-  // Bernoulli(n/(dK)) as Bernoulli(n/d) and Bernoulli(1/K): no product can overflow.
-  while (!exhausted && bernoulli(n, d) && bernoulli(1, K)) K++;
-  return (K & 1) == 1;
+/** Writes the state and lets the exact path finish the coordinate. */
+function handOver(stage: i32, word: u64, negative: u64, h: f64, y: f64, s: f64): void {
+  store<f64>(EXACT, stage >= GAUSSIAN_TRIAL ? s : laplaceT);
+  store<f64>(EXACT, laplaceT, 8);
+  store<u64>(EXACT, word, 16);
+  store<f64>(EXACT, <f64>negative, 24);
+  store<f64>(EXACT, h, 32);
+  store<f64>(EXACT, y, 40);
+  store<f64>(EXACT, value, 48);
+  finishedOutput = exactDraw(stage);
+  finished = true;
 }
 
 /**
- * A draw of the discrete Laplace distribution P(y) proportional to exp(-|y|/t), integer t >= 1
- * (Algorithm 2 with s = 1); NaN if the pool of extra words ran dry.
+ * H = floor(-(t/B) ln U) for U in [u, u + 1) 2^-63, or -1 when a double cannot be sure. For
+ * u >= 2^52 one logarithm serves: the interval moves -(t/B) ln U by under 2^-47.
  */
-function discreteLaplace(t: u64): f64 {
+// @ts-ignore: decorator
+@inline function inversion(u: u64): f64 {
+  if (u >= TWO_52) {
+    const y = scaledT * -Math.log(<f64><i64>u * TWO_M63);
+    const h = Math.floor(y);
+    return (h == 0.0 || y - h > MARGIN) && h + 1.0 - y > MARGIN ? h : -1.0;
+  }
+  if (u == 0) return -1.0;
+  const high = scaledT * -Math.log(<f64><i64>u * TWO_M63);
+  const low = Math.max(scaledT * -Math.log(<f64><i64>(u + 1) * TWO_M63) - MARGIN, 0.0);
+  const h = Math.floor(low);
+  return Math.floor(high + MARGIN) == h ? h : -1.0;
+}
+
+/**
+ * Whether V < exp(-x) for V in [v, v + 1) 2^-bits (bits <= 64), given x' with |x' - x| <= error:
+ * 1 (yes), 0 (no) or -1 (too close to tell in double precision).
+ */
+function belowExp(v: u64, bits: i32, x: f64, error: f64): i32 {
+  if (x - error > X_TINY) return v >= 1 ? 0 : -1; // exp(-x) < 2^-1000 <= V unless v = 0
+  const eta = 2.0 * (error + TWO_M50); // exp's error (< 1 ulp) and x's, with room
+  if (eta > MARGIN) return -1;
+  const c = Math.exp(-x) * reinterpret<f64>(<u64>(1023 + bits) << 52);
+  const low = c * (1.0 - eta);
+  if (v < <u64>low) return 1; // V < v + 1 <= floor(low) <= c 2^bits
+  const high = c * (1.0 + eta);
+  if (high < TWO_64 && v >= <u64>Math.ceil(high)) return 0; // V >= v >= c 2^bits
+  return -1;
+}
+
+/**
+ * A discrete Laplace draw with the parameters of setLaplace, starting from the trial word `word`;
+ * the stages name where the exact path takes over (for the Laplace noise itself, or as the
+ * Gaussian's proposal). Returns the noise, or 0 with `finished` set.
+ */
+function laplace(word: u64, trialStage: i32, s: f64): f64 {
+  let w = word;
+  const remainderStage = trialStage + 1;
   while (true) {
-    const u = uniformBelow(t);
-    const keep = bernoulliExp(u, t);
-    if (exhausted) return NaN;
-    if (!keep) continue;
-    let v: u64 = 0;
-    while (bernoulliExp(1, 1) && !exhausted) v++; // geometric, P(v) proportional to exp(-v)
-    const negative = bernoulli(1, 2);
-    if (exhausted) return NaN;
-    const x = u + t * v;
-    if (negative && x == 0) continue;
-    return negative ? -<f64>x : <f64>x;
+    const negative = w >>> 63;
+    const h = inversion(w & LOW_63);
+    if (h < 0.0) {
+      handOver(trialStage, w, 0, 0.0, 0.0, s);
+      return 0.0;
+    }
+    let x = h * block;
+    if (blockBits > 0) {
+      const shift = <u64>(64 - blockBits);
+      const mask = (<u64>1 << shift) - 1;
+      let lw = nextWord();
+      while (true) {
+        const l = <f64>(lw >>> shift);
+        // exp(-l/t) > exp(-1/16) > ACCEPT_SURE since l < B <= t/16: most draws need no exp.
+        if ((lw & mask) < acceptSure(shift)) {
+          x += l;
+          break;
+        }
+        const lx = l / laplaceT;
+        const accept = belowExp(lw & mask, 64 - blockBits, lx, lx * TWO_M50);
+        if (accept < 0) {
+          handOver(remainderStage, lw, negative, h, 0.0, s);
+          return 0.0;
+        }
+        if (accept > 0) {
+          x += l;
+          break;
+        }
+        lw = nextWord();
+      }
+    }
+    if (negative == 0 || x != 0.0) return reinterpret<f64>(reinterpret<u64>(x) | (negative << 63));
+    w = nextWord();
   }
 }
 
 /**
- * VALUES[i] = (add ? VALUES[i] : 0) + a discrete Laplace draw with integer scale
- * (perCoordinate ? SCALES[i] : scale), 0 meaning no noise, plus `shared`, for coordinates
- * [start, n) of the chunk starting at coordinate `first` (the samplers' signature). Scales stay
- * below 2^40 and values below 2^52, so every result is an exact integer. Returns n, or the
- * coordinate at which the CSPRNG pool ran dry.
+ * A discrete Gaussian draw of variance parameter s (setLaplace(T) done), from the trial word
+ * `word`. Returns the noise, or 0 with `finished` set.
  */
-export function discreteLaplaceSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
-  for (let i = start; i < n; i++) {
+function gaussian(word: u64, s: f64): f64 {
+  let w = word;
+  const shift = s / laplaceT;
+  while (true) {
+    const y = laplace(w, GAUSSIAN_TRIAL, s);
+    if (finished) return 0.0;
+    // gamma = (|y| - s/T)^2 / (2 s); d carries an error of at most 2^-52 (s/T + |d|).
+    const d = Math.abs(y) - shift;
+    const dError = (shift + Math.abs(d)) * TWO_M50;
+    const gamma = (d * d) / (2.0 * s);
+    const error = 2.0 * ((Math.abs(d) * dError + dError * dError) / s + gamma * TWO_M50);
+    const aw = nextWord();
+    const accept = belowExp(aw, 64, gamma, error);
+    if (accept < 0) {
+      handOver(GAUSSIAN_ACCEPT, aw, 0, 0.0, y, s);
+      return 0.0;
+    }
+    if (accept > 0) return y;
+    w = nextWord();
+  }
+}
+
+/** floor(x + 1/2), exactly: x - floor(x) is exact for every double. */
+// @ts-ignore: decorator
+@inline function roundHalfUp(x: f64): f64 {
+  const f = Math.floor(x);
+  return x - f >= 0.5 ? f + 1.0 : f;
+}
+
+/**
+ * The value of coordinate i on the grid: VALUES[i] / grid rounded half up (ADD), else 0; then the
+ * noise of `noise` added and the sum scaled back by the grid. The sum of the two integers is
+ * rounded to a double only once, so the output is a function of the exact integer release.
+ */
+// @ts-ignore: decorator
+@inline function gridValue(at: usize, add: bool, grid: f64): f64 {
+  return add ? roundHalfUp(load<f64>(VALUES + at) / grid) : 0.0;
+}
+
+/**
+ * For coordinates [0, n) of the chunk starting at coordinate `first`: VALUES[i] = grid *
+ * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
+ * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise).
+ */
+export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  const perCoordinate = (flags & PER_COORDINATE) != 0;
+  const add = (flags & ADD) != 0;
+  if (!perCoordinate && scale > 0.0) setLaplace(scale);
+  for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;
-    const t = <u64>(perCoordinate ? load<f64>(SCALES + at) : scale);
-    coordinate = <u64>first + <u64>i;
-    drawn = 0;
-    const y = t == 0 ? 0.0 : discreteLaplace(t);
-    if (isNaN(y)) return i;
-    store<f64>(VALUES + at, (add ? load<f64>(VALUES + at) : 0.0) + (y + shared));
-  }
-  return n;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Discrete Gaussian (Algorithm 3 of the same paper), with 128-bit integers for the acceptance
-// test Bernoulli(exp(-(|Y| t - s)^2 / (2 s t^2))), s = sigma^2 an integer below 2^40.
-// ---------------------------------------------------------------------------------------------
-let wideHigh: u64 = 0;
-let wideLow: u64 = 0;
-
-/** (wideHigh, wideLow) = a * b, exactly. */
-function multiplyWide(a: u64, b: u64): void {
-  const a0 = a & 0xFFFFFFFF, a1 = a >>> 32, b0 = b & 0xFFFFFFFF, b1 = b >>> 32;
-  const p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-  const middle = (p00 >>> 32) + (p01 & 0xFFFFFFFF) + (p10 & 0xFFFFFFFF);
-  wideLow = (middle << 32) | (p00 & 0xFFFFFFFF);
-  wideHigh = p11 + (p01 >>> 32) + (p10 >>> 32) + (middle >>> 32);
-}
-
-// @ts-ignore: decorator
-@inline function lessWide(aHigh: u64, aLow: u64, bHigh: u64, bLow: u64): bool {
-  return aHigh < bHigh || (aHigh == bHigh && aLow < bLow);
-}
-
-/** Bernoulli(r / d) for 128-bit 0 <= r < d: a uniform integer below d (masked words, rejected above d) compared with r. */
-function bernoulliWide(rHigh: u64, rLow: u64, dHigh: u64, dLow: u64): bool {
-  const highMask: u64 = dHigh == 0 ? 0 : 0xFFFFFFFFFFFFFFFF >>> clz(dHigh);
-  const lowMask: u64 = dHigh == 0 ? (dLow == 0 ? 0 : 0xFFFFFFFFFFFFFFFF >>> clz(dLow)) : 0xFFFFFFFFFFFFFFFF;
-  while (true) {
-    const uHigh = dHigh == 0 ? 0 : nextWord() & highMask;
-    const uLow = nextWord() & lowMask;
-    if (exhausted) return false;
-    if (lessWide(uHigh, uLow, dHigh, dLow)) return lessWide(uHigh, uLow, rHigh, rLow);
-  }
-}
-
-/** Beyond this many whole units of gamma, Bernoulli(exp(-gamma)) is taken as 0 (an error below e^-1024). */
-const GAMMA_CUTOFF: u64 = 1024;
-
-/** Bernoulli(exp(-n/d)) for 128-bit n >= 0, d > 0 (Algorithm 1, both cases). */
-function bernoulliExpWide(nHigh: u64, nLow: u64, dHigh: u64, dLow: u64): bool {
-  // gamma = k + r/d: Bernoulli(exp(-1)) k times, then Bernoulli(exp(-r/d)).
-  for (let k: u64 = 0; !lessWide(nHigh, nLow, dHigh, dLow); k++) {
-    if (k == GAMMA_CUTOFF) return false;
-    const borrow: u64 = nLow < dLow ? 1 : 0;
-    nLow -= dLow;
-    nHigh -= dHigh + borrow;
-    if (!bernoulliExp(1, 1) || exhausted) return false;
-  }
-  let K: u64 = 1;
-  while (!exhausted && bernoulliWide(nHigh, nLow, dHigh, dLow) && bernoulli(1, K)) K++;
-  return (K & 1) == 1;
-}
-
-/** floor(sqrt(s)) for s < 2^53. */
-function integerSqrt(s: u64): u64 {
-  let r = <u64>Math.sqrt(<f64>s);
-  while (r * r > s) r--;
-  while ((r + 1) * (r + 1) <= s) r++;
-  return r;
-}
-
-/** A draw of the discrete Gaussian P(y) proportional to exp(-y^2 / (2 s)), integer s >= 1; NaN if the pool ran dry. */
-function discreteGaussian(s: u64): f64 {
-  const t = integerSqrt(s) + 1;
-  multiplyWide(s << 1, t * t); // the denominator 2 s t^2 (s < 2^40, t^2 < 2^41)
-  const dHigh = wideHigh, dLow = wideLow;
-  while (true) {
-    const y = discreteLaplace(t);
-    if (isNaN(y)) return NaN;
-    const magnitude = <u64>Math.abs(y);
-    if (magnitude > 0xFFFFFFFFFFFFFFFF / t) continue; // |Y| t overflows: gamma is astronomically large
-    const yt = magnitude * t;
-    const m = yt >= s ? yt - s : s - yt;
-    multiplyWide(m, m);
-    const accept = bernoulliExpWide(wideHigh, wideLow, dHigh, dLow);
-    if (exhausted) return NaN;
-    if (accept) return y;
+    const t = perCoordinate ? load<f64>(SCALES + at) : scale;
+    value = gridValue(at, add, grid);
+    let out = value;
+    if (t > 0.0) {
+      if (perCoordinate) setLaplace(t);
+      beginCoordinate(<u64>first + <u64>i);
+      finished = false;
+      const word = load<u64>(RANDOM + at);
+      if (exactOnly) handOver(LAPLACE_TRIAL, word, 0, 0.0, 0.0, 0.0);
+      else out = value + laplace(word, LAPLACE_TRIAL, 0.0);
+      if (finished) out = finishedOutput;
+    }
+    store<f64>(VALUES + at, out * grid);
   }
 }
 
 /**
- * As discreteLaplaceSamples, with discrete Gaussian noise of integer variance parameter
- * s = (perCoordinate ? SCALES[i] : scale), 0 meaning no noise, s below 2^40.
+ * As discreteLaplaceSamples, with discrete Gaussian noise of variance parameter
+ * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise).
  */
-export function discreteGaussianSamples(first: f64, start: i32, n: i32, perCoordinate: bool, scale: f64, add: bool, shared: f64): i32 {
-  for (let i = start; i < n; i++) {
+export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  const perCoordinate = (flags & PER_COORDINATE) != 0;
+  const add = (flags & ADD) != 0;
+  if (!perCoordinate && scale > 0.0) setLaplace(Math.floor(Math.sqrt(scale)) + 1.0);
+  for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;
-    const s = <u64>(perCoordinate ? load<f64>(SCALES + at) : scale);
-    coordinate = <u64>first + <u64>i;
-    drawn = 0;
-    const y = s == 0 ? 0.0 : discreteGaussian(s);
-    if (isNaN(y)) return i;
-    store<f64>(VALUES + at, (add ? load<f64>(VALUES + at) : 0.0) + (y + shared));
+    const s = perCoordinate ? load<f64>(SCALES + at) : scale;
+    value = gridValue(at, add, grid);
+    let out = value;
+    if (s > 0.0) {
+      if (perCoordinate) setLaplace(Math.floor(Math.sqrt(s)) + 1.0);
+      beginCoordinate(<u64>first + <u64>i);
+      finished = false;
+      const word = load<u64>(RANDOM + at);
+      if (exactOnly) handOver(GAUSSIAN_TRIAL, word, 0, 0.0, 0.0, s);
+      else out = value + gaussian(word, s);
+      if (finished) out = finishedOutput;
+    }
+    store<f64>(VALUES + at, out * grid);
   }
-  return n;
 }

@@ -9,9 +9,9 @@ export function chunkLength(): i32 { return CHUNK; }
 export function profilePointer(): usize { return PROFILE; }
 export function weightsPointer(): usize { return WEIGHTS; }
 export function resultsPointer(): usize { return RESULTS; }
-export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras } from "./random";
+export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, nextWord } from "./random";
 export { gaussianSamples, laplaceSamples } from "./sample";
-import { EXTRA, EXTRA_WORDS, RANDOM, SAMPLE_CHUNK, SCALES, STREAM, VALUES } from "./memory";
+import { EXACT, EXTRA, EXTRA_WORDS, RANDOM, SAMPLE_CHUNK, SCALES, STREAM, VALUES } from "./memory";
 export function sampleChunkLength(): i32 { return SAMPLE_CHUNK; }
 export function extraWords(): i32 { return EXTRA_WORDS; }
 export function valuesPointer(): usize { return VALUES; }
@@ -19,4 +19,5 @@ export function scalesPointer(): usize { return SCALES; }
 export function randomPointer(): usize { return RANDOM; }
 export function extraPointer(): usize { return EXTRA; }
 export function streamPointer(): usize { return STREAM; }
-export { discreteLaplaceSamples, discreteGaussianSamples } from "./discrete";
+export function exactPointer(): usize { return EXACT; }
+export { discreteLaplaceSamples, discreteGaussianSamples, setExactOnly } from "./discrete";

@@ -19,8 +19,14 @@ export const VALUES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 export const SCALES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 /** One random 64-bit word per sample of the chunk. */
 export const RANDOM: usize = memory.data(SAMPLE_CHUNK << 3, 16);
-/** Words for the samplers' rare slow paths when the source is the CSPRNG (about 1% are used). */
-export const EXTRA_WORDS: i32 = 1024;
+/** The CSPRNG pool of extra words (the ziggurats' slow paths, about 1% of draws; the discrete samplers' further words). */
+export const EXTRA_WORDS: i32 = 8192;
 export const EXTRA: usize = memory.data(EXTRA_WORDS << 3, 16);
 /** The seeded stream of the current call: key and odd increment (gamma), two u64. */
 export const STREAM: usize = memory.data(16, 16);
+/**
+ * The state of a discrete draw handed to the exact path (discrete.ts): the noise parameter (t, or s
+ * for the Gaussian), the Laplace scale in use (t, or T), the stage's random word, the sign bit, H,
+ * the Gaussian proposal Y, and the value the noise is added to; seven 8-byte slots.
+ */
+export const EXACT: usize = memory.data(7 << 3, 16);

@@ -1,6 +1,8 @@
-// Random words for the samplers. The primary word of coordinate i sits in RANDOM; the rare slow
-// paths of the ziggurat take further ("extra") words, which come from the seeded stream, keyed by
-// the coordinate, or from a pool the facade fills from the CSPRNG.
+// Random words for the samplers. The primary word of coordinate i sits in RANDOM; further
+// ("extra") words of a coordinate come from the seeded stream, keyed by the coordinate, or from a
+// pool the facade fills from the CSPRNG. A draw that empties the pool asks the facade for more
+// (the `refillPool` import) and carries on with the fresh words: a draw is never restarted, so its
+// distribution cannot depend on where the pool runs out.
 //
 // The seeded generator is counter-based: word j of a stream is mix64(key + (j + 1) * gamma), the
 // output function of SplitMix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom number
@@ -8,10 +10,18 @@
 // threads and builds change nothing. Not cryptographic: seeded noise is for simulations and tests.
 import { EXTRA, EXTRA_WORDS, RANDOM, STREAM } from "./memory";
 
+/** Asks the facade to refill EXTRA from the CSPRNG; it answers with usePoolExtras(count). */
+@external("env", "refillPool")
+declare function refillPool(): void;
+
 const MIX1: u64 = 0xBF58476D1CE4E5B9;
 const MIX2: u64 = 0x94D049BB133111EB;
-/** Extra words of coordinate i are words 2^63 + i 2^16 + k of the stream, apart from the primaries. */
+/**
+ * Extra word k of coordinate i is word 2^63 + i 2^24 + k of the stream, apart from the primaries
+ * (words 0 to 2^32): distinct for every coordinate below 2^39 and k below 2^24.
+ */
 const EXTRA_BASE: u64 = 0x8000000000000000;
+const EXTRA_SHIFT: u64 = 24;
 
 // @ts-ignore: decorator
 @inline function mix64(z: u64): u64 {
@@ -43,35 +53,42 @@ export function seededWords(first: f64, count: i32): void {
 let seeded = false;
 let poolNext: i32 = 0;
 let poolEnd: i32 = 0;
-/** Set when the pool ran dry: the sampler stops and the facade refills it. */
-export let exhausted = false;
 
 /** Extra words come from the seeded stream (STREAM must hold its key and gamma). */
 export function useSeededExtras(): void {
   seeded = true;
-  exhausted = false;
 }
 
-/** Extra words come from the pool again, from where it was left (unused words stay fresh). */
+/** Extra words come from the CSPRNG pool, from where it was left (unused words stay fresh). */
 export function resumePoolExtras(): void {
   seeded = false;
-  exhausted = false;
 }
 
-/** Extra words come from EXTRA, which the facade has just filled with `count` random words. */
+/** EXTRA now holds `count` fresh random words (the facade's answer to refillPool). */
 export function usePoolExtras(count: i32): void {
   seeded = false;
   poolNext = 0;
   poolEnd = min(count, EXTRA_WORDS);
-  exhausted = false;
 }
 
-/** The k-th extra word of a coordinate; 0 with `exhausted` set when the pool is empty. */
-export function extraWord(coordinate: u64, k: u64): u64 {
-  if (seeded) return streamWord(EXTRA_BASE + (coordinate << 16) + k);
+/** The coordinate being drawn and how many extra words it has taken (for the exact slow path). */
+let current: u64 = 0;
+let taken: u64 = 0;
+
+/** Starts the extra words of coordinate i. */
+// @ts-ignore: decorator
+@inline export function beginCoordinate(i: u64): void {
+  current = i;
+  taken = 0;
+}
+
+/** The next extra word of the current coordinate. */
+export function nextWord(): u64 {
+  const k = taken++;
+  if (seeded) return streamWord(EXTRA_BASE + (current << EXTRA_SHIFT) + k);
   if (poolNext >= poolEnd) {
-    exhausted = true;
-    return 0;
+    refillPool();
+    if (poolNext >= poolEnd) unreachable(); // the facade must supply at least one word
   }
   const word = load<u64>(EXTRA + (<usize>poolNext << 3));
   poolNext++;

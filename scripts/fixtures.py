@@ -20,6 +20,7 @@ gains (dB) correspond to. Runs in about 15 s.
 """
 
 import json
+import math
 import os
 import sys
 import time
@@ -42,6 +43,18 @@ mp.dps = BASE_DPS
 # Input grids. Generated in mpmath and rounded to doubles, so they do not depend
 # on the platform's libm; every value written is an exact double.
 # ---------------------------------------------------------------------------
+
+def double_below(x):
+    """The largest double <= x."""
+    f = float(x)
+    return f if mpf(f) <= x else math.nextafter(f, -math.inf)
+
+
+def double_above(x):
+    """The smallest double >= x."""
+    f = float(x)
+    return f if mpf(f) >= x else math.nextafter(f, math.inf)
+
 
 def linspace(a, b, n):
     with mp.workdps(40):
@@ -444,9 +457,9 @@ def build_privacy():
     # gaussianMu grid
     t0 = time.time()
     EPS = [0.0, 1e-300, 1e-10, 1e-6, 1e-3, 0.01, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0,
-           30.0, 100.0, 300.0, 1000.0]
-    DELTA = [1e-100, 1e-60, 1e-30, 1e-20, 1e-15, 1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3,
-             1e-2, 0.1, 0.3, 0.5, 0.9]
+           30.0, 100.0, 300.0, 1000.0, 1e4, 1e6]
+    DELTA = [1e-300, 1e-200, 1e-163, 1e-162, 1e-100, 1e-60, 1e-30, 1e-20, 1e-15, 1e-12, 1e-10,
+             1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.3, 0.5, 0.9]
     gm = {}
     mu0_cache = {}
     for e in EPS:
@@ -463,7 +476,8 @@ def build_privacy():
             mu0 = twice(mu0_mp, (e, d), ROOT_DPS)
             check_delta_residual(e, mu0, d)
             mu0_cache[(e, d)] = mu0
-            gm.setdefault(region, []).append([e, d, float(mu0)])
+            # the nearest double, and the largest double not above the root (what is safe)
+            gm.setdefault(region, []).append([e, d, float(mu0), double_below(mu0)])
     order = ["eps_zero", "eps_zero_tiny_delta", "small_eps", "small_eps_tiny_delta", "typical",
              "typical_tiny_delta", "large_eps", "large_eps_tiny_delta"]
     gm = {k: gm[k] for k in order}
@@ -486,12 +500,12 @@ def build_privacy():
         for d in DEL:
             e = twice(eps_mp, (m, d), ROOT_DPS)
             if e == 0:
-                zeros.append([m, d, 0.0])
+                zeros.append([m, d, 0.0, 0.0])
                 continue
             check_delta_residual(e, mpf(m), d)
             ev = float(e)
             region = "small" if ev < 1e-3 else ("large" if ev > 100 else "typical")
-            ge[region].append([m, d, ev])
+            ge[region].append([m, d, ev, double_above(e)])
     ge["zero"] = thin(zeros, 6)
     print("  gaussianEpsilon done (%.1fs); %d grid rows had answer 0 (%d kept)"
           % (time.time() - t0, len(zeros), len(ge["zero"])))

@@ -1,84 +1,160 @@
 // Privacy accounting: what any vector of noise scales guarantees for a sensitivity profile, and
 // the composition of several releases. Users need not trust scales computed elsewhere.
 //
-// Gaussian (MATH.md section 2): independent scales sigma_i give the Mahalanobis distance
-// mu = sqrt(sum_i (lambda_i / sigma_i)^2) (the box bound), hence the exact profile delta(eps; mu),
-// mu-GDP and rho-zCDP with rho = mu^2 / 2. Laplace (section 5): epsilon = sum_i lambda_i / b_i.
+// Gaussian (docs/math.md, "Gaussian privacy"): independent scales sigma_i give the Mahalanobis
+// distance mu = sqrt(sum_i (lambda_i / sigma_i)^2) (the box bound), hence the exact profile
+// delta(eps; mu), mu-GDP and rho-zCDP with rho = mu^2 / 2. Laplace: epsilon = sum_i lambda_i / b_i.
 // Sums are compensated and rounded up, so the reported privacy is never better than the truth.
+//
+// Every privacy object has one shape: `kind`, its own parameters as numbers (mu, rho, epsilonPure),
+// and the functions epsilon(delta) and delta(epsilon); it is frozen. Accounting fails closed: a
+// figure is never NaN, null or negative; an overflow means Infinity (no privacy) with a warning.
 import { zcdpDelta, zcdpEpsilon } from './grid.js';
 import { CompensatedSum } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
-import { numberIn, options as checkOptions, PROFILE_ENTRIES, vector } from './validate.js';
+import { describe, numberIn, options as checkOptions, PROFILE_ENTRIES, vector } from './validate.js';
 import { wasm } from './wasm.js';
 
+/** What every privacy object offers. */
+interface Curves {
+  /** The smallest delta (or a safe upper bound) for which the release is (epsilon, delta)-DP. */
+  delta(epsilon: number): number;
+  /** The smallest epsilon (or a safe upper bound) for which the release is (epsilon, delta)-DP. */
+  epsilon(delta: number): number;
+  /** Present when there is no privacy (a coordinate released exactly, or a loss that overflows). */
+  readonly warning?: string;
+}
+
 /** The privacy of independent Gaussian noise (or of Gaussian releases composed). */
-export interface GaussianPrivacy {
+export interface GaussianPrivacy extends Curves {
   /** Which kind of privacy object this is. */
   readonly kind: 'gaussian';
   /** Mahalanobis distance between neighbouring outputs (mu-GDP); Infinity for no privacy. */
   readonly mu: number;
   /** rho-zCDP, rho = mu^2 / 2. */
   readonly rho: number;
-  /** The smallest delta for which the release is (epsilon, delta)-DP. */
-  delta(epsilon: number): number;
-  /** The smallest epsilon for which the release is (epsilon, delta)-DP (a safe upper bound for mu > 1000). */
-  epsilon(delta: number): number;
-  /** Present when a coordinate with non-zero sensitivity has no noise: there is no privacy. */
-  readonly warning?: string;
 }
 
-/** The privacy of independent Laplace noise (or of Laplace releases composed). */
-export interface LaplacePrivacy {
+/** The privacy of independent Laplace noise (or of Laplace releases composed): pure epsilon-DP. */
+export interface LaplacePrivacy extends Curves {
   /** Which kind of privacy object this is. */
   readonly kind: 'laplace';
-  /** Pure epsilon-DP; Infinity for no privacy. */
-  readonly epsilon: number;
-  /** Present when a coordinate with non-zero sensitivity has no noise: there is no privacy. */
-  readonly warning?: string;
+  /** Pure epsilon-DP; Infinity for no privacy. `epsilon(delta)` is this for every delta. */
+  readonly epsilonPure: number;
 }
 
 /** Gaussian and Laplace releases composed: (epsilonPure + epsilon_G(delta), delta)-DP. */
-export interface MixedPrivacy {
+export interface MixedPrivacy extends Curves {
   /** Which kind of privacy object this is. */
   readonly kind: 'mixed';
   /** The Gaussian part's distance. */
   readonly mu: number;
   /** The Laplace part's epsilon. */
   readonly epsilonPure: number;
-  /** A delta for which the sequence is (epsilon, delta)-DP (1 below epsilonPure). */
-  delta(epsilon: number): number;
-  /** epsilonPure plus the Gaussian part's epsilon(delta). */
-  epsilon(delta: number): number;
-  /** Present when some release has no privacy. */
-  readonly warning?: string;
+}
+
+/** rho-zCDP (discrete Gaussian noise of grid mode), converted to (epsilon, delta) by CKS Corollary 13. */
+export interface ZcdpPrivacy extends Curves {
+  /** Which kind of privacy object this is. */
+  readonly kind: 'zcdp';
+  /** rho of rho-zCDP; Infinity for no privacy. */
+  readonly rho: number;
 }
 
 /** Any privacy object: what gaussianPrivacy, laplacePrivacy, compose and mechanisms give. */
 export type Privacy = GaussianPrivacy | LaplacePrivacy | MixedPrivacy | ZcdpPrivacy;
 
-/** rho-zCDP (the discrete Gaussian of grid mode), converted to (epsilon, delta) by CKS Corollary 13. */
-export interface ZcdpPrivacy {
-  /** Which kind of privacy object this is. */
-  readonly kind: 'zcdp';
-  /** rho of rho-zCDP; Infinity for no privacy. */
-  readonly rho: number;
-  /** A delta for which the release is (epsilon, delta)-DP. */
-  delta(epsilon: number): number;
-  /** An epsilon for which the release is (epsilon, delta)-DP (rounded up). */
-  epsilon(delta: number): number;
-  /** Present when some release has no privacy. */
-  readonly warning?: string;
+/** Rounds a non-negative result up by a few ulp, past the rounding of its computation. */
+const roundUp = (x: number) => x * (1 + 2 ** -50);
+
+const OVERFLOW = 'no privacy: the privacy loss overflows double precision (a noise scale is far too small for its sensitivity).';
+
+/** A privacy parameter: a number >= 0, or Infinity (no privacy). */
+function parameter(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !(value >= 0)) {
+    throw new TypeError(`dpnoise: \`${name}\` must be a number >= 0 (Infinity for no privacy); got ${describe(value)}.`);
+  }
+  return value;
+}
+
+/** The warning to carry: the given ones, and the overflow warning when a figure is infinite. */
+function warningFor(values: readonly number[], warnings: readonly string[]): { warning?: string } {
+  const all = [...warnings];
+  if (all.length === 0 && values.some((v) => v === Infinity)) all.push(OVERFLOW);
+  return all.length > 0 ? { warning: all.join(' ') } : {};
+}
+
+const readEpsilon = (epsilon: number) => numberIn('epsilon', epsilon, GAUSSIAN_EPSILON);
+const readDelta = (delta: number) => numberIn('delta', delta, DELTA);
+
+/** delta(epsilon) and epsilon(delta) of a Gaussian mechanism at distance mu, any mu. */
+function gaussianCurves(mu: number): Pick<Curves, 'delta' | 'epsilon'> {
+  return {
+    delta(epsilon: number): number {
+      const eps = readEpsilon(epsilon);
+      return mu === Infinity ? 1 : wasm().gaussianDelta(mu, eps);
+    },
+    epsilon(delta: number): number {
+      const d = readDelta(delta);
+      if (mu === Infinity) return Infinity;
+      const w = wasm();
+      // Beyond mu = 1000: delta(eps; mu) <= Q(eps/mu - mu/2), so mu (Q^-1(delta) + mu/2) is enough.
+      return mu <= 1000 ? w.gaussianEpsilon(mu, d) : roundUp(mu * (w.normalIsf(d) + mu / 2));
+    },
+  };
+}
+
+/** Pure epsilon0-DP is (epsilon, 1 - e^(epsilon - epsilon0))-DP below epsilon0: P(S) - e^eps Q(S) <= P(S) (1 - e^(eps - eps0)). */
+function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon'> {
+  return {
+    delta: (epsilon) => {
+      const eps = readEpsilon(epsilon);
+      return eps >= epsilonPure ? 0 : epsilonPure === Infinity ? 1 : -Math.expm1(eps - epsilonPure);
+    },
+    epsilon: (delta) => (readDelta(delta), epsilonPure),
+  };
+}
+
+/** A Gaussian privacy object at distance mu. */
+export function gaussianFromMu(mu: number, warnings: readonly string[] = []): GaussianPrivacy {
+  parameter('mu', mu);
+  return Object.freeze({ kind: 'gaussian', mu, rho: (mu * mu) / 2, ...gaussianCurves(mu), ...warningFor([mu], warnings) } as const);
+}
+
+/** A pure epsilon-DP privacy object. */
+export function laplaceFromEpsilon(epsilonPure: number, warnings: readonly string[] = []): LaplacePrivacy {
+  parameter('epsilonPure', epsilonPure);
+  return Object.freeze({ kind: 'laplace', epsilonPure, ...pureCurves(epsilonPure), ...warningFor([epsilonPure], warnings) } as const);
 }
 
 /** A rho-zCDP privacy object. */
-export function zcdpPrivacy(rho: number, warning?: string): ZcdpPrivacy {
-  return {
+export function zcdpPrivacy(rho: number, warnings: readonly string[] = []): ZcdpPrivacy {
+  parameter('rho', rho);
+  return Object.freeze({
     kind: 'zcdp',
     rho,
-    delta: (epsilon) => (rho === Infinity ? 1 : zcdpDelta(rho, numberIn('epsilon', epsilon, GAUSSIAN_EPSILON))),
-    epsilon: (delta) => (rho === Infinity ? Infinity : roundUp(zcdpEpsilon(rho, numberIn('delta', delta, DELTA)))),
-    ...(warning && { warning }),
-  };
+    delta: (epsilon: number) => (rho === Infinity ? 1 : zcdpDelta(rho, readEpsilon(epsilon))),
+    epsilon: (delta: number) => (rho === Infinity ? Infinity : roundUp(zcdpEpsilon(rho, readDelta(delta)))),
+    ...warningFor([rho], warnings),
+  } as const);
+}
+
+/** Gaussian and pure parts by basic composition: (epsilonPure + epsilon_G(delta), delta)-DP. */
+function mixedPrivacy(mu: number, epsilonPure: number, warnings: readonly string[]): MixedPrivacy {
+  const curves = gaussianCurves(mu);
+  return Object.freeze({
+    kind: 'mixed',
+    mu,
+    epsilonPure,
+    delta(epsilon: number): number {
+      const eps = readEpsilon(epsilon);
+      return eps < epsilonPure ? 1 : curves.delta(eps - epsilonPure);
+    },
+    epsilon(delta: number): number {
+      return roundUp(epsilonPure + curves.epsilon(delta));
+    },
+    ...warningFor([mu, epsilonPure], warnings),
+  } as const);
 }
 
 /** Options of gaussianPrivacy and laplacePrivacy. */
@@ -89,13 +165,10 @@ export interface AccountingOptions {
   sensitivity: Float64Array | readonly number[];
 }
 
-/** Rounds a non-negative result up by a few ulp, past the rounding of its computation. */
-const roundUp = (x: number) => x * (1 + 2 ** -50);
-
 const SCALE_ENTRIES = { min: 0, max: Number.MAX_VALUE, basic: 'a finite number >= 0', range: 'a finite number >= 0' };
 
 /** sum_i (lambda_i / s_i)^q over the profile; Infinity (with the first culprit) for a zero scale. */
-function spend(options: AccountingOptions, q: 1 | 2): { total: number; warning?: string } {
+function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings: string[] } {
   const o = checkOptions('options', options, ['scales', 'sensitivity']);
   const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
   const scales = typeof o.scales === 'number'
@@ -106,48 +179,44 @@ function spend(options: AccountingOptions, q: 1 | 2): { total: number; warning?:
     const l = lambda[i]!;
     if (l === 0) continue;
     const s = typeof scales === 'number' ? scales : scales[i]!;
-    if (s === 0) return { total: Infinity, warning: `no privacy: coordinate ${i} has sensitivity ${l} and scale 0, so it is released exactly.` };
+    if (s === 0) return { total: Infinity, warnings: [`no privacy: coordinate ${i} has sensitivity ${l} and scale 0, so it is released exactly.`] };
     sum.add(q === 2 ? (l / s) ** 2 : l / s);
   }
-  return { total: roundUp(sum.value) };
-}
-
-/** delta(epsilon) and epsilon(delta) of a Gaussian mechanism at distance mu, any mu. */
-function gaussianCurves(mu: number) {
-  return {
-    delta(epsilon: number): number {
-      const eps = numberIn('epsilon', epsilon, GAUSSIAN_EPSILON);
-      return mu === Infinity ? 1 : wasm().gaussianDelta(mu, eps);
-    },
-    epsilon(delta: number): number {
-      const d = numberIn('delta', delta, DELTA);
-      if (mu === Infinity) return Infinity;
-      const w = wasm();
-      // Beyond mu = 1000: delta(eps; mu) <= Q(eps/mu - mu/2), so mu (Q^-1(delta) + mu/2) is enough.
-      return mu <= 1000 ? w.gaussianEpsilon(mu, d) : roundUp(mu * (w.normalIsf(d) + mu / 2));
-    },
-  };
-}
-
-function gaussianFromMu(mu: number, warning?: string): GaussianPrivacy {
-  return { kind: 'gaussian', mu, rho: (mu * mu) / 2, ...gaussianCurves(mu), ...(warning && { warning }) };
+  return { total: roundUp(sum.value), warnings: [] };
 }
 
 /** The privacy of independent Gaussian noise with standard deviations `scales`. */
 export function gaussianPrivacy(options: AccountingOptions): GaussianPrivacy {
-  const { total, warning } = spend(options, 2);
-  return gaussianFromMu(roundUp(Math.sqrt(total)), warning);
+  const { total, warnings } = spend(options, 2);
+  return gaussianFromMu(roundUp(Math.sqrt(total)), warnings);
 }
 
 /** The privacy (pure epsilon-DP) of independent Laplace noise with scales b_i = `scales`. */
 export function laplacePrivacy(options: AccountingOptions): LaplacePrivacy {
-  const { total, warning } = spend(options, 1);
-  return { kind: 'laplace', epsilon: total, ...(warning && { warning }) };
+  const { total, warnings } = spend(options, 1);
+  return laplaceFromEpsilon(total, warnings);
 }
 
-function isPrivacy(x: unknown): x is Privacy {
-  const kind = (x as { kind?: unknown } | null)?.kind;
-  return kind === 'gaussian' || kind === 'laplace' || kind === 'mixed' || kind === 'zcdp';
+const KINDS = ['gaussian', 'laplace', 'mixed', 'zcdp'] as const;
+
+/** One item of compose's list, read once and checked: its kind, its parameters, its warning. */
+function readPrivacy(item: unknown, i: number): { kind: (typeof KINDS)[number]; mu: number; epsilonPure: number; rho: number; warning?: string } {
+  const what = `list[${i}]`;
+  const kind = typeof item === 'object' && item !== null ? (item as { kind?: unknown }).kind : undefined;
+  if (!KINDS.includes(kind as never)) {
+    throw new TypeError(`dpnoise: \`${what}\` must be a privacy object (from gaussianPrivacy, laplacePrivacy, compose or a mechanism); got ${describe(item)}.`);
+  }
+  const field = (name: string) => parameter(`${what}.${name}`, (item as Record<string, unknown>)[name]);
+  const k = kind as (typeof KINDS)[number];
+  const warning = (item as { warning?: unknown }).warning;
+  if (warning !== undefined && typeof warning !== 'string') throw new TypeError(`dpnoise: \`${what}.warning\` must be a string; got ${describe(warning)}.`);
+  return {
+    kind: k,
+    mu: k === 'gaussian' || k === 'mixed' ? field('mu') : 0,
+    epsilonPure: k === 'laplace' || k === 'mixed' ? field('epsilonPure') : 0,
+    rho: k === 'zcdp' ? field('rho') : 0,
+    ...(warning !== undefined && { warning }),
+  };
 }
 
 /**
@@ -156,54 +225,29 @@ function isPrivacy(x: unknown): x is Privacy {
  * Laplace parts add their epsilons; a mixture is (epsilonPure + epsilon_G(delta), delta)-DP by
  * basic composition of the pure part with the Gaussian part, a safe rule. With any zCDP part
  * (grid-mode Gaussian noise) everything composes as zCDP: rho adds up, mu-GDP is mu^2/2-zCDP and
- * pure epsilon-DP is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe.
+ * pure epsilon-DP is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe. Every item is checked: its
+ * parameters must be numbers >= 0 or Infinity, so a privacy object saved as JSON (where Infinity
+ * became null) or edited by hand fails instead of counting as no cost.
  */
 export function compose(list: readonly Privacy[]): Privacy {
   if (!Array.isArray(list) || list.length === 0) {
     throw new TypeError('dpnoise: `list` must be a non-empty array of privacy objects (from gaussianPrivacy, laplacePrivacy, compose or a mechanism).');
   }
+  const items = Array.from(list, readPrivacy);
   const mu2 = new CompensatedSum();
   const epsilons = new CompensatedSum();
-  let gaussian = false;
-  let laplace = false;
-  const warnings: string[] = [];
   const rhos = new CompensatedSum();
-  let zcdp = false;
-  list.forEach((item, i) => {
-    if (!isPrivacy(item)) throw new TypeError(`dpnoise: \`list[${i}]\` must be a privacy object (from gaussianPrivacy, laplacePrivacy, compose or a mechanism).`);
-    if (item.warning) warnings.push(item.warning);
-    if (item.kind === 'zcdp') {
-      zcdp = true;
-      rhos.add(item.rho);
-      return;
-    }
-    if (item.kind !== 'laplace') {
-      gaussian = true;
-      mu2.add(item.mu * item.mu);
-    }
-    if (item.kind !== 'gaussian') {
-      laplace = true;
-      epsilons.add(item.kind === 'laplace' ? item.epsilon : item.epsilonPure);
-    }
-  });
-  const warning = warnings.length ? warnings.join(' ') : undefined;
-  if (zcdp) return zcdpPrivacy(roundUp(rhos.value + mu2.value / 2 + (epsilons.value * epsilons.value) / 2), warning);
+  const warnings = items.flatMap((item) => (item.warning ? [item.warning] : []));
+  for (const item of items) {
+    mu2.add(item.mu * item.mu);
+    epsilons.add(item.epsilonPure);
+    rhos.add(item.rho);
+  }
+  const has = (kinds: readonly string[]) => items.some((item) => kinds.includes(item.kind));
+  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value + mu2.value / 2 + (epsilons.value * epsilons.value) / 2), warnings);
   const mu = roundUp(Math.sqrt(mu2.value));
   const epsilonPure = roundUp(epsilons.value);
-  if (!laplace) return gaussianFromMu(mu, warning);
-  if (!gaussian) return { kind: 'laplace', epsilon: epsilonPure, ...(warning && { warning }) };
-  const curves = gaussianCurves(mu);
-  return {
-    kind: 'mixed',
-    mu,
-    epsilonPure,
-    delta(epsilon: number): number {
-      const eps = numberIn('epsilon', epsilon, GAUSSIAN_EPSILON);
-      return eps < epsilonPure ? 1 : curves.delta(eps - epsilonPure);
-    },
-    epsilon(delta: number): number {
-      return roundUp(epsilonPure + curves.epsilon(delta));
-    },
-    ...(warning && { warning }),
-  };
+  if (!has(['laplace', 'mixed'])) return gaussianFromMu(mu, warnings);
+  if (!has(['gaussian', 'mixed'])) return laplaceFromEpsilon(epsilonPure, warnings);
+  return mixedPrivacy(mu, epsilonPure, warnings);
 }

@@ -59,7 +59,7 @@ export interface GaussianCalibrationOptions extends Omit<CalibrationOptions, 'ep
   epsilon?: number;
   /** delta in [1e-300, 1), with `epsilon`. */
   delta?: number;
-  /** The Mahalanobis distance to calibrate to, in place of (epsilon, delta); at most 1000. */
+  /** The Mahalanobis distance to calibrate to, in place of (epsilon, delta); at most 2000. */
   mu?: number;
 }
 
@@ -263,8 +263,8 @@ function readGaussianBudget(o: Record<string, unknown>): { mu: number } | { epsi
   return { epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
 }
 
-/** A Mahalanobis distance to calibrate to: positive, and at most 1000 (epsilon up to about 5e5). */
-const MU: Range = { min: 0, max: 1000, minOpen: true };
+/** A Mahalanobis distance to calibrate to: positive, and at most 2000 (covers mu0 of every epsilon up to 1e6). */
+const MU: Range = { min: 0, max: 2000, minOpen: true };
 
 /**
  * Calibrates independent Gaussian noise for (epsilon, delta)-DP: one standard deviation per

@@ -1,17 +1,18 @@
-// Grid mode of correlatedSum: the correlated mechanism's proof (MATH.md section 7), carried out on
-// integers. The sums are rounded to a power-of-two grid g (F = round(f / g)), and the mechanism
-// releases A = 2F - n Cg (Cg = ceil(C / g)) and s n with independent discrete Gaussian noise of
-// one integer variance parameter sigma^2, then post-processes, exactly as the continuous version:
+// Grid mode of correlatedSum: the correlated mechanism's proof (docs/math.md, "Correlated sums"),
+// carried out on integers. The sums are rounded to a power-of-two grid g (F = round(f / g)), and
+// the mechanism releases A = 2F - n Cg (Cg = ceil(C / g)) and s n with independent discrete
+// Gaussian noise of one variance sigma^2, then post-processes, exactly as the continuous version:
 //   F_hat = (A_hat + Cg N_hat / s) / 2,  n_hat = N_hat / s.
-// Adding a record x in [0, C] moves each F_j by 0 to ceil(x_j / g) <= Cg, so A_j by at most Cg;
-// B = Cg + 2 also covers sums whose floating-point rounding is off by under one grid step. s n
-// moves by s, so the release is rho-zCDP with rho = (d B^2 + s^2) / (2 sigma^2) (Canonne, Kamath
-// & Steinke 2020). s is a power of two near B d^(1/4) (the t =
-// sqrt(d) of the continuous design), so sums are exact multiples of g / (2s), the output grid.
+// Adding a record x in [0, C]^d moves each F_j by 0 to ceil(x_j / g) <= Cg (grid.ts), so A_j by at
+// most Cg; B = Cg + 2 also covers sums whose floating-point rounding is off by under one grid step.
+// s n moves by s, so the release is rho-zCDP with rho = (d B^2 + s^2) / (2 sigma^2) (Canonne, Kamath
+// & Steinke 2020). s is a power of two near B d^(1/4) (the t = sqrt(d) of the continuous design),
+// so sums are exact multiples of g / (2s), the output grid. The outputs are computed from the exact
+// integers s A_hat + Cg N_hat = 2 s F + s Y + Cg Z and rounded once: a function of the release.
 import { zcdpPrivacy, type ZcdpPrivacy } from './accounting.js';
 import type { CorrelatedRelease, CorrelatedSumMechanism } from './correlated.js';
 import { SAFETY } from './calibrate.js';
-import { MAX_GRID_SCALE, readGrid, toGrid, zcdpMu } from './grid.js';
+import { MAX_GRID_SCALE, readGrid, roundHalfUp, zcdpMu } from './grid.js';
 import { sourceOf } from './rng.js';
 import { draw, type SampleOptions } from './sample.js';
 import { FINITE_ENTRIES, numberIn, options as checkOptions, vector } from './validate.js';
@@ -22,9 +23,12 @@ export type GridCorrelatedSum = Omit<CorrelatedSumMechanism, 'dimension' | 'neig
   readonly privacy: ZcdpPrivacy;
 };
 
+/** The largest noise variance in grid units squared: a standard deviation of 2^40 steps. */
+const MAX_VARIANCE = MAX_GRID_SCALE * MAX_GRID_SCALE;
+
 /**
  * The rounding grid g and s, for an output grid or by default with C/g in (256, 512], fewer cells
- * when d B^2 / rho would take the noise variance past the sampler's 2^40 grid steps.
+ * when d B^2 / rho would take the noise past the sampler's 2^40 steps of standard deviation.
  */
 function layout(C: number, d: number, rho: number, grid: number | undefined): { g: number; s: number; Cg: number; B: number } {
   const sFor = (B: number) => 2 ** Math.max(0, Math.round(Math.log2(B * d ** 0.25)));
@@ -32,7 +36,7 @@ function layout(C: number, d: number, rho: number, grid: number | undefined): { 
   let s: number;
   if (grid === undefined) {
     // s^2 <= 2 B^2 sqrt(d) after rounding s to a power of two; a factor 2 to spare.
-    const cells = Math.min(512, Math.floor(Math.sqrt((MAX_GRID_SCALE * rho) / (d + 2 * Math.sqrt(d)))) - 2);
+    const cells = Math.min(512, Math.floor(Math.sqrt((MAX_VARIANCE * rho) / (d + 2 * Math.sqrt(d)))) - 2);
     if (cells < 1) throw new RangeError(`dpnoise: grid mode cannot give rho = ${rho} at dimension ${d}: the noise would pass 2^40 grid steps.`);
     g = 2 ** Math.ceil(Math.log2(C / cells));
     s = sFor(Math.ceil(C / g) + 2);
@@ -51,43 +55,45 @@ function layout(C: number, d: number, rho: number, grid: number | undefined): { 
   return { g, s, Cg, B: Cg + 2 };
 }
 
+/** Exactly 2 s F + s Y + Cg Z, rounded once to a double (2 s F and s Y are exact: s is a power of two). */
+function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
+  if (Math.abs(twoSF) + Math.abs(sY) + Cg * Math.abs(Z) <= 2 ** 52) return twoSF + sY + Cg * Z;
+  return Number(BigInt(twoSF) + BigInt(sY) + BigInt(Cg) * BigInt(Z));
+}
+
 /**
  * correlatedSum({ ..., mode: 'grid' }), already checked for d, C, the neighbour relation and the
- * privacy asked, whose continuous distance is mu0.
+ * privacy asked (`rho`, or `epsilon` and `delta` whose continuous distance is mu0).
  */
 export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: number, mu0: number, gridOption: unknown): GridCorrelatedSum {
   // rho asked, or the largest rho whose zCDP-to-(epsilon, delta) conversion meets the request.
   const rhoTarget = o.rho !== undefined ? (o.rho as number) : zcdpMu(o.epsilon as number, o.delta as number, mu0) ** 2 / 2;
+  if (!(rhoTarget > 0)) throw new RangeError('dpnoise: grid mode\'s zCDP accounting cannot meet this epsilon and delta; use a larger epsilon or delta, or mode \'continuous\'.');
   const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption === undefined ? undefined : readGrid(gridOption));
-  const sigma2 = Math.ceil((SAFETY * (d * B * B + s * s)) / (2 * rhoTarget));
-  if (sigma2 > MAX_GRID_SCALE) throw new RangeError(`dpnoise: with \`grid\` ${g / (2 * s)} the noise variance is ${sigma2} grid steps, above 2^40; use a larger grid.`);
+  const sigma2 = (SAFETY * (d * B * B + s * s)) / (2 * rhoTarget);
+  if (!(sigma2 <= MAX_VARIANCE)) throw new RangeError(`dpnoise: with \`grid\` ${g / (2 * s)} the noise standard deviation is ${Math.sqrt(sigma2)} grid steps, above 2^40; use a larger grid.`);
   const rho = ((d * B * B + s * s) / (2 * sigma2)) * (1 + 2 ** -50);
   const sigma = Math.sqrt(sigma2);
   const independentScale = (g * sigma) / 2;
   const sharedScale = (g * Cg * sigma) / (2 * s);
   const sumScale = Math.hypot(independentScale, sharedScale);
   const mse = d * sumScale * sumScale;
+  const outputGrid = g / (2 * s);
 
   function release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease {
-    const F = toGrid(vector('sums', sums, FINITE_ENTRIES, { length: d }), g);
+    const F = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true }).map((f) => roundHalfUp(f / g));
     const n = numberIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
     if (!Number.isInteger(n)) throw new RangeError(`dpnoise: \`count\` must be an integer; got ${n}.`);
-    const A = F.map((f) => 2 * f - n * Cg);
-    // The output in units of g / (2s) is s A + Cg N: it must stay an exact integer. The margin is
-    // 2^30 > 1000 sigma of noise (sigma <= 2^20), decided before any noise is drawn.
-    const largest = A.reduce((m, a) => Math.max(m, Math.abs(a)), 0);
-    if (s * (largest + 2 ** 30) + Cg * (n * s + 2 ** 30) >= 2 ** 53) {
-      throw new RangeError('dpnoise: the sums or the count are too large for exact integers on this grid; use a larger grid.');
-    }
     const stream = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng).stream();
-    const countNoisy = draw('discreteGaussianSamples', Float64Array.of(n * s), true, sigma2, stream, d)[0]!;
-    draw('discreteGaussianSamples', A, true, sigma2, stream, 0);
-    const out = A.map((a) => (s * a + Cg * countNoisy) * (g / (2 * s)));
-    return { sums: out, count: countNoisy / s };
+    // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined exactly.
+    const Y = draw('discreteGaussianSamples', new Float64Array(d), false, sigma2, stream, 0);
+    const Z = draw('discreteGaussianSamples', new Float64Array(1), false, sigma2, stream, d)[0]!;
+    const out = F.map((f, j) => combined(2 * s * f, s * Y[j]!, Cg, Z) * outputGrid);
+    return { sums: out, count: n + Z / s };
   }
 
   return {
-    grid: g / (2 * s),
+    grid: outputGrid,
     privacy: zcdpPrivacy(rho),
     mu: Math.sqrt(2 * rho),
     sharedScale,

@@ -13,10 +13,10 @@
 import type { ZcdpPrivacy } from './accounting.js';
 import { SAFETY } from './calibrate.js';
 import { gridCorrelatedSum } from './correlated-grid.js';
-import { MODES, type Mode } from './grid.js';
+import { type Mode, readMode } from './grid.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
 import { sourceOf } from './rng.js';
-import { draw, type SampleOptions } from './sample.js';
+import { draw, MAX_SCALE, type SampleOptions } from './sample.js';
 import { FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from './validate.js';
 import { wasm } from './wasm.js';
 
@@ -43,7 +43,7 @@ export interface CorrelatedSumOptions {
   tradeoff?: number;
   /** The neighbour relation (default 'add-remove'). */
   neighbours?: Neighbours;
-  /** 'continuous' (default) or 'grid': exact discrete Gaussian noise, sums on a power-of-two grid. */
+  /** 'grid' (default): exact discrete Gaussian noise, sums on a power-of-two grid; or 'continuous' (not floating-point safe). */
   mode?: Mode;
   /** Grid mode: the grid of the released sums, a power of two (default: g / (2s), C/g in (256, 512]). */
   grid?: number;
@@ -142,15 +142,14 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const d = integer('dimension', o.dimension, DIMENSION);
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
-  const mode = o.mode === undefined ? 'continuous' : oneOf('mode', o.mode, MODES);
+  const { mode, grid } = readMode(o);
   const mu = privacyDistance(o);
   if (mode === 'grid') {
     if (o.sparsity !== undefined || o.tradeoff !== undefined || neighbours !== 'add-remove') {
-      throw new TypeError('dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`.');
+      throw new TypeError("dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`; pass `mode: 'continuous'` for those (not floating-point safe).");
     }
-    return { dimension: d, neighbours, mode, ...gridCorrelatedSum(o, d, C, mu, o.grid) };
+    return Object.freeze({ dimension: d, neighbours, mode, ...gridCorrelatedSum(o, d, C, mu, grid) });
   }
-  if (o.grid !== undefined) throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
   const sparse = o.sparsity !== undefined;
   const k = sparse ? integer('sparsity', o.sparsity, { min: 1, max: d }) : d;
   if (sparse && o.tradeoff !== undefined) throw new TypeError('dpnoise: `tradeoff` applies to the count, which sparse records do not release.');
@@ -168,10 +167,15 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const independentScale = unit * Math.sqrt(design.independent);
   const countScale = (SAFETY * Math.sqrt(design.count)) / mu;
   const mse = d * unit * unit * (design.shared + design.independent);
+  // Refuse, before any release, noise the samplers cannot represent (mu underflowing, a huge
+  // bound or a tiny tradeoff): scales above 1e150, an infinite or NaN error.
+  if (!(Math.max(sharedScale, independentScale, countScale) <= MAX_SCALE && Number.isFinite(mse))) {
+    throw new RangeError(`dpnoise: this privacy level, bound and tradeoff need noise scales beyond 1e150 (shared ${sharedScale}, independent ${independentScale}, count ${countScale}); use a larger epsilon, delta or rho, or a smaller bound.`);
+  }
   const releasesCount = !sparse;
 
   function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: SampleOptions): CorrelatedRelease {
-    const values = Float64Array.from(vector('sums', sums, FINITE_ENTRIES, { length: d }));
+    const values = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true });
     if (releasesCount) {
       const n = integer('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
       count = n;
@@ -189,7 +193,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     };
   }
 
-  return {
+  return Object.freeze({
     dimension: d,
     neighbours,
     mode,
@@ -201,5 +205,5 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     mse,
     gain: design.standard / (design.shared + design.independent),
     release,
-  };
+  });
 }

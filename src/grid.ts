@@ -1,56 +1,92 @@
-// Grid mode (MATH.md section 8): continuous noise added in floating point can leak through the
-// low bits of the result (Mironov 2012). In grid mode every value is rounded to a power-of-two
-// grid and integer-valued noise, sampled exactly with integer arithmetic, is added in grid units,
-// so every released value is an exact multiple of the grid.
+// Grid mode (docs/math.md, "Floating-point safety"): continuous noise added in floating point leaks
+// through the low bits of the result (Mironov 2012). In grid mode every value is rounded to a
+// power-of-two grid g and exact integer noise is added in grid units, so every released value
+// is an exact multiple of g, and the output is a function of an exact integer release.
 //
-// Rounding moves each value by up to half a step, so two neighbouring values can differ by up to
-// a whole step more: in grid units the integer change of coordinate i is at most
-// floor(lambda_i / grid) + 1 (0 when lambda_i = 0), and that is the sensitivity calibrated to.
-import { numberIn } from './validate.js';
+// Rounding is r(x) = floor(x + 1/2) (exactly, in the kernels). For reals a and b,
+// |r(a) - r(b)| <= ceil(|a - b|): with d = a - b >= 0, r(a) - r(b) = floor(b + 1/2 + d) -
+// floor(b + 1/2) <= floor(frac(b + 1/2) + d) <= ceil(d), as frac < 1. So a coordinate whose value
+// moves by at most lambda moves by at most ceil(lambda / g) grid steps; a group moving by lambda
+// in l2 (l1) norm moves by less than lambda / g + sqrt(n) (lambda / g + n) steps, each rounding
+// being off by less than one step between neighbours.
+import { numberIn, oneOf, type Range } from './validate.js';
 
-/** The mechanisms' modes: continuous noise, or exact integer noise on a grid. */
-export const MODES = ['continuous', 'grid'] as const;
+/** The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise. */
+export const MODES = ['grid', 'continuous'] as const;
 /** A mechanism's mode. */
 export type Mode = (typeof MODES)[number];
 
-/** Integer noise scales stay below 2^40, so no draw or sum leaves the exact integers of a double. */
+/** Noise scales of at most 2^40 grid steps: the samplers' block sizes stay within their words. */
 export const MAX_GRID_SCALE = 2 ** 40;
 
-/** A power of two, 2^-1000 to 2^1000. */
+/** Grids from 2^-1000 to 2^800: grid units stay normal doubles, and outputs cannot overflow. */
+const GRID: Range = { min: 2 ** -1000, max: 2 ** 800 };
+
+/** A power of two, 2^-1000 to 2^800. */
 export function readGrid(value: unknown): number {
-  const g = numberIn('grid', value, { min: 2 ** -1000, max: 2 ** 1000 });
-  if (!Number.isInteger(Math.log2(g))) throw new RangeError(`dpnoise: \`grid\` must be a power of two; got ${g}.`);
+  const g = numberIn('grid', value, GRID);
+  if (g !== 2 ** Math.round(Math.log2(g))) throw new RangeError(`dpnoise: \`grid\` must be a power of two; got ${g}.`);
   return g;
 }
 
-/** The default grid: the power of two at most 1/16 of the smallest non-zero sensitivity. */
-export function defaultGrid(lambda: Float64Array): number {
+/** The mode and grid options of a mechanism: grid by default; `grid` only in grid mode. */
+export function readMode(o: Record<string, unknown>): { mode: Mode; grid?: number } {
+  const mode = o.mode === undefined ? 'grid' : oneOf('mode', o.mode, MODES);
+  if (o.grid === undefined) return { mode };
+  if (mode !== 'grid') throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
+  return { mode, grid: readGrid(o.grid) };
+}
+
+/** The power of two at or below x (x a positive normal double). */
+const powerBelow = (x: number) => 2 ** Math.floor(Math.log2(x));
+
+/**
+ * The default grid: fine enough that rounding adds at most 2^-10 of the smallest sensitivity in
+ * steps (`fine`: the smallest sensitivity per step of rounding, see gridSensitivity), and coarse
+ * enough that the largest noise scale is at most 2^36 steps (room below MAX_GRID_SCALE for the
+ * recalibration to the rounded sensitivities).
+ */
+export function defaultGrid(fine: number, largestScale: number): number {
+  const byRounding = fine === Infinity ? 1 : powerBelow(fine / 1024);
+  const byNoise = largestScale > 0 ? 2 * powerBelow(largestScale / 2 ** 36) : 0;
+  return Math.min(GRID.max, Math.max(GRID.min, byRounding, byNoise));
+}
+
+/**
+ * The sensitivities after rounding to grid g, in value units: per coordinate g ceil(lambda / g);
+ * per group of n coordinates (lambda in l2 norm with q = 2, l1 with q = 1) g (lambda / g + n^(1/q)),
+ * rounded up. Also returns the smallest lambda per unit of rounding, for defaultGrid.
+ */
+export function gridSensitivity(lambda: Float64Array, g: number, sizes?: Float64Array, q: 1 | 2 = 2): Float64Array {
+  if (!sizes) return lambda.map((l) => g * Math.ceil(l / g));
+  return lambda.map((l, k) => (l === 0 ? 0 : g * (l / g + (q === 2 ? Math.sqrt(sizes[k]!) : sizes[k]!)) * (1 + 2 ** -50)));
+}
+
+/** The smallest sensitivity per step of rounding it may gain (per group: lambda / sqrt(n) or lambda / n). */
+export function roundingScale(lambda: Float64Array, sizes?: Float64Array, q: 1 | 2 = 2): number {
   let smallest = Infinity;
-  for (const l of lambda) if (l > 0 && l < smallest) smallest = l;
-  return smallest === Infinity ? 1 : 2 ** Math.floor(Math.log2(smallest / 16));
+  lambda.forEach((l, k) => {
+    if (l === 0) return;
+    const n = sizes ? (q === 2 ? Math.sqrt(sizes[k]!) : sizes[k]!) : 1;
+    smallest = Math.min(smallest, l / n);
+  });
+  return smallest;
 }
 
-/** Sensitivities (in value units) after rounding to the grid: grid (floor(lambda / grid) + 1). */
-export function gridSensitivity(lambda: Float64Array, grid: number): Float64Array {
-  return lambda.map((l) => (l === 0 ? 0 : grid * (Math.floor(l / grid) + 1)));
+/** floor(x + 1/2) exactly, as the kernels round (x - floor(x) is exact for every double). */
+export function roundHalfUp(x: number): number {
+  const f = Math.floor(x);
+  return x - f >= 0.5 ? f + 1 : f;
 }
 
-/** Integer scales in grid units, rounded up (more noise, never less), checked against the limit. */
-export function gridScales(scales: Float64Array, grid: number): Float64Array {
-  const t = scales.map((b) => Math.ceil(b / grid));
-  const largest = t.reduce((m, x) => Math.max(m, x), 0);
+/** Noise scales in grid units (exact: g is a power of two), checked against the samplers' limit. */
+export function gridUnits(scales: Float64Array, g: number, what: string): Float64Array {
+  const units = scales.map((s) => s / g);
+  const largest = units.reduce((m, x) => Math.max(m, x), 0);
   if (largest > MAX_GRID_SCALE) {
-    throw new RangeError(`dpnoise: with \`grid\` ${grid} the noise scale is ${largest} grid steps, above 2^40; use a larger grid.`);
+    throw new RangeError(`dpnoise: with \`grid\` ${g} the noise ${what} is ${largest} grid steps, above 2^40; use a larger grid.`);
   }
-  return t;
-}
-
-/** Values in grid units, rounded to the nearest integer (each within 2^52 so it stays exact). */
-export function toGrid(values: Float64Array, grid: number): Float64Array {
-  const out = values.map((v) => Math.round(v / grid));
-  const bad = out.findIndex((k) => !(Math.abs(k) <= 2 ** 52));
-  if (bad >= 0) throw new RangeError(`dpnoise: \`query[${bad}]\` is more than 2^52 grid steps (${grid}) from 0; use a larger grid.`);
-  return out;
+  return units;
 }
 
 /**
@@ -66,7 +102,7 @@ export function zcdpDelta(rho: number, epsilon: number): number {
     return (a - 1) * (a * rho - epsilon) - x + a * Math.log1p(-1 / a);
   };
   let lo = -30;
-  let hi = 30;
+  let hi = 300; // alpha up to e^300: small rho at epsilon 0 needs alpha near 1 / sqrt(rho)
   const phi = (Math.sqrt(5) - 1) / 2;
   for (let i = 0; i < 120; i++) {
     const x1 = hi - phi * (hi - lo);

@@ -1,137 +1,207 @@
 // One-line mechanisms: calibration, its verified privacy, and release in one object.
-import { gaussianPrivacy, laplacePrivacy, zcdpPrivacy, type GaussianPrivacy, type LaplacePrivacy, type ZcdpPrivacy } from './accounting.js';
+//
+// By default a release is exact on a grid (grid.ts, docs/math.md "Floating-point safety"):
+// the query is rounded to a power-of-two grid and exact discrete Laplace or discrete Gaussian
+// noise is added in integer grid units, so no floating-point low bit can tell neighbours apart.
+// `mode: 'continuous'` adds floating-point noise instead (simulations, post-processing).
+//
+// A mechanism owns everything its release depends on: the options are read once, from the
+// caller's own properties; the arrays are copied at construction; the object is frozen, and the
+// arrays it shows are copies of its own, so changing them changes nothing.
+import { gaussianPrivacy, laplaceFromEpsilon, laplacePrivacy, zcdpPrivacy, type GaussianPrivacy, type LaplacePrivacy, type ZcdpPrivacy } from './accounting.js';
 import {
-  calibrateGaussian, calibrateLaplace, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
+  calibrateGaussian, calibrateLaplace, type Calibration, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
 } from './calibrate.js';
-import { sample, type Kernel, type SampleOptions } from './sample.js';
-import { defaultGrid, gridScales, gridSensitivity, MODES, type Mode, readGrid, toGrid, zcdpMu } from './grid.js';
+import { defaultGrid, gridSensitivity, gridUnits, type Mode, readMode, roundingScale, zcdpMu } from './grid.js';
 import { CompensatedSum } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON, gaussianMu } from './privacy.js';
-import { FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, PROFILE_ENTRIES, vector } from './validate.js';
+import { sourceOf } from './rng.js';
+import { draw, type Kernel, type SampleOptions, type Scales } from './sample.js';
+import { type Entries, numberIn, options as checkOptions, PROFILE_ENTRIES, readSizes, vector } from './validate.js';
 
 /** A calibrated Gaussian mechanism. */
-export interface GaussianMechanism extends GaussianCalibration {
-  /** The privacy the scales give, verified from the scales themselves (never weaker than asked);
+export interface GaussianMechanism extends Readonly<GaussianCalibration> {
+  /** The privacy the release gives, verified from its own scales (never weaker than asked);
    * rho-zCDP in grid mode. */
   readonly privacy: GaussianPrivacy | ZcdpPrivacy;
-  /** 'grid': values rounded to `grid`, exact discrete Gaussian noise, multiples of `grid` out. */
+  /** 'grid' (default): values rounded to `grid`, exact discrete Gaussian noise; 'continuous'. */
   readonly mode: Mode;
-  /** The grid step (grid mode only). */
+  /** The grid step (grid mode only): every released value is a multiple of it. */
   readonly grid?: number;
-  /** A new Float64Array: the query plus noise. The query is left untouched. */
+  /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
 }
 
 /** A calibrated Laplace mechanism. */
-export interface LaplaceMechanism extends LaplaceCalibration {
-  /** The privacy its scales give (in grid mode, with the rounding), never weaker than asked. */
+export interface LaplaceMechanism extends Readonly<LaplaceCalibration> {
+  /** The pure epsilon-DP the release gives (in grid mode, with the rounding), never weaker than asked. */
   readonly privacy: LaplacePrivacy;
-  /** 'grid': values rounded to `grid`, exact discrete Laplace noise, multiples of `grid` out. */
+  /** 'grid' (default): values rounded to `grid`, exact discrete Laplace noise; 'continuous'. */
   readonly mode: Mode;
-  /** The grid step (grid mode only). */
+  /** The grid step (grid mode only): every released value is a multiple of it. */
   readonly grid?: number;
-  /** A new Float64Array: the query plus noise (in grid mode, rounded to the grid). The query is left untouched. */
+  /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
 }
 
 /** Options of laplaceMechanism: calibrateLaplace's, and the mode. */
 export interface LaplaceMechanismOptions extends CalibrationOptions {
-  /** 'continuous' (default) or 'grid' (floating-point-safe exact discrete noise). */
+  /** 'grid' (default: floating-point-safe exact discrete noise) or 'continuous' (not floating-point safe). */
   mode?: Mode;
-  /** Grid mode's step, a power of two (default: at most 1/16 of the smallest sensitivity). */
+  /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
   grid?: number;
-}
-
-/** The release of a calibration: its scales (expanded over groups) added to a copy of the query. */
-function releaser(kernel: Kernel, calibration: GaussianCalibration | LaplaceCalibration) {
-  const { scales, sizes } = calibration;
-  const length = sizes ? sizes.reduce((a, b) => a + b, 0) : scales.length;
-  return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
-    const copy = Float64Array.from(vector('query', query, FINITE_ENTRIES, { length }));
-    return sample(kernel, copy, true, sizes ? { sizes, scales } : scales, options);
-  };
 }
 
 /** Options of gaussianMechanism: calibrateGaussian's, and the mode. */
 export interface GaussianMechanismOptions extends GaussianCalibrationOptions {
-  /** 'continuous' (default) or 'grid' (floating-point-safe exact discrete noise; needs epsilon and delta). */
+  /** 'grid' (default: floating-point-safe exact discrete noise) or 'continuous' (not floating-point safe). */
   mode?: Mode;
-  /** Grid mode's step, a power of two (default: at most 1/16 of the smallest sensitivity). */
+  /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
   grid?: number;
+}
+
+const CALIBRATION_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
+
+/** The caller's profile, copied once: per coordinate, or per group with the group sizes. */
+interface OwnedProfile {
+  lambda: Float64Array;
+  sizes?: Float64Array;
+}
+
+function readOwnedProfile(o: Record<string, unknown>): OwnedProfile {
+  if (o.groups === undefined) return { lambda: vector('sensitivity', o.sensitivity, PROFILE_ENTRIES, { copy: true }) };
+  if (o.sensitivity !== undefined || o.weights !== undefined) {
+    throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
+  }
+  const groups = checkOptions('groups', o.groups, ['sizes', 'sensitivity']);
+  const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES, { copy: true });
+  return { lambda, sizes: readSizes('groups.sizes', groups.sizes, lambda.length) };
+}
+
+/** Calibration options with the owned profile (and sensitivities replaced, for grid mode). */
+function withProfile(o: Record<string, unknown>, { sizes }: OwnedProfile, lambda: Float64Array, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const { sensitivity: _s, groups: _g, mode: _m, grid: _r, weights, ...rest } = o;
+  const copiedWeights = weights === undefined ? {} : { weights: vector('weights', weights, { min: 2 ** -400, max: 2 ** 400, basic: 'a finite number > 0', range: 'between 2^-400 and 2^400' }, { copy: true }) };
+  return { ...rest, ...copiedWeights, ...(sizes ? { groups: { sizes, sensitivity: lambda } } : { sensitivity: lambda }), ...extra };
+}
+
+/** The queries a release accepts: finite numbers whose grid units stay finite. */
+function queryEntries(grid: number): Entries {
+  const max = Math.min(Number.MAX_VALUE, grid * 2 ** 1000);
+  return { min: -max, max, basic: 'a finite number', range: `a finite number of magnitude at most ${max} (2^1000 grid steps)` };
+}
+
+/**
+ * A release: the noise of `kernel` with scales `scales` (per coordinate, or per group) added to a
+ * copy of the query; in grid mode (`grid`) the query is rounded to the grid first. The scales
+ * and sizes are the mechanism's own copies.
+ */
+function releaser(kernel: Kernel, scales: Float64Array, sizes: Float64Array | undefined, grid: number | undefined) {
+  const length = sizes ? sizes.reduce((a, b) => a + b, 0) : scales.length;
+  const entries = queryEntries(grid ?? Number.MAX_VALUE);
+  const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales } : scales;
+  return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
+    const values = vector('query', query, entries, { length, copy: true });
+    const source = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng);
+    return draw(kernel, values, true, perCoordinate, source.stream(), 0, grid);
+  };
+}
+
+const largest = (a: Float64Array) => a.reduce((m, x) => Math.max(m, x), 0);
+
+function cumulative(sizes: Float64Array): Float64Array {
+  const ends = new Float64Array(sizes.length);
+  sizes.reduce((end, n, g) => (ends[g] = end + n), 0);
+  return ends;
+}
+
+/** The mechanism object: frozen, with copies of the arrays its release owns. */
+function mechanism<T extends Calibration>(calibration: T, fields: Record<string, unknown>): T & Record<string, unknown> {
+  return Object.freeze({
+    ...calibration,
+    scales: calibration.scales.slice(),
+    sensitivity: calibration.sensitivity.slice(),
+    ...(calibration.sizes && { sizes: calibration.sizes.slice() }),
+    ...fields,
+  });
 }
 
 /** A Gaussian mechanism for (epsilon, delta)-DP (or mu-GDP): calibrateGaussian's options, and `mode`/`grid`. */
 export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMechanism {
-  const o = checkOptions('options', options, ['sensitivity', 'groups', 'epsilon', 'delta', 'mu', 'allocation', 'errorPower', 'weights', 'mode', 'grid']);
-  const { mode: modeOption, grid: gridOption, ...rest } = o;
-  const mode = modeOption === undefined ? 'continuous' : oneOf('mode', modeOption, MODES);
+  const o = checkOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu', 'mode', 'grid']);
+  const { mode, grid } = readMode(o);
+  const profile = readOwnedProfile(o);
   if (mode === 'continuous') {
-    if (gridOption !== undefined) throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
-    const calibration = calibrateGaussian(rest as GaussianCalibrationOptions);
+    const calibration = calibrateGaussian(withProfile(o, profile, profile.lambda) as GaussianCalibrationOptions);
     const privacy = gaussianPrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
-    return { ...calibration, privacy, mode, release: releaser('gaussianSamples', calibration) };
+    const release = releaser('gaussianSamples', calibration.scales.slice(), calibration.sizes?.slice(), undefined);
+    return mechanism(calibration, { privacy, mode, release }) as unknown as GaussianMechanism;
   }
-  return gridGaussianMechanism(rest, gridOption);
+  return gridGaussianMechanism(o, profile, grid);
 }
 
 /**
- * Grid mode: discrete Gaussian noise of integer variance parameters s_i on the grid. Coordinates
- * are independent, each (Delta_i^2 / (2 s_i))-zCDP for its integer change Delta_i, so the release
- * is rho-zCDP with rho the sum (CKS 2020); rho is calibrated so that the zCDP-to-(epsilon, delta)
- * conversion meets the request, and the s_i are rounded up.
+ * Grid mode: discrete Gaussian noise of variance s_i (in grid units squared). Coordinates (or
+ * groups) are independent and each is (Delta_i^2 / (2 s_i))-zCDP for its change Delta_i in
+ * steps, so the release is rho-zCDP with rho the sum (CKS 2020); rho is calibrated so that the
+ * zCDP-to-(epsilon, delta) conversion meets the request, and reported from the variances used.
  */
-function gridGaussianMechanism(o: Record<string, unknown>, gridOption: unknown): GaussianMechanism {
-  if (o.groups !== undefined) throw new TypeError('dpnoise: grid mode takes a per-coordinate `sensitivity`, not `groups`.');
-  if (o.mu !== undefined) throw new TypeError('dpnoise: grid mode takes `epsilon` and `delta`, not `mu`.');
-  const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
-  const grid = gridOption === undefined ? defaultGrid(lambda) : readGrid(gridOption);
-  const sensitivity = gridSensitivity(lambda, grid);
-  const epsilon = numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON);
-  const delta = numberIn('delta', o.delta, DELTA);
-  const mu = zcdpMu(epsilon, delta, gaussianMu(epsilon, delta));
-  const { epsilon: _e, delta: _d, ...allocation } = o;
-  const calibration = calibrateGaussian({ ...allocation, sensitivity, mu } as GaussianCalibrationOptions);
-  const variances = gridScales(calibration.scales.map((sigma) => (sigma / grid) ** 2), 1);
+function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined): GaussianMechanism {
+  let budget: { epsilon: number; delta: number } | undefined;
+  let mu: number;
+  if (o.mu !== undefined) {
+    if (o.epsilon !== undefined || o.delta !== undefined) throw new TypeError('dpnoise: give either `epsilon` and `delta` or `mu`, not both.');
+    mu = numberIn('mu', o.mu, { min: 0, max: 2000, minOpen: true });
+  } else {
+    budget = { epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
+    mu = zcdpMu(budget.epsilon, budget.delta, gaussianMu(budget.epsilon, budget.delta));
+    if (!(mu > 0)) {
+      throw new RangeError(`dpnoise: grid mode's zCDP accounting cannot give epsilon ${budget.epsilon} with delta ${budget.delta}; use a larger epsilon or delta, or mode 'continuous'.`);
+    }
+  }
+  const { epsilon: _e, delta: _d, mu: _m, ...rest } = o;
+  const { lambda, sizes } = profile;
+  const first = calibrateGaussian(withProfile(rest, profile, lambda, { mu }) as GaussianCalibrationOptions);
+  const g = gridOption ?? defaultGrid(roundingScale(lambda, sizes, 2), largest(first.scales));
+  const rounded = gridSensitivity(lambda, g, sizes, 2);
+  const calibration = calibrateGaussian(withProfile(rest, profile, rounded, { mu }) as GaussianCalibrationOptions);
+  const steps = gridUnits(calibration.scales, g, 'standard deviation');
+  const variances = steps.map((sigma) => sigma * sigma);
   const rho = new CompensatedSum();
-  sensitivity.forEach((l, i) => l > 0 && rho.add((l / grid) ** 2 / (2 * variances[i]!)));
+  rounded.forEach((l, i) => l > 0 && rho.add((l / g) ** 2 / (2 * variances[i]!)));
   const privacy = zcdpPrivacy(rho.value * (1 + 2 ** -50));
-  const scales = variances.map((s) => Math.sqrt(s) * grid);
-  const release = (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
-    const units = toGrid(vector('query', query, FINITE_ENTRIES, { length: lambda.length }), grid);
-    return sample('discreteGaussianSamples', units, true, variances, options).map((k) => k * grid);
-  };
-  return { ...calibration, epsilon, delta, scales, sensitivity, privacy, mode: 'grid', grid, release };
+  const scales = variances.map((s) => Math.sqrt(s) * g);
+  const release = releaser('discreteGaussianSamples', variances, sizes, g);
+  return mechanism({ ...calibration, ...budget, scales }, { privacy, mode: 'grid', grid: g, release }) as unknown as GaussianMechanism;
 }
 
 /** A Laplace mechanism for pure epsilon-DP: calibrateLaplace's options, and `mode`/`grid`. */
 export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
-  const o = checkOptions('options', options, ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights', 'mode', 'grid']);
-  const { mode: modeOption, grid: gridOption, ...rest } = o;
-  const mode = modeOption === undefined ? 'continuous' : oneOf('mode', modeOption, MODES);
+  const o = checkOptions('options', options, [...CALIBRATION_OPTIONS, 'mode', 'grid']);
+  const { mode, grid } = readMode(o);
+  const profile = readOwnedProfile(o);
   if (mode === 'continuous') {
-    if (gridOption !== undefined) throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
-    const calibration = calibrateLaplace(rest as unknown as CalibrationOptions);
+    const calibration = calibrateLaplace(withProfile(o, profile, profile.lambda) as unknown as CalibrationOptions);
     const privacy = laplacePrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
-    return { ...calibration, privacy, mode, release: releaser('laplaceSamples', calibration) };
+    const release = releaser('laplaceSamples', calibration.scales.slice(), calibration.sizes?.slice(), undefined);
+    return mechanism(calibration, { privacy, mode, release }) as unknown as LaplaceMechanism;
   }
-  return gridLaplaceMechanism(rest, gridOption);
+  return gridLaplaceMechanism(o, profile, grid);
 }
 
-/** Grid mode: calibrate to the rounded sensitivities, then integer scales rounded up. */
-function gridLaplaceMechanism(o: Record<string, unknown>, gridOption: unknown): LaplaceMechanism {
-  if (o.groups !== undefined) throw new TypeError('dpnoise: grid mode takes a per-coordinate `sensitivity`, not `groups`.');
-  const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
-  const grid = gridOption === undefined ? defaultGrid(lambda) : readGrid(gridOption);
-  const sensitivity = gridSensitivity(lambda, grid);
-  const calibration = calibrateLaplace({ ...o, sensitivity } as unknown as CalibrationOptions);
-  const steps = gridScales(calibration.scales, grid);
-  const scales = steps.map((t) => t * grid);
-  const privacy = laplacePrivacy({ scales, sensitivity });
-  const release = (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
-    const units = toGrid(vector('query', query, FINITE_ENTRIES, { length: lambda.length }), grid);
-    return sample('discreteLaplaceSamples', units, true, steps, options).map((k) => k * grid);
-  };
-  return { ...calibration, scales, sensitivity, privacy, mode: 'grid', grid, release };
+/** Grid mode: calibrate to the rounded sensitivities; the scales in grid units need not be integers. */
+function gridLaplaceMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined): LaplaceMechanism {
+  const { lambda, sizes } = profile;
+  const first = calibrateLaplace(withProfile(o, profile, lambda) as unknown as CalibrationOptions);
+  const g = gridOption ?? defaultGrid(roundingScale(lambda, sizes, 1), largest(first.scales));
+  const rounded = gridSensitivity(lambda, g, sizes, 1);
+  const calibration = calibrateLaplace(withProfile(o, profile, rounded) as unknown as CalibrationOptions);
+  const steps = gridUnits(calibration.scales, g, 'scale');
+  const epsilon = new CompensatedSum();
+  rounded.forEach((l, i) => l > 0 && epsilon.add(l / g / steps[i]!));
+  const privacy = laplaceFromEpsilon(epsilon.value * (1 + 2 ** -50));
+  const release = releaser('discreteLaplaceSamples', steps, sizes, g);
+  return mechanism(calibration, { privacy, mode: 'grid', grid: g, release }) as unknown as LaplaceMechanism;
 }
 
 /** What `recommend` returns. */

@@ -1,6 +1,7 @@
 // Streams long vectors through the module's fixed scratch buffers (assembly/memory.ts), chunk by
 // chunk, so memory stays bounded whatever the length. Views are made per chunk from the current
-// `memory.buffer`, which stays valid even if the memory were ever to grow.
+// `memory.buffer`, which stays valid even if the memory grows.
+import { plainView, setAt } from './arrays.js';
 import type { WasmExports } from './wasm.js';
 
 /** A Float64Array view of `length` doubles at `pointer` in the module's memory. */
@@ -15,21 +16,24 @@ export function forEachChunk(total: number, chunk: number, body: (start: number,
 
 /** Copies source[start, start + length) into the scratch buffer at `pointer`. */
 export function copyIn(w: WasmExports, pointer: number, source: Float64Array, start: number, length: number): void {
-  view(w, pointer, length).set(source.subarray(start, start + length));
+  setAt(view(w, pointer, length), plainView(source, start, length), 0);
 }
 
-/** Sums many doubles with Neumaier's compensation (for the per-chunk partial sums). */
+/**
+ * Sums many doubles with Neumaier's compensation (for the per-chunk partial sums). A sum that
+ * overflows is Infinity, never NaN: the compensation stops at the first infinite partial sum.
+ */
 export class CompensatedSum {
   private sum = 0;
   private compensation = 0;
 
   add(x: number): void {
     const t = this.sum + x;
-    this.compensation += Math.abs(this.sum) >= Math.abs(x) ? this.sum - t + x : x - t + this.sum;
+    if (Number.isFinite(t)) this.compensation += Math.abs(this.sum) >= Math.abs(x) ? this.sum - t + x : x - t + this.sum;
     this.sum = t;
   }
 
   get value(): number {
-    return this.sum + this.compensation;
+    return Number.isFinite(this.sum) ? this.sum + this.compensation : this.sum;
   }
 }

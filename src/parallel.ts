@@ -2,8 +2,9 @@
 // worker_threads, or module Web Workers). The seeded generator is counter-based, so under a
 // seed the result is exactly the single-thread result. Starting workers costs tens of
 // milliseconds: worth it from about 1e7 coordinates.
+import { copyOf, plainView } from './arrays.js';
 import { sourceOf, SeededStream } from './rng.js';
-import { type GroupScales, newTarget, readScales, readValues, type Kernel, type SampleOptions } from './sample.js';
+import { type GroupScales, newTarget, readScales, readValues, type Kernel, type SampleOptions, type Scales } from './sample.js';
 import { numberIn, options as checkOptions } from './validate.js';
 import type { Job } from './worker.js';
 
@@ -41,6 +42,8 @@ async function startWorker(): Promise<Port> {
   const worker = new NodeWorker(url);
   worker.on('message', onMessage);
   worker.on('error', (error: Error) => settle.reject(error));
+  // A worker that exits without answering (killed, or out of memory) must not leave the call pending.
+  worker.on('exit', (code: number) => settle.reject(new Error(`dpnoise: a sampling worker exited (code ${code}) before returning its noise.`)));
   return { post: (job, transfer) => worker.postMessage(job, transfer as never), result, terminate: () => void worker.terminate() };
 }
 
@@ -57,49 +60,74 @@ function ranges(n: number, threads: number): Array<[number, number]> {
   return out;
 }
 
-async function drawParallel(kernel: Kernel, target: Float64Array, add: boolean, scalesArg: unknown, options: unknown): Promise<Float64Array> {
+/** Everything a parallel call needs, validated and copied before anything asynchronous happens. */
+interface ParallelCall {
+  kernel: Kernel;
+  target: Float64Array;
+  add: boolean;
+  /** The range of each worker, with its own copies of the values (add) and the per-coordinate scales. */
+  parts: Array<{ start: number; end: number; values?: Float64Array; scales: Scales }>;
+  stream?: [bigint, bigint];
+  threads: number;
+}
+
+function prepare(kernel: Kernel, target: Float64Array, add: boolean, scalesArg: unknown, options: unknown): ParallelCall {
   const o = options === undefined ? {} : checkOptions('options', options, ['rng', 'threads']);
   const scales = readScales(scalesArg, target.length);
   const threads = o.threads === undefined ? defaultThreads() : numberIn('threads', o.threads, { min: 1, max: 64 });
   if (!Number.isInteger(threads)) throw new RangeError(`dpnoise: \`threads\` must be an integer; got ${threads}.`);
-  const source = sourceOf(o.rng);
-  const stream = source.stream();
-  const seeded = stream instanceof SeededStream ? ([stream.key, stream.gamma] as [bigint, bigint]) : undefined;
-  const parts = ranges(target.length, threads);
+  const stream = sourceOf(o.rng).stream();
+  const parts = ranges(target.length, threads).map(([start, end]) => ({
+    start,
+    end,
+    ...(add && { values: copyOf(plainView(target, start, end - start)) }),
+    scales: scales instanceof Float64Array ? copyOf(plainView(scales, start, end - start)) : typeof scales === 'object' ? { ends: scales.ends.slice(), scales: scales.scales.slice() } : scales,
+  }));
+  return { kernel, target, add, parts, threads, ...(stream instanceof SeededStream && { stream: [stream.key, stream.gamma] as [bigint, bigint] }) };
+}
+
+async function drawParallel({ kernel, target, parts, stream }: ParallelCall): Promise<Float64Array> {
   const workers = await Promise.all(parts.map(() => startWorker()));
   try {
-    const results = parts.map(([start, end], k) => {
-      const values = add ? target.slice(start, end) : undefined;
-      const partScales = scales instanceof Float64Array ? scales.slice(start, end) : scales;
-      const job: Job = { kernel, origin: start, length: end - start, scales: partScales, ...(values && { values }), ...(seeded && { stream: seeded }) };
-      workers[k]!.post(job, [values?.buffer, partScales instanceof Float64Array ? partScales.buffer : undefined].filter((b) => b !== undefined) as Transferable[]);
+    const results = parts.map(({ start, end, values, scales }, k) => {
+      const job: Job = { kernel, origin: start, length: end - start, scales, ...(values && { values }), ...(stream && { stream }) };
+      workers[k]!.post(job, [values?.buffer, scales instanceof Float64Array ? scales.buffer : undefined].filter((b) => b !== undefined) as Transferable[]);
       return workers[k]!.result;
     });
     // Nothing is written to `target` until every range has been drawn.
     const drawn = await Promise.all(results);
-    drawn.forEach((part, k) => target.set(part, parts[k]![0]));
+    drawn.forEach((part, k) => target.set(part, parts[k]!.start));
     return target;
   } finally {
     workers.forEach((worker) => worker.terminate());
   }
 }
 
-/** Like gaussianNoise, drawn by worker threads; under a seed, equal to the single-thread result. */
-export function gaussianNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
-  return Promise.resolve().then(() => drawParallel('gaussianSamples', newTarget(length), false, scales, options));
+/** Validates and copies the arguments now (synchronously), then draws; errors come as a rejected Promise. */
+function parallel(kernel: Kernel, target: () => Float64Array, add: boolean, scales: unknown, options: unknown): Promise<Float64Array> {
+  try {
+    return drawParallel(prepare(kernel, target(), add, scales, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-/** Like addGaussianNoise, drawn by worker threads; `values` changes only once all are done. */
+/** Like gaussianNoise, drawn by worker threads; under a seed, equal to the single-thread result. */
+export function gaussianNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
+  return parallel('gaussianSamples', () => newTarget(length), false, scales, options);
+}
+
+/** Like addGaussianNoise, drawn by worker threads; `values` is read when called and changes only once all are done. */
 export function addGaussianNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
-  return Promise.resolve().then(() => drawParallel('gaussianSamples', readValues(values), true, scales, options));
+  return parallel('gaussianSamples', () => readValues(values), true, scales, options);
 }
 
 /** Like laplaceNoise, drawn by worker threads. */
 export function laplaceNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
-  return Promise.resolve().then(() => drawParallel('laplaceSamples', newTarget(length), false, scales, options));
+  return parallel('laplaceSamples', () => newTarget(length), false, scales, options);
 }
 
-/** Like addLaplaceNoise, drawn by worker threads. */
+/** Like addLaplaceNoise, drawn by worker threads; `values` is read when called and changes only once all are done. */
 export function addLaplaceNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
-  return Promise.resolve().then(() => drawParallel('laplaceSamples', readValues(values), true, scales, options));
+  return parallel('laplaceSamples', () => readValues(values), true, scales, options);
 }

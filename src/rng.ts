@@ -27,8 +27,6 @@ export interface Stream {
   begin(w: WasmExports): void;
   /** Fills RANDOM with the primary words of coordinates [first, first + count). */
   words(w: WasmExports, first: number, count: number): void;
-  /** Refills the pool of extra words (seeded streams compute their own). */
-  refill(w: WasmExports): void;
 }
 
 /** A source of streams: every call draws a new one. */
@@ -43,6 +41,24 @@ function fillRandom(w: WasmExports, pointer: number, bytes: number): void {
   }
 }
 
+/** Words per refill of the CSPRNG pool; 0 for the whole pool (tests lower it). */
+let poolWords = 0;
+
+/**
+ * Tests only: refill the pool with `count` words at a time (0: the whole pool), to show that no
+ * draw depends on where the pool runs dry.
+ */
+export function setPoolWordsForTesting(count: number): void {
+  poolWords = count;
+}
+
+/** The module's request for fresh extra words, made mid-draw whenever the pool is empty. */
+export function refillPool(w: WasmExports): void {
+  const count = poolWords > 0 ? Math.min(poolWords, w.extraWords()) : w.extraWords();
+  fillRandom(w, w.extraPointer(), count * 8);
+  w.usePoolExtras(count);
+}
+
 /** Fresh CSPRNG bytes for every word. */
 export const cryptoStream: Stream = {
   begin(w) {
@@ -50,10 +66,6 @@ export const cryptoStream: Stream = {
   },
   words(w, _first, count) {
     fillRandom(w, w.randomPointer(), count * 8);
-  },
-  refill(w) {
-    fillRandom(w, w.extraPointer(), w.extraWords() * 8); // kept across calls, so never wasted
-    w.usePoolExtras(w.extraWords());
   },
 };
 
@@ -134,9 +146,6 @@ export class SeededStream implements Stream {
   }
   words(w: WasmExports, first: number, count: number): void {
     w.seededWords(first, count);
-  }
-  refill(): void {
-    throw new Error('dpnoise: internal error: a seeded stream has no pool to refill.');
   }
 }
 

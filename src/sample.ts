@@ -1,6 +1,7 @@
 // Gaussian and Laplace noise over long vectors (MATH.md section 8). Arguments are checked in full
 // before any noise is drawn; then the vector streams through WebAssembly chunk by chunk: random
 // words in, noise (scaled, and added to the values for the add* variants) out.
+import { isFloat64Array, lengthOfArray, plainView, setAt } from './arrays.js';
 import { copyIn, forEachChunk, view } from './memory.js';
 import { sourceOf, type RandomSource, type Rng, type Stream } from './rng.js';
 import { describe, type Entries, FINITE_ENTRIES, numberIn, options as checkOptions, readSizes, vector } from './validate.js';
@@ -24,7 +25,7 @@ export interface SampleOptions {
 }
 
 /** Scales are at most 1e150, so that no noise value can overflow (|noise| < 46 scales). */
-const MAX_SCALE = 1e150;
+export const MAX_SCALE = 1e150;
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
 
 export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples';
@@ -32,7 +33,7 @@ export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamp
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
 export function readScales(scales: unknown, length: number): Scales {
   if (typeof scales === 'number') return numberIn('scales', scales, { min: 0, max: MAX_SCALE });
-  if (scales instanceof Float64Array) return vector('scales', scales, SCALE_ENTRIES, { arrays: false, length });
+  if (isFloat64Array(scales)) return vector('scales', scales, SCALE_ENTRIES, { arrays: false, length });
   if (typeof scales === 'object' && scales !== null && !Array.isArray(scales)) {
     const groups = checkOptions('scales', scales, ['sizes', 'scales']);
     const sizes = readSizes('scales.sizes', groups.sizes);
@@ -70,13 +71,13 @@ export function newTarget(length: unknown): Float64Array {
 
 /** A Float64Array the caller lends for the noise (its contents are overwritten, not read). */
 function outputArray(out: unknown): Float64Array {
-  if (!(out instanceof Float64Array)) throw new TypeError(`dpnoise: \`out\` must be a Float64Array; got ${describe(out)}.`);
-  return out;
+  if (!isFloat64Array(out)) throw new TypeError(`dpnoise: \`out\` must be a Float64Array; got ${describe(out)}.`);
+  return plainView(out);
 }
 
 /** The caller's values, all finite (noise added to an infinity or NaN would hide nothing). */
 export function readValues(values: unknown): Float64Array {
-  return vector('values', values, FINITE_ENTRIES, { arrays: false, length: values instanceof Float64Array ? values.length : 0 });
+  return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0 });
 }
 
 function readSource(options: unknown): RandomSource {
@@ -84,26 +85,40 @@ function readSource(options: unknown): RandomSource {
   return sourceOf(checkOptions('options', options, ['rng']).rng);
 }
 
+/** Kernel flags (assembly/sample.ts): one scale per coordinate, and add to the values. */
+const PER_COORDINATE = 1;
+const ADD = 2;
+
+let drawing = false;
+
 /**
- * Writes (or adds) noise, plus a `shared` term, into `target`, whose entry i is coordinate
- * origin + i of the vector, chunk by chunk. Everything has been validated.
+ * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,
+ * chunk by chunk. `extra` is the continuous kernels' shared term (default 0) or the discrete
+ * kernels' grid (default 1: the values are integers already). Everything has been validated, and
+ * `target` and the scales are plain arrays (arrays.ts), so no caller code runs while drawing;
+ * nesting a draw inside another is refused all the same.
  */
-export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: Scales, stream: Stream, origin = 0, shared = 0): Float64Array {
-  const w: WasmExports = wasm();
-  const perCoordinate = typeof scales !== 'number';
-  const scale = typeof scales === 'number' ? scales : 1;
-  stream.begin(w);
-  forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {
-    const first = origin + start;
-    stream.words(w, first, n);
-    if (scales instanceof Float64Array) copyIn(w, w.scalesPointer(), scales, start, n);
-    else if (typeof scales === 'object') expandGroups(view(w, w.scalesPointer(), n), scales, first);
-    if (add) copyIn(w, w.valuesPointer(), target, start, n);
-    // The kernel stops early only when the CSPRNG's pool of extra words runs dry.
-    for (let done = 0; (done = w[kernel](first, done, n, perCoordinate, scale, add, shared)) < n;) stream.refill(w);
-    target.set(view(w, w.valuesPointer(), n), start);
-  });
-  return target;
+export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: Scales, stream: Stream, origin = 0, extra = kernel.startsWith('discrete') ? 1 : 0): Float64Array {
+  if (drawing) throw new Error('dpnoise: a sampler was called while another one was drawing; calls cannot be nested.');
+  drawing = true;
+  try {
+    const w: WasmExports = wasm();
+    const flags = (typeof scales === 'number' ? 0 : PER_COORDINATE) | (add ? ADD : 0);
+    const scale = typeof scales === 'number' ? scales : 1;
+    stream.begin(w);
+    forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {
+      const first = origin + start;
+      stream.words(w, first, n);
+      if (scales instanceof Float64Array) copyIn(w, w.scalesPointer(), scales, start, n);
+      else if (typeof scales === 'object') expandGroups(view(w, w.scalesPointer(), n), scales, first);
+      if (add) copyIn(w, w.valuesPointer(), target, start, n);
+      w[kernel](first, n, flags, scale, extra);
+      setAt(target, view(w, w.valuesPointer(), n), start);
+    });
+    return target;
+  } finally {
+    drawing = false;
+  }
 }
 
 /** Validates `scales` and the options, then draws into `target` (already validated). */

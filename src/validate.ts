@@ -1,6 +1,10 @@
 // Argument checks. Every public function validates here, before any WebAssembly call, and throws
 // a TypeError for a wrong type or a RangeError for a wrong value, naming the argument and value:
 //   dpnoise: `epsilon` must be a finite number >= 0; got NaN.
+// What is validated is what is used: options are snapshots of the caller's own properties, each
+// read once (getters cannot change between the check and the use, and properties inherited from
+// a polluted Object.prototype are never seen), and arrays are read through intrinsics (arrays.ts).
+import { copyOf, isFloat64Array, plainView } from './arrays.js';
 
 /** Profile and weight entries must be 0 or within [2^-400, 2^400], so no sum over them can
  * overflow or underflow in double precision (about 3.9e-121 to 2.6e120). */
@@ -14,7 +18,7 @@ export function describe(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null || value === undefined || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `an array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (ArrayBuffer.isView(value)) return isFloat64Array(value) ? 'a Float64Array' : 'a typed array or DataView other than Float64Array';
   if (typeof value === 'function') return 'a function';
   return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
 }
@@ -62,17 +66,22 @@ export function oneOf<T extends string>(name: string, value: unknown, choices: r
   return value as T;
 }
 
-/** A plain options object with no keys other than `allowed` (a misspelt option must not be ignored). */
+/**
+ * A snapshot of an options object: its own enumerable properties, each read once, in an object
+ * with no prototype. Any key other than `allowed` throws (a misspelt option must not be ignored).
+ */
 export function options(name: string, value: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) {
     fail(TypeError, name, 'an options object', value);
   }
+  const snapshot: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
       throw new TypeError(`dpnoise: \`${name}\` has an unknown option \`${key}\`; the options are ${allowed.map((k) => `\`${k}\``).join(', ')}.`);
     }
+    snapshot[key] = (value as Record<string, unknown>)[key];
   }
-  return value as Record<string, unknown>;
+  return snapshot;
 }
 
 /** The index of the first entry that `entries` rejects, or -1; four at a time while all are in range. */
@@ -109,18 +118,19 @@ export const WEIGHT_ENTRIES: Entries = { min: ENTRY_MIN, max: ENTRY_MAX, basic: 
 
 /**
  * A Float64Array (or, with `arrays`, an array of numbers) of the given length (default: any
- * length but 0) whose entries all pass `entries`. Returns it as a Float64Array, the caller's own
- * when it is one.
+ * length but 0) whose entries all pass `entries`. Returns a plain Float64Array: a view of the
+ * caller's own memory, or with `copy` (or for an array of numbers) a new array.
  */
-export function vector(name: string, value: unknown, entries: Entries, options: { arrays?: boolean; length?: number } = {}): Float64Array {
-  const { arrays = true, length } = options;
+export function vector(name: string, value: unknown, entries: Entries, options: { arrays?: boolean; length?: number; copy?: boolean } = {}): Float64Array {
+  const { arrays = true, length, copy = false } = options;
   let out: Float64Array;
-  if (value instanceof Float64Array) {
-    out = value;
+  if (isFloat64Array(value)) {
+    out = copy ? copyOf(value) : plainView(value);
   } else if (arrays && Array.isArray(value)) {
-    out = new Float64Array(value.length);
-    for (let i = 0; i < value.length; i++) {
-      const x = value[i];
+    const n = value.length;
+    out = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const x: unknown = value[i];
       if (typeof x !== 'number') fail(TypeError, `${name}[${i}]`, 'a number', x);
       out[i] = x;
     }
@@ -141,9 +151,9 @@ export function vector(name: string, value: unknown, entries: Entries, options: 
 /** Group sizes: whole numbers of coordinates. */
 const SIZE_ENTRIES: Entries = { min: 1, max: 2 ** 32, basic: 'a whole number >= 1', range: 'a whole number >= 1 and <= 2^32' };
 
-/** Sizes of groups: positive integers. */
+/** Sizes of groups: positive integers (a copy). */
 export function readSizes(name: string, value: unknown, length?: number): Float64Array {
-  const sizes = vector(name, value, SIZE_ENTRIES, length === undefined ? {} : { length });
+  const sizes = vector(name, value, SIZE_ENTRIES, length === undefined ? { copy: true } : { length, copy: true });
   const fractional = sizes.findIndex((n) => !Number.isInteger(n));
   if (fractional >= 0) throw new RangeError(`dpnoise: \`${name}[${fractional}]\` must be a whole number >= 1; got ${sizes[fractional]}.`);
   return sizes;

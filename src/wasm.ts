@@ -2,6 +2,8 @@
 // where the engine validates it. Node may instantiate synchronously on first use; elsewhere
 // `await init()` first (browsers forbid synchronous compilation of large modules on the main thread).
 import { scalarWasm, simdWasm } from './embedded-wasm.js';
+import { finishDraw } from './exact.js';
+import { refillPool } from './rng.js';
 
 /** The module's exports (assembly/index.ts): numbers and pointers only. */
 export interface WasmExports {
@@ -22,10 +24,16 @@ export interface WasmExports {
   useSeededExtras(): void;
   usePoolExtras(count: number): void;
   resumePoolExtras(): void;
-  gaussianSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
-  laplaceSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
-  discreteGaussianSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
-  discreteLaplaceSamples(first: number, start: number, n: number, perCoordinate: boolean, scale: number, add: boolean, shared: number): number;
+  /** The next extra word of the coordinate being drawn (a signed i64 as a bigint). */
+  nextWord(): bigint;
+  /** flags: PER_COORDINATE | ADD (kernel.ts); `shared` is added to every coordinate. */
+  gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
+  laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
+  /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */
+  discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  /** Tests: every discrete draw through the exact path. */
+  setExactOnly(on: boolean): void;
   chunkLength(): number;
   sampleChunkLength(): number;
   extraWords(): number;
@@ -34,6 +42,7 @@ export interface WasmExports {
   randomPointer(): number;
   extraPointer(): number;
   streamPointer(): number;
+  exactPointer(): number;
   profilePointer(): number;
   weightsPointer(): number;
   resultsPointer(): number;
@@ -66,14 +75,31 @@ export function embeddedBytes(simd?: boolean): Uint8Array<ArrayBuffer> {
   return decodeBase64(scalarWasm);
 }
 
-function exportsOf(instance: WebAssembly.Instance): WasmExports {
-  return instance.exports as unknown as WasmExports;
+/** The state a discrete sampler hands to the exact path (EXACT, assembly/memory.ts). */
+function exactDraw(w: WasmExports, stage: number): number {
+  const slots = new Float64Array(w.memory.buffer, w.exactPointer(), 7);
+  const word = new BigUint64Array(w.memory.buffer, w.exactPointer() + 16, 1)[0]!;
+  const state = { parameter: slots[0]!, laplaceScale: slots[1]!, word, negative: slots[3] === 1, h: slots[4]!, y: slots[5]!, value: slots[6]! };
+  return finishDraw(stage, state, () => BigInt.asUintN(64, w.nextWord()));
+}
+
+/**
+ * What the module imports, bound to the instance once it exists: the CSPRNG pool's refill, and
+ * the discrete samplers' exact path.
+ */
+function moduleImports(): { imports: WebAssembly.Imports; bind: (instance: WebAssembly.Instance) => WasmExports } {
+  let w: WasmExports | undefined;
+  return {
+    imports: { env: { refillPool: () => refillPool(w!), exactDraw: (stage: number) => exactDraw(w!, stage) } },
+    bind: (instance) => (w = instance.exports as unknown as WasmExports),
+  };
 }
 
 /** Instantiates a build synchronously (Node, workers); also used by the parity tests. */
 export function instantiateSync(source: WebAssembly.Module | BufferSource): WasmExports {
   const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
-  return exportsOf(new WebAssembly.Instance(module, {}));
+  const { imports, bind } = moduleImports();
+  return bind(new WebAssembly.Instance(module, imports));
 }
 
 /**
@@ -83,7 +109,8 @@ export function instantiateSync(source: WebAssembly.Module | BufferSource): Wasm
 export async function init(options: InitOptions = {}): Promise<void> {
   const source = options.module ?? embeddedBytes(options.simd);
   const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
-  current = exportsOf(await WebAssembly.instantiate(module, {}));
+  const { imports, bind } = moduleImports();
+  current = bind(await WebAssembly.instantiate(module, imports));
 }
 
 const isNode = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';

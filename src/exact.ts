@@ -1,0 +1,235 @@
+// The exact path of the discrete samplers (assembly/discrete.ts): the same algorithms, with every
+// comparison of a uniform against exp(-x) (x rational) decided in exact rational arithmetic. The
+// WebAssembly fast path hands a draw over, in its current state, when double precision cannot
+// decide a comparison (about one draw in 2^28); this module finishes it from the same words, so
+// fast and exact are one function of the random words (docs/math.md, "Exact discrete noise").
+//
+// A uniform is the binary fraction of its random words, read lazily: known as [A, A + 1) / 2^k,
+// and extended by a word exactly when the threshold lies strictly inside that interval. The
+// thresholds exp(-x), x > 0 rational, are irrational, so every comparison ends.
+
+/** The next extra random word of the coordinate being drawn. */
+export type NextWord = () => bigint;
+
+/** A positive rational n / d. */
+interface Ratio {
+  readonly n: bigint;
+  readonly d: bigint;
+}
+
+const LOW_63 = (1n << 63n) - 1n;
+/** Guard bits carried through the series, far more than the accumulated rounding. */
+const GUARD = 64;
+
+const bits = new DataView(new ArrayBuffer(8));
+
+/** The exact value of a finite double x >= 0 (every double is a dyadic rational). */
+export function ratioOf(x: number): Ratio {
+  bits.setFloat64(0, x);
+  const raw = bits.getBigUint64(0);
+  const exponent = Number((raw >> 52n) & 0x7FFn);
+  const fraction = raw & ((1n << 52n) - 1n);
+  const mantissa = exponent === 0 ? fraction : fraction | (1n << 52n);
+  const power = (exponent === 0 ? 1 : exponent) - 1075; // x = mantissa 2^power
+  return power >= 0 ? { n: mantissa << BigInt(power), d: 1n } : { n: mantissa, d: 1n << BigInt(-power) };
+}
+
+const ceilShift = (x: bigint, shift: bigint) => -((-x) >> shift);
+
+/** Bounds [lo, hi] on 2^w exp(-r/d) for 0 <= r <= d, by the alternating Taylor series. */
+function expFraction(r: bigint, d: bigint, w: bigint): [bigint, bigint] {
+  const one = 1n << w;
+  let term = one;
+  let sum = one;
+  let k = 1n;
+  let negative = true;
+  // Each floored term is low by at most k units and the tail after the first zero term is at most
+  // k + 1 units (the terms decrease), so the sum is within (k + 2)^2 units.
+  while (term > 0n) {
+    term = (term * r) / (d * k);
+    sum += negative ? -term : term;
+    negative = !negative;
+    k++;
+  }
+  const error = (k + 2n) ** 2n;
+  return [sum - error < 0n ? 0n : sum - error, sum + error];
+}
+
+/** Bounds on 2^p exp(-x), x >= 0, with p fractional bits. */
+function expBounds(x: Ratio, p: number): [bigint, bigint] {
+  const w = BigInt(p + GUARD);
+  const whole = x.n / x.d;
+  if (whole >= w) return [0n, 1n]; // exp(-x) <= e^-w < 2^-w
+  const [fl, fh] = expFraction(x.n - whole * x.d, x.d, w);
+  let [il, ih] = [1n << w, 1n << w];
+  if (whole > 0n) {
+    // exp(-whole) = (1/e)^whole by squaring, each product rounded outwards.
+    let [bl, bh] = expFraction(1n, 1n, w);
+    for (let e = whole; e > 0n; e >>= 1n) {
+      if (e & 1n) [il, ih] = [(il * bl) >> w, ceilShift(ih * bh, w)];
+      [bl, bh] = [(bl * bl) >> w, ceilShift(bh * bh, w)];
+    }
+  }
+  const g = BigInt(GUARD);
+  return [(fl * il) >> (w + g), ceilShift(fh * ih, w + g)];
+}
+
+/** The sign of A / 2^k - exp(-x), for 0 <= A / 2^k <= 1 (never 0 for x > 0: exp(-x) is irrational). */
+function compareExp(a: bigint, k: number, x: Ratio): number {
+  if (x.n === 0n) return a < 1n << BigInt(k) ? -1 : 0;
+  for (let p = k + 64; ; p += 64) {
+    const [lo, hi] = expBounds(x, p);
+    const v = a << BigInt(p - k);
+    if (v <= lo) return -1;
+    if (v >= hi) return 1;
+  }
+}
+
+/** A uniform in [0, 1) read lazily from random words: known to lie in [A, A + 1) / 2^k. */
+class LazyUniform {
+  constructor(public a: bigint, public k: number, private readonly next: NextWord) {}
+  extend(): void {
+    this.a = (this.a << 64n) | this.next();
+    this.k += 64;
+  }
+}
+
+/** Whether U < exp(-x), extending U only while exp(-x) lies strictly inside its interval. */
+function belowExp(u: LazyUniform, x: Ratio): boolean {
+  for (;;) {
+    if (compareExp(u.a, u.k, x) > 0) return false;
+    if (compareExp(u.a + 1n, u.k, x) <= 0) return true;
+    u.extend();
+  }
+}
+
+/** Scales of the discrete Laplace kernel: t, and B = 2^b with t / B in [16, 32) when b > 0 (as in discrete.ts). */
+interface LaplaceScale {
+  t: Ratio;
+  b: bigint;
+}
+
+function laplaceScale(t: number): LaplaceScale {
+  bits.setFloat64(0, t);
+  const exponent = Number((bits.getBigUint64(0) >> 52n) & 0x7FFn);
+  return { t: ratioOf(t), b: BigInt(Math.max(0, exponent - 1027)) };
+}
+
+/** x = h B / t, the exponent of the threshold of H >= h. */
+const blockExponent = ({ t, b }: LaplaceScale, h: bigint): Ratio => ({ n: (h * t.d) << b, d: t.n });
+
+/** max {h >= 0 : v < exp(-h B / t)} for v = A / 2^k in (0, 1). */
+function blocksBelow(a: bigint, k: number, scale: LaplaceScale): bigint {
+  // A starting guess from doubles, then exact steps.
+  const length = a.toString(2).length;
+  const top = Number(a >> BigInt(Math.max(0, length - 53)));
+  const logV = Math.log(top) + (Math.max(0, length - 53) - k) * Math.LN2;
+  const tOverB = Number(scale.t.n) / Number(scale.t.d) / 2 ** Number(scale.b);
+  let h = BigInt(Math.max(0, Math.floor(-logV * tOverB)));
+  while (h > 0n && compareExp(a, k, blockExponent(scale, h)) > 0) h--;
+  while (compareExp(a, k, blockExponent(scale, h + 1n)) < 0) h++;
+  return h;
+}
+
+/** H = floor(-(t / B) ln U): the h with exp(-(h + 1) B / t) <= U < exp(-h B / t). */
+function blocks(u: LazyUniform, scale: LaplaceScale): bigint {
+  for (;;) {
+    if (u.a > 0n) {
+      const high = blocksBelow(u.a, u.k, scale);
+      const upper = u.a + 1n;
+      const low = upper === 1n << BigInt(u.k) ? 0n : blocksBelow(upper, u.k, scale);
+      if (high === low) return high;
+    }
+    u.extend();
+  }
+}
+
+/** L in [0, B), P(L = l) proportional to exp(-l / t): uniform l (top b bits) accepted when V < exp(-l / t). */
+function remainder(scale: LaplaceScale, word: bigint, next: NextWord): bigint {
+  const shift = 64n - scale.b;
+  for (let w = word; ; w = next()) {
+    const l = w >> shift;
+    const v = new LazyUniform(w & ((1n << shift) - 1n), Number(shift), next);
+    if (belowExp(v, { n: l * scale.t.d, d: scale.t.n })) return l;
+  }
+}
+
+/** X = H B + L and the sign, redrawing (negative, 0); continues a trial whose H is known. */
+function laplaceFrom(scale: LaplaceScale, negative: boolean, h: bigint, word: bigint | undefined, next: NextWord): bigint {
+  for (;;) {
+    const x = (h << scale.b) + (scale.b > 0n ? remainder(scale, word ?? next(), next) : 0n);
+    if (!negative) return x;
+    if (x !== 0n) return -x;
+    const w = next();
+    negative = w >> 63n === 1n;
+    h = blocks(new LazyUniform(w & LOW_63, 63, next), scale);
+    word = undefined;
+  }
+}
+
+/** A discrete Laplace draw from its trial word. */
+function laplaceTrial(scale: LaplaceScale, word: bigint, next: NextWord): bigint {
+  const h = blocks(new LazyUniform(word & LOW_63, 63, next), scale);
+  return laplaceFrom(scale, word >> 63n === 1n, h, undefined, next);
+}
+
+/** gamma = (|y| T - s)^2 / (2 s T^2) with s = n / d: (|y| T d - n)^2 / (2 n d T^2). */
+function acceptanceExponent(y: bigint, s: Ratio, t: bigint): Ratio {
+  const m = (y < 0n ? -y : y) * t * s.d - s.n;
+  return { n: m * m, d: 2n * s.n * s.d * t * t };
+}
+
+/** Continues a discrete Gaussian draw whose proposal y awaits its acceptance word. */
+function gaussianFrom(s: Ratio, scale: LaplaceScale, y: bigint, acceptWord: bigint, next: NextWord): bigint {
+  const t = scale.t.n / scale.t.d; // T is an integer
+  for (let word = acceptWord; ; word = next()) {
+    if (belowExp(new LazyUniform(word, 64, next), acceptanceExponent(y, s, t))) return y;
+    y = laplaceTrial(scale, next(), next);
+  }
+}
+
+/** The stages of discrete.ts at which a draw is handed over. */
+export const STAGES = { laplaceTrial: 1, laplaceRemainder: 2, gaussianTrial: 3, gaussianRemainder: 4, gaussianAccept: 5 } as const;
+
+/** The state discrete.ts writes before handing a draw over (its EXACT slots). */
+export interface DrawState {
+  /** t (Laplace) or s (Gaussian). */
+  parameter: number;
+  /** The discrete Laplace scale in use: t, or the Gaussian's T. */
+  laplaceScale: number;
+  /** The stage's random word. */
+  word: bigint;
+  negative: boolean;
+  /** H of a trial in its remainder stage. */
+  h: number;
+  /** The Gaussian proposal awaiting acceptance. */
+  y: number;
+  /** The integer the noise is added to. */
+  value: number;
+}
+
+/** Finishes a handed-over draw exactly and returns value + noise, rounded to a double once. */
+export function finishDraw(stage: number, state: DrawState, next: NextWord): number {
+  const scale = laplaceScale(state.laplaceScale);
+  let noise: bigint;
+  switch (stage) {
+    case STAGES.laplaceTrial:
+      noise = laplaceTrial(scale, state.word, next);
+      break;
+    case STAGES.laplaceRemainder:
+      noise = laplaceFrom(scale, state.negative, BigInt(state.h), state.word, next);
+      break;
+    case STAGES.gaussianTrial:
+      noise = gaussianFrom(ratioOf(state.parameter), scale, laplaceTrial(scale, state.word, next), next(), next);
+      break;
+    case STAGES.gaussianRemainder:
+      noise = gaussianFrom(ratioOf(state.parameter), scale, laplaceFrom(scale, state.negative, BigInt(state.h), state.word, next), next(), next);
+      break;
+    case STAGES.gaussianAccept:
+      noise = gaussianFrom(ratioOf(state.parameter), scale, BigInt(state.y), state.word, next);
+      break;
+    default:
+      throw new Error(`dpnoise: internal error: unknown sampler stage ${stage}.`);
+  }
+  return Number(BigInt(state.value) + noise);
+}
