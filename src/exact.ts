@@ -55,6 +55,15 @@ function expFraction(r: bigint, d: bigint, w: bigint): [bigint, bigint] {
   return [sum - error < 0n ? 0n : sum - error, sum + error];
 }
 
+const inverseEs = new Map<bigint, [bigint, bigint]>();
+
+/** Bounds on 2^w / e, computed once per precision. */
+function inverseE(w: bigint): [bigint, bigint] {
+  let bounds = inverseEs.get(w);
+  if (!bounds) inverseEs.set(w, (bounds = expFraction(1n, 1n, w)));
+  return bounds;
+}
+
 /** Bounds on 2^p exp(-x), x >= 0, with p fractional bits. */
 function expBounds(x: Ratio, p: number): [bigint, bigint] {
   const w = BigInt(p + GUARD);
@@ -64,7 +73,7 @@ function expBounds(x: Ratio, p: number): [bigint, bigint] {
   let [il, ih] = [1n << w, 1n << w];
   if (whole > 0n) {
     // exp(-whole) = (1/e)^whole by squaring, each product rounded outwards.
-    let [bl, bh] = expFraction(1n, 1n, w);
+    let [bl, bh] = inverseE(w);
     for (let e = whole; e > 0n; e >>= 1n) {
       if (e & 1n) [il, ih] = [(il * bl) >> w, ceilShift(ih * bh, w)];
       [bl, bh] = [(bl * bl) >> w, ceilShift(bh * bh, w)];

@@ -128,10 +128,14 @@ export function sample(kernel: Kernel, target: Float64Array, add: boolean, scale
   return draw(kernel, target, add, s, source.stream());
 }
 
+// The samplers are noise generators, not releases: noise added in floating point can leak
+// through the low bits of the result (docs/math.md, "Floating-point safety"). Releases go through
+// the mechanisms (gaussianMechanism, laplaceMechanism, correlatedSum), exact on a grid by default.
+
 /**
  * A new Float64Array of `length` independent Gaussian noise values with standard deviations
- * `scales` (one number, or one per coordinate). |noise| < 13.71 standard deviations (the normal
- * tail beyond that, of probability below 1e-42, is not drawn).
+ * `scales` (one number, one per coordinate, or one per group). A noise generator, not a release:
+ * for a private release use gaussianMechanism, floating-point safe by default.
  */
 export function gaussianNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return sample('gaussianSamples', newTarget(length), false, scales, options);
@@ -140,28 +144,41 @@ export function gaussianNoise(length: number, scales: number | Float64Array | Gr
 /**
  * Writes Gaussian noise into `out` (overwriting it) and returns it: gaussianNoise without
  * allocating, the fast path for long vectors drawn again and again (a fresh array's page faults
- * can cost more than the noise).
+ * can cost more than the noise). A noise generator, not a release (see gaussianMechanism).
  */
 export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  return sample('gaussianSamples', outputArray(out), false, scales, options);
+  sample('gaussianSamples', outputArray(out), false, scales, options);
+  return out;
 }
 
-/** Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it. */
+/**
+ * Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it. A
+ * noise generator, not a floating-point-safe release: for that use gaussianMechanism.
+ */
 export function addGaussianNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  return sample('gaussianSamples', readValues(values), true, scales, options);
+  sample('gaussianSamples', readValues(values), true, scales, options);
+  return values;
 }
 
-/** A new Float64Array of `length` independent Laplace noise values with scales b = `scales`. */
+/**
+ * A new Float64Array of `length` independent Laplace noise values with scales b = `scales`. A
+ * noise generator, not a release: for a private release use laplaceMechanism.
+ */
 export function laplaceNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return sample('laplaceSamples', newTarget(length), false, scales, options);
 }
 
-/** Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without allocating. */
+/** Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without allocating. A noise generator, not a release. */
 export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  return sample('laplaceSamples', outputArray(out), false, scales, options);
+  sample('laplaceSamples', outputArray(out), false, scales, options);
+  return out;
 }
 
-/** Adds Laplace noise with scales b = `scales` to `values` in place and returns it. */
+/**
+ * Adds Laplace noise with scales b = `scales` to `values` in place and returns it. A noise
+ * generator, not a floating-point-safe release: for that use laplaceMechanism.
+ */
 export function addLaplaceNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  return sample('laplaceSamples', readValues(values), true, scales, options);
+  sample('laplaceSamples', readValues(values), true, scales, options);
+  return values;
 }
