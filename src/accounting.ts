@@ -78,10 +78,10 @@ function parameter(name: string, value: unknown): number {
 }
 
 /** The warning to carry: the given ones, and the overflow warning when a figure is infinite. */
-function warningFor(values: readonly number[], warnings: readonly string[]): { warning?: string } {
+function warningFor(values: readonly number[], warnings: readonly string[]): { warning: string | undefined } {
   const all = [...warnings];
   if (all.length === 0 && values.some((v) => v === Infinity)) all.push(OVERFLOW);
-  return all.length > 0 ? { warning: all.join(' ') } : {};
+  return { warning: all.length > 0 ? all.join(' ') : undefined }; // an own property either way: never inherited
 }
 
 const readEpsilon = (epsilon: number) => numberIn('epsilon', epsilon, GAUSSIAN_EPSILON);
@@ -215,7 +215,7 @@ function readPrivacy(item: unknown, i: number): { kind: (typeof KINDS)[number]; 
     mu: k === 'gaussian' || k === 'mixed' ? field('mu') : 0,
     epsilonPure: k === 'laplace' || k === 'mixed' ? field('epsilonPure') : 0,
     rho: k === 'zcdp' ? field('rho') : 0,
-    ...(warning !== undefined && { warning }),
+    warning: warning as string | undefined,
   };
 }
 

@@ -14,9 +14,14 @@ const setFrom = (typedArrayPrototype as { set: (source: ArrayLike<number>, offse
 const apply = Reflect.apply;
 const F64 = Float64Array;
 
+/** The kind of a typed array ('Float64Array', 'Uint8Array', ...) from its internal slot; undefined for anything else. */
+export function typedArrayKind(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? (apply(tagOf, value, []) as string | undefined) : undefined;
+}
+
 /** True for a Float64Array or an instance of a subclass (by its internal slot, not its prototype). */
 export function isFloat64Array(value: unknown): value is Float64Array {
-  return typeof value === 'object' && value !== null && apply(tagOf, value, []) === 'Float64Array';
+  return typedArrayKind(value) === 'Float64Array';
 }
 
 /** The length of a Float64Array, read by the intrinsic getter. */

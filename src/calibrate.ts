@@ -244,7 +244,7 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   const gain = normQ === 0 ? 1 : Math.exp(p * Math.log(normQ / cost ** (1 / q)) + Math.log(sumW) - Math.log(errorSum));
   return {
     scales,
-    ...(profile.grouped && { sizes: profile.weights! }),
+    sizes: profile.grouped ? profile.weights : undefined, // an own property either way: never inherited
     sensitivity: lambda,
     mse,
     error: family.moment(w, p) * c ** p * errorSum,

@@ -30,9 +30,10 @@ export function readGrid(value: unknown): number {
 }
 
 /** The mode and grid options of a mechanism: grid by default; `grid` only in grid mode. */
-export function readMode(o: Record<string, unknown>): { mode: Mode; grid?: number } {
+export function readMode(o: Record<string, unknown>): { mode: Mode; grid: number | undefined } {
   const mode = o.mode === undefined ? 'grid' : oneOf('mode', o.mode, MODES);
-  if (o.grid === undefined) return { mode };
+  // `grid` is an own property even when absent, so an inherited one is never read.
+  if (o.grid === undefined) return { mode, grid: undefined };
   if (mode !== 'grid') throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
   return { mode, grid: readGrid(o.grid) };
 }

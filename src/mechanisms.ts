@@ -65,11 +65,11 @@ const CALIBRATION_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', '
 /** The caller's profile, copied once: per coordinate, or per group with the group sizes. */
 interface OwnedProfile {
   lambda: Float64Array;
-  sizes?: Float64Array;
+  sizes: Float64Array | undefined;
 }
 
 function readOwnedProfile(o: Record<string, unknown>): OwnedProfile {
-  if (o.groups === undefined) return { lambda: vector('sensitivity', o.sensitivity, PROFILE_ENTRIES, { copy: true }) };
+  if (o.groups === undefined) return { lambda: vector('sensitivity', o.sensitivity, PROFILE_ENTRIES, { copy: true }), sizes: undefined };
   if (o.sensitivity !== undefined || o.weights !== undefined) {
     throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
   }
@@ -121,7 +121,7 @@ function mechanism<T extends Calibration>(calibration: T, fields: Record<string,
     ...calibration,
     scales: calibration.scales.slice(),
     sensitivity: calibration.sensitivity.slice(),
-    ...(calibration.sizes && { sizes: calibration.sizes.slice() }),
+    sizes: calibration.sizes?.slice(),
     ...fields,
   });
 }

@@ -66,8 +66,8 @@ interface ParallelCall {
   target: Float64Array;
   add: boolean;
   /** The range of each worker, with its own copies of the values (add) and the per-coordinate scales. */
-  parts: Array<{ start: number; end: number; values?: Float64Array; scales: Scales }>;
-  stream?: [bigint, bigint];
+  parts: Array<{ start: number; end: number; values: Float64Array | undefined; scales: Scales }>;
+  stream: [bigint, bigint] | undefined;
   threads: number;
 }
 
@@ -80,10 +80,10 @@ function prepare(kernel: Kernel, target: Float64Array, add: boolean, scalesArg: 
   const parts = ranges(target.length, threads).map(([start, end]) => ({
     start,
     end,
-    ...(add && { values: copyOf(plainView(target, start, end - start)) }),
+    values: add ? copyOf(plainView(target, start, end - start)) : undefined,
     scales: scales instanceof Float64Array ? copyOf(plainView(scales, start, end - start)) : typeof scales === 'object' ? { ends: scales.ends.slice(), scales: scales.scales.slice() } : scales,
   }));
-  return { kernel, target, add, parts, threads, ...(stream instanceof SeededStream && { stream: [stream.key, stream.gamma] as [bigint, bigint] }) };
+  return { kernel, target, add, parts, threads, stream: stream instanceof SeededStream ? [stream.key, stream.gamma] : undefined };
 }
 
 async function drawParallel({ kernel, target, parts, stream }: ParallelCall): Promise<Float64Array> {
@@ -119,7 +119,7 @@ export function gaussianNoiseParallel(length: number, scales: number | Float64Ar
 
 /** Like addGaussianNoise, drawn by worker threads; `values` is read when called and changes only once all are done. */
 export function addGaussianNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
-  return parallel('gaussianSamples', () => readValues(values), true, scales, options);
+  return parallel('gaussianSamples', () => readValues(values), true, scales, options).then(() => values);
 }
 
 /** Like laplaceNoise, drawn by worker threads. */
@@ -129,5 +129,5 @@ export function laplaceNoiseParallel(length: number, scales: number | Float64Arr
 
 /** Like addLaplaceNoise, drawn by worker threads; `values` is read when called and changes only once all are done. */
 export function addLaplaceNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
-  return parallel('laplaceSamples', () => readValues(values), true, scales, options);
+  return parallel('laplaceSamples', () => readValues(values), true, scales, options).then(() => values);
 }

@@ -4,7 +4,7 @@
 // What is validated is what is used: options are snapshots of the caller's own properties, each
 // read once (getters cannot change between the check and the use, and properties inherited from
 // a polluted Object.prototype are never seen), and arrays are read through intrinsics (arrays.ts).
-import { copyOf, isFloat64Array, plainView } from './arrays.js';
+import { copyOf, isFloat64Array, plainView, typedArrayKind } from './arrays.js';
 
 /** Profile and weight entries must be 0 or within [2^-400, 2^400], so no sum over them can
  * overflow or underflow in double precision (about 3.9e-121 to 2.6e120). */
@@ -18,7 +18,7 @@ export function describe(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null || value === undefined || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `an array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return isFloat64Array(value) ? 'a Float64Array' : 'a typed array or DataView other than Float64Array';
+  if (ArrayBuffer.isView(value)) return `a ${typedArrayKind(value) ?? 'DataView'}`;
   if (typeof value === 'function') return 'a function';
   return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
 }

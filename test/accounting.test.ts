@@ -23,7 +23,7 @@ describe('gaussianPrivacy', () => {
     expect(p.warning).toMatch(/no privacy: coordinate 1 has sensitivity 0.5 and scale 0/);
     // A zero scale where the sensitivity is 0 is fine.
     expect(gaussianPrivacy({ scales: [1, 0], sensitivity: [1, 0] }).warning).toBeUndefined();
-    expect(laplacePrivacy({ scales: [0], sensitivity: [1] })).toMatchObject({ epsilon: Infinity, warning: expect.stringMatching(/no privacy/) });
+    expect(laplacePrivacy({ scales: [0], sensitivity: [1] })).toMatchObject({ epsilonPure: Infinity, warning: expect.stringMatching(/no privacy/) });
   });
 
   it('epsilon(delta) stays safe for very large mu (an upper bound beyond mu = 1000)', () => {
@@ -50,7 +50,7 @@ describe('gaussianPrivacy', () => {
           expect(p.epsilon(delta)).toBeGreaterThan(epsilon * (1 - 1e-8));
         }
         const l = calibrateLaplace({ sensitivity, epsilon, allocation });
-        const e = laplacePrivacy({ scales: l.scales, sensitivity }).epsilon;
+        const e = laplacePrivacy({ scales: l.scales, sensitivity }).epsilonPure;
         expect(e).toBeLessThanOrEqual(epsilon);
         if (allocation !== 'spr') expect(e).toBeGreaterThan(epsilon * (1 - 1e-9));
       }), { numRuns: 200, seed: 42 });
@@ -80,7 +80,8 @@ describe('compose', () => {
   it('Laplace releases add their epsilons', () => {
     const c = compose([laplacePrivacy({ scales: [2], sensitivity: [1] }), laplacePrivacy({ scales: [1, 1], sensitivity: [0.1, 0.2] })]);
     expect(c.kind).toBe('laplace');
-    expectClose((c as { epsilon: number }).epsilon, 0.8, 1e-14, 'epsilon');
+    expectClose((c as { epsilonPure: number }).epsilonPure, 0.8, 1e-14, 'epsilon');
+    expect(c.epsilon(1e-9)).toBe((c as { epsilonPure: number }).epsilonPure);
   });
 
   it('a mixture is (epsilonPure + epsilon_G(delta), delta)-DP, a safe rule', () => {
@@ -104,11 +105,64 @@ describe('compose', () => {
     expect(() => compose([{ mu: 1 } as never])).toThrow(/`list\[0\]` must be a privacy object/);
   });
 
+  it('fails closed on anything but genuine figures: JSON round trips, strings, negatives, NaN', () => {
+    const none = gaussianPrivacy({ scales: [0], sensitivity: [1] }); // mu = Infinity
+    const saved = JSON.parse(JSON.stringify(none)); // Infinity became null
+    expect(saved.mu).toBeNull();
+    expect(() => compose([saved])).toThrow(/`list\[0\].mu` must be a number >= 0 \(Infinity for no privacy\); got null/);
+    expect(() => compose([{ kind: 'gaussian', mu: '2' } as never])).toThrow(/`list\[0\].mu` must be a number >= 0 \(Infinity for no privacy\); got "2"/);
+    expect(() => compose([{ kind: 'laplace', epsilonPure: -1 } as never])).toThrow(/`list\[0\].epsilonPure` must be a number >= 0/);
+    expect(() => compose([{ kind: 'laplace', epsilon: 1 } as never])).toThrow(/`list\[0\].epsilonPure` must be a number >= 0.*got undefined/);
+    expect(() => compose([{ kind: 'zcdp', rho: NaN } as never])).toThrow(/`list\[0\].rho`/);
+    expect(() => compose([{ kind: 'mixed', mu: 1, epsilonPure: Infinity, warning: 3 } as never])).toThrow(/`list\[0\].warning` must be a string/);
+    // Saved genuine figures still compose; Infinity stays no privacy.
+    expect(compose([JSON.parse(JSON.stringify(gaussianPrivacy({ scales: [1], sensitivity: [1] })))]).kind).toBe('gaussian');
+    expect((compose([none, none]) as { mu: number }).mu).toBe(Infinity);
+  });
+
   it('composing k calibrated steps gives back the per-step budget rule mu0 / sqrt(k)', () => {
     const k = 16;
     const mu = gaussianMu(1, 1e-6);
     const step = calibrateGaussian({ sensitivity: [1, 2, 3], mu: mu / Math.sqrt(k) });
     const total = compose(Array(k).fill(gaussianPrivacy({ scales: step.scales, sensitivity: [1, 2, 3] })));
     expect(total.kind === 'gaussian' && total.delta(1)).toBeLessThanOrEqual(1e-6);
+  });
+});
+
+describe('accounting fails closed: never NaN, null or negative; overflow is Infinity with a warning', () => {
+  it('a scale so small that the loss overflows gives mu = Infinity and a warning, not NaN', () => {
+    const p = gaussianPrivacy({ scales: [1, 1e-160], sensitivity: [1, 1] });
+    expect(p.mu).toBe(Infinity);
+    expect(p.rho).toBe(Infinity);
+    expect(p.epsilon(1e-6)).toBe(Infinity);
+    expect(p.delta(1)).toBe(1);
+    expect(p.warning).toMatch(/no privacy: the privacy loss overflows/);
+    const l = laplacePrivacy({ scales: [1e-320, 1], sensitivity: [1, 1] });
+    expect(l.epsilonPure).toBe(Infinity);
+    expect(l.epsilon(1e-6)).toBe(Infinity);
+    expect(l.warning).toMatch(/no privacy/);
+    expect(compose([p, l]).epsilon(1e-6)).toBe(Infinity);
+  });
+
+  it('every privacy object has one shape: kind, its own numbers, epsilon(delta) and delta(epsilon), and is frozen', () => {
+    const objects = [
+      gaussianPrivacy({ scales: [1], sensitivity: [1] }),
+      laplacePrivacy({ scales: [2], sensitivity: [1] }),
+      compose([gaussianPrivacy({ scales: [1], sensitivity: [1] }), laplacePrivacy({ scales: [2], sensitivity: [1] })]),
+      compose([gaussianPrivacy({ scales: [1], sensitivity: [1] }), { kind: 'zcdp', rho: 0.1 } as never]),
+    ];
+    expect(objects.map((p) => p.kind)).toEqual(['gaussian', 'laplace', 'mixed', 'zcdp']);
+    for (const p of objects) {
+      expect(typeof p.epsilon).toBe('function');
+      expect(typeof p.delta).toBe('function');
+      expect(p.epsilon(1e-6)).toBeGreaterThan(0);
+      expect(p.delta(0.1)).toBeGreaterThanOrEqual(0);
+      expect(Object.isFrozen(p)).toBe(true);
+      expect(() => { (p as { kind: string }).kind = 'gaussian'; }).toThrow(TypeError);
+    }
+    // Pure epsilon0-DP is (eps, 1 - e^(eps - eps0))-DP below eps0, and (eps0, 0)-DP.
+    const pure = objects[1]!;
+    expect(pure.delta((pure as { epsilonPure: number }).epsilonPure)).toBe(0);
+    expectClose(pure.delta(0.2), -Math.expm1(0.2 - 0.5), 1e-14, 'pure delta'); // epsilonPure is 0.5 rounded up
   });
 });

@@ -51,7 +51,7 @@ describe('empirical privacy audit (1e6 releases per mechanism)', () => {
 
   it('correlated sums: the joint output is exactly mu-GDP for a vertex record', () => {
     const d = 4;
-    const m = correlatedSum({ dimension: d, epsilon: 0.5, delta: 0.05 });
+    const m = correlatedSum({ dimension: d, epsilon: 0.5, delta: 0.05, mode: 'continuous' });
     const rng = createRng({ seed: 'audit-correlated' });
     const releases = 200_000;
     // Neighbour D' adds a record at the vertex (1, 0, 1, 0): sums shift by x, the count by 1.

@@ -120,35 +120,48 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
   it('keeps most of the continuous gain (the zCDP conversion costs a little)', () => {
     const options = { dimension: 1000, epsilon: 1, delta: 1e-6 };
     const grid = correlatedSum({ ...options, mode: 'grid' });
-    const continuous = correlatedSum(options);
+    const continuous = correlatedSum({ ...options, mode: 'continuous' });
     expect(grid.gain).toBeGreaterThan(3);
     expect(grid.gain).toBeGreaterThan(0.8 * continuous.gain);
     expect(grid.gain).toBeLessThan(continuous.gain);
   });
 
-  it('at large d and small rho the default grid takes fewer cells, so the noise stays within the sampler', () => {
+  it('at large d the noise stays within the sampler (2^40 steps of standard deviation); at very small rho the default grid takes fewer cells', () => {
     const m = correlatedSum({ dimension: 1e6, epsilon: 1, delta: 1e-6, mode: 'grid' });
-    const { sigma, Cg } = layout(m);
-    expect(sigma ** 2).toBeLessThanOrEqual(2 ** 40);
-    expect(Cg).toBeLessThan(256);
+    expect(layout(m).sigma).toBeLessThanOrEqual(2 ** 40);
     expect(m.privacy!.delta(1)).toBeLessThanOrEqual(1e-6);
     expect(m.gain).toBeGreaterThan(3);
     expect(m.release(new Float64Array(1e6).fill(5), 10).sums.every(Number.isFinite)).toBe(true);
+    const coarse = correlatedSum({ dimension: 1e8, rho: 1e-12, mode: 'grid' });
+    const { sigma, Cg } = layout(coarse);
+    expect(sigma).toBeLessThanOrEqual(2 ** 40);
+    expect(Cg).toBeLessThan(256);
+    expect(coarse.privacy!.rho).toBeLessThanOrEqual(1e-12);
+  });
+
+  it('sums and counts far beyond 2^53 grid steps are released exactly, rounded once (no data-dependent refusal)', () => {
+    const m = correlatedSum({ dimension: 3, rho: 1, mode: 'grid' });
+    const small = m.release([1, 2, 3], 5, { rng: createRng({ seed: 8 }) });
+    const large = m.release([1, 2 ** 60, 3], 2 ** 52, { rng: createRng({ seed: 8 }) });
+    expect(large.sums[0]).toBe(small.sums[0]); // the same noise
+    expect(large.sums[2]).toBe(small.sums[2]);
+    expect(Math.abs(large.sums[1]! - 2 ** 60)).toBeLessThanOrEqual(Math.abs(small.sums[1]! - 2) + 2 ** 60 * 2 ** -52);
+    expect(Number.isInteger(large.sums[1]! / m.grid!)).toBe(true);
+    expect(large.count! - 2 ** 52).toBeCloseTo(small.count! - 5, 0);
   });
 
   it.each<[string, () => unknown, typeof TypeError, RegExp]>([
-    ['rho beyond the sampler at this dimension', () => correlatedSum({ dimension: 2 ** 32, rho: 1e-6, mode: 'grid' }), RangeError, /grid mode cannot give rho = 0.000001 at dimension 4294967296/],
-    ['grid too fine for the noise', () => correlatedSum({ dimension: 1e6, rho: 1e-3, mode: 'grid', grid: 2 ** -30 }), RangeError, /noise variance is \S+ grid steps, above 2\^40; use a larger grid/],
+    ['rho beyond the sampler at this dimension', () => correlatedSum({ dimension: 2 ** 32, rho: 1e-20, mode: 'grid' }), RangeError, /grid mode cannot give rho = 1e-20 at dimension 4294967296/],
+    ['grid too fine for the noise', () => correlatedSum({ dimension: 1e6, rho: 1e-3, mode: 'grid', grid: 2 ** -70 }), RangeError, /noise standard deviation is \S+ grid steps, above 2\^40; use a larger grid/],
     ['bound too small', () => correlatedSum({ dimension: 3, rho: 1, bound: 1e-300, mode: 'grid' }), RangeError, /`bound` is too small for grid mode/],
     ['grid with sparsity', () => correlatedSum({ dimension: 3, rho: 1, sparsity: 1, mode: 'grid' }), TypeError, /grid mode of correlatedSum is for add-remove/],
     ['grid under replace-one', () => correlatedSum({ dimension: 3, rho: 1, neighbours: 'replace-one', mode: 'grid' }), TypeError, /grid mode of correlatedSum/],
-    ['grid without grid mode', () => correlatedSum({ dimension: 3, rho: 1, grid: 0.5 }), TypeError, /`grid` applies to `mode: 'grid'` only/],
+    ['grid without grid mode', () => correlatedSum({ dimension: 3, rho: 1, grid: 0.5, mode: 'continuous' }), TypeError, /`grid` applies to `mode: 'grid'` only/],
     ['grid not a power of two', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid', grid: 0.3 }), RangeError, /`grid` must be a power of two; got 0.3/],
     ['rho and epsilon', () => correlatedSum({ dimension: 3, rho: 1, epsilon: 1, delta: 1e-6, mode: 'grid' }), TypeError, /either `epsilon` and `delta` or `rho`/],
     ['unknown mode', () => correlatedSum({ dimension: 3, rho: 1, mode: 'exact' as never }), RangeError, /`mode` must be one of/],
     ['fractional count', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 1.5), RangeError, /`count` must be an integer; got 1.5/],
-    ['a count too large for exact output', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 2 ** 40), RangeError, /too large for exact integers on this grid/],
-    ['sums too large for exact output', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2 ** 40, 3], 1), RangeError, /too large for exact integers on this grid/],
+    ['a count beyond the safe integers', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 2 ** 53), RangeError, /`count` must be a number >= 0 and <= 9007199254740991/],
     ['non-finite sums', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, NaN, 3], 1), RangeError, /`sums\[1\]` must be a finite number; got NaN/],
   ])('bad input: %s', (_, call, ErrorType, message) => {
     expect(call).toThrow(ErrorType);

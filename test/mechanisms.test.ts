@@ -3,9 +3,9 @@ import { addGaussianNoise, calibrateGaussian, createRng, gaussianMechanism, gaus
 import { exactSum, expectClose } from './helpers.js';
 
 describe('one-line mechanisms', () => {
-  it('carry the calibration, their verified privacy, and release query + noise', () => {
+  it('carry the calibration, their verified privacy, and release query + noise (continuous mode)', () => {
     const sensitivity = [0.5, 1, 2, 4];
-    const m = gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6 });
+    const m = gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' });
     const c = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6 });
     expect(m.scales).toEqual(c.scales);
     expect(m.mu).toBe(c.mu);
@@ -14,8 +14,8 @@ describe('one-line mechanisms', () => {
     const released = m.release(query, { rng: createRng({ seed: 9 }) });
     expect(query).toEqual([10, 20, 30, 40]);
     expect(released).toEqual(addGaussianNoise(Float64Array.from(query), c.scales, { rng: createRng({ seed: 9 }) }));
-    const l = laplaceMechanism({ sensitivity, epsilon: 2, errorPower: 1 });
-    expect(l.privacy.epsilon).toBeLessThanOrEqual(2);
+    const l = laplaceMechanism({ sensitivity, epsilon: 2, errorPower: 1, mode: 'continuous' });
+    expect(l.privacy.epsilonPure).toBeLessThanOrEqual(2);
     expect(l.release(Float64Array.from(query)).length).toBe(4);
   });
 
@@ -56,7 +56,7 @@ describe('group (per-layer) calibration', () => {
   it('Laplace groups meet sum_g s_g / b_g = epsilon', () => {
     const l = laplaceMechanism({ groups: { sizes, sensitivity }, epsilon: 0.5 });
     expect(exactSum(sensitivity.map((s, i) => s / l.scales[i]!))).toBeLessThanOrEqual(0.5);
-    expect(l.privacy.epsilon).toBeLessThanOrEqual(0.5);
+    expect(l.privacy.epsilonPure).toBeLessThanOrEqual(0.5);
   });
 
   it('samplers and mechanisms expand group scales to coordinates without a K-long scale array', () => {

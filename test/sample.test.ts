@@ -112,7 +112,6 @@ function tailWords(w: WasmExports, n: number, kernel: 'gaussianSamples' | 'lapla
 }
 
 const minimum = (a: Float64Array) => a.reduce((m, x) => Math.min(m, x), Infinity);
-const maximum = (a: Float64Array) => a.reduce((m, x) => Math.max(m, x), -Infinity);
 
 describe('the tails: every draw forced into the ziggurat tail', () => {
   const w = wasm();

@@ -5,10 +5,13 @@ import { embeddedBytes, instantiateSync, wasm } from '../src/wasm.js';
 import { builds, expectClose } from './helpers.js';
 
 describe('the WebAssembly module', () => {
-  it('has no imports and exports its memory', () => {
+  it('imports only the pool refill and the exact path, and exports its memory', () => {
     for (const simd of [false, true]) {
       const module = new WebAssembly.Module(embeddedBytes(simd));
-      expect(WebAssembly.Module.imports(module)).toEqual([]);
+      expect(WebAssembly.Module.imports(module)).toEqual([
+        { module: 'env', name: 'refillPool', kind: 'function' },
+        { module: 'env', name: 'exactDraw', kind: 'function' },
+      ]);
       expect(WebAssembly.Module.exports(module).map((e) => e.name)).toContain('memory');
     }
   });

@@ -1,0 +1,222 @@
+// The adversarial review's attacks, one class per block: what a careless or hostile caller does to
+// objects handed out, options and arrays handed in, and what an observer learns from low bits.
+import { afterEach, describe, expect, it } from 'vitest';
+import { addGaussianNoiseParallel, createRng as createDistRng } from '../dist/index.js'; // workers load dist/worker.js
+import { correlatedSum, createRng, gaussianMechanism, gaussianNoise, laplaceMechanism, type Rng } from '../src/index.js';
+
+const seeded = (seed: number) => ({ rng: createRng({ seed }) });
+
+describe('a mechanism cannot be changed after it is built', () => {
+  it('sorting or zeroing the scales and sensitivities it shows changes neither its privacy nor its release', () => {
+    for (const mode of ['grid', 'continuous'] as const) {
+      const m = laplaceMechanism({ sensitivity: [1, 0.01, 0.5], epsilon: 1, mode });
+      const before = m.release([0, 0, 0], seeded(1));
+      const epsilon = m.privacy.epsilonPure;
+      m.scales.sort();
+      m.scales.fill(0);
+      m.sensitivity.fill(0);
+      expect(m.release([0, 0, 0], seeded(1)), mode).toEqual(before);
+      expect(m.release([0, 0, 0]).some((x) => x !== 0), `${mode}: still noisy`).toBe(true);
+      expect(m.privacy.epsilonPure).toBe(epsilon);
+    }
+  });
+
+  it('is frozen, and so is its privacy object', () => {
+    const m = gaussianMechanism({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6 });
+    expect(Object.isFrozen(m)).toBe(true);
+    expect(Object.isFrozen(m.privacy)).toBe(true);
+    expect(() => { (m as { scales: unknown }).scales = new Float64Array(2); }).toThrow(TypeError);
+    expect(() => { (m as { release: unknown }).release = () => new Float64Array(2); }).toThrow(TypeError);
+    expect(() => { (m.privacy as { delta: unknown }).delta = () => 0; }).toThrow(TypeError);
+    const c = correlatedSum({ dimension: 3, epsilon: 1, delta: 1e-6 });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('copies the arrays it is built from: reusing the caller\'s sizes, sensitivity or weights buffers changes nothing', () => {
+    const sizes = Float64Array.from([3, 2]);
+    const sensitivity = Float64Array.from([1, 0.2]);
+    const m = gaussianMechanism({ groups: { sizes, sensitivity }, epsilon: 1, delta: 1e-6 });
+    const before = m.release(new Float64Array(5), seeded(2));
+    sizes.set([1, 4]);
+    sensitivity.set([1e-9, 1e-9]);
+    expect(m.release(new Float64Array(5), seeded(2))).toEqual(before);
+    const weights = Float64Array.from([1, 1]);
+    const w = laplaceMechanism({ sensitivity: [1, 1], weights, epsilon: 1 });
+    const withWeights = w.release([0, 0], seeded(3));
+    weights.set([1e-100, 1e100]);
+    expect(w.release([0, 0], seeded(3))).toEqual(withWeights);
+  });
+
+  it('reads every option once, from the caller\'s own properties: a getter cannot change a value between the check and the use', () => {
+    let reads = 0;
+    const options = {
+      sensitivity: [1],
+      get epsilon() {
+        reads++;
+        return reads === 1 ? 1 : 1e6; // valid when checked, huge afterwards
+      },
+    };
+    const m = laplaceMechanism(options);
+    expect(reads).toBe(1);
+    expect(m.privacy.epsilonPure).toBeLessThanOrEqual(1);
+    let rhoReads = 0;
+    const c = correlatedSum({
+      dimension: 4,
+      get rho() {
+        rhoReads++;
+        return rhoReads === 1 ? 0.5 : 1e9;
+      },
+    } as never);
+    expect(rhoReads).toBe(1);
+    expect(c.privacy!.rho).toBeLessThanOrEqual(0.5);
+  });
+});
+
+describe('a polluted Object.prototype is never read', () => {
+  const prototype = Object.prototype as Record<string, unknown>;
+  afterEach(() => {
+    delete prototype.rng;
+    delete prototype.mode;
+    delete prototype.grid;
+  });
+
+  it('an inherited `rng` does not make release(q, {}) use a predictable generator', () => {
+    const m = laplaceMechanism({ sensitivity: [1, 1, 1, 1], epsilon: 1 });
+    prototype.rng = createRng({ seed: 'attacker' }) as Rng;
+    const a = m.release([0, 0, 0, 0], {});
+    const b = m.release([0, 0, 0, 0], {});
+    expect(a).not.toEqual(b); // the CSPRNG, not a seeded generator
+    delete prototype.rng;
+    expect(a).not.toEqual(m.release([0, 0, 0, 0], { rng: createRng({ seed: 'attacker' }) }));
+  });
+
+  it('an inherited `mode` or `grid` does not switch a mechanism to floating-point noise', () => {
+    prototype.mode = 'continuous';
+    prototype.grid = 2 ** 100;
+    const m = gaussianMechanism({ sensitivity: [1], epsilon: 1, delta: 1e-6 });
+    expect(m.mode).toBe('grid');
+    expect(m.grid).toBeLessThan(1);
+  });
+});
+
+describe('caller arrays are read through intrinsics, never through their own methods', () => {
+  class Hostile extends Float64Array {
+    calls = 0;
+    override subarray(begin?: number, end?: number): Float64Array<ArrayBuffer> {
+      this.calls++;
+      gaussianNoise(8, 1); // re-entering the library mid-draw must not happen at all
+      return super.subarray(begin, end);
+    }
+    override get length(): number {
+      this.calls++;
+      return 2; // lies about its length
+    }
+  }
+
+  it('a Float64Array subclass overriding subarray and length is never called, and two calls never share noise', () => {
+    const scales = new Hostile(16).fill(1);
+    const first = gaussianNoise(16, scales);
+    const second = gaussianNoise(16, scales);
+    expect(scales.calls).toBe(0);
+    expect(first.length).toBe(16);
+    expect(first.some((x, i) => x === second[i])).toBe(false);
+    const values = new Hostile(16);
+    const m = laplaceMechanism({ sensitivity: new Hostile(16).fill(1), epsilon: 1 });
+    expect(m.release(values).length).toBe(16);
+    expect(values.calls).toBe(0);
+  });
+});
+
+describe('the parallel samplers read their inputs when called, before anything asynchronous', () => {
+  it('values and scales changed right after the call (in the same tick or a microtask) change nothing', async () => {
+    const n = 20_000;
+    const values = new Float64Array(n).fill(1);
+    const scales = new Float64Array(n).fill(2);
+    const expected = await addGaussianNoiseParallel(Float64Array.from(values), Float64Array.from(scales), { rng: createDistRng({ seed: 5 }), threads: 2 });
+    const pending = addGaussianNoiseParallel(values, scales, { rng: createDistRng({ seed: 5 }), threads: 2 });
+    values.fill(NaN);
+    scales.fill(0);
+    await Promise.resolve().then(() => values.fill(-1));
+    const result = await pending;
+    expect(result).toBe(values);
+    expect(Array.from(result)).toEqual(Array.from(expected));
+  });
+});
+
+describe('floating-point low bits (Mironov 2012): no output one neighbour can give and the other cannot', () => {
+  /** How many of n releases of one coordinate land in S. */
+  function hits(release: (x: number) => number, x: number, S: (y: number) => boolean, n: number): number {
+    let count = 0;
+    for (let i = 0; i < n; i++) if (S(release(x))) count++;
+    return count;
+  }
+
+  const lowBits = (lo: number, hi: number, bits: number) => (y: number) => y > lo && y < hi && !Number.isInteger(y * 2 ** bits);
+  const sets: Array<[string, (y: number) => boolean]> = [
+    ['0 < y < 0.5, y 2^53 not an integer', lowBits(0, 0.5, 53)],
+    ['-0.5 < y < 0, y 2^53 not an integer', lowBits(-0.5, 0, 53)],
+    ['1 < y < 2, y 2^52 not an integer', lowBits(1, 2, 52)],
+    ['-4 < y < -2, y 2^51 not an integer', lowBits(-4, -2, 51)],
+  ];
+
+  it('the distinguisher separates neighbours under continuous noise (the test has power) and never under the default', () => {
+    for (const sensitivity of [1, 0.3]) {
+      const neighbours = [0, sensitivity];
+      const mechanisms = [
+        ['Laplace', (mode: 'grid' | 'continuous') => laplaceMechanism({ sensitivity: [sensitivity], epsilon: 1, mode })],
+        ['Gaussian', (mode: 'grid' | 'continuous') => gaussianMechanism({ sensitivity: [sensitivity], epsilon: 1, delta: 1e-6, mode })],
+      ] as const;
+      for (const [name, build] of mechanisms) {
+        const continuous = build('continuous');
+        const safe = build('grid');
+        const [S] = sets[0]!;
+        const [, inS] = sets[0]!;
+        const gap = hits((x) => continuous.release([x])[0]!, neighbours[0]!, inS, 20_000) - hits((x) => continuous.release([x])[0]!, neighbours[1]!, inS, 20_000);
+        expect(gap, `${name}, continuous, ${S}`).toBeGreaterThan(100);
+        for (const [label, set] of sets) {
+          for (const x of neighbours) {
+            expect(hits((v) => safe.release([v])[0]!, x, set, 20_000), `${name}, default, x = ${x}, ${label}`).toBe(0);
+          }
+        }
+      }
+    }
+  });
+
+  it('correlated sums: the default release never lands in the low-bit sets either', () => {
+    const c = correlatedSum({ dimension: 2, epsilon: 1, delta: 1e-6 });
+    for (const [label, set] of sets) {
+      for (const sums of [[0, 0], [1, 0]]) {
+        let count = 0;
+        for (let i = 0; i < 5000; i++) {
+          const { sums: out, count: n } = c.release(sums, 3);
+          count += out.filter(set).length + (set(n!) ? 1 : 0);
+        }
+        expect(count, `${label}, sums ${sums}`).toBe(0);
+      }
+    }
+  });
+
+  it('over random inputs, every default output is an exact multiple of the grid, and the grid is at least 2^-40 of the noise scale', () => {
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    for (let trial = 0; trial < 300; trial++) {
+      const K = 1 + Math.floor(random() * 6);
+      const sensitivity = Array.from({ length: K }, () => (random() < 0.2 ? 0 : 10 ** (random() * 8 - 4)));
+      const epsilon = 10 ** (random() * 4 - 2);
+      const query = Array.from({ length: K }, () => (random() - 0.5) * 10 ** (random() * 12 - 4));
+      const ms = [laplaceMechanism({ sensitivity, epsilon }), gaussianMechanism({ sensitivity, epsilon, delta: 1e-6 })];
+      for (const m of ms) {
+        const g = m.grid!;
+        expect(g, 'grid').toBe(2 ** Math.round(Math.log2(g)));
+        expect(g).toBeGreaterThanOrEqual(m.scales.reduce((a, s) => Math.max(a, s), 0) * 2 ** -40);
+        for (const y of m.release(query)) expect(Number.isInteger(y / g), `${y} on grid ${g}`).toBe(true);
+      }
+      const d = 1 + Math.floor(random() * 5);
+      const bound = 10 ** (random() * 6 - 3);
+      const c = correlatedSum({ dimension: d, epsilon, delta: 1e-6, bound });
+      const { sums, count } = c.release(Array.from({ length: d }, () => random() * bound * 10), 10);
+      for (const y of sums) expect(Number.isInteger(y / c.grid!)).toBe(true);
+      expect(Number.isInteger(count! * 2 ** 30)).toBe(true);
+    }
+  });
+});
