@@ -197,7 +197,7 @@ function gaussian(word: u64, s: f64): f64 {
   }
 }
 
-/** floor(x + 1/2), exactly: x - floor(x) is exact for every double. */
+/** floor(x + 1/2), exactly: the test x - floor(x) >= 1/2 is exact for every double (docs/math.md, "Floating-point safety"). */
 // @ts-ignore: decorator
 @inline function roundHalfUp(x: f64): f64 {
   const f = Math.floor(x);

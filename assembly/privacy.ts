@@ -73,6 +73,7 @@ function logDeltaSlopeEps(mu: f64, eps: f64, logDelta: f64): f64 {
 
 const MAX_ITERATIONS = 200;
 const ULP: f64 = 2.220446049250313e-16; // 2^-52
+const TWO_M50: f64 = 8.881784197001252e-16; // 2^-50
 
 /**
  * mu0(eps, delta): the largest mu with delta(eps; mu) <= delta, for eps >= 0 and 0 < delta < 1.
@@ -107,21 +108,23 @@ export function gaussianMu(eps: f64, delta: f64): f64 {
 }
 
 /**
- * The margin kept below delta: gaussianDelta is within 4e-15 max(1, |ln delta|) (relative) of the
- * exact profile, which the mpmath fixtures check in every region (the worst seen is a third of
- * it; the error is that of exp(log delta)); so a computed delta(eps; mu) <= delta (1 - margin)
- * holds in exact arithmetic too.
+ * A bound on gaussianDelta's relative error at (mu, eps), kept as a margin below delta so that a
+ * computed delta(eps; mu) <= delta (1 - bound) holds in exact arithmetic too: the error of
+ * exp(log delta), 4e-15 max(1, |ln delta|), and that of rounding a = eps/mu - mu/2, which moves
+ * log delta by about (|a| + 1) times a's error of a few ulp of eps/mu + mu/2 (it dominates for
+ * eps beyond about 1e4). The mpmath fixtures check this bound region by region (docs/math.md,
+ * "Calibration").
  */
 // @ts-ignore: decorator
-@inline function safeDelta(delta: f64): f64 {
-  return delta * (1.0 - 4e-15 * Math.max(1.0, -Math.log(delta)));
+@inline function deltaError(mu: f64, eps: f64, delta: f64): f64 {
+  const a = Math.abs(eps / mu - 0.5 * mu);
+  return 4e-15 * Math.max(1.0, -Math.log(delta)) + TWO_M50 * (a + 1.0) * (eps / mu + 0.5 * mu);
 }
 
 /** Moves mu down, geometrically, until gaussianDelta(mu, eps) <= delta with the margin. */
 function safeBelow(mu: f64, eps: f64, delta: f64): f64 {
-  const target = safeDelta(delta);
   let shrink = ULP;
-  while (gaussianDelta(mu, eps) > target) {
+  while (gaussianDelta(mu, eps) > delta * (1.0 - deltaError(mu, eps, delta))) {
     mu *= 1.0 - shrink;
     shrink *= 2.0;
   }
@@ -133,7 +136,7 @@ function safeBelow(mu: f64, eps: f64, delta: f64): f64 {
  * Safeguarded Newton on eps in [lo, hi] with delta(lo) > delta >= delta(hi); rounded up.
  */
 export function gaussianEpsilon(mu: f64, delta: f64): f64 {
-  if (gaussianDelta(mu, 0.0) <= delta) return 0.0;
+  if (gaussianDelta(mu, 0.0) <= delta * (1.0 - deltaError(mu, 0.0, delta))) return 0.0;
   const target = Math.log(delta);
   // Upper end: delta(eps; mu) <= Q(a) <= delta once a = eps/mu - mu/2 >= Q^-1(delta).
   let hi = mu * (normalIsf(delta) + 0.5 * mu);
@@ -157,9 +160,8 @@ export function gaussianEpsilon(mu: f64, delta: f64): f64 {
 
 /** Moves eps up, geometrically, until gaussianDelta(mu, eps) <= delta with the margin. */
 function safeAbove(eps: f64, mu: f64, delta: f64): f64 {
-  const target = safeDelta(delta);
   let grow = ULP;
-  while (gaussianDelta(mu, eps) > target) {
+  while (gaussianDelta(mu, eps) > delta * (1.0 - deltaError(mu, eps, delta))) {
     eps = eps * (1.0 + grow) + grow * ULP;
     grow *= 2.0;
   }

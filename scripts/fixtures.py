@@ -431,6 +431,12 @@ def build_privacy():
         for c in linspace(0.45, 1.0, 10):
             pairs.append((float(c * mp.sqrt(2 * mpf(e))), e))
     gd["large_eps"] = gaussian_delta_rows(pairs, lo=1e-300, hi=0.5)
+    # huge_eps: eps in [1e3, 1e6], where rounding a = eps/mu - mu/2 dominates the error
+    pairs = []
+    for e in geomspace(1000.0, 1e6, 7):
+        for c in linspace(0.45, 1.0, 8):
+            pairs.append((float(c * mp.sqrt(2 * mpf(e))), e))
+    gd["huge_eps"] = gaussian_delta_rows(pairs, lo=1e-300, hi=0.5)
     # tiny_delta: delta in [1e-300, 1e-20]
     # (a = eps/mu - mu/2 between about 9.3 and 37 gives delta in that range)
     pairs = [(m, e) for m in [0.01, 0.1, 1.0, 2.0, 5.0, 10.0, 20.0]
@@ -492,9 +498,9 @@ def build_privacy():
 
     # gaussianEpsilon grid
     t0 = time.time()
-    MU = [1e-6, 1e-3, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0]
+    MU = [1e-6, 1e-3, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 300.0, 1000.0]
     DEL = [1e-100, 1e-30, 1e-12, 1e-6, 1e-3, 0.1, 0.5]
-    ge = {"typical": [], "small": [], "large": [], "zero": []}
+    ge = {"typical": [], "small": [], "large": [], "huge": [], "zero": []}
     zeros = []
     for m in MU:
         for d in DEL:
@@ -505,6 +511,8 @@ def build_privacy():
             check_delta_residual(e, mpf(m), d)
             ev = float(e)
             region = "small" if ev < 1e-3 else ("large" if ev > 100 else "typical")
+            if ev > 1e4:
+                region = "huge"
             ge[region].append([m, d, ev, double_above(e)])
     ge["zero"] = thin(zeros, 6)
     print("  gaussianEpsilon done (%.1fs); %d grid rows had answer 0 (%d kept)"

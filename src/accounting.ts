@@ -225,7 +225,7 @@ function readPrivacy(item: unknown, i: number): { kind: (typeof KINDS)[number]; 
  * Laplace parts add their epsilons; a mixture is (epsilonPure + epsilon_G(delta), delta)-DP by
  * basic composition of the pure part with the Gaussian part, a safe rule. With any zCDP part
  * (grid-mode Gaussian noise) everything composes as zCDP: rho adds up, mu-GDP is mu^2/2-zCDP and
- * pure epsilon-DP is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe. Every item is checked: its
+ * each pure epsilon-DP part is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe. Every item is checked: its
  * parameters must be numbers >= 0 or Infinity, so a privacy object saved as JSON (where Infinity
  * became null) or edited by hand fails instead of counting as no cost.
  */
@@ -237,14 +237,16 @@ export function compose(list: readonly Privacy[]): Privacy {
   const mu2 = new CompensatedSum();
   const epsilons = new CompensatedSum();
   const rhos = new CompensatedSum();
+  const pureRhos = new CompensatedSum(); // each pure epsilon-DP part is epsilon^2/2-zCDP
   const warnings = items.flatMap((item) => (item.warning ? [item.warning] : []));
   for (const item of items) {
     mu2.add(item.mu * item.mu);
     epsilons.add(item.epsilonPure);
+    pureRhos.add((item.epsilonPure * item.epsilonPure) / 2);
     rhos.add(item.rho);
   }
   const has = (kinds: readonly string[]) => items.some((item) => kinds.includes(item.kind));
-  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value + mu2.value / 2 + (epsilons.value * epsilons.value) / 2), warnings);
+  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value + mu2.value / 2 + pureRhos.value), warnings);
   const mu = roundUp(Math.sqrt(mu2.value));
   const epsilonPure = roundUp(epsilons.value);
   if (!has(['laplace', 'mixed'])) return gaussianFromMu(mu, warnings);

@@ -74,7 +74,11 @@ export function roundingScale(lambda: Float64Array, sizes?: Float64Array, q: 1 |
   return smallest;
 }
 
-/** floor(x + 1/2) exactly, as the kernels round (x - floor(x) is exact for every double). */
+/**
+ * floor(x + 1/2) exactly, as the kernels round: the test x - floor(x) >= 1/2 is decided exactly
+ * for every double (docs/math.md, "Floating-point safety"), although the difference itself can
+ * round for -1/2 < x < 0.
+ */
 export function roundHalfUp(x: number): number {
   const f = Math.floor(x);
   return x - f >= 0.5 ? f + 1 : f;
