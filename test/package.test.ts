@@ -1,6 +1,9 @@
 // The package as users get it: the built entry through import and require(), its types, and
-// what `npm pack` ships.
+// what `npm pack` ships (files, and a package.json without install-time scripts).
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -23,14 +26,23 @@ describe('the published package', () => {
   });
 
   it('npm pack ships dist/ (with both wasm builds), the README and the licence, nothing else', () => {
-    const [pack] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'])) as Array<{ files: Array<{ path: string }> }>;
-    const files = pack!.files.map((f) => f.path);
-    expect(files).toContain('dist/index.js');
-    expect(files).toContain('dist/index.d.ts');
-    expect(files).toContain('dist/dpnoise-simd.wasm');
-    expect(files).toContain('dist/dpnoise-scalar.wasm');
-    expect(files).toContain('README.md');
-    expect(files).toContain('LICENSE');
-    expect(files.filter((f) => !f.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(f))).toEqual([]);
+    const dir = mkdtempSync(join(tmpdir(), 'dpnoise-pack-'));
+    try {
+      // --ignore-scripts: npm test has built dist/ (prepack would only find the build up to date).
+      const [pack] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir])) as Array<{ filename: string; files: Array<{ path: string }> }>;
+      const files = pack!.files.map((f) => f.path);
+      expect(files).toContain('dist/index.js');
+      expect(files).toContain('dist/index.d.ts');
+      expect(files).toContain('dist/dpnoise-simd.wasm');
+      expect(files).toContain('dist/dpnoise-scalar.wasm');
+      expect(files).toContain('README.md');
+      expect(files).toContain('LICENSE');
+      expect(files.filter((f) => !f.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(f))).toEqual([]);
+      // npm runs these when the package is installed (prepare: from git) and npm 11 warns about them.
+      const { scripts = {} } = JSON.parse(run('tar', ['-xzOf', join(dir, pack!.filename), 'package/package.json']));
+      expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

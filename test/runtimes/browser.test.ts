@@ -1,6 +1,6 @@
-// A real browser: Debian's headless Chromium driven by playwright-core, against pages served on
-// localhost. dpnoise needs `await init()` there, then gives exactly Node's numbers on the main
-// thread, in a module Web Worker, and with parallel sampling in Web Workers.
+// A real browser: headless Chromium (see chromium.ts) driven by playwright-core, against pages
+// served on localhost. dpnoise needs `await init()` there, then gives exactly Node's numbers on the
+// main thread, in a module Web Worker, and with parallel sampling in Web Workers.
 import { describe, expect, it } from 'vitest';
 import * as dpnoise from '../../dist/index.js';
 import { useChromium } from './chromium.js';
