@@ -1,8 +1,9 @@
 // Builds everything `npm ci` and the npm scripts need: the scalar and SIMD WebAssembly modules
 // (AssemblyScript), a TypeScript module embedding them, and dist/ with type declarations.
+import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,3 +26,30 @@ run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 for (const name of builds) {
   copyFileSync(join(root, 'build', `dpnoise-${name}.wasm`), join(root, 'dist', `dpnoise-${name}.wasm`));
 }
+
+// The command line's own modules and its CSV parser (a devDependency) are bundled into
+// dist/cli.js, so the package keeps no runtime dependencies; the kernel's modules stay imports
+// of their dist/ files. The parser's licence travels with it.
+const csvLicence = readFileSync(join(root, 'node_modules', 'csv-parse', 'LICENSE'), 'utf8').trim();
+const src = join(root, 'src');
+await build({
+  entryPoints: [join(src, 'cli.ts')],
+  outfile: join(root, 'dist', 'cli.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  banner: { js: `/*! Bundles csv-parse (https://github.com/adaltas/node-csv):\n${csvLicence}\n*/` },
+  plugins: [{
+    name: 'kernel-external',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, ({ path, importer, resolveDir }) => {
+        const inSrc = relative(src, resolve(resolveDir, path));
+        const kernel = importer.startsWith(src + sep) && inSrc !== 'cli.js' && !inSrc.startsWith('cli/');
+        return kernel ? { path: `./${inSrc}`, external: true } : undefined;
+      });
+    },
+  }],
+});
+rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
