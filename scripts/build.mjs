@@ -6,10 +6,11 @@
 // in build/ (not dist/, which is published) after each build, and a build whose hash matches and
 // whose outputs all exist does nothing. `npm run build -- --force` or DPNOISE_FORCE_BUILD=1
 // rebuilds anyway.
+import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,10 +40,10 @@ function inputsHash() {
   return hash.digest('hex');
 }
 
-/** Every file the build writes: the wasm in build/ and dist/, the embedding module, and dist/ from src/. */
+/** Every file the build writes: the wasm in build/ and dist/, the embedding module, and dist/ from src/ (src/cli/ is bundled into dist/cli.js). */
 function outputs() {
   const wasm = builds.flatMap((name) => [join('build', `dpnoise-${name}.wasm`), join('dist', `dpnoise-${name}.wasm`)]);
-  const compiled = files('src').filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))
+  const compiled = files('src').filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith(join('src', 'cli') + '/'))
     .flatMap((path) => ['.js', '.d.ts'].map((ext) => path.replace(/^src/, 'dist').replace(/\.ts$/, ext)));
   return [...wasm, generated, ...compiled];
 }
@@ -72,4 +73,31 @@ run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 for (const name of builds) {
   copyFileSync(join(root, 'build', `dpnoise-${name}.wasm`), join(root, 'dist', `dpnoise-${name}.wasm`));
 }
+
+// The command line's own modules and its CSV parser (a devDependency) are bundled into
+// dist/cli.js, so the package keeps no runtime dependencies; the kernel's modules stay imports
+// of their dist/ files. The parser's licence travels with it.
+const csvLicence = readFileSync(join(root, 'node_modules', 'csv-parse', 'LICENSE'), 'utf8').trim();
+const src = join(root, 'src');
+await build({
+  entryPoints: [join(src, 'cli.ts')],
+  outfile: join(root, 'dist', 'cli.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  banner: { js: `/*! Bundles csv-parse (https://github.com/adaltas/node-csv):\n${csvLicence}\n*/` },
+  plugins: [{
+    name: 'kernel-external',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, ({ path, importer, resolveDir }) => {
+        const inSrc = relative(src, resolve(resolveDir, path));
+        const kernel = importer.startsWith(src + sep) && inSrc !== 'cli.js' && !inSrc.startsWith('cli/');
+        return kernel ? { path: `./${inSrc}`, external: true } : undefined;
+      });
+    },
+  }],
+});
+rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
 writeFileSync(stamp, `${hash}\n`);
