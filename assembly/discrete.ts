@@ -37,9 +37,9 @@ const GAUSSIAN_ACCEPT: i32 = 5;
 /** 2^-30: far above every rounding error bounded in docs/math.md (below 2^-38 in all cases). */
 const MARGIN: f64 = 9.313225746154785e-10;
 const TWO_52: u64 = 0x10000000000000;
-const TWO_64: f64 = 18446744073709551616.0;
-/** 2^-63, 2^-50. */
+/** 2^-63, 2^-53, 2^-50. */
 const TWO_M63: f64 = 1.0842021724855044e-19;
+const TWO_M53: f64 = 1.1102230246251565e-16;
 const TWO_M50: f64 = 8.881784197001252e-16;
 const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
 /** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
@@ -101,7 +101,9 @@ function handOver(stage: i32, word: u64, negative: u64, h: f64, y: f64, s: f64):
   if (u >= TWO_52) {
     const y = scaledT * -Math.log(<f64><i64>u * TWO_M63);
     const h = Math.floor(y);
-    return (h == 0.0 || y - h > MARGIN) && h + 1.0 - y > MARGIN ? h : -1.0;
+    // Branch-free (h = 0 is often a coin flip): no threshold within MARGIN of y, but 0, which U < 1 never reaches.
+    const sure = (<i32>(y - h > MARGIN) | <i32>(h == 0.0)) & <i32>(h + 1.0 - y > MARGIN);
+    return sure ? h : -1.0;
   }
   if (u == 0) return -1.0;
   const high = scaledT * -Math.log(<f64><i64>u * TWO_M63);
@@ -112,18 +114,35 @@ function handOver(stage: i32, word: u64, negative: u64, h: f64, y: f64, s: f64):
 
 /**
  * Whether V < exp(-x) for V in [v, v + 1) 2^-bits (bits <= 64), given x' with |x' - x| <= error:
- * 1 (yes), 0 (no) or -1 (too close to tell in double precision).
+ * 1 (yes), 0 (no) or -1 (too close to tell in double precision). V's top 53 bits decide, in exact
+ * double arithmetic (a wider interval can only leave more to the exact path, never decide wrongly).
  */
 function belowExp(v: u64, bits: i32, x: f64, error: f64): i32 {
   if (x - error > X_TINY) return v >= 1 ? 0 : -1; // exp(-x) < 2^-1000 <= V unless v = 0
   const eta = 2.0 * (error + TWO_M50); // exp's error (< 1 ulp) and x's, with room
   if (eta > MARGIN) return -1;
-  const c = Math.exp(-x) * reinterpret<f64>(<u64>(1023 + bits) << 52);
-  const low = c * (1.0 - eta);
-  if (v < <u64>low) return 1; // V < v + 1 <= floor(low) <= c 2^bits
-  const high = c * (1.0 + eta);
-  if (high < TWO_64 && v >= <u64>Math.ceil(high)) return 0; // V >= v >= c 2^bits
+  const drop = max(0, bits - 53);
+  const top = <f64><i64>(v >>> <u64>drop); // exact: below 2^53
+  const c = Math.exp(-x) * reinterpret<f64>(<u64>(1023 + bits - drop) << 52); // in units of 2^(drop - bits)
+  if (top + 1.0 <= c * (1.0 - eta)) return 1; // V < (top + 1) 2^(drop - bits) <= exp(-x)
+  if (top >= c * (1.0 + eta)) return 0; // V >= top 2^(drop - bits) >= exp(-x)
   return -1;
+}
+
+/**
+ * belowExp(v, 64, x, error) for 0 <= x <= 1, mostly without exp: the alternating Taylor series
+ * brackets exp(-x) between 1 - x + x^2/2 - x^3/6 and 1 - x + x^2/2 (its terms decrease for x <= 1),
+ * which decides unless V falls between them (a band of width x^3/6); rounding and x's error are
+ * kept within MARGIN, as in belowExp.
+ */
+function belowExpSmall(v: u64, x: f64, error: f64): i32 {
+  const top = <f64><i64>(v >>> 11) * TWO_M53; // V in [top, top + 2^-53)
+  const upper = 1.0 - x + 0.5 * x * x;
+  const lower = upper - x * x * x * (1.0 / 6.0);
+  const slack = error + MARGIN;
+  if (top + TWO_M53 <= lower - slack) return 1;
+  if (top >= upper + slack) return 0;
+  return belowExp(v, 64, x, error);
 }
 
 /**
@@ -166,30 +185,41 @@ function laplace(word: u64, trialStage: i32, s: f64): f64 {
         lw = nextWord();
       }
     }
-    if (negative == 0 || x != 0.0) return reinterpret<f64>(reinterpret<u64>(x) | (negative << 63));
+    // (negative, 0) is redrawn; the sign itself, a coin flip, is applied without a branch.
+    if ((<i32>(negative != 0) & <i32>(x == 0.0)) == 0) return reinterpret<f64>(reinterpret<u64>(x) | (negative << 63));
     w = nextWord();
   }
 }
 
-/**
- * A discrete Gaussian draw of variance parameter s (setLaplace(T) done), from the trial word
- * `word`. Returns the noise, or 0 with `finished` set.
- */
-function gaussian(word: u64, s: f64): f64 {
+// The discrete Gaussian of the draw in progress: s, s/T and 1/(2s), set once per variance.
+let variance: f64 = 0.0;
+let shift: f64 = 0.0;
+let halfInverse: f64 = 0.0;
+
+/** Sets s, its proposal's scale T = floor(sqrt s) + 1, s/T and 1/(2s). */
+// @ts-ignore: decorator
+@inline function setGaussian(s: f64): void {
+  variance = s;
+  setLaplace(Math.floor(Math.sqrt(s)) + 1.0);
+  shift = s / laplaceT;
+  halfInverse = 0.5 / s;
+}
+
+/** A discrete Gaussian draw with the parameters of setGaussian, from the trial word `word`. Returns the noise, or 0 with `finished` set. */
+function gaussian(word: u64): f64 {
   let w = word;
-  const shift = s / laplaceT;
   while (true) {
-    const y = laplace(w, GAUSSIAN_TRIAL, s);
+    const y = laplace(w, GAUSSIAN_TRIAL, variance);
     if (finished) return 0.0;
     // gamma = (|y| - s/T)^2 / (2 s); d carries an error of at most 2^-52 (s/T + |d|).
     const d = Math.abs(y) - shift;
     const dError = (shift + Math.abs(d)) * TWO_M50;
-    const gamma = (d * d) / (2.0 * s);
-    const error = 2.0 * ((Math.abs(d) * dError + dError * dError) / s + gamma * TWO_M50);
+    const gamma = d * d * halfInverse;
+    const error = 4.0 * ((Math.abs(d) * dError + dError * dError) * halfInverse + gamma * TWO_M50);
     const aw = nextWord();
-    const accept = belowExp(aw, 64, gamma, error);
+    const accept = gamma <= 1.0 ? belowExpSmall(aw, gamma, error) : belowExp(aw, 64, gamma, error);
     if (accept < 0) {
-      handOver(GAUSSIAN_ACCEPT, aw, 0, 0.0, y, s);
+      handOver(GAUSSIAN_ACCEPT, aw, 0, 0.0, y, variance);
       return 0.0;
     }
     if (accept > 0) return y;
@@ -210,8 +240,8 @@ function gaussian(word: u64, s: f64): f64 {
  * rounded to a double only once, so the output is a function of the exact integer release.
  */
 // @ts-ignore: decorator
-@inline function gridValue(at: usize, add: bool, grid: f64): f64 {
-  return add ? roundHalfUp(load<f64>(VALUES + at) / grid) : 0.0;
+@inline function gridValue(at: usize, add: bool, inverseGrid: f64): f64 {
+  return add ? roundHalfUp(load<f64>(VALUES + at) * inverseGrid) : 0.0; // exact: the grid is a power of two
 }
 
 /**
@@ -222,14 +252,16 @@ function gaussian(word: u64, s: f64): f64 {
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
+  const inverseGrid = 1.0 / grid;
+  laplaceT = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setLaplace(scale);
   for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;
     const t = perCoordinate ? load<f64>(SCALES + at) : scale;
-    value = gridValue(at, add, grid);
+    value = gridValue(at, add, inverseGrid);
     let out = value;
     if (t > 0.0) {
-      if (perCoordinate) setLaplace(t);
+      if (perCoordinate && t != laplaceT) setLaplace(t);
       beginCoordinate(<u64>first + <u64>i);
       finished = false;
       const word = load<u64>(RANDOM + at);
@@ -248,19 +280,21 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
 export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
-  if (!perCoordinate && scale > 0.0) setLaplace(Math.floor(Math.sqrt(scale)) + 1.0);
+  const inverseGrid = 1.0 / grid;
+  variance = NaN; // parameters cached from an earlier call (of either kernel) are never reused
+  if (!perCoordinate && scale > 0.0) setGaussian(scale);
   for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;
     const s = perCoordinate ? load<f64>(SCALES + at) : scale;
-    value = gridValue(at, add, grid);
+    value = gridValue(at, add, inverseGrid);
     let out = value;
     if (s > 0.0) {
-      if (perCoordinate) setLaplace(Math.floor(Math.sqrt(s)) + 1.0);
+      if (perCoordinate && s != variance) setGaussian(s);
       beginCoordinate(<u64>first + <u64>i);
       finished = false;
       const word = load<u64>(RANDOM + at);
       if (exactOnly) handOver(GAUSSIAN_TRIAL, word, 0, 0.0, 0.0, s);
-      else out = value + gaussian(word, s);
+      else out = value + gaussian(word);
       if (finished) out = finishedOutput;
     }
     store<f64>(VALUES + at, out * grid);

@@ -9,7 +9,7 @@ export function chunkLength(): i32 { return CHUNK; }
 export function profilePointer(): usize { return PROFILE; }
 export function weightsPointer(): usize { return WEIGHTS; }
 export function resultsPointer(): usize { return RESULTS; }
-export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, nextWord } from "./random";
+export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./random";
 export { gaussianSamples, laplaceSamples } from "./sample";
 import { EXACT, EXTRA, EXTRA_WORDS, RANDOM, SAMPLE_CHUNK, SCALES, STREAM, VALUES } from "./memory";
 export function sampleChunkLength(): i32 { return SAMPLE_CHUNK; }

@@ -53,10 +53,15 @@ export function seededWords(first: f64, count: i32): void {
 let seeded = false;
 let poolNext: i32 = 0;
 let poolEnd: i32 = 0;
+// The seeded stream's key and gamma, cached from STREAM.
+let streamKey: u64 = 0;
+let streamGamma: u64 = 0;
 
 /** Extra words come from the seeded stream (STREAM must hold its key and gamma). */
 export function useSeededExtras(): void {
   seeded = true;
+  streamKey = load<u64>(STREAM);
+  streamGamma = load<u64>(STREAM, 8);
 }
 
 /** Extra words come from the CSPRNG pool, from where it was left (unused words stay fresh). */
@@ -82,10 +87,16 @@ let taken: u64 = 0;
   taken = 0;
 }
 
-/** The next extra word of the current coordinate. */
-export function nextWord(): u64 {
+/** The next extra word of the current coordinate (inlined into the samplers' loops). */
+// @ts-ignore: decorator
+@inline export function nextWord(): u64 {
   const k = taken++;
-  if (seeded) return streamWord(EXTRA_BASE + (current << EXTRA_SHIFT) + k);
+  if (seeded) return mix64(streamKey + (EXTRA_BASE + (current << EXTRA_SHIFT) + k + 1) * streamGamma);
+  return poolWord();
+}
+
+/** The next word of the CSPRNG pool, refilled by the facade when empty. */
+function poolWord(): u64 {
   if (poolNext >= poolEnd) {
     refillPool();
     if (poolNext >= poolEnd) unreachable(); // the facade must supply at least one word
@@ -93,4 +104,9 @@ export function nextWord(): u64 {
   const word = load<u64>(EXTRA + (<usize>poolNext << 3));
   poolNext++;
   return word;
+}
+
+/** nextWord for the exact path (src/exact.ts), which continues a draw from the same words. */
+export function exactWord(): u64 {
+  return nextWord();
 }

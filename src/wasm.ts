@@ -24,8 +24,8 @@ export interface WasmExports {
   useSeededExtras(): void;
   usePoolExtras(count: number): void;
   resumePoolExtras(): void;
-  /** The next extra word of the coordinate being drawn (a signed i64 as a bigint). */
-  nextWord(): bigint;
+  /** The next extra word of the coordinate being drawn (a signed i64 as a bigint), for the exact path. */
+  exactWord(): bigint;
   /** flags: PER_COORDINATE | ADD (kernel.ts); `shared` is added to every coordinate. */
   gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
   laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
@@ -80,7 +80,7 @@ function exactDraw(w: WasmExports, stage: number): number {
   const slots = new Float64Array(w.memory.buffer, w.exactPointer(), 7);
   const word = new BigUint64Array(w.memory.buffer, w.exactPointer() + 16, 1)[0]!;
   const state = { parameter: slots[0]!, laplaceScale: slots[1]!, word, negative: slots[3] === 1, h: slots[4]!, y: slots[5]!, value: slots[6]! };
-  return finishDraw(stage, state, () => BigInt.asUintN(64, w.nextWord()));
+  return finishDraw(stage, state, () => BigInt.asUintN(64, w.exactWord()));
 }
 
 /**
