@@ -20,6 +20,9 @@ import { beginCoordinate, nextWord } from "./random";
 import { EXACT, RANDOM, SCALES, VALUES } from "./memory";
 import { ADD, PER_COORDINATE } from "./sample";
 
+/** Kernel flag: the same work for every output (no shortcut whose use depends on the noise drawn). */
+export const FIXED_WORK: i32 = 4;
+
 /**
  * Finishes the current coordinate exactly from the state in EXACT (stage: one of the constants
  * below) and returns its output, the value plus the noise rounded to a double.
@@ -54,6 +57,8 @@ const ACCEPT_SURE: u64 = 0xF000000000000000;
 }
 
 let exactOnly = false;
+/** Set from FIXED_WORK for the call in progress. */
+let fixedWork = false;
 
 /** Sends every draw to the exact path (tests: its decisions must equal the fast path's). */
 export function setExactOnly(on: bool): void {
@@ -94,11 +99,14 @@ function handOver(stage: i32, word: u64, negative: u64, h: f64, y: f64, s: f64):
 
 /**
  * H = floor(-(t/B) ln U) for U in [u, u + 1) 2^-63, or -1 when a double cannot be sure. For
- * u >= 2^52 one logarithm serves: the interval moves -(t/B) ln U by under 2^-47.
+ * u >= 2^52 one logarithm serves: the interval moves -(t/B) ln U by under 2^-47. Otherwise (and
+ * always with FIXED_WORK, so that the work does not tell small U, large noise) the logarithms at
+ * the interval's ends bound it: at u and at u + 1, or at about u + 2^11 for u >= 2^52 (a wider
+ * interval, which only leaves more to the exact path).
  */
 // @ts-ignore: decorator
 @inline function inversion(u: u64): f64 {
-  if (u >= TWO_52) {
+  if (u >= TWO_52 && !fixedWork) {
     const y = scaledT * -Math.log(<f64><i64>u * TWO_M63);
     const h = Math.floor(y);
     // Branch-free (h = 0 is often a coin flip): no threshold within MARGIN of y, but 0, which U < 1 never reaches.
@@ -106,8 +114,11 @@ function handOver(stage: i32, word: u64, negative: u64, h: f64, y: f64, s: f64):
     return sure ? h : -1.0;
   }
   if (u == 0) return -1.0;
+  // The far end: u + 1 exactly below 2^52; above, the double u + 2^11 is at least u + 1 (u's
+  // conversion and the sum each round by at most 2^9).
+  const end = <f64><i64>u + (u >= TWO_52 ? 2048.0 : 1.0);
   const high = scaledT * -Math.log(<f64><i64>u * TWO_M63);
-  const low = Math.max(scaledT * -Math.log(<f64><i64>(u + 1) * TWO_M63) - MARGIN, 0.0);
+  const low = Math.max(scaledT * -Math.log(end * TWO_M63) - MARGIN, 0.0);
   const h = Math.floor(low);
   return Math.floor(high + MARGIN) == h ? h : -1.0;
 }
@@ -168,7 +179,7 @@ function laplace(word: u64, trialStage: i32, s: f64): f64 {
       while (true) {
         const l = <f64>(lw >>> shift);
         // exp(-l/t) > exp(-1/16) > ACCEPT_SURE since l < B <= t/16: most draws need no exp.
-        if ((lw & mask) < acceptSure(shift)) {
+        if (!fixedWork && (lw & mask) < acceptSure(shift)) {
           x += l;
           break;
         }
@@ -217,7 +228,7 @@ function gaussian(word: u64): f64 {
     const gamma = d * d * halfInverse;
     const error = 4.0 * ((Math.abs(d) * dError + dError * dError) * halfInverse + gamma * TWO_M50);
     const aw = nextWord();
-    const accept = gamma <= 1.0 ? belowExpSmall(aw, gamma, error) : belowExp(aw, 64, gamma, error);
+    const accept = gamma <= 1.0 && !fixedWork ? belowExpSmall(aw, gamma, error) : belowExp(aw, 64, gamma, error);
     if (accept < 0) {
       handOver(GAUSSIAN_ACCEPT, aw, 0, 0.0, y, variance);
       return 0.0;
@@ -247,12 +258,14 @@ function gaussian(word: u64): f64 {
 /**
  * For coordinates [0, n) of the chunk starting at coordinate `first`: VALUES[i] = grid *
  * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
- * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise).
+ * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). With FIXED_WORK,
+ * the shortcuts whose use depends on the noise are skipped (every acceptance computes its exp).
  */
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
+  fixedWork = (flags & FIXED_WORK) != 0;
   laplaceT = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setLaplace(scale);
   for (let i = 0; i < n; i++) {
@@ -281,6 +294,7 @@ export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
+  fixedWork = (flags & FIXED_WORK) != 0;
   variance = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setGaussian(scale);
   for (let i = 0; i < n; i++) {

@@ -31,6 +31,7 @@ const GROUPS = [
   './samplers.mjs',
   './correlated.mjs',
   './grid.mjs',
+  './side-channel.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));

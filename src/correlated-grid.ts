@@ -12,13 +12,13 @@
 import { zcdpPrivacy, type ZcdpPrivacy } from './accounting.js';
 import type { CorrelatedRelease, CorrelatedSumMechanism } from './correlated.js';
 import { SAFETY } from './calibrate.js';
-import { MAX_GRID_SCALE, readGrid, roundHalfUp, zcdpMu } from './grid.js';
+import { MAX_GRID_SCALE, roundHalfUp, zcdpMu } from './grid.js';
 import { sourceOf } from './rng.js';
 import { draw, type SampleOptions } from './sample.js';
 import { FINITE_ENTRIES, numberIn, options as checkOptions, vector } from './validate.js';
 
 /** What grid mode adds to (and fixes in) the mechanism; `correlatedSum` adds d, neighbours, mode. */
-export type GridCorrelatedSum = Omit<CorrelatedSumMechanism, 'dimension' | 'neighbours' | 'mode'> & {
+export type GridCorrelatedSum = Omit<CorrelatedSumMechanism, 'dimension' | 'neighbours' | 'mode' | 'fixedWork'> & {
   readonly grid: number;
   readonly privacy: ZcdpPrivacy;
 };
@@ -65,11 +65,11 @@ function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
  * correlatedSum({ ..., mode: 'grid' }), already checked for d, C, the neighbour relation and the
  * privacy asked (`rho`, or `epsilon` and `delta` whose continuous distance is mu0).
  */
-export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: number, mu0: number, gridOption: unknown): GridCorrelatedSum {
+export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: number, mu0: number, gridOption: number | undefined, fixedWork: boolean): GridCorrelatedSum {
   // rho asked, or the largest rho whose zCDP-to-(epsilon, delta) conversion meets the request.
   const rhoTarget = o.rho !== undefined ? (o.rho as number) : zcdpMu(o.epsilon as number, o.delta as number, mu0) ** 2 / 2;
   if (!(rhoTarget > 0)) throw new RangeError('dpnoise: grid mode\'s zCDP accounting cannot meet this epsilon and delta; use a larger epsilon or delta, or mode \'continuous\'.');
-  const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption === undefined ? undefined : readGrid(gridOption));
+  const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption);
   const sigma2 = (SAFETY * (d * B * B + s * s)) / (2 * rhoTarget);
   if (!(sigma2 <= MAX_VARIANCE)) throw new RangeError(`dpnoise: with \`grid\` ${g / (2 * s)} the noise standard deviation is ${Math.sqrt(sigma2)} grid steps, above 2^40; use a larger grid.`);
   const rho = ((d * B * B + s * s) / (2 * sigma2)) * (1 + 2 ** -50);
@@ -86,8 +86,8 @@ export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: numb
     if (!Number.isInteger(n)) throw new RangeError(`dpnoise: \`count\` must be an integer; got ${n}.`);
     const stream = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng).stream();
     // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined exactly.
-    const Y = draw('discreteGaussianSamples', new Float64Array(d), false, sigma2, stream, 0);
-    const Z = draw('discreteGaussianSamples', new Float64Array(1), false, sigma2, stream, d)[0]!;
+    const Y = draw('discreteGaussianSamples', new Float64Array(d), false, sigma2, stream, 0, 1, fixedWork);
+    const Z = draw('discreteGaussianSamples', new Float64Array(1), false, sigma2, stream, d, 1, fixedWork)[0]!;
     const out = F.map((f, j) => combined(2 * s * f, s * Y[j]!, Cg, Z) * outputGrid);
     return { sums: out, count: n + Z / s };
   }

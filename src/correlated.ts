@@ -47,6 +47,8 @@ export interface CorrelatedSumOptions {
   mode?: Mode;
   /** Grid mode: the grid of the released sums, a power of two (default: g / (2s), C/g in (256, 512]). */
   grid?: number;
+  /** Grid mode: the same work whatever the noise, so a release's duration says nothing about it (default false). */
+  fixedWork?: boolean;
 }
 
 /** What a correlated release returns. */
@@ -81,6 +83,8 @@ export interface CorrelatedSumMechanism {
   readonly mode: Mode;
   /** Grid mode: the released sums are exact multiples of this power of two. */
   readonly grid?: number;
+  /** Grid mode: whether a release does the same work whatever noise it draws. */
+  readonly fixedWork: boolean;
   /** Grid mode: the rho-zCDP the release guarantees (never less than asked). */
   readonly privacy?: ZcdpPrivacy;
   /** Adds the noise to copies of the sums and the count; the inputs stay untouched. */
@@ -138,17 +142,17 @@ function sparseDesign(d: number, k: number): Design {
  * Gaussian noise correlated across the sums (MATH.md section 7).
  */
 export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMechanism {
-  const o = checkOptions('options', options, ['dimension', 'epsilon', 'delta', 'rho', 'bound', 'sparsity', 'tradeoff', 'neighbours', 'mode', 'grid']);
+  const o = checkOptions('options', options, ['dimension', 'epsilon', 'delta', 'rho', 'bound', 'sparsity', 'tradeoff', 'neighbours', 'mode', 'grid', 'fixedWork']);
   const d = integer('dimension', o.dimension, DIMENSION);
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
-  const { mode, grid } = readMode(o);
+  const { mode, grid, fixedWork } = readMode(o);
   const mu = privacyDistance(o);
   if (mode === 'grid') {
     if (o.sparsity !== undefined || o.tradeoff !== undefined || neighbours !== 'add-remove') {
       throw new TypeError("dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`; pass `mode: 'continuous'` for those (not floating-point safe).");
     }
-    return Object.freeze({ dimension: d, neighbours, mode, ...gridCorrelatedSum(o, d, C, mu, grid) });
+    return Object.freeze({ dimension: d, neighbours, mode, fixedWork, ...gridCorrelatedSum(o, d, C, mu, grid, fixedWork) });
   }
   const sparse = o.sparsity !== undefined;
   const k = sparse ? integer('sparsity', o.sparsity, { min: 1, max: d }) : d;
@@ -197,6 +201,9 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     dimension: d,
     neighbours,
     mode,
+    grid: undefined,
+    fixedWork: false,
+    privacy: undefined,
     mu,
     sharedScale,
     independentScale,

@@ -9,7 +9,7 @@
 // moves by at most lambda moves by at most ceil(lambda / g) grid steps; a group moving by lambda
 // in l2 (l1) norm moves by less than lambda / g + sqrt(n) (lambda / g + n) steps, each rounding
 // being off by less than one step between neighbours.
-import { numberIn, oneOf, type Range } from './validate.js';
+import { describe, numberIn, oneOf, type Range } from './validate.js';
 
 /** The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise. */
 export const MODES = ['grid', 'continuous'] as const;
@@ -29,13 +29,25 @@ export function readGrid(value: unknown): number {
   return g;
 }
 
-/** The mode and grid options of a mechanism: grid by default; `grid` only in grid mode. */
-export function readMode(o: Record<string, unknown>): { mode: Mode; grid: number | undefined } {
+/** A mechanism's mode options, read once. */
+export interface ModeOptions {
+  mode: Mode;
+  grid: number | undefined;
+  /** Grid mode: the same work for every output (timing-safe), at some cost in speed. */
+  fixedWork: boolean;
+}
+
+/** The mode options of a mechanism: grid by default; `grid` and `fixedWork` only in grid mode. */
+export function readMode(o: Record<string, unknown>): ModeOptions {
   const mode = o.mode === undefined ? 'grid' : oneOf('mode', o.mode, MODES);
-  // `grid` is an own property even when absent, so an inherited one is never read.
-  if (o.grid === undefined) return { mode, grid: undefined };
-  if (mode !== 'grid') throw new TypeError('dpnoise: `grid` applies to `mode: \'grid\'` only.');
-  return { mode, grid: readGrid(o.grid) };
+  if (mode !== 'grid' && (o.grid !== undefined || o.fixedWork !== undefined)) {
+    throw new TypeError(`dpnoise: \`${o.grid !== undefined ? 'grid' : 'fixedWork'}\` applies to \`mode: 'grid'\` only.`);
+  }
+  if (o.fixedWork !== undefined && typeof o.fixedWork !== 'boolean') {
+    throw new TypeError(`dpnoise: \`fixedWork\` must be true or false; got ${describe(o.fixedWork)}.`);
+  }
+  // Every field is an own property even when absent, so an inherited one is never read.
+  return { mode, grid: o.grid === undefined ? undefined : readGrid(o.grid), fixedWork: o.fixedWork === true };
 }
 
 /** The power of two at or below x (x a positive normal double). */

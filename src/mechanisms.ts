@@ -28,6 +28,8 @@ export interface GaussianMechanism extends Readonly<GaussianCalibration> {
   readonly mode: Mode;
   /** The grid step (grid mode only): every released value is a multiple of it. */
   readonly grid?: number;
+  /** Grid mode: whether a release does the same work whatever noise it draws (see the option). */
+  readonly fixedWork: boolean;
   /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
 }
@@ -40,6 +42,8 @@ export interface LaplaceMechanism extends Readonly<LaplaceCalibration> {
   readonly mode: Mode;
   /** The grid step (grid mode only): every released value is a multiple of it. */
   readonly grid?: number;
+  /** Grid mode: whether a release does the same work whatever noise it draws (see the option). */
+  readonly fixedWork: boolean;
   /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
 }
@@ -50,6 +54,11 @@ export interface LaplaceMechanismOptions extends CalibrationOptions {
   mode?: Mode;
   /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
   grid?: number;
+  /**
+   * Grid mode: draw with the same work whatever the noise (no shortcut taken for some outputs
+   * only), so that a release's duration says nothing about its noise; somewhat slower (default false).
+   */
+  fixedWork?: boolean;
 }
 
 /** Options of gaussianMechanism: calibrateGaussian's, and the mode. */
@@ -58,6 +67,11 @@ export interface GaussianMechanismOptions extends GaussianCalibrationOptions {
   mode?: Mode;
   /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
   grid?: number;
+  /**
+   * Grid mode: draw with the same work whatever the noise (no shortcut taken for some outputs
+   * only), so that a release's duration says nothing about its noise; somewhat slower (default false).
+   */
+  fixedWork?: boolean;
 }
 
 const CALIBRATION_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
@@ -80,7 +94,7 @@ function readOwnedProfile(o: Record<string, unknown>): OwnedProfile {
 
 /** Calibration options with the owned profile (and sensitivities replaced, for grid mode). */
 function withProfile(o: Record<string, unknown>, { sizes }: OwnedProfile, lambda: Float64Array, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const { sensitivity: _s, groups: _g, mode: _m, grid: _r, weights, ...rest } = o;
+  const { sensitivity: _s, groups: _g, mode: _m, grid: _r, fixedWork: _f, weights, ...rest } = o;
   const copiedWeights = weights === undefined ? {} : { weights: vector('weights', weights, { min: 2 ** -400, max: 2 ** 400, basic: 'a finite number > 0', range: 'between 2^-400 and 2^400' }, { copy: true }) };
   return { ...rest, ...copiedWeights, ...(sizes ? { groups: { sizes, sensitivity: lambda } } : { sensitivity: lambda }), ...extra };
 }
@@ -93,17 +107,17 @@ function queryEntries(grid: number): Entries {
 
 /**
  * A release: the noise of `kernel` with scales `scales` (per coordinate, or per group) added to a
- * copy of the query; in grid mode (`grid`) the query is rounded to the grid first. The scales
- * and sizes are the mechanism's own copies.
+ * copy of the query; in grid mode (`grid`) the query is rounded to the grid first, and `fixedWork`
+ * keeps the work independent of the noise. The scales and sizes are the mechanism's own copies.
  */
-function releaser(kernel: Kernel, scales: Float64Array, sizes: Float64Array | undefined, grid: number | undefined) {
+function releaser(kernel: Kernel, scales: Float64Array, sizes: Float64Array | undefined, grid: number | undefined, fixedWork = false) {
   const length = sizes ? sizes.reduce((a, b) => a + b, 0) : scales.length;
   const entries = queryEntries(grid ?? Number.MAX_VALUE);
   const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales } : scales;
   return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
     const values = vector('query', query, entries, { length, copy: true });
     const source = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng);
-    return draw(kernel, values, true, perCoordinate, source.stream(), 0, grid);
+    return draw(kernel, values, true, perCoordinate, source.stream(), 0, grid, fixedWork);
   };
 }
 
@@ -128,16 +142,16 @@ function mechanism<T extends Calibration>(calibration: T, fields: Record<string,
 
 /** A Gaussian mechanism for (epsilon, delta)-DP (or mu-GDP): calibrateGaussian's options, and `mode`/`grid`. */
 export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMechanism {
-  const o = checkOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu', 'mode', 'grid']);
-  const { mode, grid } = readMode(o);
+  const o = checkOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu', 'mode', 'grid', 'fixedWork']);
+  const { mode, grid, fixedWork } = readMode(o);
   const profile = readOwnedProfile(o);
   if (mode === 'continuous') {
     const calibration = calibrateGaussian(withProfile(o, profile, profile.lambda) as GaussianCalibrationOptions);
     const privacy = gaussianPrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
     const release = releaser('gaussianSamples', calibration.scales.slice(), calibration.sizes?.slice(), undefined);
-    return mechanism(calibration, { privacy, mode, release }) as unknown as GaussianMechanism;
+    return mechanism(calibration, { privacy, mode, grid: undefined, fixedWork: false, release }) as unknown as GaussianMechanism;
   }
-  return gridGaussianMechanism(o, profile, grid);
+  return gridGaussianMechanism(o, profile, grid, fixedWork);
 }
 
 /**
@@ -146,7 +160,7 @@ export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMe
  * steps, so the release is rho-zCDP with rho the sum (CKS 2020); rho is calibrated so that the
  * zCDP-to-(epsilon, delta) conversion meets the request, and reported from the variances used.
  */
-function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined): GaussianMechanism {
+function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined, fixedWork: boolean): GaussianMechanism {
   let budget: { epsilon: number; delta: number } | undefined;
   let mu: number;
   if (o.mu !== undefined) {
@@ -171,26 +185,26 @@ function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile
   rounded.forEach((l, i) => l > 0 && rho.add((l / g) ** 2 / (2 * variances[i]!)));
   const privacy = zcdpPrivacy(rho.value * (1 + 2 ** -50));
   const scales = variances.map((s) => Math.sqrt(s) * g);
-  const release = releaser('discreteGaussianSamples', variances, sizes, g);
-  return mechanism({ ...calibration, ...budget, scales }, { privacy, mode: 'grid', grid: g, release }) as unknown as GaussianMechanism;
+  const release = releaser('discreteGaussianSamples', variances, sizes, g, fixedWork);
+  return mechanism({ ...calibration, ...budget, scales }, { privacy, mode: 'grid', grid: g, fixedWork, release }) as unknown as GaussianMechanism;
 }
 
 /** A Laplace mechanism for pure epsilon-DP: calibrateLaplace's options, and `mode`/`grid`. */
 export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
-  const o = checkOptions('options', options, [...CALIBRATION_OPTIONS, 'mode', 'grid']);
-  const { mode, grid } = readMode(o);
+  const o = checkOptions('options', options, [...CALIBRATION_OPTIONS, 'mode', 'grid', 'fixedWork']);
+  const { mode, grid, fixedWork } = readMode(o);
   const profile = readOwnedProfile(o);
   if (mode === 'continuous') {
     const calibration = calibrateLaplace(withProfile(o, profile, profile.lambda) as unknown as CalibrationOptions);
     const privacy = laplacePrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
     const release = releaser('laplaceSamples', calibration.scales.slice(), calibration.sizes?.slice(), undefined);
-    return mechanism(calibration, { privacy, mode, release }) as unknown as LaplaceMechanism;
+    return mechanism(calibration, { privacy, mode, grid: undefined, fixedWork: false, release }) as unknown as LaplaceMechanism;
   }
-  return gridLaplaceMechanism(o, profile, grid);
+  return gridLaplaceMechanism(o, profile, grid, fixedWork);
 }
 
 /** Grid mode: calibrate to the rounded sensitivities; the scales in grid units need not be integers. */
-function gridLaplaceMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined): LaplaceMechanism {
+function gridLaplaceMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined, fixedWork: boolean): LaplaceMechanism {
   const { lambda, sizes } = profile;
   const first = calibrateLaplace(withProfile(o, profile, lambda) as unknown as CalibrationOptions);
   const g = gridOption ?? defaultGrid(roundingScale(lambda, sizes, 1), largest(first.scales));
@@ -200,8 +214,8 @@ function gridLaplaceMechanism(o: Record<string, unknown>, profile: OwnedProfile,
   const epsilon = new CompensatedSum();
   rounded.forEach((l, i) => l > 0 && epsilon.add(l / g / steps[i]!));
   const privacy = laplaceFromEpsilon(epsilon.value * (1 + 2 ** -50));
-  const release = releaser('discreteLaplaceSamples', steps, sizes, g);
-  return mechanism(calibration, { privacy, mode: 'grid', grid: g, release }) as unknown as LaplaceMechanism;
+  const release = releaser('discreteLaplaceSamples', steps, sizes, g, fixedWork);
+  return mechanism(calibration, { privacy, mode: 'grid', grid: g, fixedWork, release }) as unknown as LaplaceMechanism;
 }
 
 /** What `recommend` returns. */

@@ -85,25 +85,27 @@ function readSource(options: unknown): RandomSource {
   return sourceOf(checkOptions('options', options, ['rng']).rng);
 }
 
-/** Kernel flags (assembly/sample.ts): one scale per coordinate, and add to the values. */
+/** Kernel flags (assembly/sample.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
 const PER_COORDINATE = 1;
 const ADD = 2;
+const FIXED_WORK = 4;
 
 let drawing = false;
 
 /**
  * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,
  * chunk by chunk. `extra` is the continuous kernels' shared term (default 0) or the discrete
- * kernels' grid (default 1: the values are integers already). Everything has been validated, and
+ * kernels' grid (default 1: the values are integers already); `fixedWork` asks the discrete kernels
+ * to skip their noise-dependent shortcuts. Everything has been validated, and
  * `target` and the scales are plain arrays (arrays.ts), so no caller code runs while drawing;
  * nesting a draw inside another is refused all the same.
  */
-export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: Scales, stream: Stream, origin = 0, extra = kernel.startsWith('discrete') ? 1 : 0): Float64Array {
+export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: Scales, stream: Stream, origin = 0, extra = kernel.startsWith('discrete') ? 1 : 0, fixedWork = false): Float64Array {
   if (drawing) throw new Error('dpnoise: a sampler was called while another one was drawing; calls cannot be nested.');
   drawing = true;
   try {
     const w: WasmExports = wasm();
-    const flags = (typeof scales === 'number' ? 0 : PER_COORDINATE) | (add ? ADD : 0);
+    const flags = (typeof scales === 'number' ? 0 : PER_COORDINATE) | (add ? ADD : 0) | (fixedWork ? FIXED_WORK : 0);
     const scale = typeof scales === 'number' ? scales : 1;
     stream.begin(w);
     forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {

@@ -13,12 +13,12 @@ const w = wasm();
 const chunk = w.sampleChunkLength();
 
 /** n draws of a kernel (noise only, grid 1) from a seeded stream; with `exact`, every draw through the exact path. */
-function seededDraws(kernel: DiscreteKernel, scale: number, n: number, { seed = 0xD15C7E7En, exact = false } = {}): Float64Array {
+function seededDraws(kernel: DiscreteKernel, scale: number, n: number, { seed = 0xD15C7E7En, exact = false, flags = 0 } = {}): Float64Array {
   new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([seed, 0x9E3779B97F4A7C15n]);
   w.useSeededExtras();
   w.setExactOnly(exact);
   try {
-    return kernelLoop(w, kernel, scale, n, (start, m) => w.seededWords(start, m));
+    return kernelLoop(w, kernel, scale, n, (start, m) => w.seededWords(start, m), flags);
   } finally {
     w.setExactOnly(false);
   }
@@ -36,12 +36,12 @@ function csprngDraws(kernel: DiscreteKernel, scale: number, n: number, poolWords
   }
 }
 
-function kernelLoop(module: WasmExports, kernel: DiscreteKernel, scale: number, n: number, words: (start: number, m: number) => void): Float64Array {
+function kernelLoop(module: WasmExports, kernel: DiscreteKernel, scale: number, n: number, words: (start: number, m: number) => void, flags = 0): Float64Array {
   const out = new Float64Array(n);
   for (let start = 0; start < n; start += chunk) {
     const m = Math.min(chunk, n - start);
     words(start, m);
-    module[kernel](start, m, 0, scale, 1);
+    module[kernel](start, m, flags, scale, 1);
     out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
   }
   return out;
@@ -158,6 +158,17 @@ describe('the exact path: the same function of the random words, to the last dra
       const fast = seededDraws(kernel, scale, 600, { seed: 77n });
       const exact = seededDraws(kernel, scale, 600, { seed: 77n, exact: true });
       expect(Array.from(exact), `${kernel} at ${scale}`).toEqual(Array.from(fast));
+    }
+  });
+
+  it.each([
+    ['discreteLaplaceSamples', [0.7, 1, 31.9, 32, 1000.5, 2 ** 40]],
+    ['discreteGaussianSamples', [0.5, 2, 1e6, 2 ** 79]],
+  ] as const)('%s: fixed work (no noise-dependent shortcut) changes the work only, never a draw', (kernel, scales) => {
+    const FIXED_WORK = 4;
+    for (const scale of scales) {
+      const fixed = seededDraws(kernel, scale, 20_000, { seed: 9n, flags: FIXED_WORK });
+      expect(Array.from(fixed), `${kernel} at ${scale}`).toEqual(Array.from(seededDraws(kernel, scale, 20_000, { seed: 9n })));
     }
   });
 
