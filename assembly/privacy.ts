@@ -1,4 +1,4 @@
-// The Gaussian privacy profile delta(eps; mu) and its inverses (MATH.md sections 2 and 3).
+// The Gaussian privacy profile delta(eps; mu) and its inverses (docs/math.md, "Gaussian privacy" and "Calibration").
 //
 // With a = eps/mu - mu/2 and b = eps/mu + mu/2 we have b^2 - a^2 = 2 eps, so
 // e^eps Q(b) = phi(a) M(b) with M the Mills ratio, and

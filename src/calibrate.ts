@@ -1,4 +1,4 @@
-// Per-coordinate noise scales for a sensitivity profile (MATH.md sections 4 and 5).
+// Per-coordinate noise scales for a sensitivity profile (docs/math.md, "Allocations").
 //
 // Every allocation has the shape scale_i = c * g_i with g_i = lambda_i^alpha * w_i^-gamma:
 // iid (g = 1), spr (g = lambda) and optimal (alpha = q/(p+q), gamma = 1/(p+q)). The privacy
@@ -9,7 +9,7 @@
 // Groups (for example the layers of a network) are entries with a multiplicity: group g holds
 // n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
 // Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
-// so groups are the weighted problem with w_g = n_g (MATH.md section 4's weighted formula).
+// so groups are the weighted problem with w_g = n_g (docs/math.md, "Allocations": the weighted formula).
 import { CompensatedSum, copyIn, forEachChunk, view } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
 import { numberIn, oneOf, options as checkOptions, POSITIVE, PROFILE_ENTRIES, type Range, readSizes, vector, WEIGHT_ENTRIES } from './validate.js';

@@ -1,4 +1,4 @@
-// Figures of merit of a sensitivity profile (MATH.md section 6).
+// Figures of merit of a sensitivity profile (docs/math.md, "Figures of merit").
 import { PROFILE_ENTRIES, vector } from './validate.js';
 
 /**

@@ -1,4 +1,4 @@
-// Gaussian and Laplace noise over long vectors (MATH.md section 8). Arguments are checked in full
+// Gaussian and Laplace noise over long vectors (docs/math.md, "Samplers"). Arguments are checked in full
 // before any noise is drawn; then the vector streams through WebAssembly chunk by chunk: random
 // words in, noise (scaled, and added to the values for the add* variants) out.
 import { isFloat64Array, lengthOfArray, plainView, setAt } from './arrays.js';

@@ -25,7 +25,7 @@ function laplaceEpsilon(lambda: ArrayLike<number>, scales: ArrayLike<number>): n
   return exactSum(Array.from(lambda, (l, i) => (l === 0 ? 0 : l / scales[i]!)));
 }
 
-describe('published numbers (MATH.md section 6)', () => {
+describe('published numbers (docs/math.md, "Figures of merit")', () => {
   const shapes = { linear: (i: number) => i, quadratic: (i: number) => i * i, exponential: (i: number) => Math.exp(i) };
 
   it('Gaussian gains 1.3016, 1.7547, 9.2423 for K = 20, whatever epsilon and delta', () => {

@@ -46,7 +46,7 @@ function distance2(sigma: number[][], d: number, m: number, C: number): number {
   return delta.reduce((s, v, i) => s + v * x[i]!, 0);
 }
 
-describe('correlated sums under add/remove neighbours (MATH.md section 7)', () => {
+describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated sums")', () => {
   it('scales, count scale and gain against an independent computation (t = sqrt(d))', () => {
     for (const [d, eps, delta, C] of [[1, 1, 1e-5, 1], [10, 0.5, 1e-6, 2], [10_000, 2, 1e-8, 0.1]] as const) {
       const m = correlatedSum({ mode: 'continuous', dimension: d, epsilon: eps, delta, bound: C });
@@ -105,7 +105,7 @@ describe('correlated sums under add/remove neighbours (MATH.md section 7)', () =
     expect(empirical(0, 1)).toBeGreaterThan(5 * se01);
   });
 
-  it('k-sparse records: MATH.md\'s numbers (d = 100, k = 5: MSE 492.19 against 500 spherical; k = 1 spherical)', () => {
+  it('k-sparse records: docs/math.md's numbers (d = 100, k = 5: MSE 492.19 against 500 spherical; k = 1 spherical)', () => {
     const m = correlatedSum({ mode: 'continuous', dimension: 100, rho: 0.5, sparsity: 5 });
     expect(m.mse.toFixed(2)).toBe('492.19');
     expectClose(m.gain, (500 * S * S) / m.mse, 1e-14, 'gain');

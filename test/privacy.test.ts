@@ -58,7 +58,7 @@ describe.each(builds)('privacy profile against mpmath, %s build', (_, w) => {
 });
 
 describe('calibration', () => {
-  it('reproduces the references of MATH.md section 3', () => {
+  it('reproduces the references of docs/math.md, "Calibration"', () => {
     expect(gaussianMu(0.5, 1e-6).toFixed(12)).toBe('0.124106149031');
     expect((1 / gaussianMu(1, 1e-5)).toFixed(11)).toBe('3.73063163482');
   });

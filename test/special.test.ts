@@ -5,7 +5,7 @@ import { builds, expectClose, fixture } from './helpers.js';
 type Regions = Record<string, Array<[number, number]>>;
 const { functions } = fixture<{ functions: Record<'erfc' | 'normalSf' | 'normalLogSf' | 'normalIsf', Regions> }>('special.json');
 
-/** MATH.md section 1: relative error at most 1e-15 (Q^-1: 1e-14) where the value is a normal double. */
+/** docs/math.md, "Special functions": relative error at most 1e-15 (Q^-1: 1e-14) where the value is a normal double. */
 const tolerance = { erfc: 1e-15, normalSf: 1e-15, normalLogSf: 1e-15, normalIsf: 1e-14 };
 
 describe.each(builds)('special functions against mpmath, %s build', (_, w) => {

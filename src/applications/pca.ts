@@ -11,7 +11,7 @@
 // the default levels the clipping changes nothing. Smaller clip levels trade bias for less noise.
 //
 // The noise is calibrated by calibrateGaussian / calibrateLaplace on that profile (the box bound
-// of MATH.md sections 4 and 5): `optimal` gives each entry its own scale, `iid` one scale for all
+// of docs/math.md, "Allocations"): `optimal` gives each entry its own scale, `iid` one scale for all
 // (for Gaussian noise the l2 norm of the profile over mu0, for Laplace its l1 norm over epsilon).
 // The private subspace is spanned by the top-k eigenvectors of the noisy matrix (cyclic Jacobi
 // rotations; meant for d up to about 50) and is scored by the subspace recovery error

@@ -41,7 +41,7 @@ describe('the demo page', () => {
       expect(Number(await page.locator('[data-testid=gini]').textContent())).toBe(Number(dpnoise.gini(sensitivity).toFixed(4)));
     };
     await check(profile((i, K) => Math.exp(i - K), 20), 0.5, 1e-6);
-    expect((await shown(page, 'Gaussian', 'optimal')).gain).toBe(9.2423); // MATH.md section 6
+    expect((await shown(page, 'Gaussian', 'optimal')).gain).toBe(9.2423); // docs/math.md, "Figures of merit"
     await page.selectOption('select[name=profile]', 'linear');
     await page.fill('input[name=epsilon]', '2');
     await page.fill('input[name=K]', '50');
