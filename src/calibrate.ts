@@ -239,6 +239,12 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
     throw new RangeError(`dpnoise: the noise for this profile and privacy level overflows double precision (mse ${mse}); use a larger epsilon or delta, or smaller sensitivities.`);
   }
   const scales = allocation === 'iid' ? new Float64Array(K).fill(c) : fillScales(w, profile, alpha, gamma, c);
+  // A scale that underflows to 0 would release its coordinate exactly: refuse it.
+  let exact = -1;
+  for (let i = 0; i < K && exact < 0; i++) if (lambda[i]! > 0 && !(scales[i]! > 0)) exact = i;
+  if (exact >= 0) {
+    throw new RangeError(`dpnoise: the noise scale of coordinate ${exact} (sensitivity ${lambda[exact]}) underflows to 0 at this privacy level; use a smaller epsilon or larger sensitivities.`);
+  }
   // gain = (c_iid / c)^p sum(w) / errorSum, where c_iid / c = normQ / cost^(1/q); a profile of
   // zeros gets no noise from any allocation.
   const gain = normQ === 0 ? 1 : Math.exp(p * Math.log(normQ / cost ** (1 / q)) + Math.log(sumW) - Math.log(errorSum));

@@ -26,7 +26,8 @@ interface Port {
   terminate(): void;
 }
 
-async function startWorker(): Promise<Port> {
+/** Starts one sampling worker (exported for the tests). */
+export async function startWorker(): Promise<Port> {
   const url = new URL('./worker.js', import.meta.url);
   let settle!: { resolve: (r: Float64Array) => void; reject: (e: Error) => void };
   const result = new Promise<Float64Array>((resolve, reject) => (settle = { resolve, reject }));

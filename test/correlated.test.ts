@@ -105,7 +105,7 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
     expect(empirical(0, 1)).toBeGreaterThan(5 * se01);
   });
 
-  it('k-sparse records: docs/math.md's numbers (d = 100, k = 5: MSE 492.19 against 500 spherical; k = 1 spherical)', () => {
+  it('k-sparse records: the numbers of docs/math.md (d = 100, k = 5: MSE 492.19 against 500 spherical; k = 1 spherical)', () => {
     const m = correlatedSum({ mode: 'continuous', dimension: 100, rho: 0.5, sparsity: 5 });
     expect(m.mse.toFixed(2)).toBe('492.19');
     expectClose(m.gain, (500 * S * S) / m.mse, 1e-14, 'gain');

@@ -2,6 +2,7 @@
 // suite imports the build, which `npm test` makes first.
 import { describe, expect, it } from 'vitest';
 import * as dpnoise from '../dist/index.js';
+import { startWorker } from '../dist/parallel.js';
 
 const { createRng } = dpnoise;
 
@@ -36,5 +37,11 @@ describe('parallel sampling with worker threads', () => {
     await expect(dpnoise.gaussianNoiseParallel(10, 1, { threads: 1.5 })).rejects.toThrow(/`threads` must be an integer/);
     await expect(dpnoise.laplaceNoiseParallel(-1, 1)).rejects.toThrow(RangeError);
     expect(Array.from(values)).toEqual([1, 2, 3]);
+  });
+
+  it('a worker that exits without answering rejects its call instead of leaving it pending', async () => {
+    const port = await startWorker();
+    port.terminate(); // exits with no message and no error event
+    await expect(port.result).rejects.toThrow(/a sampling worker exited \(code \d+\) before returning its noise/);
   });
 });
