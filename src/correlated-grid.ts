@@ -81,14 +81,15 @@ export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: numb
   const outputGrid = g / (2 * s);
 
   function release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease {
-    const F = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true }).map((f) => roundHalfUp(f / g));
+    const out = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true });
     const n = numberIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
     if (!Number.isInteger(n)) throw new RangeError(`dpnoise: \`count\` must be an integer; got ${n}.`);
     const stream = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng).stream();
-    // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined exactly.
+    // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined
+    // exactly with 2 s F, F = round(f / g): each output is rounded once.
     const Y = draw('discreteGaussianSamples', new Float64Array(d), false, sigma2, stream, 0, 1, fixedWork);
     const Z = draw('discreteGaussianSamples', new Float64Array(1), false, sigma2, stream, d, 1, fixedWork)[0]!;
-    const out = F.map((f, j) => combined(2 * s * f, s * Y[j]!, Cg, Z) * outputGrid);
+    for (let j = 0; j < d; j++) out[j] = combined(2 * s * roundHalfUp(out[j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
     return { sums: out, count: n + Z / s };
   }
 
