@@ -12,7 +12,7 @@
 import { zcdpDelta, zcdpEpsilon } from './grid.js';
 import { CompensatedSum } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
-import { describe, numberIn, options as checkOptions, PROFILE_ENTRIES, vector } from './validate.js';
+import { describe, numberIn, readOptions, PROFILE_ENTRIES, vector } from './validate.js';
 import { wasm } from './wasm.js';
 
 /** What every privacy object offers. */
@@ -169,7 +169,7 @@ const SCALE_ENTRIES = { min: 0, max: Number.MAX_VALUE, basic: 'a finite number >
 
 /** sum_i (lambda_i / s_i)^q over the profile; Infinity (with the first culprit) for a zero scale. */
 function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings: string[] } {
-  const o = checkOptions('options', options, ['scales', 'sensitivity']);
+  const o = readOptions('options', options, ['scales', 'sensitivity']);
   const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
   const scales = typeof o.scales === 'number'
     ? numberIn('scales', o.scales, { min: 0, max: Number.MAX_VALUE })

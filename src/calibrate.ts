@@ -12,7 +12,7 @@
 // so groups are the weighted problem with w_g = n_g (docs/math.md, "Allocations": the weighted formula).
 import { CompensatedSum, copyIn, forEachChunk, view } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
-import { numberIn, oneOf, options as checkOptions, POSITIVE, PROFILE_ENTRIES, type Range, readSizes, vector, WEIGHT_ENTRIES } from './validate.js';
+import { numberIn, oneOf, readOptions, POSITIVE, PROFILE_ENTRIES, type Range, readSizes, vector, WEIGHT_ENTRIES } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
 /** The allocations, `optimal` first. */
@@ -148,7 +148,7 @@ function readProfile(o: Record<string, unknown>): Profile {
     if (o.sensitivity !== undefined || o.weights !== undefined) {
       throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
     }
-    const groups = checkOptions('groups', o.groups, ['sizes', 'sensitivity']);
+    const groups = readOptions('groups', o.groups, ['sizes', 'sensitivity']);
     const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES);
     return { lambda, weights: readSizes('groups.sizes', groups.sizes, lambda.length), grouped: true, allocation, p };
   }
@@ -277,7 +277,7 @@ const MU: Range = { min: 0, max: 2000, minOpen: true };
  * coordinate, allocated from the sensitivity profile (default `optimal`, minimising the MSE).
  */
 export function calibrateGaussian(options: GaussianCalibrationOptions): GaussianCalibration {
-  const o = checkOptions('options', options, [...COMMON_OPTIONS, 'delta', 'mu']);
+  const o = readOptions('options', options, [...COMMON_OPTIONS, 'delta', 'mu']);
   const budget = readGaussianBudget(o);
   const profile = readProfile(o);
   const w = wasm();
@@ -291,7 +291,7 @@ export function calibrateGaussian(options: GaussianCalibrationOptions): Gaussian
  * allocated from the sensitivity profile (default `optimal`, minimising the MSE).
  */
 export function calibrateLaplace(options: CalibrationOptions): LaplaceCalibration {
-  const o = checkOptions('options', options, COMMON_OPTIONS);
+  const o = readOptions('options', options, COMMON_OPTIONS);
   const epsilon = numberIn('epsilon', o.epsilon, POSITIVE);
   const profile = readProfile(o);
   const result = calibrate(wasm(), LAPLACE, profile, epsilon);

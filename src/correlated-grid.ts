@@ -13,9 +13,9 @@ import { zcdpPrivacy, type ZcdpPrivacy } from './accounting.js';
 import type { CorrelatedRelease, CorrelatedSumMechanism } from './correlated.js';
 import { SAFETY } from './calibrate.js';
 import { MAX_GRID_SCALE, roundHalfUp, zcdpMu } from './grid.js';
-import { sourceOf } from './rng.js';
+import { readRng } from './rng.js';
 import { draw, type SampleOptions } from './sample.js';
-import { FINITE_ENTRIES, numberIn, options as checkOptions, vector } from './validate.js';
+import { FINITE_ENTRIES, integerIn, vector } from './validate.js';
 
 /** What grid mode adds to (and fixes in) the mechanism; `correlatedSum` adds d, neighbours, mode. */
 export type GridCorrelatedSum = Omit<CorrelatedSumMechanism, 'dimension' | 'neighbours' | 'mode' | 'fixedWork'> & {
@@ -82,9 +82,8 @@ export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: numb
 
   function release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease {
     const out = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true });
-    const n = numberIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    if (!Number.isInteger(n)) throw new RangeError(`dpnoise: \`count\` must be an integer; got ${n}.`);
-    const stream = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng).stream();
+    const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const stream = readRng(options).stream();
     // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined
     // exactly with 2 s F, F = round(f / g): each output is rounded once.
     const Y = draw('discreteGaussianSamples', new Float64Array(d), false, sigma2, stream, 0, 1, fixedWork);

@@ -15,9 +15,9 @@ import { SAFETY } from './calibrate.js';
 import { gridCorrelatedSum } from './correlated-grid.js';
 import { type Mode, readMode } from './grid.js';
 import { DELTA, GAUSSIAN_EPSILON } from './privacy.js';
-import { sourceOf } from './rng.js';
+import { readRng } from './rng.js';
 import { draw, MAX_SCALE, type SampleOptions } from './sample.js';
-import { FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from './validate.js';
+import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from './validate.js';
 import { wasm } from './wasm.js';
 
 /** The neighbour relations: datasets differ by adding or removing a record, or by replacing one. */
@@ -97,12 +97,6 @@ const POSITIVE_FINITE: Range = { min: 0, max: Number.MAX_VALUE, minOpen: true };
 const BOUND: Range = { min: 0, max: 1e150, minOpen: true };
 const RHO: Range = { min: 0, max: 5e5, minOpen: true };
 
-function integer(name: string, value: unknown, range: Range): number {
-  const x = numberIn(name, value, range);
-  if (!Number.isInteger(x)) throw new RangeError(`dpnoise: \`${name}\` must be an integer; got ${x}.`);
-  return x;
-}
-
 /** mu from (epsilon, delta) or rho, exactly one of the two. */
 function privacyDistance(o: Record<string, unknown>): number {
   if (o.rho !== undefined) {
@@ -142,8 +136,8 @@ function sparseDesign(d: number, k: number): Design {
  * Gaussian noise correlated across the sums (docs/math.md, "Correlated sums").
  */
 export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMechanism {
-  const o = checkOptions('options', options, ['dimension', 'epsilon', 'delta', 'rho', 'bound', 'sparsity', 'tradeoff', 'neighbours', 'mode', 'grid', 'fixedWork']);
-  const d = integer('dimension', o.dimension, DIMENSION);
+  const o = readOptions('options', options, ['dimension', 'epsilon', 'delta', 'rho', 'bound', 'sparsity', 'tradeoff', 'neighbours', 'mode', 'grid', 'fixedWork']);
+  const d = integerIn('dimension', o.dimension, DIMENSION);
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
   const { mode, grid, fixedWork } = readMode(o);
@@ -155,7 +149,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     return Object.freeze({ dimension: d, neighbours, mode, fixedWork, ...gridCorrelatedSum(o, d, C, mu, grid, fixedWork) });
   }
   const sparse = o.sparsity !== undefined;
-  const k = sparse ? integer('sparsity', o.sparsity, { min: 1, max: d }) : d;
+  const k = sparse ? integerIn('sparsity', o.sparsity, { min: 1, max: d }) : d;
   if (sparse && o.tradeoff !== undefined) throw new TypeError('dpnoise: `tradeoff` applies to the count, which sparse records do not release.');
   if (sparse && neighbours === 'replace-one') {
     throw new RangeError('dpnoise: `sparsity` is supported for add-remove neighbours only; use the standard Gaussian mechanism under replace-one.');
@@ -181,13 +175,12 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: SampleOptions): CorrelatedRelease {
     const values = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true });
     if (releasesCount) {
-      const n = integer('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
+      const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
       count = n;
     } else if (count !== undefined) {
       throw new TypeError('dpnoise: sparse records release the sums only; do not pass a `count`.');
     }
-    const source = sourceOf(releaseOptions === undefined ? undefined : checkOptions('options', releaseOptions, ['rng']).rng);
-    const stream = source.stream();
+    const stream = readRng(releaseOptions).stream();
     // The shared standard normal is coordinate d of the stream; the sums are coordinates 0..d-1.
     const g = draw('gaussianSamples', new Float64Array(1), false, 1, stream, d)[0]!;
     draw('gaussianSamples', values, true, independentScale, stream, 0, sharedScale * g);

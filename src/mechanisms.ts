@@ -15,9 +15,9 @@ import {
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, readMode, roundingScale, zcdpMu } from './grid.js';
 import { CompensatedSum } from './memory.js';
 import { DELTA, GAUSSIAN_EPSILON, gaussianMu } from './privacy.js';
-import { sourceOf } from './rng.js';
+import { readRng } from './rng.js';
 import { draw, type Kernel, type SampleOptions, type Scales } from './sample.js';
-import { type Entries, numberIn, options as checkOptions, PROFILE_ENTRIES, readSizes, vector } from './validate.js';
+import { type Entries, numberIn, readOptions, PROFILE_ENTRIES, readSizes, vector } from './validate.js';
 
 /** A calibrated Gaussian mechanism. */
 export interface GaussianMechanism extends Readonly<GaussianCalibration> {
@@ -87,7 +87,7 @@ function readOwnedProfile(o: Record<string, unknown>): OwnedProfile {
   if (o.sensitivity !== undefined || o.weights !== undefined) {
     throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
   }
-  const groups = checkOptions('groups', o.groups, ['sizes', 'sensitivity']);
+  const groups = readOptions('groups', o.groups, ['sizes', 'sensitivity']);
   const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES, { copy: true });
   return { lambda, sizes: readSizes('groups.sizes', groups.sizes, lambda.length) };
 }
@@ -116,8 +116,7 @@ function releaser(kernel: Kernel, scales: Float64Array, sizes: Float64Array | un
   const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales } : scales;
   return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
     const values = vector('query', query, entries, { length, copy: true });
-    const source = sourceOf(options === undefined ? undefined : checkOptions('options', options, ['rng']).rng);
-    return draw(kernel, values, true, perCoordinate, source.stream(), 0, grid, fixedWork);
+    return draw(kernel, values, true, perCoordinate, readRng(options).stream(), 0, grid, fixedWork);
   };
 }
 
@@ -142,7 +141,7 @@ function mechanism<T extends Calibration>(calibration: T, fields: Record<string,
 
 /** A Gaussian mechanism for (epsilon, delta)-DP (or mu-GDP): calibrateGaussian's options, and `mode`/`grid`. */
 export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMechanism {
-  const o = checkOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu', 'mode', 'grid', 'fixedWork']);
+  const o = readOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu', 'mode', 'grid', 'fixedWork']);
   const { mode, grid, fixedWork } = readMode(o);
   const profile = readOwnedProfile(o);
   if (mode === 'continuous') {
@@ -191,7 +190,7 @@ function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile
 
 /** A Laplace mechanism for pure epsilon-DP: calibrateLaplace's options, and `mode`/`grid`. */
 export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
-  const o = checkOptions('options', options, [...CALIBRATION_OPTIONS, 'mode', 'grid', 'fixedWork']);
+  const o = readOptions('options', options, [...CALIBRATION_OPTIONS, 'mode', 'grid', 'fixedWork']);
   const { mode, grid, fixedWork } = readMode(o);
   const profile = readOwnedProfile(o);
   if (mode === 'continuous') {
@@ -233,7 +232,7 @@ export interface Recommendation {
  * and which has the lower error. With spread-out profiles Laplace can win even in high dimensions.
  */
 export function recommend(options: Omit<GaussianCalibrationOptions, 'allocation' | 'mu'> & { epsilon: number; delta: number }): Recommendation {
-  const o = checkOptions('options', options, ['sensitivity', 'groups', 'epsilon', 'delta', 'errorPower', 'weights']);
+  const o = readOptions('options', options, ['sensitivity', 'groups', 'epsilon', 'delta', 'errorPower', 'weights']);
   const gaussian = calibrateGaussian(o as GaussianCalibrationOptions);
   const { delta: _delta, ...rest } = o;
   const laplace = calibrateLaplace(rest as unknown as CalibrationOptions);

@@ -5,7 +5,7 @@
 import { copyOf, plainView } from './arrays.js';
 import { sourceOf, SeededStream } from './rng.js';
 import { type GroupScales, newTarget, readScales, readValues, type Kernel, type SampleOptions, type Scales } from './sample.js';
-import { numberIn, options as checkOptions } from './validate.js';
+import { integerIn, readOptions } from './validate.js';
 import type { Job } from './worker.js';
 
 /** Node's module, named through a variable so that bundlers for other platforms leave it alone. */
@@ -73,10 +73,9 @@ interface ParallelCall {
 }
 
 function prepare(kernel: Kernel, target: Float64Array, add: boolean, scalesArg: unknown, options: unknown): ParallelCall {
-  const o = options === undefined ? {} : checkOptions('options', options, ['rng', 'threads']);
+  const o = options === undefined ? {} : readOptions('options', options, ['rng', 'threads']);
   const scales = readScales(scalesArg, target.length);
-  const threads = o.threads === undefined ? defaultThreads() : numberIn('threads', o.threads, { min: 1, max: 64 });
-  if (!Number.isInteger(threads)) throw new RangeError(`dpnoise: \`threads\` must be an integer; got ${threads}.`);
+  const threads = o.threads === undefined ? defaultThreads() : integerIn('threads', o.threads, { min: 1, max: 64 });
   const stream = sourceOf(o.rng).stream();
   const parts = ranges(target.length, threads).map(([start, end]) => ({
     start,

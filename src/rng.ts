@@ -3,7 +3,7 @@
 // coordinate i of the n-th call depends only on (seed, n, i), so it is the same for every chunk
 // size, thread count, build and runtime. Every call draws a fresh stream: two calls with the same
 // generator never repeat their noise, while two fresh generators with the same seed agree.
-import { options as checkOptions } from './validate.js';
+import { readOptions } from './validate.js';
 import type { WasmExports } from './wasm.js';
 
 /** A source of randomness for the samplers, made by `createRng`. */
@@ -172,9 +172,14 @@ const cryptoSource = new CryptoSource();
  */
 export function createRng(options?: RngOptions): Rng {
   if (options === undefined) return cryptoSource;
-  const o = checkOptions('options', options, ['seed']);
+  const o = readOptions('options', options, ['seed']);
   if (o.seed === undefined) return cryptoSource;
   return new SeededSource(seedState(seedBytes(o.seed)));
+}
+
+/** The random source of a call's options `{ rng? }`: the CSPRNG when there are none. */
+export function readRng(options: unknown): RandomSource {
+  return sourceOf(options === undefined ? undefined : readOptions('options', options, ['rng']).rng);
 }
 
 /** The source to use for `rng` (an Rng from createRng, or the CSPRNG when undefined). */

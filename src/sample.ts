@@ -3,8 +3,8 @@
 // words in, noise (scaled, and added to the values for the add* variants) out.
 import { isFloat64Array, lengthOfArray, plainView, setAt } from './arrays.js';
 import { copyIn, forEachChunk, view } from './memory.js';
-import { sourceOf, type RandomSource, type Rng, type Stream } from './rng.js';
-import { describe, type Entries, FINITE_ENTRIES, numberIn, options as checkOptions, readSizes, vector } from './validate.js';
+import { readRng, type Rng, type Stream } from './rng.js';
+import { describe, type Entries, FINITE_ENTRIES, integerIn, numberIn, readOptions, readSizes, vector } from './validate.js';
 import { wasm, type WasmExports } from './wasm.js';
 
 /** One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g]. */
@@ -35,7 +35,7 @@ export function readScales(scales: unknown, length: number): Scales {
   if (typeof scales === 'number') return numberIn('scales', scales, { min: 0, max: MAX_SCALE });
   if (isFloat64Array(scales)) return vector('scales', scales, SCALE_ENTRIES, { arrays: false, length });
   if (typeof scales === 'object' && scales !== null && !Array.isArray(scales)) {
-    const groups = checkOptions('scales', scales, ['sizes', 'scales']);
+    const groups = readOptions('scales', scales, ['sizes', 'scales']);
     const sizes = readSizes('scales.sizes', groups.sizes);
     const perGroup = vector('scales.scales', groups.scales, SCALE_ENTRIES, { length: sizes.length });
     const ends = new Float64Array(sizes.length);
@@ -64,9 +64,7 @@ function expandGroups(out: Float64Array, { ends, scales }: { ends: Float64Array;
 
 /** A new zeroed array of `length` coordinates. */
 export function newTarget(length: unknown): Float64Array {
-  const n = numberIn('length', length, { min: 0, max: 2 ** 32 });
-  if (!Number.isInteger(n)) throw new RangeError(`dpnoise: \`length\` must be an integer; got ${n}.`);
-  return new Float64Array(n);
+  return new Float64Array(integerIn('length', length, { min: 0, max: 2 ** 32 }));
 }
 
 /** A Float64Array the caller lends for the noise (its contents are overwritten, not read). */
@@ -78,11 +76,6 @@ function outputArray(out: unknown): Float64Array {
 /** The caller's values, all finite (noise added to an infinity or NaN would hide nothing). */
 export function readValues(values: unknown): Float64Array {
   return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0 });
-}
-
-function readSource(options: unknown): RandomSource {
-  if (options === undefined) return sourceOf(undefined);
-  return sourceOf(checkOptions('options', options, ['rng']).rng);
 }
 
 /** Kernel flags (assembly/sample.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
@@ -126,8 +119,7 @@ export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales:
 /** Validates `scales` and the options, then draws into `target` (already validated). */
 export function sample(kernel: Kernel, target: Float64Array, add: boolean, scales: unknown, options: unknown): Float64Array {
   const s = readScales(scales, target.length);
-  const source = readSource(options);
-  return draw(kernel, target, add, s, source.stream());
+  return draw(kernel, target, add, s, readRng(options).stream());
 }
 
 // The samplers are noise generators, not releases: noise added in floating point can leak

@@ -57,6 +57,13 @@ export function numberIn(name: string, value: unknown, range: Range): number {
   return value;
 }
 
+/** A whole number inside `range`. */
+export function integerIn(name: string, value: unknown, range: Range): number {
+  const x = numberIn(name, value, range);
+  if (!Number.isInteger(x)) throw new RangeError(`dpnoise: \`${name}\` must be an integer; got ${x}.`);
+  return x;
+}
+
 /** One of a fixed list of strings. */
 export function oneOf<T extends string>(name: string, value: unknown, choices: readonly T[]): T {
   if (!choices.includes(value as T)) {
@@ -70,7 +77,7 @@ export function oneOf<T extends string>(name: string, value: unknown, choices: r
  * A snapshot of an options object: its own enumerable properties, each read once, in an object
  * with no prototype. Any key other than `allowed` throws (a misspelt option must not be ignored).
  */
-export function options(name: string, value: unknown, allowed: readonly string[]): Record<string, unknown> {
+export function readOptions(name: string, value: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) {
     fail(TypeError, name, 'an options object', value);
   }

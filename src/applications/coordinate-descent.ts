@@ -45,7 +45,7 @@ import { ALLOCATIONS, calibrateGaussian, type Allocation } from '../calibrate.js
 import { DELTA } from '../privacy.js';
 import { sourceOf, type Rng } from '../rng.js';
 import { gaussianNoise } from '../sample.js';
-import { type Entries, FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from '../validate.js';
+import { type Entries, FINITE_ENTRIES, numberIn, oneOf, readOptions, type Range, vector } from '../validate.js';
 
 /** The losses: least squares (LASSO, ridge) and logistic regression. */
 export const LOSSES = ['squared', 'logistic'] as const;
@@ -244,12 +244,12 @@ function descend(p: Problem, passes: number, steps: Float64Array, clip?: Float64
  * squared loss, a quarter of that for the logistic loss. Computed from the data, so not private.
  */
 export function coordinateSmoothness(problem: CoordinateDescentProblem): Float64Array {
-  return smoothness(readProblem(checkOptions('problem', problem, PROBLEM_OPTIONS)));
+  return smoothness(readProblem(readOptions('problem', problem, PROBLEM_OPTIONS)));
 }
 
 /** F(w) = (1/n) sum_i loss(<w, x_i>, y_i) + l1 ||w||_1 + (l2 / 2) ||w||_2^2. */
 export function objective(problem: CoordinateDescentProblem, parameters: Float64Array | readonly number[]): number {
-  const p = readProblem(checkOptions('problem', problem, PROBLEM_OPTIONS));
+  const p = readProblem(readOptions('problem', problem, PROBLEM_OPTIONS));
   const w = vector('parameters', parameters, FINITE_ENTRIES, { length: p.d });
   const { x, y, n, d, loss, l1, l2 } = p;
   let total = 0;
@@ -272,7 +272,7 @@ export function objective(problem: CoordinateDescentProblem, parameters: Float64
  * optimum w* for relative errors (F(w) - F(w*)) / F(w*). Returns w after `passes` passes.
  */
 export function coordinateDescent(options: CoordinateDescentOptions): Float64Array {
-  const o = checkOptions('options', options, DESCENT_OPTIONS);
+  const o = readOptions('options', options, DESCENT_OPTIONS);
   const p = readProblem(o);
   const passes = integer('passes', o.passes, PASSES);
   return descend(p, passes, readStepSizes(o, p));
@@ -286,7 +286,7 @@ export function coordinateDescent(options: CoordinateDescentOptions): Float64Arr
  * allocation `spr` is DP-CD (sigma_j proportional to C_j), `optimal` the improved DP-CD.
  */
 export function privateCoordinateDescent(options: PrivateCoordinateDescentOptions): PrivateCoordinateDescentResult {
-  const o = checkOptions('options', options, PRIVATE_OPTIONS);
+  const o = readOptions('options', options, PRIVATE_OPTIONS);
   const p = readProblem(o);
   const passes = integer('passes', o.passes, PASSES);
   const clip = Float64Array.from(vector('clip', o.clip, CLIP_ENTRIES, { length: p.d }));

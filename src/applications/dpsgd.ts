@@ -6,7 +6,7 @@
 // at that mu. The usual per-layer rule sets sigma_l proportional to C_l (spr); global clipping
 // clips the whole gradient to ||C||_2 and adds sigma = ||C||_2 z to every coordinate (iid).
 import { calibrateGaussian, type GaussianCalibration } from '../calibrate.js';
-import { numberIn, options as checkOptions } from '../validate.js';
+import { numberIn, readOptions } from '../validate.js';
 
 /** Options of perLayerNoise. */
 export interface PerLayerNoiseOptions {
@@ -34,7 +34,7 @@ export interface PerLayerNoise {
  * total noise variance sum_l n_l sigma_l^2; add the noise with gaussianNoise(K, { sizes, scales }).
  */
 export function perLayerNoise(options: PerLayerNoiseOptions): PerLayerNoise {
-  const o = checkOptions('options', options, ['layerSizes', 'clipNorms', 'noiseMultiplier']);
+  const o = readOptions('options', options, ['layerSizes', 'clipNorms', 'noiseMultiplier']);
   const z = numberIn('noiseMultiplier', o.noiseMultiplier, { min: 0.001, max: 1e6 });
   const calibrate = (allocation: 'optimal' | 'spr' | 'iid') =>
     calibrateGaussian({ groups: { sizes: o.layerSizes as never, sensitivity: o.clipNorms as never }, mu: 1 / z, allocation });

@@ -26,7 +26,7 @@
 import { calibrateGaussian, calibrateLaplace, type Allocation, type GaussianCalibration, type LaplaceCalibration } from '../calibrate.js';
 import { sourceOf, type Rng } from '../rng.js';
 import { addGaussianNoise, addLaplaceNoise, gaussianNoise } from '../sample.js';
-import { describe, FINITE_ENTRIES, numberIn, oneOf, options as checkOptions, type Range, vector } from '../validate.js';
+import { describe, FINITE_ENTRIES, numberIn, oneOf, readOptions, type Range, vector } from '../validate.js';
 
 /** The noise families privateCovariance offers. */
 export const PCA_MECHANISMS = ['gaussian', 'laplace'] as const;
@@ -119,7 +119,7 @@ function integer(name: string, value: unknown, range: Range): number {
 
 function readClip(clip: unknown): { diagonal: number; offDiagonal: number } {
   if (clip === undefined) return { diagonal: 1, offDiagonal: 0.5 };
-  const o = checkOptions('clip', clip, ['diagonal', 'offDiagonal']);
+  const o = readOptions('clip', clip, ['diagonal', 'offDiagonal']);
   return {
     diagonal: o.diagonal === undefined ? 1 : numberIn('clip.diagonal', o.diagonal, DIAGONAL_CLIP),
     offDiagonal: o.offDiagonal === undefined ? 0.5 : numberIn('clip.offDiagonal', o.offDiagonal, OFF_DIAGONAL_CLIP),
@@ -206,7 +206,7 @@ export function gramMatrix(data: readonly (Float64Array | readonly number[])[], 
  * the lower triangle. Neighbouring datasets differ by adding or removing one user (row).
  */
 export function privateCovariance(options: PrivateCovarianceOptions): PrivateCovariance {
-  const o = checkOptions('options', options, ['data', 'epsilon', 'delta', 'mechanism', 'allocation', 'clip', 'rng']);
+  const o = readOptions('options', options, ['data', 'epsilon', 'delta', 'mechanism', 'allocation', 'clip', 'rng']);
   const mechanism = oneOf('mechanism', o.mechanism, PCA_MECHANISMS);
   if (mechanism === 'laplace' && o.delta !== undefined) {
     throw new TypeError('dpnoise: `delta` applies to the Gaussian mechanism only; Laplace noise gives pure epsilon-DP.');
@@ -387,7 +387,7 @@ export function subspaceError(uHat: Float64Array, u: Float64Array, d: number, k:
  * then normalised to unit l2 norm. Use a seeded `rng` for reproducible data.
  */
 export function syntheticPcaData(options: SyntheticPcaOptions): SyntheticPcaData {
-  const o = checkOptions('options', options, ['n', 'd', 'k', 'noise', 'rng']);
+  const o = readOptions('options', options, ['n', 'd', 'k', 'noise', 'rng']);
   const n = integer('n', o.n, ROWS);
   const d = integer('d', o.d, DIMENSION);
   const k = integer('k', o.k, { min: 1, max: d });
