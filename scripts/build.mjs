@@ -22,7 +22,7 @@ const files = (dir) => readdirSync(join(root, dir), { recursive: true, withFileT
   .sort();
 
 const builds = ['scalar', 'simd']; // the targets of asconfig.json
-const generated = join('src', 'embedded-wasm.ts'); // written below from the wasm, so not an input
+const generated = join('src', 'wasm', 'embedded.ts'); // written below from the wasm, so not an input
 const stamp = join(root, 'build', 'inputs.sha256');
 
 /** The hash of every file the build reads, by path and content, and of the compilers' versions. */
@@ -80,7 +80,7 @@ for (const name of builds) {
 const csvLicence = readFileSync(join(root, 'node_modules', 'csv-parse', 'LICENSE'), 'utf8').trim();
 const src = join(root, 'src');
 await build({
-  entryPoints: [join(src, 'cli.ts')],
+  entryPoints: [join(src, 'cli', 'main.ts')],
   outfile: join(root, 'dist', 'cli.js'),
   bundle: true,
   platform: 'node',
@@ -93,7 +93,7 @@ await build({
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, ({ path, importer, resolveDir }) => {
         const inSrc = relative(src, resolve(resolveDir, path));
-        const kernel = importer.startsWith(src + sep) && inSrc !== 'cli.js' && !inSrc.startsWith('cli/');
+        const kernel = importer.startsWith(src + sep) && !inSrc.startsWith('cli/');
         return kernel ? { path: `./${inSrc}`, external: true } : undefined;
       });
     },

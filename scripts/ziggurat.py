@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate assembly/ziggurat.ts: the tables of the 256-layer ziggurat samplers.
+"""Generate assembly/noise/ziggurat.ts: the tables of the 256-layer ziggurat samplers.
 
 Marsaglia & Tsang (2000), "The ziggurat method for generating random variables", J. Stat. Softw. 5(8),
 with 256 layers as in NumPy's random_standard_normal / random_standard_exponential:
@@ -16,7 +16,7 @@ from mpmath import exp, findroot, floor, log, mp, mpf, nstr, sqrt, erfc
 
 mp.dps = 60
 LAYERS = 256
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assembly", "ziggurat.ts")
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assembly", "noise", "ziggurat.ts")
 
 
 def normal_f(x):

@@ -1,7 +1,7 @@
 // dpnoise: the public API. Everything a user imports is re-exported here and only here.
-export { init, type InitOptions } from './wasm.js';
-export { erfc, normalSf, normalLogSf, normalIsf } from './special.js';
-export { gaussianDelta, gaussianMu, gaussianEpsilon } from './privacy.js';
+export { init, type InitOptions } from './wasm/loader.js';
+export { erfc, normalSf, normalLogSf, normalIsf } from './noise/special.js';
+export { gaussianDelta, gaussianMu, gaussianEpsilon } from './noise/profile.js';
 export {
   calibrateGaussian,
   calibrateLaplace,
@@ -13,8 +13,8 @@ export {
   type GaussianCalibration,
   type GaussianCalibrationOptions,
   type LaplaceCalibration,
-} from './calibrate.js';
-export { createRng, type Rng, type RngOptions } from './rng.js';
+} from './calibrate/allocations.js';
+export { createRng, type Rng, type RngOptions } from './noise/random.js';
 export {
   gaussianNoise,
   gaussianNoiseInto,
@@ -24,14 +24,14 @@ export {
   addLaplaceNoise,
   type GroupScales,
   type SampleOptions,
-} from './sample.js';
+} from './noise/samplers.js';
 export {
   gaussianNoiseParallel,
   addGaussianNoiseParallel,
   laplaceNoiseParallel,
   addLaplaceNoiseParallel,
   type ParallelOptions,
-} from './parallel.js';
+} from './noise/parallel.js';
 export {
   correlatedSum,
   NEIGHBOURS,
@@ -39,7 +39,7 @@ export {
   type CorrelatedSumMechanism,
   type CorrelatedRelease,
   type Neighbours,
-} from './correlated.js';
+} from './mechanisms/correlated.js';
 export {
   gaussianPrivacy,
   laplacePrivacy,
@@ -50,7 +50,7 @@ export {
   type MixedPrivacy,
   type Privacy,
   type ZcdpPrivacy,
-} from './accounting.js';
+} from './accounting/privacy.js';
 export {
   gaussianMechanism,
   laplaceMechanism,
@@ -60,7 +60,7 @@ export {
   type LaplaceMechanism,
   type LaplaceMechanismOptions,
   type Recommendation,
-} from './mechanisms.js';
+} from './mechanisms/independent.js';
 export { perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
 export {
   covarianceSensitivity,
@@ -93,5 +93,5 @@ export {
   type PrivateCoordinateDescentOptions,
   type PrivateCoordinateDescentResult,
 } from './applications/coordinate-descent.js';
-export { gini } from './figures.js';
-export { MODES, type Mode } from './grid.js';
+export { gini } from './calibrate/gini.js';
+export { MODES, type Mode } from './mechanisms/grid.js';

@@ -2,7 +2,7 @@
 // Vercel edge): the runtime or its bundler imports the .wasm file as a compiled module, which
 // init() then instantiates. Everything else is the default entry's.
 import wasmModule from './dpnoise-simd.wasm';
-import { init as initWith, type InitOptions } from './wasm.js';
+import { init as initWith, type InitOptions } from './wasm/loader.js';
 
 export * from './index.js';
 

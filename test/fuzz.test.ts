@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as dpnoise from '../src/index.js';
-import { wasm } from '../src/wasm.js';
+import { wasm } from '../src/wasm/loader.js';
 
 const anything = fc.oneof(
   fc.double(), fc.integer(), fc.constantFrom(0, -0, 1, -1, 0.5, 1e-300, 1e300, NaN, Infinity, -Infinity, 2 ** 400, 2 ** -401),

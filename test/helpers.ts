@@ -1,7 +1,7 @@
 // Shared test helpers: both WebAssembly builds, fixtures, error measures and a covariance check.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { embeddedBytes, instantiateSync, type WasmExports } from '../src/wasm.js';
+import { embeddedBytes, instantiateSync, type WasmExports } from '../src/wasm/loader.js';
 
 /** The scalar and the SIMD build, each in its own instance, for parity tests. */
 export const builds: ReadonlyArray<readonly [string, WasmExports]> = [

@@ -41,11 +41,11 @@
 //    must not depend on the private data. The default step sizes 1 / M_j are computed from the
 //    features (as in the paper, which assumes the smoothness constants M_j public); pass
 //    `stepSizes` from public information for an end-to-end guarantee.
-import { ALLOCATIONS, calibrateGaussian, type Allocation } from '../calibrate.js';
-import { DELTA } from '../privacy.js';
-import { sourceOf, type Rng } from '../rng.js';
-import { gaussianNoise } from '../sample.js';
-import { type Entries, FINITE_ENTRIES, numberIn, oneOf, readOptions, type Range, vector } from '../validate.js';
+import { ALLOCATIONS, calibrateGaussian, type Allocation } from '../calibrate/allocations.js';
+import { DELTA } from '../noise/profile.js';
+import { sourceOf, type Rng } from '../noise/random.js';
+import { gaussianNoise } from '../noise/samplers.js';
+import { type Entries, FINITE_ENTRIES, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 
 /** The losses: least squares (LASSO, ridge) and logistic regression. */
 export const LOSSES = ['squared', 'logistic'] as const;

@@ -5,8 +5,8 @@
 // with sensitivities C_l: the optimal per-layer scales minimise the total noise sum_l n_l sigma_l^2
 // at that mu. The usual per-layer rule sets sigma_l proportional to C_l (spr); global clipping
 // clips the whole gradient to ||C||_2 and adds sigma = ||C||_2 z to every coordinate (iid).
-import { calibrateGaussian, type GaussianCalibration } from '../calibrate.js';
-import { numberIn, readOptions } from '../validate.js';
+import { calibrateGaussian, type GaussianCalibration } from '../calibrate/allocations.js';
+import { numberIn, readOptions } from '../core/validate.js';
 
 /** Options of perLayerNoise. */
 export interface PerLayerNoiseOptions {

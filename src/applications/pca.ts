@@ -23,10 +23,10 @@
 // less than the profile's l2 norm sqrt(d + d(d-1)/8) and l1 norm d + d(d-1)/4; iid noise
 // calibrated to those joint sensitivities (Dwork et al.'s "Analyze Gauss" for Gaussian noise) is
 // much more accurate than either allocation here. The allocations are compared on equal terms.
-import { calibrateGaussian, calibrateLaplace, type Allocation, type GaussianCalibration, type LaplaceCalibration } from '../calibrate.js';
-import { sourceOf, type Rng } from '../rng.js';
-import { addGaussianNoise, addLaplaceNoise, gaussianNoise } from '../sample.js';
-import { describe, FINITE_ENTRIES, numberIn, oneOf, readOptions, type Range, vector } from '../validate.js';
+import { calibrateGaussian, calibrateLaplace, type Allocation, type GaussianCalibration, type LaplaceCalibration } from '../calibrate/allocations.js';
+import { sourceOf, type Rng } from '../noise/random.js';
+import { addGaussianNoise, addLaplaceNoise, gaussianNoise } from '../noise/samplers.js';
+import { describe, FINITE_ENTRIES, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 
 /** The noise families privateCovariance offers. */
 export const PCA_MECHANISMS = ['gaussian', 'laplace'] as const;

@@ -1,0 +1,316 @@
+// Exact discrete Laplace and discrete Gaussian noise for grid mode, at close to the cost of
+// continuous noise (docs/math.md, "Exact discrete noise").
+//
+// Discrete Laplace, P(y) proportional to exp(-|y|/t), t > 0: a sign bit s and X = B H + L, where
+// H = floor(-(t/B) ln U) for a uniform U (so P(H >= h) = exp(-h B/t)), and L in [0, B) has
+// P(L = l) proportional to exp(-l/t), drawn as a uniform l accepted when a uniform V < exp(-l/t).
+// B = 2^b keeps t/B in [16, 32), where a double resolves H finely. (s, X) = (1, 0) is redrawn.
+// Discrete Gaussian, P(y) proportional to exp(-y^2/(2 s)): Canonne, Kamath & Steinke (2020),
+// Algorithm 3: Y ~ discrete Laplace(T), T = floor(sqrt s) + 1, accepted when a uniform
+// V < exp(-(|Y| - s/T)^2 / (2 s)).
+//
+// Every decision compares a uniform (U, V: the bits of random words, extended by further words
+// as far as needed) with exp(-x) for a rational x. Here it is decided in double precision when the
+// uniform's known bits lie farther from the threshold than a proven bound on the rounding error
+// (MARGIN); otherwise the draw is handed, in its current state, to the exact path (src/exact.ts,
+// rational arithmetic), which makes the same decisions from the same words. Both are therefore
+// one function of the random words: the fast path only skips work. The hand-over happens for
+// about one draw in 2^28; `exactOnly` forces it for every draw (tests).
+import { beginCoordinate, nextWord } from "./random";
+import { EXACT, RANDOM, SCALES, VALUES } from "../memory";
+import { ADD, PER_COORDINATE } from "./samplers";
+
+/** Kernel flag: the same work for every output (no shortcut whose use depends on the noise drawn). */
+export const FIXED_WORK: i32 = 4;
+
+/**
+ * Finishes the current coordinate exactly from the state in EXACT (stage: one of the constants
+ * below) and returns its output, the value plus the noise rounded to a double.
+ */
+@external("env", "exactDraw")
+declare function exactDraw(stage: i32): f64;
+
+/** Stages at which a draw can be handed over (the layout of EXACT is in memory.ts). */
+const LAPLACE_TRIAL: i32 = 1;
+const LAPLACE_REMAINDER: i32 = 2;
+const GAUSSIAN_TRIAL: i32 = 3;
+const GAUSSIAN_REMAINDER: i32 = 4;
+const GAUSSIAN_ACCEPT: i32 = 5;
+
+/** 2^-30: far above every rounding error bounded in docs/math.md (below 2^-38 in all cases). */
+const MARGIN: f64 = 9.313225746154785e-10;
+const TWO_52: u64 = 0x10000000000000;
+/** 2^-63, 2^-53, 2^-50. */
+const TWO_M63: f64 = 1.0842021724855044e-19;
+const TWO_M53: f64 = 1.1102230246251565e-16;
+const TWO_M50: f64 = 8.881784197001252e-16;
+const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
+/** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
+const X_TINY: f64 = 700.0;
+/** 0.9375 = 15/16 < exp(-1/16) = 0.93941...: a uniform below it is below every exp(-l/t), l < B <= t/16. */
+const ACCEPT_SURE: u64 = 0xF000000000000000;
+
+/** ACCEPT_SURE in units of 2^-bits (2^64 15/16 >> (64 - bits)). */
+// @ts-ignore: decorator
+@inline function acceptSure(bits: u64): u64 {
+  return ACCEPT_SURE >>> (64 - bits);
+}
+
+let exactOnly = false;
+/** Set from FIXED_WORK for the call in progress. */
+let fixedWork = false;
+
+/** Sends every draw to the exact path (tests: its decisions must equal the fast path's). */
+export function setExactOnly(on: bool): void {
+  exactOnly = on;
+}
+
+// The draw in progress: the value the noise is added to, and the discrete Laplace parameters.
+let value: f64 = 0.0;
+let laplaceT: f64 = 0.0;
+let scaledT: f64 = 0.0; // t / B
+let blockBits: i32 = 0; // b, B = 2^b
+let block: f64 = 1.0; // B
+/** Set when the exact path has finished the coordinate; its output is `finishedOutput`. */
+let finished = false;
+let finishedOutput: f64 = 0.0;
+
+/** Sets t, and b = max(0, floor(log2 t) - 4) so that t / B is in [16, 32) when B > 1. */
+// @ts-ignore: decorator
+@inline function setLaplace(t: f64): void {
+  laplaceT = t;
+  blockBits = max(0, <i32>((reinterpret<u64>(t) >>> 52) & 0x7FF) - 1027);
+  block = reinterpret<f64>(<u64>(1023 + blockBits) << 52);
+  scaledT = t * reinterpret<f64>(<u64>(1023 - blockBits) << 52); // t / B, exactly
+}
+
+/** Writes the state and lets the exact path finish the coordinate. */
+function handOver(stage: i32, word: u64, negative: u64, h: f64, y: f64, s: f64): void {
+  store<f64>(EXACT, stage >= GAUSSIAN_TRIAL ? s : laplaceT);
+  store<f64>(EXACT, laplaceT, 8);
+  store<u64>(EXACT, word, 16);
+  store<f64>(EXACT, <f64>negative, 24);
+  store<f64>(EXACT, h, 32);
+  store<f64>(EXACT, y, 40);
+  store<f64>(EXACT, value, 48);
+  finishedOutput = exactDraw(stage);
+  finished = true;
+}
+
+/**
+ * H = floor(-(t/B) ln U) for U in [u, u + 1) 2^-63, or -1 when a double cannot be sure. For
+ * u >= 2^52 one logarithm serves: the interval moves -(t/B) ln U by under 2^-47. Otherwise (and
+ * always with FIXED_WORK, so that the work does not tell small U, large noise) the logarithms at
+ * the interval's ends bound it: at u and at u + 1, or at about u + 2^11 for u >= 2^52 (a wider
+ * interval, which only leaves more to the exact path).
+ */
+// @ts-ignore: decorator
+@inline function inversion(u: u64): f64 {
+  if (u >= TWO_52 && !fixedWork) {
+    const y = scaledT * -Math.log(<f64><i64>u * TWO_M63);
+    const h = Math.floor(y);
+    // Branch-free (h = 0 is often a coin flip): no threshold within MARGIN of y, but 0, which U < 1 never reaches.
+    const sure = (<i32>(y - h > MARGIN) | <i32>(h == 0.0)) & <i32>(h + 1.0 - y > MARGIN);
+    return sure ? h : -1.0;
+  }
+  if (u == 0) return -1.0;
+  // The far end: u + 1 exactly below 2^52; above, the double u + 2^11 is at least u + 1 (u's
+  // conversion and the sum each round by at most 2^9).
+  const end = <f64><i64>u + (u >= TWO_52 ? 2048.0 : 1.0);
+  const high = scaledT * -Math.log(<f64><i64>u * TWO_M63);
+  const low = Math.max(scaledT * -Math.log(end * TWO_M63) - MARGIN, 0.0);
+  const h = Math.floor(low);
+  return Math.floor(high + MARGIN) == h ? h : -1.0;
+}
+
+/**
+ * Whether V < exp(-x) for V in [v, v + 1) 2^-bits (bits <= 64), given x' with |x' - x| <= error:
+ * 1 (yes), 0 (no) or -1 (too close to tell in double precision). V's top 53 bits decide, in exact
+ * double arithmetic (a wider interval can only leave more to the exact path, never decide wrongly).
+ */
+function belowExp(v: u64, bits: i32, x: f64, error: f64): i32 {
+  if (x - error > X_TINY) return v >= 1 ? 0 : -1; // exp(-x) < 2^-1000 <= V unless v = 0
+  const eta = 2.0 * (error + TWO_M50); // exp's error (< 1 ulp) and x's, with room
+  if (eta > MARGIN) return -1;
+  const drop = max(0, bits - 53);
+  const top = <f64><i64>(v >>> <u64>drop); // exact: below 2^53
+  const c = Math.exp(-x) * reinterpret<f64>(<u64>(1023 + bits - drop) << 52); // in units of 2^(drop - bits)
+  if (top + 1.0 <= c * (1.0 - eta)) return 1; // V < (top + 1) 2^(drop - bits) <= exp(-x)
+  if (top >= c * (1.0 + eta)) return 0; // V >= top 2^(drop - bits) >= exp(-x)
+  return -1;
+}
+
+/**
+ * belowExp(v, 64, x, error) for 0 <= x <= 1, mostly without exp: the alternating Taylor series
+ * brackets exp(-x) between 1 - x + x^2/2 - x^3/6 and 1 - x + x^2/2 (its terms decrease for x <= 1),
+ * which decides unless V falls between them (a band of width x^3/6); rounding and x's error are
+ * kept within MARGIN, as in belowExp.
+ */
+function belowExpSmall(v: u64, x: f64, error: f64): i32 {
+  const top = <f64><i64>(v >>> 11) * TWO_M53; // V in [top, top + 2^-53)
+  const upper = 1.0 - x + 0.5 * x * x;
+  const lower = upper - x * x * x * (1.0 / 6.0);
+  const slack = error + MARGIN;
+  if (top + TWO_M53 <= lower - slack) return 1;
+  if (top >= upper + slack) return 0;
+  return belowExp(v, 64, x, error);
+}
+
+/**
+ * A discrete Laplace draw with the parameters of setLaplace, starting from the trial word `word`;
+ * the stages name where the exact path takes over (for the Laplace noise itself, or as the
+ * Gaussian's proposal). Returns the noise, or 0 with `finished` set.
+ */
+function laplace(word: u64, trialStage: i32, s: f64): f64 {
+  let w = word;
+  const remainderStage = trialStage + 1;
+  while (true) {
+    const negative = w >>> 63;
+    const h = inversion(w & LOW_63);
+    if (h < 0.0) {
+      handOver(trialStage, w, 0, 0.0, 0.0, s);
+      return 0.0;
+    }
+    let x = h * block;
+    if (blockBits > 0) {
+      const shift = <u64>(64 - blockBits);
+      const mask = (<u64>1 << shift) - 1;
+      let lw = nextWord();
+      while (true) {
+        const l = <f64>(lw >>> shift);
+        // exp(-l/t) > exp(-1/16) > ACCEPT_SURE since l < B <= t/16: most draws need no exp.
+        if (!fixedWork && (lw & mask) < acceptSure(shift)) {
+          x += l;
+          break;
+        }
+        const lx = l / laplaceT;
+        const accept = belowExp(lw & mask, 64 - blockBits, lx, lx * TWO_M50);
+        if (accept < 0) {
+          handOver(remainderStage, lw, negative, h, 0.0, s);
+          return 0.0;
+        }
+        if (accept > 0) {
+          x += l;
+          break;
+        }
+        lw = nextWord();
+      }
+    }
+    // (negative, 0) is redrawn; the sign itself, a coin flip, is applied without a branch.
+    if ((<i32>(negative != 0) & <i32>(x == 0.0)) == 0) return reinterpret<f64>(reinterpret<u64>(x) | (negative << 63));
+    w = nextWord();
+  }
+}
+
+// The discrete Gaussian of the draw in progress: s, s/T and 1/(2s), set once per variance.
+let variance: f64 = 0.0;
+let shift: f64 = 0.0;
+let halfInverse: f64 = 0.0;
+
+/** Sets s, its proposal's scale T = floor(sqrt s) + 1, s/T and 1/(2s). */
+// @ts-ignore: decorator
+@inline function setGaussian(s: f64): void {
+  variance = s;
+  setLaplace(Math.floor(Math.sqrt(s)) + 1.0);
+  shift = s / laplaceT;
+  halfInverse = 0.5 / s;
+}
+
+/** A discrete Gaussian draw with the parameters of setGaussian, from the trial word `word`. Returns the noise, or 0 with `finished` set. */
+function gaussian(word: u64): f64 {
+  let w = word;
+  while (true) {
+    const y = laplace(w, GAUSSIAN_TRIAL, variance);
+    if (finished) return 0.0;
+    // gamma = (|y| - s/T)^2 / (2 s); d carries an error of at most 2^-52 (s/T + |d|).
+    const d = Math.abs(y) - shift;
+    const dError = (shift + Math.abs(d)) * TWO_M50;
+    const gamma = d * d * halfInverse;
+    const error = 4.0 * ((Math.abs(d) * dError + dError * dError) * halfInverse + gamma * TWO_M50);
+    const aw = nextWord();
+    const accept = gamma <= 1.0 && !fixedWork ? belowExpSmall(aw, gamma, error) : belowExp(aw, 64, gamma, error);
+    if (accept < 0) {
+      handOver(GAUSSIAN_ACCEPT, aw, 0, 0.0, y, variance);
+      return 0.0;
+    }
+    if (accept > 0) return y;
+    w = nextWord();
+  }
+}
+
+/** floor(x + 1/2), exactly: the test x - floor(x) >= 1/2 is exact for every double (docs/math.md, "Floating-point safety"). */
+// @ts-ignore: decorator
+@inline function roundHalfUp(x: f64): f64 {
+  const f = Math.floor(x);
+  return x - f >= 0.5 ? f + 1.0 : f;
+}
+
+/**
+ * The value of coordinate i on the grid: VALUES[i] / grid rounded half up (ADD), else 0; then the
+ * noise of `noise` added and the sum scaled back by the grid. The sum of the two integers is
+ * rounded to a double only once, so the output is a function of the exact integer release.
+ */
+// @ts-ignore: decorator
+@inline function gridValue(at: usize, add: bool, inverseGrid: f64): f64 {
+  return add ? roundHalfUp(load<f64>(VALUES + at) * inverseGrid) : 0.0; // exact: the grid is a power of two
+}
+
+/**
+ * For coordinates [0, n) of the chunk starting at coordinate `first`: VALUES[i] = grid *
+ * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
+ * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). With FIXED_WORK,
+ * the shortcuts whose use depends on the noise are skipped (every acceptance computes its exp).
+ */
+export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  const perCoordinate = (flags & PER_COORDINATE) != 0;
+  const add = (flags & ADD) != 0;
+  const inverseGrid = 1.0 / grid;
+  fixedWork = (flags & FIXED_WORK) != 0;
+  laplaceT = NaN; // parameters cached from an earlier call (of either kernel) are never reused
+  if (!perCoordinate && scale > 0.0) setLaplace(scale);
+  for (let i = 0; i < n; i++) {
+    const at = <usize>i << 3;
+    const t = perCoordinate ? load<f64>(SCALES + at) : scale;
+    value = gridValue(at, add, inverseGrid);
+    let out = value;
+    if (t > 0.0) {
+      if (perCoordinate && t != laplaceT) setLaplace(t);
+      beginCoordinate(<u64>first + <u64>i);
+      finished = false;
+      const word = load<u64>(RANDOM + at);
+      if (exactOnly) handOver(LAPLACE_TRIAL, word, 0, 0.0, 0.0, 0.0);
+      else out = value + laplace(word, LAPLACE_TRIAL, 0.0);
+      if (finished) out = finishedOutput;
+    }
+    store<f64>(VALUES + at, out * grid);
+  }
+}
+
+/**
+ * As discreteLaplaceSamples, with discrete Gaussian noise of variance parameter
+ * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise).
+ */
+export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  const perCoordinate = (flags & PER_COORDINATE) != 0;
+  const add = (flags & ADD) != 0;
+  const inverseGrid = 1.0 / grid;
+  fixedWork = (flags & FIXED_WORK) != 0;
+  variance = NaN; // parameters cached from an earlier call (of either kernel) are never reused
+  if (!perCoordinate && scale > 0.0) setGaussian(scale);
+  for (let i = 0; i < n; i++) {
+    const at = <usize>i << 3;
+    const s = perCoordinate ? load<f64>(SCALES + at) : scale;
+    value = gridValue(at, add, inverseGrid);
+    let out = value;
+    if (s > 0.0) {
+      if (perCoordinate && s != variance) setGaussian(s);
+      beginCoordinate(<u64>first + <u64>i);
+      finished = false;
+      const word = load<u64>(RANDOM + at);
+      if (exactOnly) handOver(GAUSSIAN_TRIAL, word, 0, 0.0, 0.0, s);
+      else out = value + gaussian(word);
+      if (finished) out = finishedOutput;
+    }
+    store<f64>(VALUES + at, out * grid);
+  }
+}

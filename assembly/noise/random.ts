@@ -1,0 +1,112 @@
+// Random words for the samplers. The primary word of coordinate i sits in RANDOM; further
+// ("extra") words of a coordinate come from the seeded stream, keyed by the coordinate, or from a
+// pool the facade fills from the CSPRNG. A draw that empties the pool asks the facade for more
+// (the `refillPool` import) and carries on with the fresh words: a draw is never restarted, so its
+// distribution cannot depend on where the pool runs out.
+//
+// The seeded generator is counter-based: word j of a stream is mix64(key + (j + 1) * gamma), the
+// output function of SplitMix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom number
+// generators"; mix64 is Stafford's Mix13). It depends only on (key, gamma, j), so chunk sizes,
+// threads and builds change nothing. Not cryptographic: seeded noise is for simulations and tests.
+import { EXTRA, EXTRA_WORDS, RANDOM, STREAM } from "../memory";
+
+/** Asks the facade to refill EXTRA from the CSPRNG; it answers with usePoolExtras(count). */
+@external("env", "refillPool")
+declare function refillPool(): void;
+
+const MIX1: u64 = 0xBF58476D1CE4E5B9;
+const MIX2: u64 = 0x94D049BB133111EB;
+/**
+ * Extra word k of coordinate i is word 2^63 + i 2^24 + k of the stream, apart from the primaries
+ * (words 0 to 2^32): distinct for every coordinate below 2^39 and k below 2^24.
+ */
+const EXTRA_BASE: u64 = 0x8000000000000000;
+const EXTRA_SHIFT: u64 = 24;
+
+// @ts-ignore: decorator
+@inline function mix64(z: u64): u64 {
+  z = (z ^ (z >>> 30)) * MIX1;
+  z = (z ^ (z >>> 27)) * MIX2;
+  return z ^ (z >>> 31);
+}
+
+/** Word j of the stream whose key and gamma are in STREAM. */
+// @ts-ignore: decorator
+@inline function streamWord(j: u64): u64 {
+  return mix64(load<u64>(STREAM) + (j + 1) * load<u64>(STREAM, 8));
+}
+
+/**
+ * Writes words [first, first + count) of the seeded stream to RANDOM. Scalar in both builds:
+ * WebAssembly SIMD has no native 64-bit multiply on x86 or ARM, and its emulated i64x2.mul made
+ * a two-lane version slower (1.08 against 0.88 ns per word measured here).
+ */
+export function seededWords(first: f64, count: i32): void {
+  const gamma = load<u64>(STREAM, 8);
+  let state = load<u64>(STREAM) + (<u64>first + 1) * gamma;
+  for (let p = RANDOM, end = RANDOM + (<usize>count << 3); p < end; p += 8) {
+    store<u64>(p, mix64(state));
+    state += gamma;
+  }
+}
+
+let seeded = false;
+let poolNext: i32 = 0;
+let poolEnd: i32 = 0;
+// The seeded stream's key and gamma, cached from STREAM.
+let streamKey: u64 = 0;
+let streamGamma: u64 = 0;
+
+/** Extra words come from the seeded stream (STREAM must hold its key and gamma). */
+export function useSeededExtras(): void {
+  seeded = true;
+  streamKey = load<u64>(STREAM);
+  streamGamma = load<u64>(STREAM, 8);
+}
+
+/** Extra words come from the CSPRNG pool, from where it was left (unused words stay fresh). */
+export function resumePoolExtras(): void {
+  seeded = false;
+}
+
+/** EXTRA now holds `count` fresh random words (the facade's answer to refillPool). */
+export function usePoolExtras(count: i32): void {
+  seeded = false;
+  poolNext = 0;
+  poolEnd = min(count, EXTRA_WORDS);
+}
+
+/** The coordinate being drawn and how many extra words it has taken (for the exact slow path). */
+let current: u64 = 0;
+let taken: u64 = 0;
+
+/** Starts the extra words of coordinate i. */
+// @ts-ignore: decorator
+@inline export function beginCoordinate(i: u64): void {
+  current = i;
+  taken = 0;
+}
+
+/** The next extra word of the current coordinate (inlined into the samplers' loops). */
+// @ts-ignore: decorator
+@inline export function nextWord(): u64 {
+  const k = taken++;
+  if (seeded) return mix64(streamKey + (EXTRA_BASE + (current << EXTRA_SHIFT) + k + 1) * streamGamma);
+  return poolWord();
+}
+
+/** The next word of the CSPRNG pool, refilled by the facade when empty. */
+function poolWord(): u64 {
+  if (poolNext >= poolEnd) {
+    refillPool();
+    if (poolNext >= poolEnd) unreachable(); // the facade must supply at least one word
+  }
+  const word = load<u64>(EXTRA + (<usize>poolNext << 3));
+  poolNext++;
+  return word;
+}
+
+/** nextWord for the exact path (src/exact.ts), which continues a draw from the same words. */
+export function exactWord(): u64 {
+  return nextWord();
+}

@@ -1,0 +1,172 @@
+// Gaussian and Laplace noise from random 64-bit words, by the 256-layer ziggurat (Marsaglia &
+// Tsang 2000; the bit layout of NumPy's random_standard_normal and random_standard_exponential):
+//   VALUES[i] = (ADD ? VALUES[i] : 0) + noise_i * (PER_COORDINATE ? SCALES[i] : scale) + shared,
+// where shared is a term common to every coordinate (correlated sums draw it once per release).
+// Coordinate i draws from its primary word RANDOM[i]; about 1% of draws also take extra words
+// of the coordinate (random.ts), so noise depends only on the words, never on chunking.
+// No tail is cut off (docs/math.md, "Samplers"): the exponential tail is r plus a fresh
+// exponential (memoryless), and the normal tail beyond r = 3.654 is Marsaglia's (1964) r + E1/r,
+// accepted when 2 E2 > (E1/r)^2, with E1 and E2 exponentials from the same unbounded sampler. A
+// uniform-based tail (-log U with a 53-bit U) could never pass 13.71 standard deviations, which
+// one neighbour's output can reach and the other's not. Laplace noise is finite, never NaN.
+import { beginCoordinate, nextWord } from "./random";
+import { RANDOM, SCALES, VALUES } from "../memory";
+import {
+  EXPONENTIAL_F, EXPONENTIAL_K, EXPONENTIAL_R, EXPONENTIAL_W, NORMAL_F, NORMAL_INV_R, NORMAL_K, NORMAL_R, NORMAL_W,
+} from "./ziggurat";
+
+/** Kernel flags: one scale per coordinate in SCALES (else `scale` for all), and add to VALUES (else overwrite). */
+export const PER_COORDINATE: i32 = 1;
+export const ADD: i32 = 2;
+
+const MAGNITUDE_52: u64 = 0xFFFFFFFFFFFFF;
+const TWO_POW_M53: f64 = 1.1102230246251565e-16;
+
+// @ts-ignore: decorator
+@inline function table(base: usize, layer: i32): f64 {
+  return load<f64>(base + (<usize>layer << 3));
+}
+
+// @ts-ignore: decorator
+@inline function limit(base: usize, layer: i32): u64 {
+  return load<u64>(base + (<usize>layer << 3));
+}
+
+/** A uniform in [0, 1) with 53 bits (for the wedge tests, which a finite precision only blurs). */
+// @ts-ignore: decorator
+@inline function uniform(word: u64): f64 {
+  return <f64>(word >>> 11) * TWO_POW_M53;
+}
+
+/**
+ * The loops are specialised at compile time for each combination of the flags, so that the
+ * per-sample work has no branch on them: a flag is a type argument, Yes or No (a bool argument
+ * of an inlined function would let the optimiser fold the four loops back into one, branching
+ * per sample, 17% slower).
+ */
+type Yes = i32;
+type No = f64;
+
+// @ts-ignore: decorator
+@inline function apply(i: i32, noise: f64, perCoordinate: bool, scale: f64, add: bool, shared: f64): void {
+  const at = <usize>i << 3;
+  const s = perCoordinate ? load<f64>(SCALES + at) : scale;
+  const base = add ? load<f64>(VALUES + at) : 0.0;
+  store<f64>(VALUES + at, base + (noise * s + shared));
+}
+
+/** Normal word layout: layer = bits 0-7, sign = bit 8, magnitude = bits 9-60. */
+// @ts-ignore: decorator
+@inline function normalLayer(word: u64): i32 { return <i32>(word & 0xFF); }
+// @ts-ignore: decorator
+@inline function normalMagnitude(word: u64): u64 { return (word >>> 9) & MAGNITUDE_52; }
+/** x with the sign bit of `word` at `bit` (branch-free: the sign is a coin flip). */
+// @ts-ignore: decorator
+@inline function signed(word: u64, bit: u64, x: f64): f64 {
+  return reinterpret<f64>(reinterpret<u64>(x) ^ (((word >>> bit) & 1) << 63));
+}
+
+/** The rare branches of the normal ziggurat: tail, wedge, redraw. */
+function normalSlow(word: u64): f64 {
+  while (true) {
+    const layer = normalLayer(word);
+    const magnitude = normalMagnitude(word);
+    const x = <f64>magnitude * table(NORMAL_W, layer);
+    if (magnitude < limit(NORMAL_K, layer)) return signed(word, 8, x);
+    if (layer == 0) {
+      // Tail beyond r (Marsaglia 1964): r + xx with xx ~ Exp(rate r), accepted with prob exp(-xx^2/2).
+      while (true) {
+        const xx = exponential() * NORMAL_INV_R;
+        const yy = exponential();
+        if (yy + yy > xx * xx) return signed(word, 8, NORMAL_R + xx);
+      }
+    }
+    const edge = table(NORMAL_F, layer);
+    if ((table(NORMAL_F, layer - 1) - edge) * uniform(nextWord()) + edge < Math.exp(-0.5 * x * x)) return signed(word, 8, x);
+    word = nextWord();
+  }
+}
+
+/**
+ * Gaussian noise (unit variance times the scale, plus `shared`) for coordinates [0, n) of the chunk
+ * whose first coordinate is `first` in the whole vector; `flags` is a set of PER_COORDINATE, ADD.
+ */
+export function gaussianSamples(first: f64, n: i32, flags: i32, scale: f64, shared: f64): void {
+  switch (flags & 3) {
+    case 0: gaussianLoop<No, No>(first, n, scale, shared); break;
+    case PER_COORDINATE: gaussianLoop<Yes, No>(first, n, scale, shared); break;
+    case ADD: gaussianLoop<No, Yes>(first, n, scale, shared); break;
+    default: gaussianLoop<Yes, Yes>(first, n, scale, shared);
+  }
+}
+
+function gaussianLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared: f64): void {
+  const origin = <u64>first;
+  for (let i = 0; i < n; i++) {
+    const word = load<u64>(RANDOM + (<usize>i << 3));
+    const layer = normalLayer(word);
+    const magnitude = normalMagnitude(word);
+    let noise = signed(word, 8, <f64>magnitude * table(NORMAL_W, layer));
+    if (magnitude >= limit(NORMAL_K, layer)) {
+      beginCoordinate(origin + i);
+      noise = normalSlow(word);
+    }
+    apply(i, noise, isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
+  }
+}
+
+/** Exponential word layout: sign (for Laplace) = bit 0, layer = bits 3-10, magnitude = bits 11-63. */
+// @ts-ignore: decorator
+@inline function exponentialLayer(word: u64): i32 { return <i32>((word >>> 3) & 0xFF); }
+
+/** The rare branches of the exponential ziggurat; the tail restarts past r, so nothing is cut off. */
+function exponentialSlow(word: u64): f64 {
+  let offset: f64 = 0.0;
+  while (true) {
+    const layer = exponentialLayer(word);
+    const magnitude = word >>> 11;
+    const x = <f64>magnitude * table(EXPONENTIAL_W, layer);
+    if (magnitude < limit(EXPONENTIAL_K, layer)) return offset + x;
+    if (layer == 0) {
+      offset += EXPONENTIAL_R;
+    } else {
+      const edge = table(EXPONENTIAL_F, layer);
+      if ((table(EXPONENTIAL_F, layer - 1) - edge) * uniform(nextWord()) + edge < Math.exp(-x)) return offset + x;
+    }
+    word = nextWord();
+  }
+}
+
+/** An Exp(1) draw from the extra words of the current coordinate (for the normal tail). */
+function exponential(): f64 {
+  const word = nextWord();
+  const magnitude = word >>> 11;
+  const layer = exponentialLayer(word);
+  if (magnitude < limit(EXPONENTIAL_K, layer)) return <f64>magnitude * table(EXPONENTIAL_W, layer);
+  return exponentialSlow(word);
+}
+
+/** Laplace noise (scale b = 1 times the scale, plus `shared`) for coordinates [0, n); as gaussianSamples. */
+export function laplaceSamples(first: f64, n: i32, flags: i32, scale: f64, shared: f64): void {
+  switch (flags & 3) {
+    case 0: laplaceLoop<No, No>(first, n, scale, shared); break;
+    case PER_COORDINATE: laplaceLoop<Yes, No>(first, n, scale, shared); break;
+    case ADD: laplaceLoop<No, Yes>(first, n, scale, shared); break;
+    default: laplaceLoop<Yes, Yes>(first, n, scale, shared);
+  }
+}
+
+function laplaceLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared: f64): void {
+  const origin = <u64>first;
+  for (let i = 0; i < n; i++) {
+    const word = load<u64>(RANDOM + (<usize>i << 3));
+    const layer = exponentialLayer(word);
+    const magnitude = word >>> 11;
+    let noise = <f64>magnitude * table(EXPONENTIAL_W, layer);
+    if (magnitude >= limit(EXPONENTIAL_K, layer)) {
+      beginCoordinate(origin + i);
+      noise = exponentialSlow(word);
+    }
+    apply(i, signed(word, 0, noise), isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
+  }
+}

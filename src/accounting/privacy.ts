@@ -1,0 +1,255 @@
+// Privacy accounting: what any vector of noise scales guarantees for a sensitivity profile, and
+// the composition of several releases. Users need not trust scales computed elsewhere.
+//
+// Gaussian (docs/math.md, "Gaussian privacy"): independent scales sigma_i give the Mahalanobis
+// distance mu = sqrt(sum_i (lambda_i / sigma_i)^2) (the box bound), hence the exact profile
+// delta(eps; mu), mu-GDP and rho-zCDP with rho = mu^2 / 2. Laplace: epsilon = sum_i lambda_i / b_i.
+// Sums are compensated and rounded up, so the reported privacy is never better than the truth.
+//
+// Every privacy object has one shape: `kind`, its own parameters as numbers (mu, rho, epsilonPure),
+// and the functions epsilon(delta) and delta(epsilon); it is frozen. Accounting fails closed: a
+// figure is never NaN, null or negative; an overflow means Infinity (no privacy) with a warning.
+import { zcdpDelta, zcdpEpsilon } from '../mechanisms/grid.js';
+import { CompensatedSum } from '../wasm/chunks.js';
+import { DELTA, GAUSSIAN_EPSILON } from '../noise/profile.js';
+import { describe, numberIn, readOptions, PROFILE_ENTRIES, vector } from '../core/validate.js';
+import { wasm } from '../wasm/loader.js';
+
+/** What every privacy object offers. */
+interface Curves {
+  /** The smallest delta (or a safe upper bound) for which the release is (epsilon, delta)-DP. */
+  delta(epsilon: number): number;
+  /** The smallest epsilon (or a safe upper bound) for which the release is (epsilon, delta)-DP. */
+  epsilon(delta: number): number;
+  /** Present when there is no privacy (a coordinate released exactly, or a loss that overflows). */
+  readonly warning?: string;
+}
+
+/** The privacy of independent Gaussian noise (or of Gaussian releases composed). */
+export interface GaussianPrivacy extends Curves {
+  /** Which kind of privacy object this is. */
+  readonly kind: 'gaussian';
+  /** Mahalanobis distance between neighbouring outputs (mu-GDP); Infinity for no privacy. */
+  readonly mu: number;
+  /** rho-zCDP, rho = mu^2 / 2. */
+  readonly rho: number;
+}
+
+/** The privacy of independent Laplace noise (or of Laplace releases composed): pure epsilon-DP. */
+export interface LaplacePrivacy extends Curves {
+  /** Which kind of privacy object this is. */
+  readonly kind: 'laplace';
+  /** Pure epsilon-DP; Infinity for no privacy. `epsilon(delta)` is this for every delta. */
+  readonly epsilonPure: number;
+}
+
+/** Gaussian and Laplace releases composed: (epsilonPure + epsilon_G(delta), delta)-DP. */
+export interface MixedPrivacy extends Curves {
+  /** Which kind of privacy object this is. */
+  readonly kind: 'mixed';
+  /** The Gaussian part's distance. */
+  readonly mu: number;
+  /** The Laplace part's epsilon. */
+  readonly epsilonPure: number;
+}
+
+/** rho-zCDP (discrete Gaussian noise of grid mode), converted to (epsilon, delta) by CKS Corollary 13. */
+export interface ZcdpPrivacy extends Curves {
+  /** Which kind of privacy object this is. */
+  readonly kind: 'zcdp';
+  /** rho of rho-zCDP; Infinity for no privacy. */
+  readonly rho: number;
+}
+
+/** Any privacy object: what gaussianPrivacy, laplacePrivacy, compose and mechanisms give. */
+export type Privacy = GaussianPrivacy | LaplacePrivacy | MixedPrivacy | ZcdpPrivacy;
+
+/** Rounds a non-negative result up by a few ulp, past the rounding of its computation. */
+const roundUp = (x: number) => x * (1 + 2 ** -50);
+
+const OVERFLOW = 'no privacy: the privacy loss overflows double precision (a noise scale is far too small for its sensitivity).';
+
+/** A privacy parameter: a number >= 0, or Infinity (no privacy). */
+function parameter(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !(value >= 0)) {
+    throw new TypeError(`dpnoise: \`${name}\` must be a number >= 0 (Infinity for no privacy); got ${describe(value)}.`);
+  }
+  return value;
+}
+
+/** The warning to carry: the given ones, and the overflow warning when a figure is infinite. */
+function warningFor(values: readonly number[], warnings: readonly string[]): { warning: string | undefined } {
+  const all = [...warnings];
+  if (all.length === 0 && values.some((v) => v === Infinity)) all.push(OVERFLOW);
+  return { warning: all.length > 0 ? all.join(' ') : undefined }; // an own property either way: never inherited
+}
+
+const readEpsilon = (epsilon: number) => numberIn('epsilon', epsilon, GAUSSIAN_EPSILON);
+const readDelta = (delta: number) => numberIn('delta', delta, DELTA);
+
+/** delta(epsilon) and epsilon(delta) of a Gaussian mechanism at distance mu, any mu. */
+function gaussianCurves(mu: number): Pick<Curves, 'delta' | 'epsilon'> {
+  return {
+    delta(epsilon: number): number {
+      const eps = readEpsilon(epsilon);
+      return mu === Infinity ? 1 : wasm().gaussianDelta(mu, eps);
+    },
+    epsilon(delta: number): number {
+      const d = readDelta(delta);
+      if (mu === Infinity) return Infinity;
+      const w = wasm();
+      // Beyond mu = 1000: delta(eps; mu) <= Q(eps/mu - mu/2), so mu (Q^-1(delta) + mu/2) is enough.
+      return mu <= 1000 ? w.gaussianEpsilon(mu, d) : roundUp(mu * (w.normalIsf(d) + mu / 2));
+    },
+  };
+}
+
+/** Pure epsilon0-DP is (epsilon, 1 - e^(epsilon - epsilon0))-DP below epsilon0: P(S) - e^eps Q(S) <= P(S) (1 - e^(eps - eps0)). */
+function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon'> {
+  return {
+    delta: (epsilon) => {
+      const eps = readEpsilon(epsilon);
+      return eps >= epsilonPure ? 0 : epsilonPure === Infinity ? 1 : -Math.expm1(eps - epsilonPure);
+    },
+    epsilon: (delta) => (readDelta(delta), epsilonPure),
+  };
+}
+
+/** A Gaussian privacy object at distance mu. */
+export function gaussianFromMu(mu: number, warnings: readonly string[] = []): GaussianPrivacy {
+  parameter('mu', mu);
+  return Object.freeze({ kind: 'gaussian', mu, rho: (mu * mu) / 2, ...gaussianCurves(mu), ...warningFor([mu], warnings) } as const);
+}
+
+/** A pure epsilon-DP privacy object. */
+export function laplaceFromEpsilon(epsilonPure: number, warnings: readonly string[] = []): LaplacePrivacy {
+  parameter('epsilonPure', epsilonPure);
+  return Object.freeze({ kind: 'laplace', epsilonPure, ...pureCurves(epsilonPure), ...warningFor([epsilonPure], warnings) } as const);
+}
+
+/** A rho-zCDP privacy object. */
+export function zcdpPrivacy(rho: number, warnings: readonly string[] = []): ZcdpPrivacy {
+  parameter('rho', rho);
+  return Object.freeze({
+    kind: 'zcdp',
+    rho,
+    delta: (epsilon: number) => (rho === Infinity ? 1 : zcdpDelta(rho, readEpsilon(epsilon))),
+    epsilon: (delta: number) => (rho === Infinity ? Infinity : roundUp(zcdpEpsilon(rho, readDelta(delta)))),
+    ...warningFor([rho], warnings),
+  } as const);
+}
+
+/** Gaussian and pure parts by basic composition: (epsilonPure + epsilon_G(delta), delta)-DP. */
+function mixedPrivacy(mu: number, epsilonPure: number, warnings: readonly string[]): MixedPrivacy {
+  const curves = gaussianCurves(mu);
+  return Object.freeze({
+    kind: 'mixed',
+    mu,
+    epsilonPure,
+    delta(epsilon: number): number {
+      const eps = readEpsilon(epsilon);
+      return eps < epsilonPure ? 1 : curves.delta(eps - epsilonPure);
+    },
+    epsilon(delta: number): number {
+      return roundUp(epsilonPure + curves.epsilon(delta));
+    },
+    ...warningFor([mu, epsilonPure], warnings),
+  } as const);
+}
+
+/** Options of gaussianPrivacy and laplacePrivacy. */
+export interface AccountingOptions {
+  /** Noise scales: one number for all coordinates, or one per coordinate. */
+  scales: number | Float64Array | readonly number[];
+  /** The sensitivity of each coordinate. */
+  sensitivity: Float64Array | readonly number[];
+}
+
+const SCALE_ENTRIES = { min: 0, max: Number.MAX_VALUE, basic: 'a finite number >= 0', range: 'a finite number >= 0' };
+
+/** sum_i (lambda_i / s_i)^q over the profile; Infinity (with the first culprit) for a zero scale. */
+function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings: string[] } {
+  const o = readOptions('options', options, ['scales', 'sensitivity']);
+  const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
+  const scales = typeof o.scales === 'number'
+    ? numberIn('scales', o.scales, { min: 0, max: Number.MAX_VALUE })
+    : vector('scales', o.scales, SCALE_ENTRIES, { length: lambda.length });
+  const sum = new CompensatedSum();
+  for (let i = 0; i < lambda.length; i++) {
+    const l = lambda[i]!;
+    if (l === 0) continue;
+    const s = typeof scales === 'number' ? scales : scales[i]!;
+    if (s === 0) return { total: Infinity, warnings: [`no privacy: coordinate ${i} has sensitivity ${l} and scale 0, so it is released exactly.`] };
+    sum.add(q === 2 ? (l / s) ** 2 : l / s);
+  }
+  return { total: roundUp(sum.value), warnings: [] };
+}
+
+/** The privacy of independent Gaussian noise with standard deviations `scales`. */
+export function gaussianPrivacy(options: AccountingOptions): GaussianPrivacy {
+  const { total, warnings } = spend(options, 2);
+  return gaussianFromMu(roundUp(Math.sqrt(total)), warnings);
+}
+
+/** The privacy (pure epsilon-DP) of independent Laplace noise with scales b_i = `scales`. */
+export function laplacePrivacy(options: AccountingOptions): LaplacePrivacy {
+  const { total, warnings } = spend(options, 1);
+  return laplaceFromEpsilon(total, warnings);
+}
+
+const KINDS = ['gaussian', 'laplace', 'mixed', 'zcdp'] as const;
+
+/** One item of compose's list, read once and checked: its kind, its parameters, its warning. */
+function readPrivacy(item: unknown, i: number): { kind: (typeof KINDS)[number]; mu: number; epsilonPure: number; rho: number; warning?: string } {
+  const what = `list[${i}]`;
+  const kind = typeof item === 'object' && item !== null ? (item as { kind?: unknown }).kind : undefined;
+  if (!KINDS.includes(kind as never)) {
+    throw new TypeError(`dpnoise: \`${what}\` must be a privacy object (from gaussianPrivacy, laplacePrivacy, compose or a mechanism); got ${describe(item)}.`);
+  }
+  const field = (name: string) => parameter(`${what}.${name}`, (item as Record<string, unknown>)[name]);
+  const k = kind as (typeof KINDS)[number];
+  const warning = (item as { warning?: unknown }).warning;
+  if (warning !== undefined && typeof warning !== 'string') throw new TypeError(`dpnoise: \`${what}.warning\` must be a string; got ${describe(warning)}.`);
+  return {
+    kind: k,
+    mu: k === 'gaussian' || k === 'mixed' ? field('mu') : 0,
+    epsilonPure: k === 'laplace' || k === 'mixed' ? field('epsilonPure') : 0,
+    rho: k === 'zcdp' ? field('rho') : 0,
+    warning: warning as string | undefined,
+  };
+}
+
+/**
+ * The privacy of releasing every item of `list` (results of gaussianPrivacy, laplacePrivacy,
+ * compose, or a mechanism's `privacy`). Gaussian parts compose exactly (mu = sqrt(sum mu_j^2));
+ * Laplace parts add their epsilons; a mixture is (epsilonPure + epsilon_G(delta), delta)-DP by
+ * basic composition of the pure part with the Gaussian part, a safe rule. With any zCDP part
+ * (grid-mode Gaussian noise) everything composes as zCDP: rho adds up, mu-GDP is mu^2/2-zCDP and
+ * each pure epsilon-DP part is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe. Every item is checked: its
+ * parameters must be numbers >= 0 or Infinity, so a privacy object saved as JSON (where Infinity
+ * became null) or edited by hand fails instead of counting as no cost.
+ */
+export function compose(list: readonly Privacy[]): Privacy {
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new TypeError('dpnoise: `list` must be a non-empty array of privacy objects (from gaussianPrivacy, laplacePrivacy, compose or a mechanism).');
+  }
+  const items = Array.from(list, readPrivacy);
+  const mu2 = new CompensatedSum();
+  const epsilons = new CompensatedSum();
+  const rhos = new CompensatedSum();
+  const pureRhos = new CompensatedSum(); // each pure epsilon-DP part is epsilon^2/2-zCDP
+  const warnings = items.flatMap((item) => (item.warning ? [item.warning] : []));
+  for (const item of items) {
+    mu2.add(item.mu * item.mu);
+    epsilons.add(item.epsilonPure);
+    pureRhos.add((item.epsilonPure * item.epsilonPure) / 2);
+    rhos.add(item.rho);
+  }
+  const has = (kinds: readonly string[]) => items.some((item) => kinds.includes(item.kind));
+  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value + mu2.value / 2 + pureRhos.value), warnings);
+  const mu = roundUp(Math.sqrt(mu2.value));
+  const epsilonPure = roundUp(epsilons.value);
+  if (!has(['laplace', 'mixed'])) return gaussianFromMu(mu, warnings);
+  if (!has(['gaussian', 'mixed'])) return laplaceFromEpsilon(epsilonPure, warnings);
+  return mixedPrivacy(mu, epsilonPure, warnings);
+}

@@ -1,0 +1,299 @@
+// Per-coordinate noise scales for a sensitivity profile (docs/math.md, "Allocations").
+//
+// Every allocation has the shape scale_i = c * g_i with g_i = lambda_i^alpha * w_i^-gamma:
+// iid (g = 1), spr (g = lambda) and optimal (alpha = q/(p+q), gamma = 1/(p+q)). The privacy
+// constraint is sum_i (lambda_i / scale_i)^q <= budget^q, with q = 2 and budget mu0 for Gaussian
+// noise, q = 1 and budget epsilon for Laplace noise, which fixes c. Long profiles stream through
+// WebAssembly in chunks: one pass for the sums that give c, one pass that writes the scales.
+//
+// Groups (for example the layers of a network) are entries with a multiplicity: group g holds
+// n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
+// Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
+// so groups are the weighted problem with w_g = n_g (docs/math.md, "Allocations": the weighted formula).
+import { CompensatedSum, copyIn, forEachChunk, view } from '../wasm/chunks.js';
+import { DELTA, GAUSSIAN_EPSILON } from '../noise/profile.js';
+import { numberIn, oneOf, readOptions, POSITIVE, PROFILE_ENTRIES, type Range, readSizes, vector, WEIGHT_ENTRIES } from '../core/validate.js';
+import { wasm, type WasmExports } from '../wasm/loader.js';
+
+/** The allocations, `optimal` first. */
+export const ALLOCATIONS = ['optimal', 'iid', 'spr'] as const;
+/** `optimal` minimises the error; `iid` gives every coordinate the same scale; `spr` scales with the sensitivity. */
+export type Allocation = (typeof ALLOCATIONS)[number];
+
+/** Accepted error powers p (beyond 100 the error moments overflow). */
+const ERROR_POWER: Range = { min: 0, max: 100, minOpen: true };
+
+/**
+ * Scales are multiplied by 1 + 2^-36 so that the privacy constraint holds despite rounding: the
+ * chunked sums are off by at most 16384 ulp (3.6e-12) relative and each scale by a few ulp.
+ */
+export const SAFETY = 1 + 2 ** -36;
+
+/** Coordinates in groups: n_g = sizes[g] coordinates share one scale; sensitivity[g] bounds the group. */
+export interface Groups {
+  /** n_g, the number of coordinates in each group (whole numbers >= 1). */
+  sizes: Float64Array | readonly number[];
+  /** Per-group sensitivity: the l2 norm of the group's change (Gaussian), its l1 norm (Laplace). */
+  sensitivity: Float64Array | readonly number[];
+}
+
+/** The options of calibrateLaplace, and (with `delta` or `mu`) of calibrateGaussian. */
+export interface CalibrationOptions {
+  /** Per-coordinate sensitivities lambda_i >= 0 (0 or between 2^-400 and 2^400). */
+  sensitivity?: Float64Array | readonly number[];
+  /** Groups of coordinates with one scale each, in place of `sensitivity`. */
+  groups?: Groups;
+  /** The privacy budget epsilon (> 0 for Laplace noise). */
+  epsilon: number;
+  /** How to spread the noise over the coordinates (default `optimal`). */
+  allocation?: Allocation;
+  /** The p of the error sum_i w_i E|n_i|^p that `optimal` minimises (default 2, the MSE). */
+  errorPower?: number;
+  /** Positive per-coordinate weights w_i of the error (default all 1; not with groups). */
+  weights?: Float64Array | readonly number[];
+}
+
+/** The options of calibrateGaussian: (epsilon, delta), or mu. */
+export interface GaussianCalibrationOptions extends Omit<CalibrationOptions, 'epsilon'> {
+  /** (epsilon, delta)-DP; or give `mu` instead to calibrate to a Mahalanobis distance (mu-GDP). */
+  epsilon?: number;
+  /** delta in [1e-300, 1), with `epsilon`. */
+  delta?: number;
+  /** The Mahalanobis distance to calibrate to, in place of (epsilon, delta); at most 2000. */
+  mu?: number;
+}
+
+/** What a calibration returns. */
+export interface Calibration {
+  /** The noise family. */
+  mechanism: 'gaussian' | 'laplace';
+  /** The allocation used. */
+  allocation: Allocation;
+  /** The p of the error the allocation minimises. */
+  errorPower: number;
+  /** Noise scales, one per coordinate (one per group with groups): standard deviations
+   * (Gaussian) or Laplace scales b_i. */
+  scales: Float64Array;
+  /** With groups: the group sizes, for expanding the scales ({ sizes, scales } in the samplers). */
+  sizes?: Float64Array;
+  /** The sensitivity of each entry of `scales` (per coordinate, or per group). */
+  sensitivity: Float64Array;
+  /** Expected squared error sum_i E[n_i^2]. */
+  mse: number;
+  /** Expected error sum_i w_i E|n_i|^p for the chosen errorPower p and weights w. */
+  error: number;
+  /** The iid allocation's error divided by this one's (for p = 2 and unit weights, the MSE ratio). */
+  gain: number;
+}
+
+/** A Gaussian calibration: standard deviations, and the distance mu they meet. */
+export interface GaussianCalibration extends Calibration {
+  mechanism: 'gaussian';
+  /** The (epsilon, delta) asked for; absent when calibrated to `mu`. */
+  epsilon?: number;
+  /** The delta asked for; absent when calibrated to `mu`. */
+  delta?: number;
+  /** The Mahalanobis distance the scales are calibrated to: mu0(epsilon, delta), or `mu`. */
+  mu: number;
+}
+
+/** A Laplace calibration: scales b_i for pure epsilon-DP. */
+export interface LaplaceCalibration extends Calibration {
+  mechanism: 'laplace';
+  /** The epsilon asked for. */
+  epsilon: number;
+}
+
+/** What differs between the two noise families. */
+interface Family {
+  /** The exponent of the privacy constraint sum (lambda_i / scale_i)^q <= budget^q. */
+  q: 1 | 2;
+  /** Var(n) / scale^2. */
+  variance: number;
+  /** E|n|^p at scale 1. */
+  moment(w: WasmExports, p: number): number;
+}
+
+const LN2 = Math.LN2;
+const LOG_SQRT_PI = 0.5 * Math.log(Math.PI);
+
+const GAUSSIAN: Family = {
+  q: 2,
+  variance: 1,
+  // E|N(0,1)|^p = 2^(p/2) Gamma((p+1)/2) / sqrt(pi)
+  moment: (w, p) => (p === 2 ? 1 : Math.exp(0.5 * p * LN2 + w.logGamma(0.5 * (p + 1)) - LOG_SQRT_PI)),
+};
+
+const LAPLACE: Family = {
+  q: 1,
+  variance: 2,
+  // E|Laplace(1)|^p = Gamma(p + 1)
+  moment: (w, p) => (p === 2 ? 2 : p === 1 ? 1 : Math.exp(w.logGamma(p + 1))),
+};
+
+interface Profile {
+  lambda: Float64Array;
+  /** Error weights, or with groups the group sizes. */
+  weights: Float64Array | undefined;
+  /** The weights are group sizes: they also count in the MSE. */
+  grouped: boolean;
+  allocation: Allocation;
+  p: number;
+}
+
+function readProfile(o: Record<string, unknown>): Profile {
+  const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
+  const p = o.errorPower === undefined ? 2 : numberIn('errorPower', o.errorPower, ERROR_POWER);
+  if (o.groups !== undefined) {
+    if (o.sensitivity !== undefined || o.weights !== undefined) {
+      throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
+    }
+    const groups = readOptions('groups', o.groups, ['sizes', 'sensitivity']);
+    const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES);
+    return { lambda, weights: readSizes('groups.sizes', groups.sizes, lambda.length), grouped: true, allocation, p };
+  }
+  const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
+  const weights = o.weights === undefined ? undefined : vector('weights', o.weights, WEIGHT_ENTRIES, { length: lambda.length });
+  return { lambda, weights, grouped: false, allocation, p };
+}
+
+/** A sum sum_i lambda_i^a w_i^b over the profile (w_i = 1 without weights). */
+type Exponents = readonly [a: number, b: number];
+
+/** Streams the profile through WebAssembly once and returns each requested sum. */
+function profileSums(w: WasmExports, { lambda, weights }: Profile, requested: readonly Exponents[]): number[] {
+  const weighted = weights !== undefined;
+  // Where each requested sum comes from: 0 and 1 are the moment kernel's sum lambda and
+  // sum lambda^2; 2 + k is the k-th distinct pair of the power kernel (the weights' exponent
+  // matters only with weights).
+  const powered: Exponents[] = [];
+  const source = requested.map(([a, b]) => {
+    if (!weighted || b === 0) {
+      if (a === 1) return 0;
+      if (a === 2) return 1;
+    }
+    let k = powered.findIndex(([c, d]) => c === a && (!weighted || d === b));
+    if (k < 0) k = powered.push([a, b]) - 1;
+    return 2 + k;
+  });
+  const sums = Array.from({ length: 2 + powered.length }, () => new CompensatedSum());
+  const [[a1, b1], [a2, b2], [a3, b3]] = [...powered, [0, 0], [0, 0], [0, 0]] as Exponents[];
+  const results = view(w, w.resultsPointer(), 3);
+  forEachChunk(lambda.length, w.chunkLength(), (start, n) => {
+    copyIn(w, w.profilePointer(), lambda, start, n);
+    w.profileMoments(n);
+    sums[0]!.add(results[0]!);
+    sums[1]!.add(results[1]!);
+    if (powered.length > 0) {
+      if (weights) copyIn(w, w.weightsPointer(), weights, start, n);
+      w.powerSums(n, weighted, a1!, b1!, a2!, b2!, a3!, b3!);
+      for (let k = 0; k < powered.length; k++) sums[2 + k]!.add(results[k]!);
+    }
+  });
+  return source.map((k) => sums[k]!.value);
+}
+
+/** Writes c * lambda^alpha * w^-gamma for every coordinate into a new array. */
+function fillScales(w: WasmExports, { lambda, weights }: Profile, alpha: number, gamma: number, c: number): Float64Array {
+  const scales = new Float64Array(lambda.length);
+  const weighted = weights !== undefined && gamma !== 0;
+  forEachChunk(lambda.length, w.chunkLength(), (start, n) => {
+    copyIn(w, w.profilePointer(), lambda, start, n);
+    if (weighted) copyIn(w, w.weightsPointer(), weights, start, n);
+    w.fillScales(n, weighted, alpha, gamma, c);
+    scales.set(view(w, w.profilePointer(), n), start);
+  });
+  return scales;
+}
+
+function calibrate(w: WasmExports, family: Family, profile: Profile, budget: number) {
+  const { lambda, allocation, p } = profile;
+  const { q } = family;
+  const K = lambda.length;
+  const weighted = profile.weights !== undefined;
+  const alpha = allocation === 'optimal' ? q / (p + q) : allocation === 'spr' ? 1 : 0;
+  const gamma = allocation === 'optimal' ? 1 / (p + q) : 0;
+
+  // With scale_i = c g_i: cost = sum (lambda/g)^q, errorSum = sum w g^p, squareSum = sum g^2.
+  // For optimal, (lambda/g)^q = w g^p = lambda^(qp/(p+q)) w^(q/(p+q)). The exponents are formed
+  // directly (not from alpha) so that 2/3, 1/3, ... hit the kernels' exact fast paths.
+  const optimal: Exponents = [(q * p) / (p + q), q / (p + q)];
+  // With groups the MSE counts each group's coordinates: squareSum = sum n_g g_g^2.
+  const counted = profile.grouped ? 1 : 0;
+  const requested: Exponents[] = [[q, 0]];
+  if (weighted) requested.push([0, 1]);
+  if (allocation === 'spr') requested.push([p, 1], [2, counted]);
+  if (allocation === 'optimal') requested.push(optimal, [(2 * q) / (p + q), -2 / (p + q) + counted]);
+  const [normQq = 0, ...rest] = profileSums(w, profile, requested);
+  const sumW = weighted ? rest.shift()! : K;
+  const normQ = normQq ** (1 / q);
+  const [cost, errorSum, squareSum] =
+    allocation === 'iid' ? [normQq, sumW, profile.grouped ? sumW : K]
+    : allocation === 'spr' ? [K, rest[0]!, rest[1]!]
+    : [rest[0]!, rest[0]!, rest[1]!];
+
+  const c = (SAFETY * cost ** (1 / q)) / budget;
+  const mse = family.variance * c * c * squareSum;
+  // mse >= (largest scale)^2, so a finite mse means every scale is finite.
+  if (!Number.isFinite(mse)) {
+    throw new RangeError(`dpnoise: the noise for this profile and privacy level overflows double precision (mse ${mse}); use a larger epsilon or delta, or smaller sensitivities.`);
+  }
+  const scales = allocation === 'iid' ? new Float64Array(K).fill(c) : fillScales(w, profile, alpha, gamma, c);
+  // A scale that underflows to 0 would release its coordinate exactly: refuse it.
+  let exact = -1;
+  for (let i = 0; i < K && exact < 0; i++) if (lambda[i]! > 0 && !(scales[i]! > 0)) exact = i;
+  if (exact >= 0) {
+    throw new RangeError(`dpnoise: the noise scale of coordinate ${exact} (sensitivity ${lambda[exact]}) underflows to 0 at this privacy level; use a smaller epsilon or larger sensitivities.`);
+  }
+  // gain = (c_iid / c)^p sum(w) / errorSum, where c_iid / c = normQ / cost^(1/q); a profile of
+  // zeros gets no noise from any allocation.
+  const gain = normQ === 0 ? 1 : Math.exp(p * Math.log(normQ / cost ** (1 / q)) + Math.log(sumW) - Math.log(errorSum));
+  return {
+    scales,
+    sizes: profile.grouped ? profile.weights : undefined, // an own property either way: never inherited
+    sensitivity: lambda,
+    mse,
+    error: family.moment(w, p) * c ** p * errorSum,
+    gain,
+  };
+}
+
+const COMMON_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
+
+/** The privacy asked for: (epsilon, delta), or mu given directly (validated only). */
+function readGaussianBudget(o: Record<string, unknown>): { mu: number } | { epsilon: number; delta: number } {
+  if (o.mu !== undefined) {
+    if (o.epsilon !== undefined || o.delta !== undefined) throw new TypeError('dpnoise: give either `epsilon` and `delta` or `mu`, not both.');
+    return { mu: numberIn('mu', o.mu, MU) };
+  }
+  return { epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
+}
+
+/** A Mahalanobis distance to calibrate to: positive, and at most 2000 (covers mu0 of every epsilon up to 1e6). */
+const MU: Range = { min: 0, max: 2000, minOpen: true };
+
+/**
+ * Calibrates independent Gaussian noise for (epsilon, delta)-DP: one standard deviation per
+ * coordinate, allocated from the sensitivity profile (default `optimal`, minimising the MSE).
+ */
+export function calibrateGaussian(options: GaussianCalibrationOptions): GaussianCalibration {
+  const o = readOptions('options', options, [...COMMON_OPTIONS, 'delta', 'mu']);
+  const budget = readGaussianBudget(o);
+  const profile = readProfile(o);
+  const w = wasm();
+  const mu = 'mu' in budget ? budget.mu : w.gaussianMu(budget.epsilon, budget.delta);
+  const result = calibrate(w, GAUSSIAN, profile, mu);
+  return { mechanism: 'gaussian', allocation: profile.allocation, ...budget, mu, errorPower: profile.p, ...result };
+}
+
+/**
+ * Calibrates independent Laplace noise for pure epsilon-DP: one scale b_i per coordinate,
+ * allocated from the sensitivity profile (default `optimal`, minimising the MSE).
+ */
+export function calibrateLaplace(options: CalibrationOptions): LaplaceCalibration {
+  const o = readOptions('options', options, COMMON_OPTIONS);
+  const epsilon = numberIn('epsilon', o.epsilon, POSITIVE);
+  const profile = readProfile(o);
+  const result = calibrate(wasm(), LAPLACE, profile, epsilon);
+  return { mechanism: 'laplace', allocation: profile.allocation, epsilon, errorPower: profile.p, ...result };
+}

@@ -1,0 +1,294 @@
+#!/usr/bin/env node
+// The dpnoise command line: calibrate noise for a sensitivity profile, or add calibrated noise
+// to columns of a CSV or NDJSON file. Every argument is checked before the input is read; the
+// input is read once, and the output appears only once every row has been checked and noised.
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  gaussianFromMu, laplaceFromEpsilon, zcdpPrivacy, type GaussianPrivacy, type LaplacePrivacy, type Privacy, type ZcdpPrivacy,
+} from '../accounting/privacy.js';
+import { calibrateGaussian, calibrateLaplace, type Calibration } from '../calibrate/allocations.js';
+import { csv, decimal, ndjson, type Noise } from './formats.js';
+import { PrivateOutput, readText, sameFile, UsageError } from './io.js';
+import { zcdpMu } from '../mechanisms/grid.js';
+import { gaussianMechanism, laplaceMechanism } from '../mechanisms/independent.js';
+import { gaussianMu } from '../noise/profile.js';
+import { createRng } from '../noise/random.js';
+
+const HELP = {
+  main: `Usage: dpnoise <command> [options]
+
+Commands:
+  calibrate   noise scales for a sensitivity profile
+  release     add calibrated noise to columns of a CSV or NDJSON file
+
+Run "dpnoise <command> --help" for a command's options, "dpnoise --version" for the version.`,
+  calibrate: `Usage: dpnoise calibrate --mechanism gaussian|laplace --epsilon E [--delta D]
+                         --sensitivity 1,2,3|file.csv [--allocation optimal|iid|spr] [--json]
+
+Prints the noise scale of every coordinate and the figures (MSE, error, gain): a table, or JSON
+with --json. Gaussian noise gives (epsilon, delta)-DP and needs --delta; Laplace gives epsilon-DP.
+--sensitivity is a comma-separated list or a file of numbers (commas or newlines).`,
+  release: `Usage: dpnoise release --input data.csv --columns a,b --sensitivity 1,0.5
+                       --rows-per-person K --epsilon E [--delta D]
+                       [--mechanism gaussian|laplace] [--allocation optimal|iid|spr]
+                       [--mode grid|continuous] [--grid G] [--format csv|ndjson]
+                       [--output out.csv] [--seed S]
+
+Adds noise to the named columns of a CSV file (a header row; quotes must balance and every row
+must have the header's number of fields) or an NDJSON file (one JSON object per line: by the
+extension .ndjson or .jsonl, or --format ndjson; only the noised numbers of a line change). The
+input is read once, so it may be a pipe: --input /dev/stdin, or --input <(command).
+
+Privacy. One person's data may change at most K rows (--rows-per-person K, required: 1 if each
+person has one row, 12 if a person has up to 12 monthly rows), each by at most --sensitivity in
+each noised column. Noise for one row would let a person with K rows lose up to K times the
+budget, so by basic composition every row gets a 1/K share: Laplace noise for epsilon / K,
+Gaussian noise for the distance mu / sqrt(K), where mu gives (epsilon, delta) (in grid mode,
+through rho-zCDP with rho = mu^2 / 2). Each person then gets the privacy asked for over the
+whole file. The scales are allocated across the columns (--allocation). Other columns are
+copied unchanged and are not protected, nor is the number of rows.
+
+Noise: gaussian (the default, needs --delta) or laplace (pure epsilon-DP). --mode grid (the
+default) rounds the values to a power-of-two grid (--grid G, or a fine default) and adds exact
+discrete noise, which floating-point arithmetic cannot leak; --mode continuous adds
+floating-point noise. --seed makes the noise reproducible (never for real releases).
+
+Output: --output (default: standard output) appears only once every row has been read, checked
+and noised; a bad row stops the run with its line number and nothing is written. The file is
+created with mode 0600. A summary on standard error gives the scales, the grid and the privacy
+each person gets. Exit status: 0 done, 2 bad arguments or input, 1 other failures.`,
+};
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** The command's options; a mistake names the valid ones. */
+function options(command: 'calibrate' | 'release', args: string[], names: Record<string, 'string' | 'boolean'>): Values {
+  const spec = Object.fromEntries(Object.entries(names).map(([name, type]) => [name, { type }]));
+  try {
+    return parseArgs({ args, options: spec, strict: true }).values;
+  } catch (error) {
+    if (!(error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
+    const what = (error as Error).message.replace(/\. .*$/s, ''); // its first sentence
+    throw new UsageError(`${what}. The options of "dpnoise ${command}" are ${Object.keys(names).map((n) => `--${n}`).join(', ')}.`);
+  }
+}
+
+function required(values: Values, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v.length === 0) throw new UsageError(`--${name} is required.`);
+  return v;
+}
+
+function numbers(text: string, name: string): number[] {
+  return text.trim().split(/[\s,]+/).map((part, i) => {
+    const x = decimal(part);
+    if (!Number.isFinite(x)) throw new UsageError(`--${name}: entry ${i + 1} ("${part}") is not a number; give numbers separated by commas.`);
+    return x;
+  });
+}
+
+/** A list given inline ("1,2,3", or one number) or as a file of numbers. */
+function profileArgument(value: string, name: string): number[] {
+  if (value.includes(',') || Number.isFinite(decimal(value))) return numbers(value, name);
+  let text: string;
+  try {
+    text = readFileSync(value, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--${name} "${value}" is neither numbers separated by commas nor a file of numbers (${(error as { code?: string }).code ?? (error as Error).message}).`);
+  }
+  return numbers(text, name);
+}
+
+function optionalNumber(values: Values, name: string): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const x = decimal(String(v));
+  if (!Number.isFinite(x)) throw new UsageError(`--${name} must be a number; got "${String(v)}".`);
+  return x;
+}
+
+/** One of `choices`; the first when the option is not given. */
+function choice<T extends string>(values: Values, name: string, choices: readonly T[]): T {
+  const v = values[name] ?? choices[0]!;
+  if (!choices.includes(v as T)) throw new UsageError(`--${name} must be ${choices.join(' or ')}; got "${String(v)}".`);
+  return v as T;
+}
+
+const MECHANISMS = ['gaussian', 'laplace'] as const;
+type Mechanism = (typeof MECHANISMS)[number];
+
+/** Epsilon, and delta exactly when the noise is Gaussian. */
+interface Budget {
+  epsilon: number;
+  delta: number | undefined;
+}
+
+function budgetOf(mechanism: Mechanism, values: Values): Budget {
+  const epsilon = optionalNumber(values, 'epsilon');
+  if (epsilon === undefined) throw new UsageError('--epsilon is required.');
+  const delta = optionalNumber(values, 'delta');
+  if (mechanism === 'gaussian' && delta === undefined) throw new UsageError('--delta is required for Gaussian noise.');
+  if (mechanism === 'laplace' && delta !== undefined) throw new UsageError('--delta applies to Gaussian noise only; Laplace noise is pure epsilon-DP.');
+  return { epsilon, delta };
+}
+
+const allocationOf = (values: Values) => (values.allocation === undefined ? {} : { allocation: values.allocation as never });
+
+const fmt = (x: number) => (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e6 ? x.toPrecision(6) : x.toExponential(5));
+
+function calibrateCommand(args: string[]): void {
+  const values = options('calibrate', args, {
+    mechanism: 'string', epsilon: 'string', delta: 'string', sensitivity: 'string', allocation: 'string', json: 'boolean', help: 'boolean',
+  });
+  if (values.help) return void console.log(HELP.calibrate);
+  const mechanism = choice(values, 'mechanism', MECHANISMS);
+  const sensitivity = profileArgument(required(values, 'sensitivity'), 'sensitivity');
+  const { epsilon, delta } = budgetOf(mechanism, values);
+  const c: Calibration & { mu?: number } = mechanism === 'gaussian'
+    ? calibrateGaussian({ sensitivity, epsilon, delta: delta!, ...allocationOf(values) })
+    : calibrateLaplace({ sensitivity, epsilon, ...allocationOf(values) });
+  const figures = { mechanism, allocation: c.allocation, ...(c.mu !== undefined && { mu: c.mu }), mse: c.mse, error: c.error, gain: c.gain };
+  if (values.json) {
+    console.log(JSON.stringify({ ...figures, scales: Array.from(c.scales) }, null, 2));
+    return;
+  }
+  console.log(Object.entries(figures).map(([k, v]) => `${k.padEnd(11)}${typeof v === 'number' ? fmt(v) : v}`).join('\n'));
+  console.log(`\ncoordinate  sensitivity  scale`);
+  sensitivity.forEach((s, i) => console.log(`${String(i).padStart(10)}  ${fmt(s).padStart(11)}  ${fmt(c.scales[i]!)}`));
+}
+
+const ROWS_PER_PERSON = '--rows-per-person K is required: the most rows one person\'s data can change (1 if each person has one row). '
+  + 'Every row is noised for a 1/K share of the budget so that each person gets the privacy asked for; '
+  + 'assuming one row when people have several would under-noise.';
+
+function rowsPerPerson(values: Values): number {
+  const v = values['rows-per-person'];
+  if (v === undefined) throw new UsageError(ROWS_PER_PERSON);
+  const k = /^\s*\d+\s*$/.test(String(v)) ? Number(v) : NaN;
+  if (!(k >= 1 && Number.isSafeInteger(k))) throw new UsageError(`--rows-per-person must be an integer >= 1; got "${String(v)}".`);
+  return k;
+}
+
+/**
+ * One mechanism for every row, calibrated over a row's columns for a 1/k share of the budget,
+ * so that the k rows of a person compose (basic composition) to the budget asked for.
+ */
+function rowMechanism(mechanism: Mechanism, { epsilon, delta }: Budget, values: Values, sensitivity: number[], k: number) {
+  const mode = choice(values, 'mode', ['grid', 'continuous'] as const);
+  const grid = optionalNumber(values, 'grid');
+  const common = { sensitivity, mode, ...(grid !== undefined && { grid }), ...allocationOf(values) };
+  if (mechanism === 'laplace') {
+    if (!(epsilon > 0)) throw new UsageError(`--epsilon must be > 0 for Laplace noise; got ${epsilon}.`);
+    return laplaceMechanism({ ...common, epsilon: epsilon / k });
+  }
+  // k releases at distance mu / sqrt(k) are at distance mu (mu-GDP), and in grid mode k releases
+  // of rho / k-zCDP are rho-zCDP; there mu is the largest distance whose rho = mu^2 / 2 converts
+  // to (epsilon, delta), smaller than the continuous gaussianMu.
+  const continuous = gaussianMu(epsilon, delta!);
+  const mu = mode === 'grid' ? zcdpMu(epsilon, delta!, continuous) : continuous;
+  if (!(mu > 0)) throw new UsageError(`grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or --mode continuous.`);
+  return gaussianMechanism({ ...common, mu: mu / Math.sqrt(k) });
+}
+
+/** The privacy of k releases, each with `privacy` (a person's k rows), rounded up like the accounting. */
+function composed(privacy: GaussianPrivacy | LaplacePrivacy | ZcdpPrivacy, k: number): Privacy {
+  const up = (x: number) => x * (1 + 2 ** -50);
+  if (privacy.kind === 'laplace') return laplaceFromEpsilon(up(k * privacy.epsilonPure));
+  if (privacy.kind === 'zcdp') return zcdpPrivacy(up(k * privacy.rho));
+  return gaussianFromMu(up(Math.sqrt(k) * privacy.mu));
+}
+
+function inputStats(input: string): Stats {
+  try {
+    return statSync(input);
+  } catch (error) {
+    throw new UsageError(`cannot read --input ${input} (${(error as { code?: string }).code ?? (error as Error).message}).`);
+  }
+}
+
+async function releaseCommand(args: string[]): Promise<void> {
+  const values = options('release', args, {
+    input: 'string', output: 'string', format: 'string', columns: 'string', sensitivity: 'string', 'rows-per-person': 'string',
+    mechanism: 'string', epsilon: 'string', delta: 'string', allocation: 'string', mode: 'string', grid: 'string', seed: 'string', help: 'boolean',
+  });
+  if (values.help) return void console.log(HELP.release);
+  const input = required(values, 'input');
+  const output = values.output === undefined ? undefined : required(values, 'output');
+  const format = { csv, ndjson }[choice(values, 'format', /\.(ndjson|jsonl)$/i.test(input) ? ['ndjson', 'csv'] as const : ['csv', 'ndjson'] as const)];
+  const names = required(values, 'columns').split(',').map((s) => s.trim());
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (names.includes('')) throw new UsageError('--columns has an empty name; give column names separated by commas.');
+  if (twice !== undefined) throw new UsageError(`--columns names "${twice}" twice; name each column once (got ${names.join(', ')}).`);
+  const perColumn = numbers(required(values, 'sensitivity'), 'sensitivity');
+  if (perColumn.length !== names.length) throw new UsageError(`--sensitivity needs one value per column (${names.length}); got ${perColumn.length}.`);
+  const k = rowsPerPerson(values);
+  const mechanism = choice(values, 'mechanism', MECHANISMS);
+  const budget = budgetOf(mechanism, values);
+  const m = rowMechanism(mechanism, budget, values, perColumn, k);
+  const sampling = values.seed === undefined ? undefined : { rng: createRng({ seed: values.seed as string }) };
+
+  const stats = inputStats(input);
+  // The output is replaced by a rename, which must neither destroy the input nor replace a
+  // device, pipe or folder (--output /dev/stdout would replace the link itself).
+  const existing = output === undefined ? undefined : statSync(output, { throwIfNoEntry: false });
+  if (existing && sameFile(existing, stats)) throw new UsageError(`--output ${output} is the input file; give a new file, or leave out --output for standard output.`);
+  if (existing && !existing.isFile()) throw new UsageError(`--output ${output} is not a regular file; give a file, or leave out --output for standard output.`);
+  // A progress bar on a terminal, for files over 16 MiB (a pipe's size is unknown).
+  const size = stats.isFile() ? stats.size : 0;
+  const progress = size > 16 << 20 && process.stderr.isTTY === true;
+  const out = await PrivateOutput.create(output);
+  let rows = 0;
+  try {
+    const { text, bytesRead } = readText(input);
+    const noise: Noise = (row, line) => {
+      if (++rows % 65536 === 0 && progress) {
+        const done = Math.min(bytesRead(), size) / size;
+        const filled = Math.round(30 * done);
+        process.stderr.write(`\rreleasing [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${Math.round(100 * done)}%`);
+      }
+      try {
+        return m.release(row, sampling);
+      } catch (error) {
+        if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
+        throw new UsageError(`line ${line}: ${error.message.replace(/^dpnoise: /, '')}`);
+      }
+    };
+    for await (const piece of format(text, names, noise)) await out.write(piece);
+    if (rows === 0) throw new UsageError(`${input} has no data rows.`);
+    await out.commit();
+  } catch (error) {
+    out.discard();
+    throw error;
+  }
+  if (progress) process.stderr.write('\n');
+  const person = composed(m.privacy, k);
+  const guarantee = person.kind === 'laplace' ? `${fmt(person.epsilonPure)}-DP` : `(${fmt(person.epsilon(budget.delta!))}, ${values.delta})-DP`;
+  const grid = m.grid === undefined ? 'continuous mode' : `grid mode, grid ${fmt(m.grid)} = 2^${Math.log2(m.grid)}`;
+  process.stderr.write(`dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${mechanism}, ${grid}; `
+    + `scales per row ${Array.from(m.scales, fmt).join(', ')}). Each person (at most ${plural(k, 'row')}) gets ${guarantee} over the whole file.\n`);
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+// Bundled into dist/cli.js, one folder below package.json.
+const version = () => (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === 'calibrate') calibrateCommand(rest);
+    else if (command === 'release') await releaseCommand(rest);
+    else if (command === '--help' || command === '-h' || command === 'help') console.log(HELP.main);
+    else if (command === '--version' || command === '-v') console.log(version());
+    else throw new UsageError(`${command === undefined ? 'no command given' : `unknown command "${command}"`}.\n\n${HELP.main}`);
+    return 0;
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof TypeError || error instanceof RangeError || (error as { code?: string }).code === 'ENOENT';
+    const message = (error as Error).message.replace(/^dpnoise: /, '');
+    process.stderr.write(`dpnoise: ${message}\n`);
+    return known ? 2 : 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => (process.exitCode = code));

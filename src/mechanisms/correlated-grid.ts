@@ -1,0 +1,107 @@
+// Grid mode of correlatedSum: the correlated mechanism's proof (docs/math.md, "Correlated sums"),
+// carried out on integers. The sums are rounded to a power-of-two grid g (F = round(f / g)), and
+// the mechanism releases A = 2F - n Cg (Cg = ceil(C / g)) and s n with independent discrete
+// Gaussian noise of one variance sigma^2, then post-processes, exactly as the continuous version:
+//   F_hat = (A_hat + Cg N_hat / s) / 2,  n_hat = N_hat / s.
+// Adding a record x in [0, C]^d moves each F_j by 0 to ceil(x_j / g) <= Cg (grid.ts), so A_j by at
+// most Cg; B = Cg + 2 also covers sums whose floating-point rounding is off by under one grid step.
+// s n moves by s, so the release is rho-zCDP with rho = (d B^2 + s^2) / (2 sigma^2) (Canonne, Kamath
+// & Steinke 2020). s is a power of two near B d^(1/4) (the t = sqrt(d) of the continuous design),
+// so sums are exact multiples of g / (2s), the output grid. The outputs are computed from the exact
+// integers s A_hat + Cg N_hat = 2 s F + s Y + Cg Z and rounded once: a function of the release.
+import { zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import type { CorrelatedRelease, CorrelatedSumMechanism } from './correlated.js';
+import { SAFETY } from '../calibrate/allocations.js';
+import { MAX_GRID_SCALE, roundHalfUp, zcdpMu } from './grid.js';
+import { readRng } from '../noise/random.js';
+import { draw, type SampleOptions } from '../noise/samplers.js';
+import { FINITE_ENTRIES, integerIn, vector } from '../core/validate.js';
+
+/** What grid mode adds to (and fixes in) the mechanism; `correlatedSum` adds d, neighbours, mode. */
+export type GridCorrelatedSum = Omit<CorrelatedSumMechanism, 'dimension' | 'neighbours' | 'mode' | 'fixedWork'> & {
+  readonly grid: number;
+  readonly privacy: ZcdpPrivacy;
+};
+
+/** The largest noise variance in grid units squared: a standard deviation of 2^40 steps. */
+const MAX_VARIANCE = MAX_GRID_SCALE * MAX_GRID_SCALE;
+
+/**
+ * The rounding grid g and s, for an output grid or by default with C/g in (256, 512], fewer cells
+ * when d B^2 / rho would take the noise past the sampler's 2^40 steps of standard deviation.
+ */
+function layout(C: number, d: number, rho: number, grid: number | undefined): { g: number; s: number; Cg: number; B: number } {
+  const sFor = (B: number) => 2 ** Math.max(0, Math.round(Math.log2(B * d ** 0.25)));
+  let g: number;
+  let s: number;
+  if (grid === undefined) {
+    // s^2 <= 2 B^2 sqrt(d) after rounding s to a power of two; a factor 2 to spare.
+    const cells = Math.min(512, Math.floor(Math.sqrt((MAX_VARIANCE * rho) / (d + 2 * Math.sqrt(d)))) - 2);
+    if (cells < 1) throw new RangeError(`dpnoise: grid mode cannot give rho = ${rho} at dimension ${d}: the noise would pass 2^40 grid steps.`);
+    g = 2 ** Math.ceil(Math.log2(C / cells));
+    s = sFor(Math.ceil(C / g) + 2);
+  } else {
+    // g = grid 2s, with s depending on g: a few rounds settle it (keep the last, any is private).
+    s = 1;
+    for (let round = 0; round < 8; round++) {
+      const next = sFor(Math.ceil(C / (grid * 2 * s)) + 2);
+      if (next === s) break;
+      s = next;
+    }
+    g = grid * 2 * s;
+  }
+  if (!(g / (2 * s) >= 2 ** -1000)) throw new RangeError(`dpnoise: \`bound\` is too small for grid mode (its grid would be below 2^-1000); got ${C}.`);
+  const Cg = Math.ceil(C / g);
+  return { g, s, Cg, B: Cg + 2 };
+}
+
+/** Exactly 2 s F + s Y + Cg Z, rounded once to a double (2 s F and s Y are exact: s is a power of two). */
+function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
+  if (Math.abs(twoSF) + Math.abs(sY) + Cg * Math.abs(Z) <= 2 ** 52) return twoSF + sY + Cg * Z;
+  return Number(BigInt(twoSF) + BigInt(sY) + BigInt(Cg) * BigInt(Z));
+}
+
+/**
+ * correlatedSum({ ..., mode: 'grid' }), already checked for d, C, the neighbour relation and the
+ * privacy asked (`rho`, or `epsilon` and `delta` whose continuous distance is mu0).
+ */
+export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: number, mu0: number, gridOption: number | undefined, fixedWork: boolean): GridCorrelatedSum {
+  // rho asked, or the largest rho whose zCDP-to-(epsilon, delta) conversion meets the request.
+  const rhoTarget = o.rho !== undefined ? (o.rho as number) : zcdpMu(o.epsilon as number, o.delta as number, mu0) ** 2 / 2;
+  if (!(rhoTarget > 0)) throw new RangeError('dpnoise: grid mode\'s zCDP accounting cannot meet this epsilon and delta; use a larger epsilon or delta, or mode \'continuous\'.');
+  const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption);
+  const sigma2 = (SAFETY * (d * B * B + s * s)) / (2 * rhoTarget);
+  if (!(sigma2 <= MAX_VARIANCE)) throw new RangeError(`dpnoise: with \`grid\` ${g / (2 * s)} the noise standard deviation is ${Math.sqrt(sigma2)} grid steps, above 2^40; use a larger grid.`);
+  const rho = ((d * B * B + s * s) / (2 * sigma2)) * (1 + 2 ** -50);
+  const sigma = Math.sqrt(sigma2);
+  const independentScale = (g * sigma) / 2;
+  const sharedScale = (g * Cg * sigma) / (2 * s);
+  const sumScale = Math.hypot(independentScale, sharedScale);
+  const mse = d * sumScale * sumScale;
+  const outputGrid = g / (2 * s);
+
+  function release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease {
+    const out = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true });
+    const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const stream = readRng(options).stream();
+    // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined
+    // exactly with 2 s F, F = round(f / g): each output is rounded once.
+    const Y = draw('discreteGaussianSamples', new Float64Array(d), false, sigma2, stream, 0, 1, fixedWork);
+    const Z = draw('discreteGaussianSamples', new Float64Array(1), false, sigma2, stream, d, 1, fixedWork)[0]!;
+    for (let j = 0; j < d; j++) out[j] = combined(2 * s * roundHalfUp(out[j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
+    return { sums: out, count: n + Z / s };
+  }
+
+  return {
+    grid: outputGrid,
+    privacy: zcdpPrivacy(rho),
+    mu: Math.sqrt(2 * rho),
+    sharedScale,
+    independentScale,
+    sumScale,
+    countScale: sigma / s,
+    mse,
+    gain: (d * d * C * C) / (mu0 * mu0) / mse,
+    release,
+  };
+}

@@ -1,0 +1,209 @@
+// Correlated Gaussian noise for sums under add/remove neighbours (docs/math.md, "Correlated sums").
+//
+// Records x in [0, C]^d; the release is the d sums and the record count. At unit privacy
+// (mu = 1) one draw eta ~ N(0, (d + t) / (4t)) is shared by every sum and independent
+// z_j ~ N(0, (d + t) / 4) are added:  sums_j = f_j + C (eta + z_j),  count = n + 2 eta.
+// This post-processes a standard Gaussian mechanism on (sum(2x/C - 1), sqrt(t) n), whose l2
+// sensitivity is sqrt(d + t), so it has Mahalanobis distance 1; every variance is divided by
+// mu^2 for the requested privacy. t = sqrt(d) minimises the sums' error: each gets
+// C^2 (sqrt d + 1)^2 / (4 mu^2) against C^2 d / mu^2 for the standard mechanism (gain -> 4).
+// For k-sparse records (sums only) the shared and independent variances follow Joseph & Yu's
+// ellipse as extended in docs/math.md, "Correlated sums". Under replace-one neighbours the standard mechanism
+// is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
+import type { ZcdpPrivacy } from '../accounting/privacy.js';
+import { SAFETY } from '../calibrate/allocations.js';
+import { gridCorrelatedSum } from './correlated-grid.js';
+import { type Mode, readMode } from './grid.js';
+import { DELTA, GAUSSIAN_EPSILON } from '../noise/profile.js';
+import { readRng } from '../noise/random.js';
+import { draw, MAX_SCALE, type SampleOptions } from '../noise/samplers.js';
+import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
+import { wasm } from '../wasm/loader.js';
+
+/** The neighbour relations: datasets differ by adding or removing a record, or by replacing one. */
+export const NEIGHBOURS = ['add-remove', 'replace-one'] as const;
+/** A neighbour relation. */
+export type Neighbours = (typeof NEIGHBOURS)[number];
+
+/** Options of `correlatedSum`. */
+export interface CorrelatedSumOptions {
+  /** d, the length of each record. */
+  dimension: number;
+  /** (epsilon, delta)-DP; or give `rho` instead for rho-zCDP. */
+  epsilon?: number;
+  /** delta in [1e-300, 1), with `epsilon`. */
+  delta?: number;
+  /** rho-zCDP in place of (epsilon, delta): mu = sqrt(2 rho). */
+  rho?: number;
+  /** C: every record lies in [0, C]^d (default 1). */
+  bound?: number;
+  /** k: every record has at most k non-zero entries (sums only, no count). */
+  sparsity?: number;
+  /** t > 0: larger favours the count over the sums (default sqrt(d)). */
+  tradeoff?: number;
+  /** The neighbour relation (default 'add-remove'). */
+  neighbours?: Neighbours;
+  /** 'grid' (default): exact discrete Gaussian noise, sums on a power-of-two grid; or 'continuous' (not floating-point safe). */
+  mode?: Mode;
+  /** Grid mode: the grid of the released sums, a power of two (default: g / (2s), C/g in (256, 512]). */
+  grid?: number;
+  /** Grid mode: the same work whatever the noise, so a release's duration says nothing about it (default false). */
+  fixedWork?: boolean;
+}
+
+/** What a correlated release returns. */
+export interface CorrelatedRelease {
+  /** The noisy sums (a new array). */
+  sums: Float64Array;
+  /** The noisy count; undefined for sparse records (sums only). */
+  count: number | undefined;
+}
+
+/** A calibrated correlated-sum mechanism. */
+export interface CorrelatedSumMechanism {
+  /** d, the length of each record. */
+  readonly dimension: number;
+  /** The neighbour relation it is private under. */
+  readonly neighbours: Neighbours;
+  /** The Mahalanobis distance mu the noise meets: mu0(epsilon, delta) or sqrt(2 rho). */
+  readonly mu: number;
+  /** Standard deviation of the term shared by all sums. */
+  readonly sharedScale: number;
+  /** Standard deviation of each sum's independent term. */
+  readonly independentScale: number;
+  /** Standard deviation of each released sum. */
+  readonly sumScale: number;
+  /** Standard deviation of the released count (0 when the count is public or not released). */
+  readonly countScale: number;
+  /** Expected squared error of the d sums together. */
+  readonly mse: number;
+  /** The standard mechanism's mse divided by this one's. */
+  readonly gain: number;
+  /** 'continuous' or 'grid'. */
+  readonly mode: Mode;
+  /** Grid mode: the released sums are exact multiples of this power of two. */
+  readonly grid?: number;
+  /** Grid mode: whether a release does the same work whatever noise it draws. */
+  readonly fixedWork: boolean;
+  /** Grid mode: the rho-zCDP the release guarantees (never less than asked). */
+  readonly privacy?: ZcdpPrivacy;
+  /** Adds the noise to copies of the sums and the count; the inputs stay untouched. */
+  release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease;
+}
+
+/** Largest dimension: one Float64Array of sums. */
+const DIMENSION: Range = { min: 1, max: 2 ** 32 };
+const POSITIVE_FINITE: Range = { min: 0, max: Number.MAX_VALUE, minOpen: true };
+const BOUND: Range = { min: 0, max: 1e150, minOpen: true };
+const RHO: Range = { min: 0, max: 5e5, minOpen: true };
+
+/** mu from (epsilon, delta) or rho, exactly one of the two. */
+function privacyDistance(o: Record<string, unknown>): number {
+  if (o.rho !== undefined) {
+    if (o.epsilon !== undefined || o.delta !== undefined) {
+      throw new TypeError('dpnoise: give either `epsilon` and `delta` or `rho`, not both.');
+    }
+    return Math.sqrt(2 * numberIn('rho', o.rho, RHO));
+  }
+  const epsilon = numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON);
+  const delta = numberIn('delta', o.delta, DELTA);
+  return wasm().gaussianMu(epsilon, delta);
+}
+
+/** Shared and independent variances at unit scale (C = 1, mu = 1), and the count's. */
+interface Design {
+  shared: number;
+  independent: number;
+  count: number;
+  /** The standard mechanism's variance per sum, for the gain. */
+  standard: number;
+}
+
+function addRemoveDesign(d: number, t: number): Design {
+  return { shared: (d + t) / (4 * t), independent: (d + t) / 4, count: (d + t) / t, standard: d };
+}
+
+function sparseDesign(d: number, k: number): Design {
+  const ke = Math.min(k, (d + Math.sqrt(d)) / 2);
+  const r = d === 1 ? 0 : Math.sqrt(ke * (d - ke) * (d - 1));
+  const independent = d === 1 ? ke : (ke / d) * (d - ke + r / (d - 1));
+  const shared = d === 1 ? 0 : Math.max(0, (ke / (d * d)) * (2 * ke - d + (r * (d - 2)) / (d - 1)));
+  return { shared, independent, count: 0, standard: k };
+}
+
+/**
+ * A mechanism releasing the sums of d-dimensional records in [0, C]^d, and their count, with
+ * Gaussian noise correlated across the sums (docs/math.md, "Correlated sums").
+ */
+export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMechanism {
+  const o = readOptions('options', options, ['dimension', 'epsilon', 'delta', 'rho', 'bound', 'sparsity', 'tradeoff', 'neighbours', 'mode', 'grid', 'fixedWork']);
+  const d = integerIn('dimension', o.dimension, DIMENSION);
+  const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
+  const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
+  const { mode, grid, fixedWork } = readMode(o);
+  const mu = privacyDistance(o);
+  if (mode === 'grid') {
+    if (o.sparsity !== undefined || o.tradeoff !== undefined || neighbours !== 'add-remove') {
+      throw new TypeError("dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`; pass `mode: 'continuous'` for those (not floating-point safe).");
+    }
+    return Object.freeze({ dimension: d, neighbours, mode, fixedWork, ...gridCorrelatedSum(o, d, C, mu, grid, fixedWork) });
+  }
+  const sparse = o.sparsity !== undefined;
+  const k = sparse ? integerIn('sparsity', o.sparsity, { min: 1, max: d }) : d;
+  if (sparse && o.tradeoff !== undefined) throw new TypeError('dpnoise: `tradeoff` applies to the count, which sparse records do not release.');
+  if (sparse && neighbours === 'replace-one') {
+    throw new RangeError('dpnoise: `sparsity` is supported for add-remove neighbours only; use the standard Gaussian mechanism under replace-one.');
+  }
+  const t = o.tradeoff === undefined ? Math.sqrt(d) : numberIn('tradeoff', o.tradeoff, POSITIVE_FINITE);
+  const design: Design =
+    neighbours === 'replace-one' ? { shared: 0, independent: d, count: 0, standard: d }
+    : sparse ? sparseDesign(d, k)
+    : addRemoveDesign(d, t);
+
+  const unit = (SAFETY * C) / mu; // rounded up, as every calibration
+  const sharedScale = unit * Math.sqrt(design.shared);
+  const independentScale = unit * Math.sqrt(design.independent);
+  const countScale = (SAFETY * Math.sqrt(design.count)) / mu;
+  const mse = d * unit * unit * (design.shared + design.independent);
+  // Refuse, before any release, noise the samplers cannot represent (mu underflowing, a huge
+  // bound or a tiny tradeoff): scales above 1e150, an infinite or NaN error.
+  if (!(Math.max(sharedScale, independentScale, countScale) <= MAX_SCALE && Number.isFinite(mse))) {
+    throw new RangeError(`dpnoise: this privacy level, bound and tradeoff need noise scales beyond 1e150 (shared ${sharedScale}, independent ${independentScale}, count ${countScale}); use a larger epsilon, delta or rho, or a smaller bound.`);
+  }
+  const releasesCount = !sparse;
+
+  function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: SampleOptions): CorrelatedRelease {
+    const values = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true });
+    if (releasesCount) {
+      const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
+      count = n;
+    } else if (count !== undefined) {
+      throw new TypeError('dpnoise: sparse records release the sums only; do not pass a `count`.');
+    }
+    const stream = readRng(releaseOptions).stream();
+    // The shared standard normal is coordinate d of the stream; the sums are coordinates 0..d-1.
+    const g = draw('gaussianSamples', new Float64Array(1), false, 1, stream, d)[0]!;
+    draw('gaussianSamples', values, true, independentScale, stream, 0, sharedScale * g);
+    return {
+      sums: values,
+      count: releasesCount ? count! + (neighbours === 'replace-one' ? 0 : countScale * g) : undefined,
+    };
+  }
+
+  return Object.freeze({
+    dimension: d,
+    neighbours,
+    mode,
+    grid: undefined,
+    fixedWork: false,
+    privacy: undefined,
+    mu,
+    sharedScale,
+    independentScale,
+    sumScale: unit * Math.sqrt(design.shared + design.independent),
+    countScale: neighbours === 'replace-one' ? 0 : countScale,
+    mse,
+    gain: design.standard / (design.shared + design.independent),
+    release,
+  });
+}

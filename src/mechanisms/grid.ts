@@ -1,0 +1,154 @@
+// Grid mode (docs/math.md, "Floating-point safety"): continuous noise added in floating point leaks
+// through the low bits of the result (Mironov 2012). In grid mode every value is rounded to a
+// power-of-two grid g and exact integer noise is added in grid units, so every released value
+// is an exact multiple of g, and the output is a function of an exact integer release.
+//
+// Rounding is r(x) = floor(x + 1/2) (exactly, in the kernels). For reals a and b,
+// |r(a) - r(b)| <= ceil(|a - b|): with d = a - b >= 0, r(a) - r(b) = floor(b + 1/2 + d) -
+// floor(b + 1/2) <= floor(frac(b + 1/2) + d) <= ceil(d), as frac < 1. So a coordinate whose value
+// moves by at most lambda moves by at most ceil(lambda / g) grid steps; a group moving by lambda
+// in l2 (l1) norm moves by less than lambda / g + sqrt(n) (lambda / g + n) steps, each rounding
+// being off by less than one step between neighbours.
+import { describe, numberIn, oneOf, type Range } from '../core/validate.js';
+
+/** The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise. */
+export const MODES = ['grid', 'continuous'] as const;
+/** A mechanism's mode. */
+export type Mode = (typeof MODES)[number];
+
+/** Noise scales of at most 2^40 grid steps: the samplers' block sizes stay within their words. */
+export const MAX_GRID_SCALE = 2 ** 40;
+
+/** Grids from 2^-1000 to 2^800: grid units stay normal doubles, and outputs cannot overflow. */
+const GRID: Range = { min: 2 ** -1000, max: 2 ** 800 };
+
+/** A power of two, 2^-1000 to 2^800. */
+export function readGrid(value: unknown): number {
+  const g = numberIn('grid', value, GRID);
+  if (g !== 2 ** Math.round(Math.log2(g))) throw new RangeError(`dpnoise: \`grid\` must be a power of two; got ${g}.`);
+  return g;
+}
+
+/** A mechanism's mode options, read once. */
+export interface ModeOptions {
+  mode: Mode;
+  grid: number | undefined;
+  /** Grid mode: the same work for every output (timing-safe), at some cost in speed. */
+  fixedWork: boolean;
+}
+
+/** The mode options of a mechanism: grid by default; `grid` and `fixedWork` only in grid mode. */
+export function readMode(o: Record<string, unknown>): ModeOptions {
+  const mode = o.mode === undefined ? 'grid' : oneOf('mode', o.mode, MODES);
+  if (mode !== 'grid' && (o.grid !== undefined || o.fixedWork !== undefined)) {
+    throw new TypeError(`dpnoise: \`${o.grid !== undefined ? 'grid' : 'fixedWork'}\` applies to \`mode: 'grid'\` only.`);
+  }
+  if (o.fixedWork !== undefined && typeof o.fixedWork !== 'boolean') {
+    throw new TypeError(`dpnoise: \`fixedWork\` must be true or false; got ${describe(o.fixedWork)}.`);
+  }
+  // Every field is an own property even when absent, so an inherited one is never read.
+  return { mode, grid: o.grid === undefined ? undefined : readGrid(o.grid), fixedWork: o.fixedWork === true };
+}
+
+/** The power of two at or below x (x a positive normal double). */
+const powerBelow = (x: number) => 2 ** Math.floor(Math.log2(x));
+
+/**
+ * The default grid: fine enough that rounding adds at most 2^-10 of the smallest sensitivity in
+ * steps (`fine`: the smallest sensitivity per step of rounding, see gridSensitivity), and coarse
+ * enough that the largest noise scale is at most 2^36 steps (room below MAX_GRID_SCALE for the
+ * recalibration to the rounded sensitivities).
+ */
+export function defaultGrid(fine: number, largestScale: number): number {
+  const byRounding = fine === Infinity ? 1 : powerBelow(fine / 1024);
+  const byNoise = largestScale > 0 ? 2 * powerBelow(largestScale / 2 ** 36) : 0;
+  return Math.min(GRID.max, Math.max(GRID.min, byRounding, byNoise));
+}
+
+/**
+ * The sensitivities after rounding to grid g, in value units: per coordinate g ceil(lambda / g);
+ * per group of n coordinates (lambda in l2 norm with q = 2, l1 with q = 1) g (lambda / g + n^(1/q)),
+ * rounded up. Also returns the smallest lambda per unit of rounding, for defaultGrid.
+ */
+export function gridSensitivity(lambda: Float64Array, g: number, sizes?: Float64Array, q: 1 | 2 = 2): Float64Array {
+  if (!sizes) return lambda.map((l) => g * Math.ceil(l / g));
+  return lambda.map((l, k) => (l === 0 ? 0 : g * (l / g + (q === 2 ? Math.sqrt(sizes[k]!) : sizes[k]!)) * (1 + 2 ** -50)));
+}
+
+/** The smallest sensitivity per step of rounding it may gain (per group: lambda / sqrt(n) or lambda / n). */
+export function roundingScale(lambda: Float64Array, sizes?: Float64Array, q: 1 | 2 = 2): number {
+  let smallest = Infinity;
+  lambda.forEach((l, k) => {
+    if (l === 0) return;
+    const n = sizes ? (q === 2 ? Math.sqrt(sizes[k]!) : sizes[k]!) : 1;
+    smallest = Math.min(smallest, l / n);
+  });
+  return smallest;
+}
+
+/**
+ * floor(x + 1/2) exactly, as the kernels round: the test x - floor(x) >= 1/2 is decided exactly
+ * for every double (docs/math.md, "Floating-point safety"), although the difference itself can
+ * round for -1/2 < x < 0.
+ */
+export function roundHalfUp(x: number): number {
+  const f = Math.floor(x);
+  return x - f >= 0.5 ? f + 1 : f;
+}
+
+/** Noise scales in grid units (exact: g is a power of two), checked against the samplers' limit. */
+export function gridUnits(scales: Float64Array, g: number, what: string): Float64Array {
+  const units = scales.map((s) => s / g);
+  const largest = units.reduce((m, x) => Math.max(m, x), 0);
+  if (largest > MAX_GRID_SCALE) {
+    throw new RangeError(`dpnoise: with \`grid\` ${g} the noise ${what} is ${largest} grid steps, above 2^40; use a larger grid.`);
+  }
+  return units;
+}
+
+/**
+ * delta(eps) of a rho-zCDP mechanism (Canonne, Kamath & Steinke 2020, Corollary 13):
+ * inf over alpha > 1 of exp((alpha - 1)(alpha rho - eps)) / (alpha - 1) (1 - 1/alpha)^alpha.
+ * Any alpha gives a valid bound, so an approximate minimum (golden section on log(alpha - 1))
+ * stays safe.
+ */
+export function zcdpDelta(rho: number, epsilon: number): number {
+  if (rho === 0) return 0;
+  const logBound = (x: number) => {
+    const a = 1 + Math.exp(x); // alpha > 1
+    return (a - 1) * (a * rho - epsilon) - x + a * Math.log1p(-1 / a);
+  };
+  let lo = -30;
+  let hi = 300; // alpha up to e^300: small rho at epsilon 0 needs alpha near 1 / sqrt(rho)
+  const phi = (Math.sqrt(5) - 1) / 2;
+  for (let i = 0; i < 120; i++) {
+    const x1 = hi - phi * (hi - lo);
+    const x2 = lo + phi * (hi - lo);
+    if (logBound(x1) < logBound(x2)) hi = x2; else lo = x1;
+  }
+  return Math.min(1, Math.exp(logBound(0.5 * (lo + hi))));
+}
+
+/** The smallest epsilon (bisection, rounded up) with zcdpDelta(rho, epsilon) <= delta. */
+export function zcdpEpsilon(rho: number, delta: number): number {
+  if (zcdpDelta(rho, 0) <= delta) return 0;
+  let lo = 0;
+  let hi = rho + 2 * Math.sqrt(rho * Math.log(1 / delta)) + 1; // the classical bound, with room
+  while (zcdpDelta(rho, hi) > delta) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+    const mid = 0.5 * (lo + hi);
+    if (zcdpDelta(rho, mid) > delta) lo = mid; else hi = mid;
+  }
+  return hi;
+}
+
+/** The largest distance mu (rho = mu^2 / 2, bisection, rounded down) with zcdpDelta <= delta. */
+export function zcdpMu(epsilon: number, delta: number, upper: number): number {
+  let lo = 0;
+  let hi = upper; // the continuous mu0: the zCDP conversion is never tighter than the exact curve
+  for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+    const mid = 0.5 * (lo + hi);
+    if (zcdpDelta((mid * mid) / 2, epsilon) <= delta) lo = mid; else hi = mid;
+  }
+  return lo;
+}

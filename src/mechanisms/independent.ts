@@ -1,0 +1,240 @@
+// One-line mechanisms: calibration, its verified privacy, and release in one object.
+//
+// By default a release is exact on a grid (grid.ts, docs/math.md "Floating-point safety"):
+// the query is rounded to a power-of-two grid and exact discrete Laplace or discrete Gaussian
+// noise is added in integer grid units, so no floating-point low bit can tell neighbours apart.
+// `mode: 'continuous'` adds floating-point noise instead (simulations, post-processing).
+//
+// A mechanism owns everything its release depends on: the options are read once, from the
+// caller's own properties; the arrays are copied at construction; the object is frozen, and the
+// arrays it shows are copies of its own, so changing them changes nothing.
+import { gaussianPrivacy, laplaceFromEpsilon, laplacePrivacy, zcdpPrivacy, type GaussianPrivacy, type LaplacePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import {
+  calibrateGaussian, calibrateLaplace, type Calibration, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
+} from '../calibrate/allocations.js';
+import { defaultGrid, gridSensitivity, gridUnits, type Mode, readMode, roundingScale, zcdpMu } from './grid.js';
+import { CompensatedSum } from '../wasm/chunks.js';
+import { DELTA, GAUSSIAN_EPSILON, gaussianMu } from '../noise/profile.js';
+import { readRng } from '../noise/random.js';
+import { draw, type Kernel, type SampleOptions, type Scales } from '../noise/samplers.js';
+import { type Entries, numberIn, readOptions, PROFILE_ENTRIES, readSizes, vector } from '../core/validate.js';
+
+/** A calibrated Gaussian mechanism. */
+export interface GaussianMechanism extends Readonly<GaussianCalibration> {
+  /** The privacy the release gives, verified from its own scales (never weaker than asked);
+   * rho-zCDP in grid mode. */
+  readonly privacy: GaussianPrivacy | ZcdpPrivacy;
+  /** 'grid' (default): values rounded to `grid`, exact discrete Gaussian noise; 'continuous'. */
+  readonly mode: Mode;
+  /** The grid step (grid mode only): every released value is a multiple of it. */
+  readonly grid?: number;
+  /** Grid mode: whether a release does the same work whatever noise it draws (see the option). */
+  readonly fixedWork: boolean;
+  /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
+  release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
+}
+
+/** A calibrated Laplace mechanism. */
+export interface LaplaceMechanism extends Readonly<LaplaceCalibration> {
+  /** The pure epsilon-DP the release gives (in grid mode, with the rounding), never weaker than asked. */
+  readonly privacy: LaplacePrivacy;
+  /** 'grid' (default): values rounded to `grid`, exact discrete Laplace noise; 'continuous'. */
+  readonly mode: Mode;
+  /** The grid step (grid mode only): every released value is a multiple of it. */
+  readonly grid?: number;
+  /** Grid mode: whether a release does the same work whatever noise it draws (see the option). */
+  readonly fixedWork: boolean;
+  /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
+  release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
+}
+
+/** Options of laplaceMechanism: calibrateLaplace's, and the mode. */
+export interface LaplaceMechanismOptions extends CalibrationOptions {
+  /** 'grid' (default: floating-point-safe exact discrete noise) or 'continuous' (not floating-point safe). */
+  mode?: Mode;
+  /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
+  grid?: number;
+  /**
+   * Grid mode: draw with the same work whatever the noise (no shortcut taken for some outputs
+   * only), so that a release's duration says nothing about its noise; somewhat slower (default false).
+   */
+  fixedWork?: boolean;
+}
+
+/** Options of gaussianMechanism: calibrateGaussian's, and the mode. */
+export interface GaussianMechanismOptions extends GaussianCalibrationOptions {
+  /** 'grid' (default: floating-point-safe exact discrete noise) or 'continuous' (not floating-point safe). */
+  mode?: Mode;
+  /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
+  grid?: number;
+  /**
+   * Grid mode: draw with the same work whatever the noise (no shortcut taken for some outputs
+   * only), so that a release's duration says nothing about its noise; somewhat slower (default false).
+   */
+  fixedWork?: boolean;
+}
+
+const CALIBRATION_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
+
+/** The caller's profile, copied once: per coordinate, or per group with the group sizes. */
+interface OwnedProfile {
+  lambda: Float64Array;
+  sizes: Float64Array | undefined;
+}
+
+function readOwnedProfile(o: Record<string, unknown>): OwnedProfile {
+  if (o.groups === undefined) return { lambda: vector('sensitivity', o.sensitivity, PROFILE_ENTRIES, { copy: true }), sizes: undefined };
+  if (o.sensitivity !== undefined || o.weights !== undefined) {
+    throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
+  }
+  const groups = readOptions('groups', o.groups, ['sizes', 'sensitivity']);
+  const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES, { copy: true });
+  return { lambda, sizes: readSizes('groups.sizes', groups.sizes, lambda.length) };
+}
+
+/** Calibration options with the owned profile (and sensitivities replaced, for grid mode). */
+function withProfile(o: Record<string, unknown>, { sizes }: OwnedProfile, lambda: Float64Array, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const { sensitivity: _s, groups: _g, mode: _m, grid: _r, fixedWork: _f, weights, ...rest } = o;
+  const copiedWeights = weights === undefined ? {} : { weights: vector('weights', weights, { min: 2 ** -400, max: 2 ** 400, basic: 'a finite number > 0', range: 'between 2^-400 and 2^400' }, { copy: true }) };
+  return { ...rest, ...copiedWeights, ...(sizes ? { groups: { sizes, sensitivity: lambda } } : { sensitivity: lambda }), ...extra };
+}
+
+/** The queries a release accepts: finite numbers whose grid units stay finite. */
+function queryEntries(grid: number): Entries {
+  const max = Math.min(Number.MAX_VALUE, grid * 2 ** 1000);
+  return { min: -max, max, basic: 'a finite number', range: `a finite number of magnitude at most ${max} (2^1000 grid steps)` };
+}
+
+/**
+ * A release: the noise of `kernel` with scales `scales` (per coordinate, or per group) added to a
+ * copy of the query; in grid mode (`grid`) the query is rounded to the grid first, and `fixedWork`
+ * keeps the work independent of the noise. The scales and sizes are the mechanism's own copies.
+ */
+function releaser(kernel: Kernel, scales: Float64Array, sizes: Float64Array | undefined, grid: number | undefined, fixedWork = false) {
+  const length = sizes ? sizes.reduce((a, b) => a + b, 0) : scales.length;
+  const entries = queryEntries(grid ?? Number.MAX_VALUE);
+  const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales } : scales;
+  return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
+    const values = vector('query', query, entries, { length, copy: true });
+    return draw(kernel, values, true, perCoordinate, readRng(options).stream(), 0, grid, fixedWork);
+  };
+}
+
+const largest = (a: Float64Array) => a.reduce((m, x) => Math.max(m, x), 0);
+
+function cumulative(sizes: Float64Array): Float64Array {
+  const ends = new Float64Array(sizes.length);
+  sizes.reduce((end, n, g) => (ends[g] = end + n), 0);
+  return ends;
+}
+
+/** The mechanism object: frozen, with copies of the arrays its release owns. */
+function mechanism<T extends Calibration>(calibration: T, fields: Record<string, unknown>): T & Record<string, unknown> {
+  return Object.freeze({
+    ...calibration,
+    scales: calibration.scales.slice(),
+    sensitivity: calibration.sensitivity.slice(),
+    sizes: calibration.sizes?.slice(),
+    ...fields,
+  });
+}
+
+/** A Gaussian mechanism for (epsilon, delta)-DP (or mu-GDP): calibrateGaussian's options, and `mode`/`grid`. */
+export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMechanism {
+  const o = readOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu', 'mode', 'grid', 'fixedWork']);
+  const { mode, grid, fixedWork } = readMode(o);
+  const profile = readOwnedProfile(o);
+  if (mode === 'continuous') {
+    const calibration = calibrateGaussian(withProfile(o, profile, profile.lambda) as GaussianCalibrationOptions);
+    const privacy = gaussianPrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
+    const release = releaser('gaussianSamples', calibration.scales.slice(), calibration.sizes?.slice(), undefined);
+    return mechanism(calibration, { privacy, mode, grid: undefined, fixedWork: false, release }) as unknown as GaussianMechanism;
+  }
+  return gridGaussianMechanism(o, profile, grid, fixedWork);
+}
+
+/**
+ * Grid mode: discrete Gaussian noise of variance s_i (in grid units squared). Coordinates (or
+ * groups) are independent and each is (Delta_i^2 / (2 s_i))-zCDP for its change Delta_i in
+ * steps, so the release is rho-zCDP with rho the sum (CKS 2020); rho is calibrated so that the
+ * zCDP-to-(epsilon, delta) conversion meets the request, and reported from the variances used.
+ */
+function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined, fixedWork: boolean): GaussianMechanism {
+  let budget: { epsilon: number; delta: number } | undefined;
+  let mu: number;
+  if (o.mu !== undefined) {
+    if (o.epsilon !== undefined || o.delta !== undefined) throw new TypeError('dpnoise: give either `epsilon` and `delta` or `mu`, not both.');
+    mu = numberIn('mu', o.mu, { min: 0, max: 2000, minOpen: true });
+  } else {
+    budget = { epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
+    mu = zcdpMu(budget.epsilon, budget.delta, gaussianMu(budget.epsilon, budget.delta));
+    if (!(mu > 0)) {
+      throw new RangeError(`dpnoise: grid mode's zCDP accounting cannot give epsilon ${budget.epsilon} with delta ${budget.delta}; use a larger epsilon or delta, or mode 'continuous'.`);
+    }
+  }
+  const { epsilon: _e, delta: _d, mu: _m, ...rest } = o;
+  const { lambda, sizes } = profile;
+  const first = calibrateGaussian(withProfile(rest, profile, lambda, { mu }) as GaussianCalibrationOptions);
+  const g = gridOption ?? defaultGrid(roundingScale(lambda, sizes, 2), largest(first.scales));
+  const rounded = gridSensitivity(lambda, g, sizes, 2);
+  const calibration = calibrateGaussian(withProfile(rest, profile, rounded, { mu }) as GaussianCalibrationOptions);
+  const steps = gridUnits(calibration.scales, g, 'standard deviation');
+  const variances = steps.map((sigma) => sigma * sigma);
+  const rho = new CompensatedSum();
+  rounded.forEach((l, i) => l > 0 && rho.add((l / g) ** 2 / (2 * variances[i]!)));
+  const privacy = zcdpPrivacy(rho.value * (1 + 2 ** -50));
+  const scales = variances.map((s) => Math.sqrt(s) * g);
+  const release = releaser('discreteGaussianSamples', variances, sizes, g, fixedWork);
+  return mechanism({ ...calibration, ...budget, scales }, { privacy, mode: 'grid', grid: g, fixedWork, release }) as unknown as GaussianMechanism;
+}
+
+/** A Laplace mechanism for pure epsilon-DP: calibrateLaplace's options, and `mode`/`grid`. */
+export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
+  const o = readOptions('options', options, [...CALIBRATION_OPTIONS, 'mode', 'grid', 'fixedWork']);
+  const { mode, grid, fixedWork } = readMode(o);
+  const profile = readOwnedProfile(o);
+  if (mode === 'continuous') {
+    const calibration = calibrateLaplace(withProfile(o, profile, profile.lambda) as unknown as CalibrationOptions);
+    const privacy = laplacePrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
+    const release = releaser('laplaceSamples', calibration.scales.slice(), calibration.sizes?.slice(), undefined);
+    return mechanism(calibration, { privacy, mode, grid: undefined, fixedWork: false, release }) as unknown as LaplaceMechanism;
+  }
+  return gridLaplaceMechanism(o, profile, grid, fixedWork);
+}
+
+/** Grid mode: calibrate to the rounded sensitivities; the scales in grid units need not be integers. */
+function gridLaplaceMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined, fixedWork: boolean): LaplaceMechanism {
+  const { lambda, sizes } = profile;
+  const first = calibrateLaplace(withProfile(o, profile, lambda) as unknown as CalibrationOptions);
+  const g = gridOption ?? defaultGrid(roundingScale(lambda, sizes, 1), largest(first.scales));
+  const rounded = gridSensitivity(lambda, g, sizes, 1);
+  const calibration = calibrateLaplace(withProfile(o, profile, rounded) as unknown as CalibrationOptions);
+  const steps = gridUnits(calibration.scales, g, 'scale');
+  const epsilon = new CompensatedSum();
+  rounded.forEach((l, i) => l > 0 && epsilon.add(l / g / steps[i]!));
+  const privacy = laplaceFromEpsilon(epsilon.value * (1 + 2 ** -50));
+  const release = releaser('discreteLaplaceSamples', steps, sizes, g, fixedWork);
+  return mechanism(calibration, { privacy, mode: 'grid', grid: g, fixedWork, release }) as unknown as LaplaceMechanism;
+}
+
+/** What `recommend` returns. */
+export interface Recommendation {
+  /** The optimal Gaussian calibration ((epsilon, delta)-DP). */
+  gaussian: GaussianCalibration;
+  /** The optimal Laplace calibration (pure epsilon-DP). */
+  laplace: LaplaceCalibration;
+  /** The one with the lower error (Laplace also gives pure epsilon-DP). */
+  best: 'gaussian' | 'laplace';
+}
+
+/**
+ * The optimal Gaussian ((epsilon, delta)-DP) and Laplace (epsilon-DP) calibrations side by side,
+ * and which has the lower error. With spread-out profiles Laplace can win even in high dimensions.
+ */
+export function recommend(options: Omit<GaussianCalibrationOptions, 'allocation' | 'mu'> & { epsilon: number; delta: number }): Recommendation {
+  const o = readOptions('options', options, ['sensitivity', 'groups', 'epsilon', 'delta', 'errorPower', 'weights']);
+  const gaussian = calibrateGaussian(o as GaussianCalibrationOptions);
+  const { delta: _delta, ...rest } = o;
+  const laplace = calibrateLaplace(rest as unknown as CalibrationOptions);
+  return { gaussian, laplace, best: laplace.error < gaussian.error ? 'laplace' : 'gaussian' };
+}

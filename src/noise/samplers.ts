@@ -1,0 +1,178 @@
+// Gaussian and Laplace noise over long vectors (docs/math.md, "Samplers"). Arguments are checked in full
+// before any noise is drawn; then the vector streams through WebAssembly chunk by chunk: random
+// words in, noise (scaled, and added to the values for the add* variants) out.
+import { isFloat64Array, lengthOfArray, plainView, setAt } from '../core/arrays.js';
+import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
+import { readRng, type Rng, type Stream } from './random.js';
+import { describe, type Entries, FINITE_ENTRIES, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
+import { wasm, type WasmExports } from '../wasm/loader.js';
+
+/** One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g]. */
+export interface GroupScales {
+  /** The number of coordinates in each group, in order; they add up to the length. */
+  sizes: Float64Array | readonly number[];
+  /** One scale per group. */
+  scales: Float64Array | readonly number[];
+}
+
+/** Validated scales: one for all, one per coordinate, or per group with cumulative ends. */
+export type Scales = number | Float64Array | { ends: Float64Array; scales: Float64Array };
+
+/** Options of the samplers and of every `release`. */
+export interface SampleOptions {
+  /** The random source (default: the platform CSPRNG). */
+  rng?: Rng;
+}
+
+/** Scales are at most 1e150, so that no noise value can overflow (|noise| < 46 scales). */
+export const MAX_SCALE = 1e150;
+const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
+
+export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples';
+
+/** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
+export function readScales(scales: unknown, length: number): Scales {
+  if (typeof scales === 'number') return numberIn('scales', scales, { min: 0, max: MAX_SCALE });
+  if (isFloat64Array(scales)) return vector('scales', scales, SCALE_ENTRIES, { arrays: false, length });
+  if (typeof scales === 'object' && scales !== null && !Array.isArray(scales)) {
+    const groups = readOptions('scales', scales, ['sizes', 'scales']);
+    const sizes = readSizes('scales.sizes', groups.sizes);
+    const perGroup = vector('scales.scales', groups.scales, SCALE_ENTRIES, { length: sizes.length });
+    const ends = new Float64Array(sizes.length);
+    sizes.reduce((end, n, g) => (ends[g] = end + n), 0);
+    if (ends[ends.length - 1] !== length) {
+      throw new RangeError(`dpnoise: the group sizes in \`scales.sizes\` must add up to the length, ${length}; got ${ends[ends.length - 1]}.`);
+    }
+    return { ends, scales: perGroup };
+  }
+  throw new TypeError(`dpnoise: \`scales\` must be a number, a Float64Array or { sizes, scales }; got ${Array.isArray(scales) ? 'an array' : scales === null ? 'null' : typeof scales}.`);
+}
+
+/** Writes the scales of coordinates [first, first + out.length) from groups into `out`. */
+function expandGroups(out: Float64Array, { ends, scales }: { ends: Float64Array; scales: Float64Array }, first: number): void {
+  let lo = 0;
+  for (let hi = ends.length - 1; lo < hi;) {
+    const mid = (lo + hi) >> 1;
+    if (ends[mid]! > first) hi = mid; else lo = mid + 1;
+  }
+  for (let i = 0, g = lo; i < out.length; g++) {
+    const end = Math.min(out.length, ends[g]! - first);
+    out.fill(scales[g]!, i, end);
+    i = end;
+  }
+}
+
+/** A new zeroed array of `length` coordinates. */
+export function newTarget(length: unknown): Float64Array {
+  return new Float64Array(integerIn('length', length, { min: 0, max: 2 ** 32 }));
+}
+
+/** A Float64Array the caller lends for the noise (its contents are overwritten, not read). */
+function outputArray(out: unknown): Float64Array {
+  if (!isFloat64Array(out)) throw new TypeError(`dpnoise: \`out\` must be a Float64Array; got ${describe(out)}.`);
+  return plainView(out);
+}
+
+/** The caller's values, all finite (noise added to an infinity or NaN would hide nothing). */
+export function readValues(values: unknown): Float64Array {
+  return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0 });
+}
+
+/** Kernel flags (assembly/sample.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
+const PER_COORDINATE = 1;
+const ADD = 2;
+const FIXED_WORK = 4;
+
+let drawing = false;
+
+/**
+ * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,
+ * chunk by chunk. `extra` is the continuous kernels' shared term (default 0) or the discrete
+ * kernels' grid (default 1: the values are integers already); `fixedWork` asks the discrete kernels
+ * to skip their noise-dependent shortcuts. Everything has been validated, and
+ * `target` and the scales are plain arrays (arrays.ts), so no caller code runs while drawing;
+ * nesting a draw inside another is refused all the same.
+ */
+export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: Scales, stream: Stream, origin = 0, extra = kernel.startsWith('discrete') ? 1 : 0, fixedWork = false): Float64Array {
+  if (drawing) throw new Error('dpnoise: a sampler was called while another one was drawing; calls cannot be nested.');
+  drawing = true;
+  try {
+    const w: WasmExports = wasm();
+    const flags = (typeof scales === 'number' ? 0 : PER_COORDINATE) | (add ? ADD : 0) | (fixedWork ? FIXED_WORK : 0);
+    const scale = typeof scales === 'number' ? scales : 1;
+    stream.begin(w);
+    forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {
+      const first = origin + start;
+      stream.words(w, first, n);
+      if (scales instanceof Float64Array) copyIn(w, w.scalesPointer(), scales, start, n);
+      else if (typeof scales === 'object') expandGroups(view(w, w.scalesPointer(), n), scales, first);
+      if (add) copyIn(w, w.valuesPointer(), target, start, n);
+      w[kernel](first, n, flags, scale, extra);
+      setAt(target, view(w, w.valuesPointer(), n), start);
+    });
+    return target;
+  } finally {
+    drawing = false;
+  }
+}
+
+/** Validates `scales` and the options, then draws into `target` (already validated). */
+export function sample(kernel: Kernel, target: Float64Array, add: boolean, scales: unknown, options: unknown): Float64Array {
+  const s = readScales(scales, target.length);
+  return draw(kernel, target, add, s, readRng(options).stream());
+}
+
+// The samplers are noise generators, not releases: noise added in floating point can leak
+// through the low bits of the result (docs/math.md, "Floating-point safety"). Releases go through
+// the mechanisms (gaussianMechanism, laplaceMechanism, correlatedSum), exact on a grid by default.
+
+/**
+ * A new Float64Array of `length` independent Gaussian noise values with standard deviations
+ * `scales` (one number, one per coordinate, or one per group). A noise generator, not a release:
+ * for a private release use gaussianMechanism, floating-point safe by default.
+ */
+export function gaussianNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+  return sample('gaussianSamples', newTarget(length), false, scales, options);
+}
+
+/**
+ * Writes Gaussian noise into `out` (overwriting it) and returns it: gaussianNoise without
+ * allocating, the fast path for long vectors drawn again and again (a fresh array's page faults
+ * can cost more than the noise). A noise generator, not a release (see gaussianMechanism).
+ */
+export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+  sample('gaussianSamples', outputArray(out), false, scales, options);
+  return out;
+}
+
+/**
+ * Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it. A
+ * noise generator, not a floating-point-safe release: for that use gaussianMechanism.
+ */
+export function addGaussianNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+  sample('gaussianSamples', readValues(values), true, scales, options);
+  return values;
+}
+
+/**
+ * A new Float64Array of `length` independent Laplace noise values with scales b = `scales`. A
+ * noise generator, not a release: for a private release use laplaceMechanism.
+ */
+export function laplaceNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+  return sample('laplaceSamples', newTarget(length), false, scales, options);
+}
+
+/** Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without allocating. A noise generator, not a release. */
+export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+  sample('laplaceSamples', outputArray(out), false, scales, options);
+  return out;
+}
+
+/**
+ * Adds Laplace noise with scales b = `scales` to `values` in place and returns it. A noise
+ * generator, not a floating-point-safe release: for that use laplaceMechanism.
+ */
+export function addLaplaceNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+  sample('laplaceSamples', readValues(values), true, scales, options);
+  return values;
+}

@@ -1,0 +1,329 @@
+import { describe, expect, it } from 'vitest';
+import {
+  coordinateDescent,
+  coordinateSmoothness,
+  objective,
+  privateCoordinateDescent,
+  type CoordinateDescentProblem,
+  type NoiseWeights,
+} from '../../src/applications/coordinate-descent.js';
+import { calibrateGaussian, createRng, gaussianDelta, gaussianMu, gaussianNoise, type Allocation } from '../../src/index.js';
+import { exactSum, expectClose } from '../helpers.js';
+
+/**
+ * An orthogonal design: n = 2^12 rows, column j = s_j times a Walsh function (signs
+ * (-1)^popcount(i & (j + 1))), so (1/n) X^T X = diag(s_j^2) and the elastic-net solution is
+ * w_j = soft(b_j, l1) / (s_j^2 + l2) with b_j = (1/n) sum_i x_ij y_i.
+ */
+function walshProblem(s: readonly number[], beta: readonly number[]) {
+  const n = 4096;
+  const d = s.length;
+  const features = new Float64Array(n * d);
+  const labels = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let y = 0.3 * Math.sin(1.7 * i); // bounded deterministic label noise
+    for (let j = 0; j < d; j++) {
+      let bits = 0;
+      for (let m = i & (j + 1); m; m &= m - 1) bits++;
+      const x = s[j]! * (bits % 2 ? -1 : 1);
+      features[i * d + j] = x;
+      y += beta[j]! * x;
+    }
+    labels[i] = y;
+  }
+  return { features, labels, n, d };
+}
+
+function closedForm(p: { features: Float64Array; labels: Float64Array; n: number; d: number }, s: readonly number[], l1: number, l2: number): number[] {
+  return s.map((sj, j) => {
+    let b = 0;
+    for (let i = 0; i < p.n; i++) b += p.features[i * p.d + j]! * p.labels[i]!;
+    b /= p.n;
+    return Math.sign(b) * Math.max(0, Math.abs(b) - l1) / (sj * sj + l2);
+  });
+}
+
+/** The gradient of the smooth part (1/n) sum_i loss(<w, x_i>, y_i), computed independently. */
+function lossGradient(problem: CoordinateDescentProblem, w: ArrayLike<number>): number[] {
+  const y = Float64Array.from(problem.labels);
+  const n = y.length;
+  const d = problem.features.length / n;
+  const g = new Array<number>(d).fill(0);
+  for (let i = 0; i < n; i++) {
+    let z = 0;
+    for (let j = 0; j < d; j++) z += w[j]! * problem.features[i * d + j]!;
+    const r = problem.loss === 'squared' ? z - y[i]! : -y[i]! / (1 + Math.exp(y[i]! * z));
+    for (let j = 0; j < d; j++) g[j]! += (r * problem.features[i * d + j]!) / n;
+  }
+  return g;
+}
+
+/** Largest violation of the optimality conditions 0 in grad f(w) + l1 sign(w) + l2 w. */
+function kktViolation(problem: CoordinateDescentProblem, w: ArrayLike<number>): number {
+  const l1 = problem.l1 ?? 0;
+  const l2 = problem.l2 ?? 0;
+  return Math.max(...lossGradient(problem, w).map((g, j) => {
+    const wj = w[j]!;
+    return wj === 0 ? Math.max(0, Math.abs(g) - l1) : Math.abs(g + l1 * Math.sign(wj) + l2 * wj);
+  }));
+}
+
+/**
+ * Features with public ranges [-B_j, B_j] of very different widths (B_j from 0.1 to 10) that
+ * they fill unequally (typical size 3% to 60% of the range): clipping at C_j = c B_j.
+ */
+const D = 10;
+const RANGE = Array.from({ length: D }, (_, j) => 10 ** (-1 + (2 * j) / (D - 1)));
+const FILL = [0.5, 0.03, 0.2, 0.08, 0.4, 0.05, 0.3, 0.15, 0.04, 0.6];
+
+function boundedProblems(n: number) {
+  const rng = createRng({ seed: 'coordinate-descent-data' });
+  const z = gaussianNoise(n * D, 1, { rng });
+  const e = gaussianNoise(n, 1, { rng });
+  const u = gaussianNoise(n, 1, { rng });
+  const features = new Float64Array(n * D);
+  const w = RANGE.map((b, j) => (j % 3 === 2 ? 0 : (j % 2 ? -0.5 : 0.5) / (b * FILL[j]!)));
+  const regression = new Float64Array(n);
+  const classes = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let t = 0;
+    for (let j = 0; j < D; j++) {
+      const x = RANGE[j]! * Math.max(-1, Math.min(1, FILL[j]! * z[i * D + j]!));
+      features[i * D + j] = x;
+      t += w[j]! * x;
+    }
+    regression[i] = t + 0.5 * e[i]!;
+    classes[i] = t + 0.5 * u[i]! > 0 ? 1 : -1;
+  }
+  return {
+    lasso: { features, labels: regression, loss: 'squared', l1: 0.02 } satisfies CoordinateDescentProblem,
+    logistic: { features, labels: classes, loss: 'logistic', l2: 1e-3 } satisfies CoordinateDescentProblem,
+  };
+}
+
+describe('non-private coordinate descent', () => {
+  it('reaches the closed-form elastic-net solution of an orthogonal design', () => {
+    const s = [0.1, 0.5, 1, 3, 10, 0.02];
+    const beta = [2, -1, 0.05, 0.4, -0.3, 10];
+    const p = walshProblem(s, beta);
+    for (const [l1, l2] of [[0, 0], [0.05, 0], [0.05, 0.1], [0, 0.5]] as const) {
+      const expected = closedForm(p, s, l1, l2);
+      const w = coordinateDescent({ features: p.features, labels: p.labels, loss: 'squared', l1, l2, passes: 3 });
+      expected.forEach((v, j) => expect(Math.abs(w[j]! - v)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(v))));
+      if (l1 > 0) expect(expected.some((v) => v === 0)).toBe(true); // the l1 term zeroes a coordinate
+    }
+  });
+
+  it('meets the optimality conditions on correlated LASSO and logistic problems', () => {
+    const { lasso, logistic } = boundedProblems(2000);
+    for (const [problem, tol] of [[lasso, 1e-10], [logistic, 1e-8]] as const) {
+      const w = coordinateDescent({ ...problem, passes: 2000 });
+      expect(kktViolation(problem, w)).toBeLessThan(tol);
+      // Small moves of any coordinate do not decrease F.
+      const f = objective(problem, w);
+      for (let j = 0; j < D; j++) {
+        for (const h of [1e-4, -1e-4]) {
+          const v = Float64Array.from(w);
+          v[j]! += h;
+          expect(objective(problem, v)).toBeGreaterThanOrEqual(f - 1e-12);
+        }
+      }
+    }
+  });
+
+  it('objective evaluates F by its definition', () => {
+    const problem: CoordinateDescentProblem = { features: new Float64Array([1, 2, -1, 0.5]), labels: [1, -1], loss: 'logistic', l1: 0.1, l2: 0.2 };
+    const w = [0.3, -0.7];
+    const z = [0.3 - 1.4, -0.3 - 0.35];
+    const loss = (Math.log1p(Math.exp(-z[0]!)) + Math.log1p(Math.exp(z[1]!))) / 2;
+    expectClose(objective(problem, w), loss + 0.1 * 1.0 + 0.1 * (0.09 + 0.49), 1e-15, 'logistic F');
+    const squared = objective({ ...problem, loss: 'squared', labels: [2, 3] }, w);
+    expectClose(squared, (0.5 * (z[0]! - 2) ** 2 + 0.5 * (z[1]! - 3) ** 2) / 2 + 0.1 + 0.1 * 0.58, 1e-15, 'squared F');
+    expect(Array.from(coordinateSmoothness(problem))).toEqual([(1 + 1) / 8, (4 + 0.25) / 8]);
+  });
+});
+
+describe('privacy accounting (replace-one neighbours, Gaussian composition over all updates)', () => {
+  const { lasso } = boundedProblems(500);
+  const clip = RANGE.map((b) => 0.7 * b);
+  const cases: Array<[Allocation, NoiseWeights, number, number, number]> = [
+    ['optimal', 'step-sizes', 1, 1, 1e-5],
+    ['optimal', 'step-sizes', 37, 0.3, 1e-8],
+    ['optimal', 'uniform', 10, 2, 1e-6],
+    ['spr', 'step-sizes', 5, 0.5, 1e-5],
+    ['iid', 'uniform', 3, 8, 1e-3],
+  ];
+
+  it.each(cases)('%s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
+    const r = privateCoordinateDescent({ ...lasso, passes, clip, epsilon, delta, allocation, noiseWeights, rng: createRng({ seed: 1 }) });
+    const n = lasso.labels.length;
+    const mu0 = gaussianMu(epsilon, delta);
+    expect(r.mu).toBe(mu0);
+    expect(r.updates).toBe(passes * D);
+    r.sensitivity.forEach((s, j) => expect(s).toBe((2 * clip[j]!) / n));
+    // The whole run: every one of the passes * d updates is a Gaussian mechanism at distance
+    // Delta_j / sigma_j; together sum over updates (Delta_j / sigma_j)^2 <= mu0^2, tightly.
+    const perUpdate = Array.from({ length: passes }, () => Array.from(r.scales, (sigma, j) => ((2 * clip[j]!) / n / sigma) ** 2)).flat();
+    expect(perUpdate.length).toBe(r.updates);
+    const total = exactSum(perUpdate);
+    expect(total).toBeLessThanOrEqual(mu0 * mu0);
+    expect(total).toBeGreaterThan(mu0 * mu0 * (1 - 1e-9));
+    expectClose(r.runMu, Math.sqrt(total), 1e-12, 'runMu');
+    expect(gaussianDelta(Math.sqrt(total), epsilon)).toBeLessThanOrEqual(delta);
+    // Same scales as calibrating the whole run at once: the profile repeated `passes` times.
+    const repeated = Float64Array.from({ length: passes * D }, (_, k) => r.sensitivity[k % D]!);
+    const weighted = allocation === 'optimal' && noiseWeights === 'step-sizes';
+    const weights = weighted ? Float64Array.from({ length: passes * D }, (_, k) => r.stepSizes[k % D]!) : undefined;
+    const whole = calibrateGaussian({ sensitivity: repeated, epsilon, delta, allocation, ...(weights ? { weights } : {}) });
+    for (let k = 0; k < passes * D; k++) expectClose(r.scales[k % D]!, whole.scales[k]!, 1e-10, `scale ${k}`);
+    // The shapes of the allocations.
+    const ratio = (f: (j: number) => number) => Array.from({ length: D }, (_, j) => f(j) / f(0));
+    if (allocation === 'spr') ratio((j) => r.scales[j]! / clip[j]!).forEach((x) => expectClose(x, 1, 1e-12, 'spr'));
+    if (allocation === 'iid') ratio((j) => r.scales[j]!).forEach((x) => expectClose(x, 1, 1e-12, 'iid'));
+    if (allocation === 'optimal' && !weighted) ratio((j) => r.scales[j]! ** 2 / clip[j]!).forEach((x) => expectClose(x, 1, 1e-12, 'optimal'));
+    if (weighted) ratio((j) => (r.scales[j]! ** 4 * r.stepSizes[j]!) / clip[j]! ** 2).forEach((x) => expectClose(x, 1, 1e-12, 'weighted'));
+  });
+
+  it('adds noise of exactly the reported scales (orthogonal design: w_j = w*_j - gamma_j noise_j)', () => {
+    const s = [0.2, 3];
+    const p = walshProblem(s, [1, -0.5]);
+    const options = { features: p.features, labels: p.labels, loss: 'squared', passes: 1, clip: [1e6, 1e6], epsilon: 1, delta: 1e-6 } as const;
+    const exact = closedForm(p, s, 0, 0);
+    const trials = 400;
+    const deviations = [new Array<number>(), new Array<number>()];
+    let scales: Float64Array | undefined;
+    for (let t = 0; t < trials; t++) {
+      const r = privateCoordinateDescent({ ...options, rng: createRng({ seed: `noise-${t}` }) });
+      scales = r.scales;
+      for (let j = 0; j < 2; j++) deviations[j]!.push((exact[j]! - r.parameters[j]!) / r.stepSizes[j]!);
+    }
+    for (let j = 0; j < 2; j++) {
+      const sd = Math.sqrt(exactSum(deviations[j]!.map((x) => x * x)) / trials);
+      expect(Math.abs(sd / scales![j]! - 1)).toBeLessThan(0.15); // 400 samples: sd of the ratio 3.5%
+    }
+  });
+
+  it('is reproducible with a seed and fresh with the CSPRNG', () => {
+    const { logistic } = boundedProblems(300);
+    const run = (rng?: ReturnType<typeof createRng>) =>
+      privateCoordinateDescent({ ...logistic, passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5, ...(rng ? { rng } : {}) }).parameters;
+    expect(run(createRng({ seed: 7 }))).toEqual(run(createRng({ seed: 7 })));
+    expect(run(createRng({ seed: 7 }))).not.toEqual(run(createRng({ seed: 8 })));
+    expect(run()).not.toEqual(run());
+  });
+});
+
+describe('private coordinate descent', () => {
+  it('converges to the non-private optimum when the noise vanishes (epsilon 1e6)', () => {
+    // Orthogonal design: the exact solution, clipping inactive (|g_ij| < 20 s_j), tiny noise.
+    const s = [0.1, 0.5, 1, 3, 10, 0.02];
+    const p = walshProblem(s, [2, -1, 0.05, 0.4, -0.3, 10]);
+    const exact = closedForm(p, s, 0.05, 0);
+    const r = privateCoordinateDescent({ features: p.features, labels: p.labels, loss: 'squared', l1: 0.05, passes: 5, clip: s.map((x) => 20 * x), epsilon: 1e6, delta: 1e-6, rng: createRng({ seed: 3 }) });
+    // Each coordinate's last update is exact up to its noise: |w_j - w*_j| <= gamma_j |noise_j|,
+    // and that is small (largest for the smallest feature scale, whose step size is 2500).
+    exact.forEach((v, j) => {
+      const noise = r.stepSizes[j]! * r.scales[j]!;
+      expect(noise).toBeLessThan(3e-3);
+      expect(Math.abs(r.parameters[j]! - v)).toBeLessThan(6 * noise);
+    });
+    const orthogonal = { features: p.features, labels: p.labels, loss: 'squared', l1: 0.05 } as const;
+    const fExact = objective(orthogonal, exact);
+    expect((objective(orthogonal, r.parameters) - fExact) / fExact).toBeLessThan(1e-6);
+    // A correlated LASSO: relative objective error against the plain solver. Even at epsilon 1e6
+    // the noise is not nothing: the sparsest features have step sizes 1 / M_j near 4e4.
+    const { lasso } = boundedProblems(2000);
+    const fStar = objective(lasso, coordinateDescent({ ...lasso, passes: 2000 }));
+    for (const allocation of ['optimal', 'spr'] as const) {
+      const q = privateCoordinateDescent({ ...lasso, passes: 100, clip: RANGE.map((b) => 5 * b), epsilon: 1e6, delta: 1e-6, allocation, rng: createRng({ seed: 4 }) });
+      const error = (objective(lasso, q.parameters) - fStar) / fStar;
+      expect(error).toBeGreaterThanOrEqual(0);
+      expect(error).toBeLessThan(1e-4);
+    }
+  });
+
+  it("improved DP-CD ('optimal') has a lower relative error than DP-CD ('spr'), averaged over seeds", () => {
+    const problems = boundedProblems(4000);
+    const seeds = 5;
+    for (const [name, problem, c] of [['lasso', problems.lasso, 1], ['logistic', problems.logistic, 1]] as const) {
+      const fStar = objective(problem, coordinateDescent({ ...problem, passes: 1000 }));
+      for (const [epsilon, passes] of [[1, 5], [1, 10], [3, 10], [3, 20]] as const) {
+        const error = (allocation: Allocation) => {
+          let sum = 0;
+          for (let seed = 0; seed < seeds; seed++) {
+            const r = privateCoordinateDescent({ ...problem, passes, clip: RANGE.map((b) => c * b), epsilon, delta: 1e-5, allocation, rng: createRng({ seed }) });
+            sum += (objective(problem, r.parameters) - fStar) / fStar;
+          }
+          return sum / seeds;
+        };
+        const spr = error('spr');
+        const optimal = error('optimal');
+        expect(optimal, `${name}, epsilon ${epsilon}, ${passes} passes: ${optimal} vs ${spr}`).toBeLessThan(0.8 * spr);
+      }
+    }
+  });
+
+  it("'optimal' with step-size weights never has a larger first-order noise cost sum_j gamma_j sigma_j^2 than 'spr'", () => {
+    const { lasso } = boundedProblems(500);
+    const cost = (allocation: Allocation, clip: number[], noiseWeights: NoiseWeights = 'step-sizes') => {
+      const r = privateCoordinateDescent({ ...lasso, passes: 4, clip, epsilon: 1, delta: 1e-5, allocation, noiseWeights, rng: createRng({ seed: 0 }) });
+      return exactSum(Array.from(r.scales, (sigma, j) => r.stepSizes[j]! * sigma * sigma));
+    };
+    const M = coordinateSmoothness(lasso);
+    // Public ranges: a real gain; thresholds proportional to sqrt(M_j): spr is already optimal.
+    const ranges = RANGE.map((b) => b);
+    expect(cost('optimal', ranges)).toBeLessThan(0.7 * cost('spr', ranges));
+    const balanced = Array.from(M, (m) => Math.sqrt(m));
+    expectClose(cost('optimal', balanced), cost('spr', balanced), 1e-9, 'C proportional to sqrt(M)');
+    // The unweighted optimum (the noise's MSE) then costs more than spr (Cauchy-Schwarz).
+    expect(cost('optimal', balanced, 'uniform')).toBeGreaterThan(1.5 * cost('spr', balanced));
+  });
+});
+
+describe('bad input', () => {
+  const { lasso, logistic } = boundedProblems(50);
+  const good = { ...lasso, passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5 };
+  const call = (changes: Record<string, unknown>) => () => privateCoordinateDescent({ ...good, ...changes } as never);
+
+  it('throws TypeError and RangeError with the argument and the value', () => {
+    expect(() => privateCoordinateDescent(undefined as never)).toThrow(new TypeError('dpnoise: `options` must be an options object; got undefined.'));
+    expect(call({ clips: RANGE })).toThrow(TypeError);
+    expect(call({ loss: 'hinge' })).toThrow(new RangeError("dpnoise: `loss` must be one of 'squared', 'logistic'; got \"hinge\"."));
+    expect(call({ features: [1, 2] })).toThrow(new TypeError('dpnoise: `features` must be a Float64Array; got an array of length 2.'));
+    expect(call({ features: new Float64Array(51) })).toThrow(new RangeError('dpnoise: `features.length` must be a multiple of `labels.length` (50); got 51.'));
+    const nan = Float64Array.from(lasso.features);
+    nan[7] = NaN;
+    expect(call({ features: nan })).toThrow(new RangeError('dpnoise: `features[7]` must be a finite number; got NaN.'));
+    expect(call({ labels: [] })).toThrow(new RangeError('dpnoise: `labels.length` must be at least 1; got 0.'));
+    expect(call({ ...logistic, labels: Float64Array.from(logistic.labels, (v, i) => (i === 3 ? 0 : v)) })).toThrow(new RangeError('dpnoise: `labels[3]` must be -1 or 1 for the logistic loss; got 0.'));
+    expect(call({ l1: -1 })).toThrow(new RangeError('dpnoise: `l1` must be a number >= 0 and <= 1e+100; got -1.'));
+    expect(call({ l2: '1' })).toThrow(new TypeError('dpnoise: `l2` must be a number; got "1".'));
+    expect(call({ passes: 0 })).toThrow(new RangeError('dpnoise: `passes` must be a number >= 1 and <= 1000000; got 0.'));
+    expect(call({ passes: 2.5 })).toThrow(new RangeError('dpnoise: `passes` must be an integer; got 2.5.'));
+    expect(call({ clip: RANGE.slice(1) })).toThrow(new RangeError('dpnoise: `clip.length` must be 10 (one entry per coordinate); got 9.'));
+    expect(call({ clip: RANGE.map((b, j) => (j === 2 ? -b : b)) })).toThrow(new RangeError('dpnoise: `clip[2]` must be a finite number >= 0; got -0.2782559402207124.'));
+    expect(call({ clip: undefined })).toThrow(new TypeError('dpnoise: `clip` must be a Float64Array or an array of numbers; got undefined.'));
+    expect(call({ stepSizes: RANGE.map(() => 0) })).toThrow(new RangeError('dpnoise: `stepSizes[0]` must be a finite number > 0; got 0.'));
+    expect(call({ epsilon: 0 })).toThrow(new RangeError('dpnoise: `epsilon` must be a number > 0 and <= 1000000; got 0.'));
+    expect(call({ epsilon: NaN })).toThrow(RangeError);
+    expect(call({ delta: 1 })).toThrow(new RangeError('dpnoise: `delta` must be a number >= 1e-300 and < 1; got 1.'));
+    expect(call({ delta: undefined })).toThrow(new TypeError('dpnoise: `delta` must be a number; got undefined.'));
+    expect(call({ allocation: 'best' })).toThrow(new RangeError("dpnoise: `allocation` must be one of 'optimal', 'iid', 'spr'; got \"best\"."));
+    expect(call({ noiseWeights: 'steps' })).toThrow(new RangeError("dpnoise: `noiseWeights` must be one of 'step-sizes', 'uniform'; got \"steps\"."));
+    expect(call({ rng: Math.random })).toThrow(new TypeError('dpnoise: `rng` must be a generator made by createRng(); got function.'));
+    // Noise too large to draw (above 1e150), or overflowing double precision.
+    expect(call({ epsilon: 1e-100, delta: 1e-300, clip: RANGE.map(() => 1e50) })).toThrow(/^dpnoise: the noise for these clipping thresholds, passes and privacy level overflows \(scale \d\.\d+e\+15\d\)/);
+    expect(call({ epsilon: 1e-100, delta: 1e-300, clip: RANGE.map(() => 1e100) })).toThrow(RangeError);
+    const zeroColumn = Float64Array.from(lasso.features, (v, k) => (k % D === 4 ? 0 : v));
+    expect(call({ features: zeroColumn })).toThrow(new RangeError('dpnoise: feature column 4 is all zeros, so it has no default step size; drop it or pass `stepSizes`.'));
+    expect(call({ features: zeroColumn, stepSizes: RANGE })).not.toThrow();
+  });
+
+  it('the other functions validate too', () => {
+    expect(() => coordinateDescent({ ...lasso, passes: -1 })).toThrow(RangeError);
+    expect(() => coordinateDescent({ ...lasso, passes: 1, clip: RANGE } as never)).toThrow(new TypeError('dpnoise: `options` has an unknown option `clip`; the options are `features`, `labels`, `loss`, `l1`, `l2`, `passes`, `stepSizes`.'));
+    expect(() => objective(lasso, [1, 2])).toThrow(new RangeError('dpnoise: `parameters.length` must be 10 (one entry per coordinate); got 2.'));
+    expect(() => objective(lasso, RANGE.map(() => Infinity))).toThrow(new RangeError('dpnoise: `parameters[0]` must be a finite number; got Infinity.'));
+    expect(() => coordinateSmoothness({ ...lasso, loss: 'hinge' } as never)).toThrow(RangeError);
+  });
+});

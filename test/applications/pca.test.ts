@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import {
+  covarianceSensitivity,
+  gramMatrix,
+  privateCovariance,
+  subspaceError,
+  symmetricEigen,
+  syntheticPcaData,
+  topEigenvectors,
+} from '../../src/applications/pca.js';
+import { addGaussianNoise, addLaplaceNoise, calibrateGaussian, calibrateLaplace, createRng, gaussianMu, gaussianNoise } from '../../src/index.js';
+import { expectClose } from '../helpers.js';
+
+/** A random orthogonal n x n matrix (row-major): the library's orthonormal basis with k = n. */
+function randomOrthogonal(n: number, seed: string): Float64Array {
+  return syntheticPcaData({ n: 1, d: n, k: n, rng: createRng({ seed }) }).basis;
+}
+
+/** Q diag(values) Q^T, symmetrised exactly. */
+function withSpectrum(q: Float64Array, values: readonly number[]): Float64Array {
+  const n = values.length;
+  const a = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = i; j < n; j++) {
+      let s = 0;
+      for (let l = 0; l < n; l++) s += q[i * n + l]! * values[l]! * q[j * n + l]!;
+      a[i * n + j] = s;
+      a[j * n + i] = s;
+    }
+  }
+  return a;
+}
+
+/** Columns 0..k-1 of an n x n row-major matrix, as n x k. */
+function columns(m: Float64Array, n: number, k: number): Float64Array {
+  return Float64Array.from({ length: n * k }, (_, e) => m[Math.floor(e / k) * n + (e % k)]!);
+}
+
+/** The upper triangle of a symmetric d x d matrix in profile order. */
+function upper(m: Float64Array, d: number): Float64Array {
+  const out: number[] = [];
+  for (let i = 0; i < d; i++) for (let j = i; j < d; j++) out.push(m[i * d + j]!);
+  return Float64Array.from(out);
+}
+
+describe('the sensitivity profile of the upper triangle of X^T X', () => {
+  it('is 1 on the diagonal and 1/2 off it, d(d+1)/2 entries in row-major (i <= j) order', () => {
+    expect(Array.from(covarianceSensitivity(1))).toEqual([1]);
+    expect(Array.from(covarianceSensitivity(4))).toEqual([1, 0.5, 0.5, 0.5, 1, 0.5, 0.5, 1, 0.5, 1]);
+    for (const d of [2, 7, 30]) {
+      const p = covarianceSensitivity(d);
+      expect(p.length).toBe((d * (d + 1)) / 2);
+      expect(p.filter((x) => x === 1).length).toBe(d);
+      expect(p.filter((x) => x === 0.5).length).toBe((d * (d - 1)) / 2);
+    }
+  });
+
+  it('takes clip levels, which bound every change of one user whatever the row', () => {
+    expect(Array.from(covarianceSensitivity(3, { diagonal: 0.25, offDiagonal: 0.1 }))).toEqual([0.25, 0.1, 0.1, 0.25, 0.1, 0.25]);
+    expect(Array.from(covarianceSensitivity(2, { offDiagonal: 0.2 }))).toEqual([1, 0.2, 1]);
+    const d = 6;
+    const big = gaussianNoise(40 * d, 3, { rng: createRng({ seed: 'rows' }) });
+    const rows = Array.from({ length: 40 }, (_, r) => big.slice(r * d, (r + 1) * d));
+    for (const clip of [undefined, { diagonal: 0.3, offDiagonal: 0.05 }]) {
+      const profile = covarianceSensitivity(d, clip);
+      // One user's contribution to each entry, which is what adding or removing them changes.
+      for (const row of rows) {
+        upper(gramMatrix([row], clip ?? {}), d).forEach((x, e) => expect(Math.abs(x)).toBeLessThanOrEqual(profile[e]!));
+      }
+    }
+    // Unit rows are not changed by the default levels.
+    const unit = syntheticPcaData({ n: 50, d, k: 2, rng: createRng({ seed: 'unit' }) }).rows;
+    expect(gramMatrix(unit, {})).toEqual(gramMatrix(unit));
+  });
+});
+
+describe('gramMatrix', () => {
+  it('is X^T X', () => {
+    const rows = [[1, 2, 3], [0, -1, 0.5], new Float64Array([2, 0, -2])];
+    const g = gramMatrix(rows);
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) expect(g[i * 3 + j]).toBeCloseTo(rows.reduce((s, x) => s + x[i]! * x[j]!, 0), 14);
+    }
+  });
+});
+
+describe('the symmetric eigen-solver', () => {
+  it('solves small known matrices', () => {
+    const two = symmetricEigen(new Float64Array([2, 1, 1, 2]), 2);
+    expect(Array.from(two.values)).toEqual([3, 1].map((x) => expect.closeTo(x, 14)));
+    expect(Math.abs(two.vectors[0]! * two.vectors[2]! + two.vectors[1]! * two.vectors[3]!)).toBeLessThan(1e-15);
+    expect(two.vectors[0]).toBeCloseTo(Math.SQRT1_2, 15);
+    expect(two.vectors[2]).toBeCloseTo(Math.SQRT1_2, 15);
+    // A diagonal matrix: its entries sorted, largest algebraic first (negative ones last).
+    const diag = symmetricEigen(new Float64Array([1, 0, 0, 0, -5, 0, 0, 0, 3]), 3);
+    expect(Array.from(diag.values)).toEqual([3, 1, -5]);
+    expect(Array.from(diag.vectors)).toEqual([0, 1, 0, 0, 0, 1, 1, 0, 0]);
+    expect(Array.from(symmetricEigen(new Float64Array([7]), 1).values)).toEqual([7]);
+    expect(Array.from(symmetricEigen(new Float64Array(9), 3).values)).toEqual([0, 0, 0]);
+    expect(Array.from(topEigenvectors(new Float64Array([1, 0, 0, 4]), 2, 1))).toEqual([0, 1]);
+    // No overflow or underflow at the ends of the double range.
+    for (const s of [1e300, 1e-300]) {
+      const { values } = symmetricEigen(new Float64Array([s, s, s, s]), 2);
+      expectClose(values[0]!, 2 * s, 1e-15, `scale ${s}`);
+      expect(Math.abs(values[1]!)).toBeLessThan(1e-15 * s);
+    }
+  });
+
+  it('recovers a known spectrum and its eigenvectors (d = 30, with a repeated eigenvalue)', () => {
+    const d = 30;
+    const values = Array.from({ length: d }, (_, i) => (i < 3 ? 100 - 10 * i : i === 3 ? 50 : i === 4 ? 50 : 20 - i));
+    const q = randomOrthogonal(d, 'spectrum');
+    const a = withSpectrum(q, values);
+    const { values: got, vectors } = symmetricEigen(a, d);
+    const sorted = [...values].sort((x, y) => y - x);
+    got.forEach((x, i) => expect(Math.abs(x - sorted[i]!)).toBeLessThan(1e-12 * 100));
+    // A v = lambda v and V^T V = I.
+    for (let j = 0; j < d; j++) {
+      for (let r = 0; r < d; r++) {
+        let av = 0;
+        for (let c = 0; c < d; c++) av += a[r * d + c]! * vectors[c * d + j]!;
+        expect(Math.abs(av - got[j]! * vectors[r * d + j]!)).toBeLessThan(1e-12 * 100);
+      }
+      for (let l = j; l < d; l++) {
+        let dot = 0;
+        for (let r = 0; r < d; r++) dot += vectors[r * d + j]! * vectors[r * d + l]!;
+        expect(Math.abs(dot - (j === l ? 1 : 0))).toBeLessThan(1e-13);
+      }
+    }
+    // The top-3 subspace is that of the first three columns of Q.
+    expect(subspaceError(topEigenvectors(a, d, 3), columns(q, d, 3), d, 3)).toBeLessThan(1e-25);
+  });
+});
+
+describe('the subspace recovery error', () => {
+  it('is 0 for the exact subspace, whatever its basis, and 1 for an orthogonal one', () => {
+    const d = 12;
+    const q = randomOrthogonal(d, 'basis');
+    const u = columns(q, d, 4);
+    expect(subspaceError(u, u, d, 4)).toBeLessThan(1e-30);
+    // Another basis of the same subspace: columns rotated by 0.7 rad in the plane of columns 0, 1.
+    const [c, s] = [Math.cos(0.7), Math.sin(0.7)];
+    const rotated = Float64Array.from(u);
+    for (let r = 0; r < d; r++) {
+      rotated[r * 4] = c * u[r * 4]! - s * u[r * 4 + 1]!;
+      rotated[r * 4 + 1] = s * u[r * 4]! + c * u[r * 4 + 1]!;
+    }
+    expect(subspaceError(rotated, u, d, 4)).toBeLessThan(1e-30);
+    const a = withSpectrum(q, Array.from({ length: d }, (_, i) => d - i));
+    expect(subspaceError(topEigenvectors(a, d, 4), u, d, 4)).toBeLessThan(1e-25);
+    expect(subspaceError(Float64Array.from({ length: d * 4 }, (_, e) => q[Math.floor(e / 4) * d + 4 + (e % 4)]!), u, d, 4)).toBeCloseTo(1, 14);
+  });
+
+  it('is the mean squared sine of the principal angles, and ||P_hat - P||_F^2 / (2k)', () => {
+    const theta = 0.3;
+    const u = new Float64Array([1, 0, 0, 1, 0, 0]); // e1, e2 in R^3
+    const uHat = new Float64Array([Math.cos(theta), 0, 0, 1, Math.sin(theta), 0]);
+    const sre = subspaceError(uHat, u, 3, 2);
+    expectClose(sre, Math.sin(theta) ** 2 / 2, 1e-14, 'SRE');
+    const projector = (b: Float64Array) => Float64Array.from({ length: 9 }, (_, e) => b[Math.floor(e / 3) * 2]! * b[(e % 3) * 2]! + b[Math.floor(e / 3) * 2 + 1]! * b[(e % 3) * 2 + 1]!);
+    const [p, pHat] = [projector(u), projector(uHat)];
+    expectClose(sre, pHat.reduce((sum, x, e) => sum + (x - p[e]!) ** 2, 0) / 4, 1e-13, 'projector distance');
+  });
+});
+
+describe('privateCovariance', () => {
+  const d = 8;
+  const { rows } = syntheticPcaData({ n: 300, d, k: 2, rng: createRng({ seed: 'pc-data' }) });
+  const exact = gramMatrix(rows);
+
+  it('adds the calibrated noise to the upper triangle and mirrors it', () => {
+    for (const allocation of ['optimal', 'iid'] as const) {
+      const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation, rng: createRng({ seed: 7 }) });
+      const calibration = calibrateGaussian({ sensitivity: covarianceSensitivity(d), epsilon: 1, delta: 1e-5, allocation });
+      expect(g.calibration.scales).toEqual(calibration.scales);
+      expect(g.dimension).toBe(d);
+      expect(Array.from(g.sensitivity)).toEqual(Array.from(covarianceSensitivity(d)));
+      const expected = addGaussianNoise(upper(exact, d), calibration.scales, { rng: createRng({ seed: 7 }) });
+      expect(Array.from(upper(g.matrix, d))).toEqual(Array.from(expected));
+      for (let i = 0; i < d; i++) for (let j = 0; j < i; j++) expect(g.matrix[i * d + j]).toBe(g.matrix[j * d + i]);
+
+      const l = privateCovariance({ data: rows, epsilon: 2, mechanism: 'laplace', allocation, rng: createRng({ seed: 8 }) });
+      const lc = calibrateLaplace({ sensitivity: covarianceSensitivity(d), epsilon: 2, allocation });
+      expect(l.calibration.mechanism).toBe('laplace');
+      expect(Array.from(upper(l.matrix, d))).toEqual(Array.from(addLaplaceNoise(upper(exact, d), lc.scales, { rng: createRng({ seed: 8 }) })));
+    }
+  });
+
+  it('iid noise is ||lambda||_2 / mu0 (Gaussian) or ||lambda||_1 / eps (Laplace); optimal scales differ on and off the diagonal', () => {
+    const K = (d * (d + 1)) / 2;
+    const l2 = Math.sqrt(d + (K - d) / 4);
+    const l1 = d + (K - d) / 2;
+    const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation: 'iid' }).calibration;
+    expectClose(g.scales[0]!, l2 / gaussianMu(1, 1e-5), 1e-10, 'Gaussian iid');
+    expect(new Set(g.scales).size).toBe(1);
+    expectClose(privateCovariance({ data: rows, epsilon: 0.5, mechanism: 'laplace', allocation: 'iid' }).calibration.scales[1]!, l1 / 0.5, 1e-10, 'Laplace iid');
+    const go = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian' }).calibration.scales;
+    expectClose(go[0]! / go[1]!, Math.SQRT2, 1e-14, 'Gaussian optimal: sigma ~ sqrt(lambda)');
+    const lo = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace' }).calibration.scales;
+    expectClose(lo[0]! / lo[1]!, Math.cbrt(2), 1e-14, 'Laplace optimal: b ~ lambda^(1/3)');
+  });
+
+  it('clips each contribution and calibrates to the clip levels', () => {
+    const clip = { diagonal: 0.2, offDiagonal: 0.05 };
+    const r = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', clip, rng: createRng({ seed: 9 }) });
+    const lc = calibrateLaplace({ sensitivity: covarianceSensitivity(d, clip), epsilon: 1 });
+    expect(r.calibration.scales).toEqual(lc.scales);
+    expect(Array.from(upper(r.matrix, d))).toEqual(Array.from(addLaplaceNoise(upper(gramMatrix(rows, clip), d), lc.scales, { rng: createRng({ seed: 9 }) })));
+  });
+});
+
+describe('DP-PCA on a fully random model (journal section VI-B)', () => {
+  it('optimal per-entry noise gives a lower mean SRE than iid noise, for Gaussian and for Laplace', () => {
+    const [n, d, k, trials] = [2000, 10, 2, 40];
+    const { rows } = syntheticPcaData({ n, d, k, noise: 1, rng: createRng({ seed: 'pca-model' }) });
+    const truth = topEigenvectors(gramMatrix(rows), d, k);
+    for (const [mechanism, epsilon, delta] of [['gaussian', 1, 1e-5], ['laplace', 2, undefined]] as const) {
+      const mean: Record<string, number> = {};
+      for (const allocation of ['iid', 'optimal'] as const) {
+        // The same seed for both allocations: the same standard draws, scaled differently.
+        const rng = createRng({ seed: `pca-noise-${mechanism}` });
+        let sum = 0;
+        for (let t = 0; t < trials; t++) {
+          const { matrix } = privateCovariance({ data: rows, epsilon, ...(delta === undefined ? {} : { delta }), mechanism, allocation, rng });
+          const sre = subspaceError(topEigenvectors(matrix, d, k), truth, d, k);
+          expect(sre).toBeGreaterThan(0);
+          sum += sre;
+        }
+        mean[allocation] = sum / trials;
+      }
+      expect(mean.optimal!, mechanism).toBeLessThan(mean.iid!);
+      expect(mean.iid!, mechanism).toBeLessThan(0.2); // far from a random subspace (1 - k/d = 0.8)
+    }
+  });
+});
+
+describe('bad input', () => {
+  const rows = [[0.6, 0.8], [1, 0]];
+  const cases: [() => unknown, typeof TypeError | typeof RangeError, string | RegExp][] = [
+    [() => covarianceSensitivity(0), RangeError, 'dpnoise: `d` must be a number >= 1 and <= 4096; got 0.'],
+    [() => covarianceSensitivity(2.5), RangeError, 'dpnoise: `d` must be an integer; got 2.5.'],
+    [() => covarianceSensitivity('3' as unknown as number), TypeError, 'dpnoise: `d` must be a number; got "3".'],
+    [() => covarianceSensitivity(3, { diagonal: 1.5 }), RangeError, 'dpnoise: `clip.diagonal` must be a number > 0 and <= 1; got 1.5.'],
+    [() => covarianceSensitivity(3, { offDiagonal: 0 }), RangeError, 'dpnoise: `clip.offDiagonal` must be a number > 0 and <= 0.5; got 0.'],
+    [() => covarianceSensitivity(3, { diag: 1 } as never), TypeError, /`clip` has an unknown option `diag`/],
+    [() => privateCovariance(undefined as never), TypeError, 'dpnoise: `options` must be an options object; got undefined.'],
+    [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', seed: 1 } as never), TypeError, /unknown option `seed`/],
+    [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'staircase' as never }), RangeError, "dpnoise: `mechanism` must be one of 'gaussian', 'laplace'; got \"staircase\"."],
+    [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'laplace' }), TypeError, /`delta` applies to the Gaussian mechanism only/],
+    [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'gaussian' }), TypeError, 'dpnoise: `delta` must be a number; got undefined.'],
+    [() => privateCovariance({ data: rows, epsilon: -1, delta: 1e-5, mechanism: 'gaussian' }), RangeError, /`epsilon` must be a number >= 0/],
+    [() => privateCovariance({ data: rows, epsilon: 0, mechanism: 'laplace' }), RangeError, 'dpnoise: `epsilon` must be a finite number > 0; got 0.'],
+    [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', allocation: 'equal' as never }), RangeError, /`allocation` must be one of 'optimal', 'iid', 'spr'/],
+    [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng: {} as never }), TypeError, /`rng` must be a generator made by createRng\(\)/],
+    [() => privateCovariance({ data: new Float64Array(4) as never, epsilon: 1, mechanism: 'laplace' }), TypeError, 'dpnoise: `data` must be an array of rows (Float64Arrays or arrays of numbers); got a Float64Array.'],
+    [() => privateCovariance({ data: [], epsilon: 1, mechanism: 'laplace' }), RangeError, 'dpnoise: `data.length` must be at least 1; got 0.'],
+    [() => privateCovariance({ data: [[1, 0], [1]], epsilon: 1, mechanism: 'laplace' }), RangeError, 'dpnoise: `data[1].length` must be 2 (one entry per coordinate); got 1.'],
+    [() => privateCovariance({ data: [[1, 0], [0, NaN]], epsilon: 1, mechanism: 'laplace' }), RangeError, 'dpnoise: `data[1][1]` must be a finite number; got NaN.'],
+    [() => privateCovariance({ data: [[1, 0], 'x'] as never, epsilon: 1, mechanism: 'laplace' }), TypeError, /`data\[1\]` must be a Float64Array or an array of numbers/],
+    [() => gramMatrix([[]]), RangeError, 'dpnoise: `data[0].length` must be at least 1; got 0.'],
+    [() => symmetricEigen(new Float64Array([1, 2, 3, 4]), 2), RangeError, 'dpnoise: `matrix` must be symmetric; got entries (0, 1) = 2 and (1, 0) = 3.'],
+    [() => symmetricEigen(new Float64Array([1, 2, 3]), 2), RangeError, 'dpnoise: `matrix.length` must be 4 (one entry per coordinate); got 3.'],
+    [() => symmetricEigen([1, 0, 0, 1] as never, 2), TypeError, 'dpnoise: `matrix` must be a Float64Array; got an array of length 4.'],
+    [() => symmetricEigen(new Float64Array([1, Infinity, Infinity, 1]), 2), RangeError, 'dpnoise: `matrix[1]` must be a finite number; got Infinity.'],
+    [() => topEigenvectors(new Float64Array([1, 0, 0, 1]), 2, 3), RangeError, 'dpnoise: `k` must be a number >= 1 and <= 2; got 3.'],
+    [() => subspaceError(new Float64Array([1, 1]), new Float64Array([1, 0]), 2, 1), RangeError, 'dpnoise: `uHat` must have orthonormal columns; got column 0 . column 0 = 2.'],
+    [() => subspaceError(new Float64Array([1, 0]), new Float64Array([1, 0, 0]), 2, 1), RangeError, 'dpnoise: `u.length` must be 2 (one entry per coordinate); got 3.'],
+    [() => syntheticPcaData({ n: 10, d: 3, k: 4 }), RangeError, 'dpnoise: `k` must be a number >= 1 and <= 3; got 4.'],
+    [() => syntheticPcaData({ n: 10, d: 3, k: 1, noise: -1 }), RangeError, 'dpnoise: `noise` must be a number >= 0 and <= 1000000; got -1.'],
+  ];
+  it.each(cases.map(([call, ErrorType, message], i) => [i, call, ErrorType, message] as const))('case %i throws', (_i, call, ErrorType, message) => {
+    expect(call).toThrow(ErrorType);
+    expect(call).toThrow(message);
+  });
+
+  it('throws before drawing noise: a bad argument leaves the generator unused', () => {
+    const rng = createRng({ seed: 'unused' });
+    expect(() => privateCovariance({ data: [[1, 0], [0, NaN]], epsilon: 1, mechanism: 'laplace', rng })).toThrow(RangeError);
+    const a = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng }).matrix;
+    const b = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng: createRng({ seed: 'unused' }) }).matrix;
+    expect(a).toEqual(b);
+  });
+});

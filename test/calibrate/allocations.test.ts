@@ -1,0 +1,234 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { calibrateGaussian, calibrateLaplace, gaussianMu, type Allocation, type Calibration, type GaussianCalibration } from '../../src/index.js';
+import { wasm } from '../../src/wasm/loader.js';
+import { exactSum, expectClose, fixture } from '../helpers.js';
+
+const SAFETY = 2 ** -36; // the library's documented relative margin on every scale
+
+/** lambda_i = shape(i), i = 1..K, scaled to ||lambda||_2 = 1. */
+function profile(K: number, shape: (i: number) => number): Float64Array {
+  const raw = Float64Array.from({ length: K }, (_, k) => shape(k + 1));
+  const norm = Math.sqrt(exactSum(raw.map((x) => x * x)));
+  return raw.map((x) => x / norm);
+}
+
+const db = (x: number) => 10 * Math.log10(x);
+
+/** sum_i (lambda_i / sigma_i)^2, the squared distance the Gaussian scales allow (0/0 = 0). */
+function gaussianDistanceSquared(lambda: ArrayLike<number>, scales: ArrayLike<number>): number {
+  return exactSum(Array.from(lambda, (l, i) => (l === 0 ? 0 : (l / scales[i]!) ** 2)));
+}
+
+/** sum_i lambda_i / beta_i, the epsilon the Laplace scales spend. */
+function laplaceEpsilon(lambda: ArrayLike<number>, scales: ArrayLike<number>): number {
+  return exactSum(Array.from(lambda, (l, i) => (l === 0 ? 0 : l / scales[i]!)));
+}
+
+describe('published numbers (docs/math.md, "Figures of merit")', () => {
+  const shapes = { linear: (i: number) => i, quadratic: (i: number) => i * i, exponential: (i: number) => Math.exp(i) };
+
+  it('Gaussian gains 1.3016, 1.7547, 9.2423 for K = 20, whatever epsilon and delta', () => {
+    const expected = { linear: 1.3016, quadratic: 1.7547, exponential: 9.2423 };
+    for (const [eps, delta] of [[0.5, 1e-6], [3, 1e-10], [0.01, 0.1]] as const) {
+      for (const [name, shape] of Object.entries(shapes)) {
+        const g = calibrateGaussian({ sensitivity: profile(20, shape), epsilon: eps, delta });
+        expect(g.gain.toFixed(4)).toBe(expected[name as keyof typeof expected].toFixed(4));
+      }
+    }
+  });
+
+  it('Laplace gains 0.546 dB, 1.39 dB, 7.609 dB for K = 20 (MSE, p = 2)', () => {
+    const l = (shape: (i: number) => number) => calibrateLaplace({ sensitivity: profile(20, shape), epsilon: 0.5 }).gain;
+    expect(db(l(shapes.linear)).toFixed(3)).toBe('0.546');
+    expect(db(l(shapes.quadratic)).toFixed(2)).toBe('1.39');
+    expect(db(l(shapes.exponential)).toFixed(3)).toBe('7.609');
+  });
+
+  it('the exponential profile\'s Gaussian MSE saturates at 21.477 dB as K grows', () => {
+    const mseDb = (K: number) => db(calibrateGaussian({
+      sensitivity: profile(K, (i) => Math.exp(i - K)), epsilon: 0.5, delta: 1e-6,
+    }).mse);
+    const values = [1, 2, 5, 10, 20, 50, 100, 200].map(mseDb);
+    for (let k = 1; k < values.length; k++) expect(values[k]!).toBeGreaterThanOrEqual(values[k - 1]!);
+    expect(values.at(-1)!.toFixed(3)).toBe('21.477');
+    expect(values[0]!).toBeCloseTo(-20 * Math.log10(gaussianMu(0.5, 1e-6)), 8); // K = 1: 1 / mu0^2
+  });
+
+  it('with a uniform profile, Laplace has a larger MSE than Gaussian exactly from K = 9', () => {
+    const laplaceWorse = (K: number) => {
+      const sensitivity = profile(K, () => 1);
+      return calibrateLaplace({ sensitivity, epsilon: 0.5 }).mse > calibrateGaussian({ sensitivity, epsilon: 0.5, delta: 1e-6 }).mse;
+    };
+    const firstWorse = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].find(laplaceWorse);
+    expect(firstWorse).toBe(9);
+  });
+
+  it('the journal\'s two-dimensional MAE table (lambda = (0.15, 0.85), p = 1)', () => {
+    const expected = [3.4283, 1.7141, 1.1428, 0.8571, 0.6857, 0.5714];
+    [0.5, 1, 1.5, 2, 2.5, 3].forEach((eps, k) => {
+      const optimal = calibrateLaplace({ sensitivity: [0.15, 0.85], epsilon: eps, errorPower: 1 });
+      const iid = calibrateLaplace({ sensitivity: [0.15, 0.85], epsilon: eps, errorPower: 1, allocation: 'iid' });
+      expect(optimal.error.toFixed(4)).toBe(expected[k]!.toFixed(4));
+      expectClose(iid.error, 2 / eps, 1e-10, `iid MAE at eps ${eps}`);
+    });
+  });
+});
+
+interface CalibrateCase {
+  name: string;
+  mechanism: 'gaussian' | 'laplace';
+  allocation: Allocation;
+  sensitivity: number[];
+  epsilon: number;
+  delta?: number;
+  errorPower: number;
+  weights: number[] | null;
+  expected: { mu?: number; scales: number[]; mse: number; error: number; gain: number };
+}
+
+describe('allocations against mpmath (test/fixtures/calibrate.json)', () => {
+  const { cases } = fixture<{ cases: CalibrateCase[] }>('calibrate.json');
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_, c) => {
+    const common = {
+      sensitivity: c.sensitivity, epsilon: c.epsilon, allocation: c.allocation, errorPower: c.errorPower,
+      ...(c.weights ? { weights: c.weights } : {}),
+    };
+    const got: Calibration = c.mechanism === 'gaussian'
+      ? calibrateGaussian({ ...common, delta: c.delta! })
+      : calibrateLaplace(common);
+    if (c.expected.mu !== undefined) expectClose((got as GaussianCalibration).mu, c.expected.mu, 1e-13, 'mu');
+    c.expected.scales.forEach((s, i) => {
+      // Scales are never below the exact value, and above it by the safety margin only.
+      const ratio = got.scales[i]! / s;
+      if (s === 0) expect(got.scales[i]).toBe(0);
+      else expect(ratio - 1, `scale ${i}: expected ${s}, got ${got.scales[i]}`).toBeGreaterThanOrEqual(0);
+      if (s !== 0) expect(ratio - 1, `scale ${i}`).toBeLessThanOrEqual(SAFETY + 1e-13);
+    });
+    expectClose(got.mse, c.expected.mse, 2 * SAFETY + 1e-13, 'mse');
+    expectClose(got.error, c.expected.error, c.errorPower * SAFETY + 1e-12, 'error');
+    expectClose(got.gain, c.expected.gain, 1e-12, 'gain');
+  });
+});
+
+describe('privacy and optimality over random profiles (fast-check)', () => {
+  const magnitude = fc.oneof(
+    fc.constant(0),
+    fc.double({ min: -30, max: 30, noNaN: true }).map((e) => 10 ** e),
+  );
+  const profileArb = fc.array(magnitude, { minLength: 1, maxLength: 40 }).filter((l) => l.some((x) => x > 0));
+  const logUniform = (lo: number, hi: number) => fc.double({ min: Math.log10(lo), max: Math.log10(hi), noNaN: true }).map((e) => 10 ** e);
+  const allocation = fc.constantFrom<Allocation>('optimal', 'iid', 'spr');
+  const errorPower = fc.oneof(fc.constant(2), fc.constant(1), fc.double({ min: 0.1, max: 8, noNaN: true }));
+  const withWeights = (lambda: number[]) => fc.option(fc.array(logUniform(1e-3, 1e3), { minLength: lambda.length, maxLength: lambda.length }), { nil: undefined });
+
+  it('every Gaussian allocation meets sum (lambda/sigma)^2 <= mu0^2, and optimal is tight', () => {
+    fc.assert(fc.property(
+      profileArb.chain((l) => fc.tuple(fc.constant(l), withWeights(l))),
+      fc.oneof(fc.constant(0), logUniform(1e-6, 1000)), logUniform(1e-100, 0.9), allocation, errorPower,
+      ([sensitivity, weights], epsilon, delta, alloc, p) => {
+        const g = calibrateGaussian({ sensitivity, epsilon, delta, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
+        const distance2 = gaussianDistanceSquared(sensitivity, g.scales);
+        expect(distance2).toBeLessThanOrEqual(g.mu * g.mu);
+        if (alloc === 'optimal') expect(distance2).toBeGreaterThanOrEqual(g.mu * g.mu * (1 - 1e-10));
+      }), { numRuns: 300, seed: 20261123 });
+  });
+
+  it('every Laplace allocation meets sum lambda/beta <= epsilon, and optimal is tight', () => {
+    fc.assert(fc.property(
+      profileArb.chain((l) => fc.tuple(fc.constant(l), withWeights(l))),
+      logUniform(1e-6, 1000), allocation, errorPower,
+      ([sensitivity, weights], epsilon, alloc, p) => {
+        const l = calibrateLaplace({ sensitivity, epsilon, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
+        const spent = laplaceEpsilon(sensitivity, l.scales);
+        expect(spent).toBeLessThanOrEqual(epsilon);
+        if (alloc === 'optimal') expect(spent).toBeGreaterThanOrEqual(epsilon * (1 - 1e-10));
+      }), { numRuns: 300, seed: 20261124 });
+  });
+
+  it('the optimal error never exceeds iid\'s or spr\'s, and no private perturbation beats it', () => {
+    fc.assert(fc.property(
+      profileArb.chain((l) => fc.tuple(fc.constant(l), withWeights(l), fc.array(fc.double({ min: -0.3, max: 0.3, noNaN: true }), { minLength: l.length, maxLength: l.length }))),
+      fc.constantFrom('gaussian', 'laplace'), errorPower,
+      ([sensitivity, weights, jitter], mechanism, p) => {
+        const run = (alloc: Allocation) => mechanism === 'gaussian'
+          ? calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) })
+          : calibrateLaplace({ sensitivity, epsilon: 1, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
+        const optimal = run('optimal');
+        expect(optimal.error).toBeLessThanOrEqual(run('iid').error * (1 + 1e-12));
+        expect(optimal.error).toBeLessThanOrEqual(run('spr').error * (1 + 1e-12));
+        expect(optimal.gain).toBeGreaterThanOrEqual(1 - 1e-12);
+        // Perturb the scales, rescale them to spend exactly the same privacy, compare the error.
+        const perturbed = Array.from(optimal.scales, (s, i) => s * Math.exp(jitter[i]!));
+        const spentOptimal = mechanism === 'gaussian' ? gaussianDistanceSquared(sensitivity, optimal.scales) : laplaceEpsilon(sensitivity, optimal.scales);
+        const spentPerturbed = mechanism === 'gaussian' ? gaussianDistanceSquared(sensitivity, perturbed) : laplaceEpsilon(sensitivity, perturbed);
+        const rescale = mechanism === 'gaussian' ? Math.sqrt(spentPerturbed / spentOptimal) : spentPerturbed / spentOptimal;
+        const w = weights ?? sensitivity.map(() => 1);
+        const errorSum = (scales: ArrayLike<number>) => exactSum(Array.from(scales, (s, i) => w[i]! * s ** p));
+        expect(errorSum(perturbed.map((s) => s * rescale))).toBeGreaterThanOrEqual(errorSum(optimal.scales) * (1 - 1e-12));
+      }), { numRuns: 200, seed: 20261125 });
+  });
+});
+
+describe('edge cases', () => {
+  it('a profile of zeros needs no noise: zero scales, zero error, gain 1', () => {
+    for (const allocation of ['optimal', 'iid', 'spr'] as const) {
+      const g = calibrateGaussian({ sensitivity: [0, 0, 0], epsilon: 1, delta: 1e-5, allocation });
+      expect(Array.from(g.scales)).toEqual([0, 0, 0]);
+      expect([g.mse, g.error, g.gain]).toEqual([0, 0, 1]);
+      const l = calibrateLaplace({ sensitivity: new Float64Array(4), epsilon: 1, allocation });
+      expect(Array.from(l.scales)).toEqual([0, 0, 0, 0]);
+      expect([l.mse, l.error, l.gain]).toEqual([0, 0, 1]);
+    }
+  });
+
+  it('optimal gives zero noise to coordinates with zero sensitivity, iid does not', () => {
+    const g = calibrateGaussian({ sensitivity: [0, 1, 0, 2], epsilon: 1, delta: 1e-5 });
+    expect(g.scales[0]).toBe(0);
+    expect(g.scales[2]).toBe(0);
+    expect(calibrateGaussian({ sensitivity: [0, 1], epsilon: 1, delta: 1e-5, allocation: 'iid' }).scales[0]).toBeGreaterThan(0);
+  });
+
+  it('p = 2 Gaussian optimum is sigma_i^2 = Delta_1 lambda_i / mu0^2 with MSE Delta_1^2 / mu0^2', () => {
+    const sensitivity = [0.5, 1, 2, 4];
+    const g = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-5 });
+    const mu = gaussianMu(1, 1e-5);
+    sensitivity.forEach((l, i) => expectClose(g.scales[i]!, Math.sqrt(7.5 * l) / mu, 2 * SAFETY, `sigma_${i}`));
+    expectClose(g.mse, 7.5 ** 2 / mu ** 2, 3 * SAFETY, 'mse');
+    expect(g.mu).toBe(mu);
+  });
+
+  it('accepts a Float64Array and an array alike, and does not modify them', () => {
+    const array = [3, 1, 2];
+    const typed = Float64Array.from(array);
+    const a = calibrateLaplace({ sensitivity: array, epsilon: 1 });
+    const b = calibrateLaplace({ sensitivity: typed, epsilon: 1 });
+    expect(Array.from(a.scales)).toEqual(Array.from(b.scales));
+    expect(array).toEqual([3, 1, 2]);
+    expect(Array.from(typed)).toEqual([3, 1, 2]);
+  });
+
+  it('throws instead of returning overflowing scales', () => {
+    expect(() => calibrateGaussian({ sensitivity: [2 ** 400], epsilon: 0, delta: 1e-300 })).toThrow(RangeError);
+  });
+});
+
+describe('long vectors', () => {
+  it('K = 1e7 streams through wasm without growing its memory', () => {
+    const K = 1e7;
+    const sensitivity = new Float64Array(K);
+    for (let i = 0; i < K; i++) sensitivity[i] = 1 / (1 + (i % 1000));
+    const memory = wasm().memory;
+    const before = memory.buffer.byteLength;
+    const g = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6 });
+    const l = calibrateLaplace({ sensitivity, epsilon: 1, errorPower: 1 });
+    expect(memory.buffer.byteLength).toBe(before);
+    expect(before).toBeLessThanOrEqual(1 << 20);
+    expect(g.scales.length).toBe(K);
+    expect(gaussianDistanceSquared(sensitivity, g.scales)).toBeLessThanOrEqual(g.mu ** 2);
+    expect(laplaceEpsilon(sensitivity, l.scales)).toBeLessThanOrEqual(1);
+    // Chunk boundaries change nothing: coordinate i depends only on lambda_i.
+    expect(g.scales[5]).toBe(g.scales[5 + 1000 * 9000]);
+  });
+});

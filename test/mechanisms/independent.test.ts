@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { addGaussianNoise, calibrateGaussian, createRng, gaussianMechanism, gaussianNoise, laplaceMechanism, recommend } from '../../src/index.js';
+import { exactSum, expectClose } from '../helpers.js';
+
+describe('one-line mechanisms', () => {
+  it('carry the calibration, their verified privacy, and release query + noise (continuous mode)', () => {
+    const sensitivity = [0.5, 1, 2, 4];
+    const m = gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' });
+    const c = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6 });
+    expect(m.scales).toEqual(c.scales);
+    expect(m.mu).toBe(c.mu);
+    expect(m.privacy.delta(1)).toBeLessThanOrEqual(1e-6);
+    const query = [10, 20, 30, 40];
+    const released = m.release(query, { rng: createRng({ seed: 9 }) });
+    expect(query).toEqual([10, 20, 30, 40]);
+    expect(released).toEqual(addGaussianNoise(Float64Array.from(query), c.scales, { rng: createRng({ seed: 9 }) }));
+    const l = laplaceMechanism({ sensitivity, epsilon: 2, errorPower: 1, mode: 'continuous' });
+    expect(l.privacy.epsilonPure).toBeLessThanOrEqual(2);
+    expect(l.release(Float64Array.from(query)).length).toBe(4);
+  });
+
+  it('never release when the query does not fit', () => {
+    const m = gaussianMechanism({ sensitivity: [1, 1], epsilon: 1, delta: 1e-6 });
+    expect(() => m.release([1, 2, 3])).toThrow(/`query.length` must be 2/);
+    expect(() => m.release([1, NaN])).toThrow(/`query\[1\]` must be a finite number; got NaN/);
+    expect(() => m.release('12' as never)).toThrow(TypeError);
+    expect(() => m.release([1, 2], { rng: 1 } as never)).toThrow(TypeError);
+  });
+});
+
+describe('group (per-layer) calibration', () => {
+  const sizes = [100, 10, 1000];
+  const sensitivity = [1, 3, 0.5];
+
+  it('meets sum_g s_g^2 / sigma_g^2 = mu^2 with one scale per group, and counts every coordinate in the MSE', () => {
+    const g = calibrateGaussian({ groups: { sizes, sensitivity }, epsilon: 1, delta: 1e-6 });
+    expect(g.scales.length).toBe(3);
+    expect(Array.from(g.sizes!)).toEqual(sizes);
+    const d2 = exactSum(sensitivity.map((s, i) => (s / g.scales[i]!) ** 2));
+    expect(d2).toBeLessThanOrEqual(g.mu ** 2);
+    expect(d2).toBeGreaterThan(g.mu ** 2 * (1 - 1e-9));
+    expectClose(g.mse, exactSum(sizes.map((n, i) => n * g.scales[i]! ** 2)), 1e-12, 'mse');
+    // The weighted optimum (p = 2): sigma_g proportional to sqrt(s_g) / n_g^(1/4).
+    const shape = sensitivity.map((s, i) => Math.sqrt(s) / sizes[i]! ** 0.25);
+    g.scales.forEach((x, i) => expectClose(x / g.scales[0]!, shape[i]! / shape[0]!, 1e-12, `ratio ${i}`));
+    // iid: one scale ||s||_2 / mu; spr: sqrt(G) s_g / mu.
+    const iid = calibrateGaussian({ groups: { sizes, sensitivity }, epsilon: 1, delta: 1e-6, allocation: 'iid' });
+    iid.scales.forEach((x) => expectClose(x, Math.hypot(...sensitivity) / g.mu, 1e-10, 'iid'));
+    expectClose(iid.mse, 1110 * iid.scales[0]! ** 2, 1e-12, 'iid mse');
+    const spr = calibrateGaussian({ groups: { sizes, sensitivity }, epsilon: 1, delta: 1e-6, allocation: 'spr' });
+    spr.scales.forEach((x, i) => expectClose(x, (Math.sqrt(3) * sensitivity[i]!) / g.mu, 1e-10, 'spr'));
+    expect(g.mse).toBeLessThan(Math.min(iid.mse, spr.mse));
+    expectClose(g.gain, iid.mse / g.mse, 1e-12, 'gain');
+  });
+
+  it('Laplace groups meet sum_g s_g / b_g = epsilon', () => {
+    const l = laplaceMechanism({ groups: { sizes, sensitivity }, epsilon: 0.5 });
+    expect(exactSum(sensitivity.map((s, i) => s / l.scales[i]!))).toBeLessThanOrEqual(0.5);
+    expect(l.privacy.epsilonPure).toBeLessThanOrEqual(0.5);
+  });
+
+  it('samplers and mechanisms expand group scales to coordinates without a K-long scale array', () => {
+    const scales = Float64Array.from([2, 0, 0.5]);
+    const expanded = new Float64Array(1110);
+    expanded.fill(2, 0, 100).fill(0, 100, 110).fill(0.5, 110);
+    expect(gaussianNoise(1110, { sizes, scales }, { rng: createRng({ seed: 4 }) })).toEqual(gaussianNoise(1110, expanded, { rng: createRng({ seed: 4 }) }));
+    const m = gaussianMechanism({ groups: { sizes, sensitivity }, epsilon: 1, delta: 1e-6 });
+    expect(m.release(new Float64Array(1110)).length).toBe(1110);
+    expect(() => m.release(new Float64Array(3))).toThrow(/`query.length` must be 1110/);
+    expect(() => gaussianNoise(1000, { sizes, scales })).toThrow(/must add up to the length, 1000; got 1110/);
+  });
+
+  it('checks groups', () => {
+    expect(() => calibrateGaussian({ groups: { sizes: [1, 2.5], sensitivity: [1, 1] }, epsilon: 1, delta: 1e-6 })).toThrow(/`groups.sizes\[1\]` must be a whole number/);
+    expect(() => calibrateGaussian({ groups: { sizes: [1], sensitivity: [1, 1] }, epsilon: 1, delta: 1e-6 })).toThrow(/`groups.sizes.length` must be 2/);
+    expect(() => calibrateGaussian({ groups: { sizes: [1], sensitivity: [1] }, sensitivity: [1], epsilon: 1, delta: 1e-6 })).toThrow(/in place of `sensitivity`/);
+    expect(() => calibrateGaussian({ sensitivity: [1], mu: 1, epsilon: 1 })).toThrow(/either `epsilon` and `delta` or `mu`/);
+  });
+});
+
+describe('recommend', () => {
+  const profile = (K: number, f: (i: number) => number) => Array.from({ length: K }, (_, i) => f(i + 1));
+  it('puts the optimal Gaussian and Laplace calibrations side by side and picks the lower error', () => {
+    const uniform = recommend({ sensitivity: profile(20, () => 1), epsilon: 0.5, delta: 1e-6 });
+    expect(uniform.best).toBe('gaussian');
+    const spread = recommend({ sensitivity: profile(20, Math.exp), epsilon: 0.5, delta: 1e-6 });
+    expect(spread.best).toBe('laplace');
+    expect(spread.laplace.mse).toBeLessThan(spread.gaussian.mse);
+    expect(spread.gaussian.allocation).toBe('optimal');
+    // Spread-out profiles keep Laplace ahead in high dimension too.
+    expect(recommend({ sensitivity: profile(10_000, (i) => Math.max(Math.exp(-i), 1e-100)), epsilon: 1, delta: 1e-6 }).best).toBe('laplace');
+  });
+});

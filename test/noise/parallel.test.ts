@@ -1,0 +1,47 @@
+// Parallel sampling starts worker threads from the built package (dist/worker.js), so this
+// suite imports the build, which `npm test` makes first.
+import { describe, expect, it } from 'vitest';
+import * as dpnoise from '../../dist/index.js';
+import { startWorker } from '../../dist/noise/parallel.js';
+
+const { createRng } = dpnoise;
+
+describe('parallel sampling with worker threads', () => {
+  it('equals the single-thread result under a seed, for every variant and thread count', async () => {
+    const K = 3 * 8192 + 123;
+    const scales = Float64Array.from({ length: K }, (_, i) => (i % 3) * 0.5);
+    for (const threads of [1, 2, 3]) {
+      const seed = 100 + threads;
+      expect(await dpnoise.gaussianNoiseParallel(K, 2, { rng: createRng({ seed }), threads })).toEqual(dpnoise.gaussianNoise(K, 2, { rng: createRng({ seed }) }));
+      expect(await dpnoise.laplaceNoiseParallel(K, scales, { rng: createRng({ seed }), threads })).toEqual(dpnoise.laplaceNoise(K, scales, { rng: createRng({ seed }) }));
+      const values = Float64Array.from({ length: K }, (_, i) => i);
+      const expected = dpnoise.addGaussianNoise(Float64Array.from(values), scales, { rng: createRng({ seed }) });
+      expect(await dpnoise.addGaussianNoiseParallel(values, scales, { rng: createRng({ seed }), threads })).toBe(values);
+      expect(values).toEqual(expected);
+      const lap = Float64Array.from(values);
+      expect(await dpnoise.addLaplaceNoiseParallel(lap, 1, { rng: createRng({ seed }), threads })).toEqual(dpnoise.addLaplaceNoise(Float64Array.from(values), 1, { rng: createRng({ seed }) }));
+    }
+  });
+
+  it('uses the CSPRNG by default', async () => {
+    const a = await dpnoise.gaussianNoiseParallel(20_000, 1, { threads: 2 });
+    const b = await dpnoise.gaussianNoiseParallel(20_000, 1, { threads: 2 });
+    expect(a).not.toEqual(b);
+    expect(a.every(Number.isFinite)).toBe(true);
+  });
+
+  it('rejects bad input before starting workers, leaving values unchanged', async () => {
+    const values = Float64Array.from([1, 2, 3]);
+    await expect(dpnoise.addGaussianNoiseParallel(values, -1)).rejects.toThrow(RangeError);
+    await expect(dpnoise.gaussianNoiseParallel(10, 1, { threads: 0 })).rejects.toThrow(/`threads` must be a number >= 1 and <= 64; got 0/);
+    await expect(dpnoise.gaussianNoiseParallel(10, 1, { threads: 1.5 })).rejects.toThrow(/`threads` must be an integer/);
+    await expect(dpnoise.laplaceNoiseParallel(-1, 1)).rejects.toThrow(RangeError);
+    expect(Array.from(values)).toEqual([1, 2, 3]);
+  });
+
+  it('a worker that exits without answering rejects its call instead of leaving it pending', async () => {
+    const port = await startWorker();
+    port.terminate(); // exits with no message and no error event
+    await expect(port.result).rejects.toThrow(/a sampling worker exited \(code \d+\) before returning its noise/);
+  });
+});
