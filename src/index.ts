@@ -38,6 +38,7 @@ export {
   type CorrelatedSumOptions,
   type CorrelatedSumMechanism,
   type CorrelatedRelease,
+  type CorrelatedNoise,
   type Neighbours,
 } from './mechanisms/correlated.js';
 export {
@@ -66,19 +67,14 @@ export {
   covarianceSensitivity,
   gramMatrix,
   privateCovariance,
-  symmetricEigen,
-  topEigenvectors,
-  subspaceError,
-  syntheticPcaData,
   PCA_MECHANISMS,
   type CovarianceClip,
   type PcaMechanism,
   type PrivateCovarianceOptions,
   type PrivateCovariance,
-  type SymmetricEigen,
-  type SyntheticPcaOptions,
-  type SyntheticPcaData,
 } from './applications/pca.js';
+export { symmetricEigen, topEigenvectors, subspaceError, type SymmetricEigen } from './applications/subspaces.js';
+export { syntheticPcaData, type SyntheticPcaOptions, type SyntheticPcaData } from './applications/synthetic-pca.js';
 export {
   privateCoordinateDescent,
   coordinateDescent,

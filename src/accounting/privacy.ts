@@ -9,11 +9,11 @@
 // Every privacy object has one shape: `kind`, its own parameters as numbers (mu, rho, epsilonPure),
 // and the functions epsilon(delta) and delta(epsilon); it is frozen. Accounting fails closed: a
 // figure is never NaN, null or negative; an overflow means Infinity (no privacy) with a warning.
-import { zcdpDelta, zcdpEpsilon } from '../mechanisms/grid.js';
-import { CompensatedSum } from '../wasm/chunks.js';
-import { DELTA, GAUSSIAN_EPSILON } from '../noise/profile.js';
-import { describe, numberIn, readOptions, PROFILE_ENTRIES, vector } from '../core/validate.js';
+import { CompensatedSum } from '../core/compensated-sum.js';
+import { DELTA, GAUSSIAN_EPSILON, PROFILE_ENTRIES } from '../core/domains.js';
+import { describe, numberIn, readOptions, vector } from '../core/validate.js';
 import { wasm } from '../wasm/loader.js';
+import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
 
 /** What every privacy object offers. */
 interface Curves {

@@ -42,10 +42,10 @@
 //    features (as in the paper, which assumes the smoothness constants M_j public); pass
 //    `stepSizes` from public information for an end-to-end guarantee.
 import { ALLOCATIONS, calibrateGaussian, type Allocation } from '../calibrate/allocations.js';
-import { DELTA } from '../noise/profile.js';
+import { DELTA, MAX_SCALE } from '../core/domains.js';
 import { sourceOf, type Rng } from '../noise/random.js';
 import { gaussianNoise } from '../noise/samplers.js';
-import { type Entries, FINITE_ENTRIES, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
+import { type Entries, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 
 /** The losses: least squares (LASSO, ridge) and logistic regression. */
 export const LOSSES = ['squared', 'logistic'] as const;
@@ -126,8 +126,6 @@ const STRENGTH: Range = { min: 0, max: 1e100 };
 const PASSES: Range = { min: 1, max: 1e6 };
 /** Epsilon > 0: at 0 no noise is enough. */
 const EPSILON: Range = { min: 0, max: 1e6, minOpen: true };
-/** The samplers' largest scale. */
-const MAX_SCALE = 1e150;
 
 const PROBLEM_OPTIONS = ['features', 'labels', 'loss', 'l1', 'l2'] as const;
 const DESCENT_OPTIONS = [...PROBLEM_OPTIONS, 'passes', 'stepSizes'] as const;
@@ -165,12 +163,6 @@ function readProblem(o: Record<string, unknown>): Problem {
     l1: o.l1 === undefined ? 0 : numberIn('l1', o.l1, STRENGTH),
     l2: o.l2 === undefined ? 0 : numberIn('l2', o.l2, STRENGTH),
   };
-}
-
-function integer(name: string, value: unknown, range: Range): number {
-  const v = numberIn(name, value, range);
-  if (!Number.isInteger(v)) throw new RangeError(`dpnoise: \`${name}\` must be an integer; got ${v}.`);
-  return v;
 }
 
 /** M_j: the coordinate-wise smoothness constants of the (unregularised) average loss. */
@@ -274,7 +266,7 @@ export function objective(problem: CoordinateDescentProblem, parameters: Float64
 export function coordinateDescent(options: CoordinateDescentOptions): Float64Array {
   const o = readOptions('options', options, DESCENT_OPTIONS);
   const p = readProblem(o);
-  const passes = integer('passes', o.passes, PASSES);
+  const passes = integerIn('passes', o.passes, PASSES);
   return descend(p, passes, readStepSizes(o, p));
 }
 
@@ -288,7 +280,7 @@ export function coordinateDescent(options: CoordinateDescentOptions): Float64Arr
 export function privateCoordinateDescent(options: PrivateCoordinateDescentOptions): PrivateCoordinateDescentResult {
   const o = readOptions('options', options, PRIVATE_OPTIONS);
   const p = readProblem(o);
-  const passes = integer('passes', o.passes, PASSES);
+  const passes = integerIn('passes', o.passes, PASSES);
   const clip = Float64Array.from(vector('clip', o.clip, CLIP_ENTRIES, { length: p.d }));
   const epsilon = numberIn('epsilon', o.epsilon, EPSILON);
   const delta = numberIn('delta', o.delta, DELTA);

@@ -10,9 +10,10 @@
 // n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
 // Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
 // so groups are the weighted problem with w_g = n_g (docs/math.md, "Allocations": the weighted formula).
-import { CompensatedSum, copyIn, forEachChunk, view } from '../wasm/chunks.js';
-import { DELTA, GAUSSIAN_EPSILON } from '../noise/profile.js';
-import { numberIn, oneOf, readOptions, POSITIVE, PROFILE_ENTRIES, type Range, readSizes, vector, WEIGHT_ENTRIES } from '../core/validate.js';
+import { CompensatedSum } from '../core/compensated-sum.js';
+import { PROFILE_ENTRIES, readGaussianBudget, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
+import { numberIn, oneOf, readOptions, POSITIVE, type Range, readSizes, vector } from '../core/validate.js';
+import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
 
 /** The allocations, `optimal` first. */
@@ -22,12 +23,6 @@ export type Allocation = (typeof ALLOCATIONS)[number];
 
 /** Accepted error powers p (beyond 100 the error moments overflow). */
 const ERROR_POWER: Range = { min: 0, max: 100, minOpen: true };
-
-/**
- * Scales are multiplied by 1 + 2^-36 so that the privacy constraint holds despite rounding: the
- * chunked sums are off by at most 16384 ulp (3.6e-12) relative and each scale by a few ulp.
- */
-export const SAFETY = 1 + 2 ** -36;
 
 /** Coordinates in groups: n_g = sizes[g] coordinates share one scale; sensitivity[g] bounds the group. */
 export interface Groups {
@@ -141,18 +136,25 @@ interface Profile {
   p: number;
 }
 
+/**
+ * The sensitivities of calibration options: `sensitivity` per coordinate, or `groups` with their
+ * sizes (never both, and no `weights` with groups); with `copy`, arrays of the caller's are copied.
+ */
+export function readSensitivities(o: Record<string, unknown>, copy = false): { lambda: Float64Array; sizes: Float64Array | undefined } {
+  if (o.groups === undefined) return { lambda: vector('sensitivity', o.sensitivity, PROFILE_ENTRIES, { copy }), sizes: undefined };
+  if (o.sensitivity !== undefined || o.weights !== undefined) {
+    throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
+  }
+  const groups = readOptions('groups', o.groups, ['sizes', 'sensitivity']);
+  const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES, { copy });
+  return { lambda, sizes: readSizes('groups.sizes', groups.sizes, lambda.length) };
+}
+
 function readProfile(o: Record<string, unknown>): Profile {
   const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
   const p = o.errorPower === undefined ? 2 : numberIn('errorPower', o.errorPower, ERROR_POWER);
-  if (o.groups !== undefined) {
-    if (o.sensitivity !== undefined || o.weights !== undefined) {
-      throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
-    }
-    const groups = readOptions('groups', o.groups, ['sizes', 'sensitivity']);
-    const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES);
-    return { lambda, weights: readSizes('groups.sizes', groups.sizes, lambda.length), grouped: true, allocation, p };
-  }
-  const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
+  const { lambda, sizes } = readSensitivities(o);
+  if (sizes) return { lambda, weights: sizes, grouped: true, allocation, p };
   const weights = o.weights === undefined ? undefined : vector('weights', o.weights, WEIGHT_ENTRIES, { length: lambda.length });
   return { lambda, weights, grouped: false, allocation, p };
 }
@@ -258,26 +260,15 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   };
 }
 
-const COMMON_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
-
-/** The privacy asked for: (epsilon, delta), or mu given directly (validated only). */
-function readGaussianBudget(o: Record<string, unknown>): { mu: number } | { epsilon: number; delta: number } {
-  if (o.mu !== undefined) {
-    if (o.epsilon !== undefined || o.delta !== undefined) throw new TypeError('dpnoise: give either `epsilon` and `delta` or `mu`, not both.');
-    return { mu: numberIn('mu', o.mu, MU) };
-  }
-  return { epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
-}
-
-/** A Mahalanobis distance to calibrate to: positive, and at most 2000 (covers mu0 of every epsilon up to 1e6). */
-const MU: Range = { min: 0, max: 2000, minOpen: true };
+/** The options calibrateLaplace takes (calibrateGaussian adds `delta` and `mu`). */
+export const CALIBRATION_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
 
 /**
  * Calibrates independent Gaussian noise for (epsilon, delta)-DP: one standard deviation per
  * coordinate, allocated from the sensitivity profile (default `optimal`, minimising the MSE).
  */
 export function calibrateGaussian(options: GaussianCalibrationOptions): GaussianCalibration {
-  const o = readOptions('options', options, [...COMMON_OPTIONS, 'delta', 'mu']);
+  const o = readOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu']);
   const budget = readGaussianBudget(o);
   const profile = readProfile(o);
   const w = wasm();
@@ -291,7 +282,7 @@ export function calibrateGaussian(options: GaussianCalibrationOptions): Gaussian
  * allocated from the sensitivity profile (default `optimal`, minimising the MSE).
  */
 export function calibrateLaplace(options: CalibrationOptions): LaplaceCalibration {
-  const o = readOptions('options', options, COMMON_OPTIONS);
+  const o = readOptions('options', options, CALIBRATION_OPTIONS);
   const epsilon = numberIn('epsilon', o.epsilon, POSITIVE);
   const profile = readProfile(o);
   const result = calibrate(wasm(), LAPLACE, profile, epsilon);

@@ -1,5 +1,6 @@
 // Figures of merit of a sensitivity profile (docs/math.md, "Figures of merit").
-import { PROFILE_ENTRIES, vector } from '../core/validate.js';
+import { PROFILE_ENTRIES } from '../core/domains.js';
+import { vector } from '../core/validate.js';
 
 /**
  * The Gini coefficient of a profile, G = sum_i sum_j |lambda_i - lambda_j| / (2 K Delta_1):

@@ -7,10 +7,10 @@ import { parseArgs } from 'node:util';
 import {
   gaussianFromMu, laplaceFromEpsilon, zcdpPrivacy, type GaussianPrivacy, type LaplacePrivacy, type Privacy, type ZcdpPrivacy,
 } from '../accounting/privacy.js';
+import { zcdpMu } from '../accounting/zcdp.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration } from '../calibrate/allocations.js';
 import { csv, decimal, ndjson, type Noise } from './formats.js';
 import { PrivateOutput, readText, sameFile, UsageError } from './io.js';
-import { zcdpMu } from '../mechanisms/grid.js';
 import { gaussianMechanism, laplaceMechanism } from '../mechanisms/independent.js';
 import { gaussianMu } from '../noise/profile.js';
 import { createRng } from '../noise/random.js';

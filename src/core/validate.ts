@@ -6,11 +6,6 @@
 // a polluted Object.prototype are never seen), and arrays are read through intrinsics (arrays.ts).
 import { copyOf, isFloat64Array, plainView, typedArrayKind } from './arrays.js';
 
-/** Profile and weight entries must be 0 or within [2^-400, 2^400], so no sum over them can
- * overflow or underflow in double precision (about 3.9e-121 to 2.6e120). */
-const ENTRY_MIN = 2 ** -400;
-const ENTRY_MAX = 2 ** 400;
-
 /** A short, readable rendering of any value for an error message. */
 export function describe(value: unknown): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
@@ -23,7 +18,8 @@ export function describe(value: unknown): string {
   return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
 }
 
-function fail(ErrorType: typeof TypeError | typeof RangeError, name: string, must: string, value: unknown): never {
+/** Throws the project's error: ``dpnoise: `name` must be MUST; got VALUE.`` */
+export function fail(ErrorType: typeof TypeError | typeof RangeError, name: string, must: string, value: unknown): never {
   throw new ErrorType(`dpnoise: \`${name}\` must be ${must}; got ${describe(value)}.`);
 }
 
@@ -118,10 +114,6 @@ export interface Entries {
 
 /** Any finite number (values, queries, sums). */
 export const FINITE_ENTRIES: Entries = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' };
-
-const ENTRY_RANGE = 'between 2^-400 and 2^400 (about 3.9e-121 to 2.6e+120)';
-export const PROFILE_ENTRIES: Entries = { min: ENTRY_MIN, max: ENTRY_MAX, zero: true, basic: 'a finite number >= 0', range: `0 or ${ENTRY_RANGE}` };
-export const WEIGHT_ENTRIES: Entries = { min: ENTRY_MIN, max: ENTRY_MAX, basic: 'a finite number > 0', range: ENTRY_RANGE };
 
 /**
  * A Float64Array (or, with `arrays`, an array of numbers) of the given length (default: any

@@ -10,18 +10,46 @@
 // so sums are exact multiples of g / (2s), the output grid. The outputs are computed from the exact
 // integers s A_hat + Cg N_hat = 2 s F + s Y + Cg Z and rounded once: a function of the release.
 import { zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
-import type { CorrelatedRelease, CorrelatedSumMechanism } from './correlated.js';
-import { SAFETY } from '../calibrate/allocations.js';
-import { MAX_GRID_SCALE, roundHalfUp, zcdpMu } from './grid.js';
-import { readRng } from '../noise/random.js';
-import { draw, type SampleOptions } from '../noise/samplers.js';
+import { zcdpMu } from '../accounting/zcdp.js';
+import { MAX_GRID_SCALE, SAFETY } from '../core/domains.js';
 import { FINITE_ENTRIES, integerIn, vector } from '../core/validate.js';
+import { readRng } from '../noise/random.js';
+import { drawValidated, type SampleOptions } from '../noise/samplers.js';
+import { roundHalfUp } from './grid.js';
 
-/** What grid mode adds to (and fixes in) the mechanism; `correlatedSum` adds d, neighbours, mode. */
-export type GridCorrelatedSum = Omit<CorrelatedSumMechanism, 'dimension' | 'neighbours' | 'mode' | 'fixedWork'> & {
+/** What a correlated release returns. */
+export interface CorrelatedRelease {
+  /** The noisy sums (a new array). */
+  sums: Float64Array;
+  /** The noisy count; undefined for sparse records (sums only). */
+  count: number | undefined;
+}
+
+/** The noise of a correlated-sum mechanism, in either mode, and its release. */
+export interface CorrelatedNoise {
+  /** The Mahalanobis distance mu the noise meets: mu0(epsilon, delta) or sqrt(2 rho). */
+  readonly mu: number;
+  /** Standard deviation of the term shared by all sums. */
+  readonly sharedScale: number;
+  /** Standard deviation of each sum's independent term. */
+  readonly independentScale: number;
+  /** Standard deviation of each released sum. */
+  readonly sumScale: number;
+  /** Standard deviation of the released count (0 when the count is public or not released). */
+  readonly countScale: number;
+  /** Expected squared error of the d sums together. */
+  readonly mse: number;
+  /** The standard mechanism's mse divided by this one's. */
+  readonly gain: number;
+  /** Adds the noise to copies of the sums and the count; the inputs stay untouched. */
+  release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease;
+}
+
+/** What grid mode calibrates; `correlatedSum` adds d, the neighbour relation and the mode. */
+export interface GridCorrelatedSum extends CorrelatedNoise {
   readonly grid: number;
   readonly privacy: ZcdpPrivacy;
-};
+}
 
 /** The largest noise variance in grid units squared: a standard deviation of 2^40 steps. */
 const MAX_VARIANCE = MAX_GRID_SCALE * MAX_GRID_SCALE;
@@ -86,8 +114,8 @@ export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: numb
     const stream = readRng(options).stream();
     // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined
     // exactly with 2 s F, F = round(f / g): each output is rounded once.
-    const Y = draw('discreteGaussianSamples', new Float64Array(d), false, sigma2, stream, 0, 1, fixedWork);
-    const Z = draw('discreteGaussianSamples', new Float64Array(1), false, sigma2, stream, d, 1, fixedWork)[0]!;
+    const Y = drawValidated('discreteGaussianSamples', new Float64Array(d), sigma2, stream, { fixedWork });
+    const Z = drawValidated('discreteGaussianSamples', new Float64Array(1), sigma2, stream, { origin: d, fixedWork })[0]!;
     for (let j = 0; j < d; j++) out[j] = combined(2 * s * roundHalfUp(out[j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
     return { sums: out, count: n + Z / s };
   }

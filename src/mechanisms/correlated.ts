@@ -11,14 +11,15 @@
 // ellipse as extended in docs/math.md, "Correlated sums". Under replace-one neighbours the standard mechanism
 // is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
 import type { ZcdpPrivacy } from '../accounting/privacy.js';
-import { SAFETY } from '../calibrate/allocations.js';
-import { gridCorrelatedSum } from './correlated-grid.js';
-import { type Mode, readMode } from './grid.js';
-import { DELTA, GAUSSIAN_EPSILON } from '../noise/profile.js';
-import { readRng } from '../noise/random.js';
-import { draw, MAX_SCALE, type SampleOptions } from '../noise/samplers.js';
+import { DELTA, GAUSSIAN_EPSILON, MAX_SCALE, RHO, SAFETY } from '../core/domains.js';
 import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
+import { readRng } from '../noise/random.js';
+import { drawValidated, type SampleOptions } from '../noise/samplers.js';
 import { wasm } from '../wasm/loader.js';
+import { type CorrelatedNoise, type CorrelatedRelease, gridCorrelatedSum } from './correlated-grid.js';
+
+export type { CorrelatedNoise, CorrelatedRelease } from './correlated-grid.js';
+import { type Mode, readMode } from './grid.js';
 
 /** The neighbour relations: datasets differ by adding or removing a record, or by replacing one. */
 export const NEIGHBOURS = ['add-remove', 'replace-one'] as const;
@@ -51,34 +52,12 @@ export interface CorrelatedSumOptions {
   fixedWork?: boolean;
 }
 
-/** What a correlated release returns. */
-export interface CorrelatedRelease {
-  /** The noisy sums (a new array). */
-  sums: Float64Array;
-  /** The noisy count; undefined for sparse records (sums only). */
-  count: number | undefined;
-}
-
 /** A calibrated correlated-sum mechanism. */
-export interface CorrelatedSumMechanism {
+export interface CorrelatedSumMechanism extends CorrelatedNoise {
   /** d, the length of each record. */
   readonly dimension: number;
   /** The neighbour relation it is private under. */
   readonly neighbours: Neighbours;
-  /** The Mahalanobis distance mu the noise meets: mu0(epsilon, delta) or sqrt(2 rho). */
-  readonly mu: number;
-  /** Standard deviation of the term shared by all sums. */
-  readonly sharedScale: number;
-  /** Standard deviation of each sum's independent term. */
-  readonly independentScale: number;
-  /** Standard deviation of each released sum. */
-  readonly sumScale: number;
-  /** Standard deviation of the released count (0 when the count is public or not released). */
-  readonly countScale: number;
-  /** Expected squared error of the d sums together. */
-  readonly mse: number;
-  /** The standard mechanism's mse divided by this one's. */
-  readonly gain: number;
   /** 'continuous' or 'grid'. */
   readonly mode: Mode;
   /** Grid mode: the released sums are exact multiples of this power of two. */
@@ -87,15 +66,12 @@ export interface CorrelatedSumMechanism {
   readonly fixedWork: boolean;
   /** Grid mode: the rho-zCDP the release guarantees (never less than asked). */
   readonly privacy?: ZcdpPrivacy;
-  /** Adds the noise to copies of the sums and the count; the inputs stay untouched. */
-  release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease;
 }
 
 /** Largest dimension: one Float64Array of sums. */
 const DIMENSION: Range = { min: 1, max: 2 ** 32 };
 const POSITIVE_FINITE: Range = { min: 0, max: Number.MAX_VALUE, minOpen: true };
 const BOUND: Range = { min: 0, max: 1e150, minOpen: true };
-const RHO: Range = { min: 0, max: 5e5, minOpen: true };
 
 /** mu from (epsilon, delta) or rho, exactly one of the two. */
 function privacyDistance(o: Record<string, unknown>): number {
@@ -182,8 +158,8 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     }
     const stream = readRng(releaseOptions).stream();
     // The shared standard normal is coordinate d of the stream; the sums are coordinates 0..d-1.
-    const g = draw('gaussianSamples', new Float64Array(1), false, 1, stream, d)[0]!;
-    draw('gaussianSamples', values, true, independentScale, stream, 0, sharedScale * g);
+    const g = drawValidated('gaussianSamples', new Float64Array(1), 1, stream, { origin: d })[0]!;
+    drawValidated('gaussianSamples', values, independentScale, stream, { add: true, shared: sharedScale * g });
     return {
       sums: values,
       count: releasesCount ? count! + (neighbours === 'replace-one' ? 0 : countScale * g) : undefined,

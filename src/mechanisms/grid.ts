@@ -9,18 +9,13 @@
 // moves by at most lambda moves by at most ceil(lambda / g) grid steps; a group moving by lambda
 // in l2 (l1) norm moves by less than lambda / g + sqrt(n) (lambda / g + n) steps, each rounding
 // being off by less than one step between neighbours.
-import { describe, numberIn, oneOf, type Range } from '../core/validate.js';
+import { GRID, MAX_GRID_SCALE } from '../core/domains.js';
+import { describe, numberIn, oneOf } from '../core/validate.js';
 
 /** The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise. */
 export const MODES = ['grid', 'continuous'] as const;
 /** A mechanism's mode. */
 export type Mode = (typeof MODES)[number];
-
-/** Noise scales of at most 2^40 grid steps: the samplers' block sizes stay within their words. */
-export const MAX_GRID_SCALE = 2 ** 40;
-
-/** Grids from 2^-1000 to 2^800: grid units stay normal doubles, and outputs cannot overflow. */
-const GRID: Range = { min: 2 ** -1000, max: 2 ** 800 };
 
 /** A power of two, 2^-1000 to 2^800. */
 export function readGrid(value: unknown): number {
@@ -104,51 +99,4 @@ export function gridUnits(scales: Float64Array, g: number, what: string): Float6
     throw new RangeError(`dpnoise: with \`grid\` ${g} the noise ${what} is ${largest} grid steps, above 2^40; use a larger grid.`);
   }
   return units;
-}
-
-/**
- * delta(eps) of a rho-zCDP mechanism (Canonne, Kamath & Steinke 2020, Corollary 13):
- * inf over alpha > 1 of exp((alpha - 1)(alpha rho - eps)) / (alpha - 1) (1 - 1/alpha)^alpha.
- * Any alpha gives a valid bound, so an approximate minimum (golden section on log(alpha - 1))
- * stays safe.
- */
-export function zcdpDelta(rho: number, epsilon: number): number {
-  if (rho === 0) return 0;
-  const logBound = (x: number) => {
-    const a = 1 + Math.exp(x); // alpha > 1
-    return (a - 1) * (a * rho - epsilon) - x + a * Math.log1p(-1 / a);
-  };
-  let lo = -30;
-  let hi = 300; // alpha up to e^300: small rho at epsilon 0 needs alpha near 1 / sqrt(rho)
-  const phi = (Math.sqrt(5) - 1) / 2;
-  for (let i = 0; i < 120; i++) {
-    const x1 = hi - phi * (hi - lo);
-    const x2 = lo + phi * (hi - lo);
-    if (logBound(x1) < logBound(x2)) hi = x2; else lo = x1;
-  }
-  return Math.min(1, Math.exp(logBound(0.5 * (lo + hi))));
-}
-
-/** The smallest epsilon (bisection, rounded up) with zcdpDelta(rho, epsilon) <= delta. */
-export function zcdpEpsilon(rho: number, delta: number): number {
-  if (zcdpDelta(rho, 0) <= delta) return 0;
-  let lo = 0;
-  let hi = rho + 2 * Math.sqrt(rho * Math.log(1 / delta)) + 1; // the classical bound, with room
-  while (zcdpDelta(rho, hi) > delta) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
-    const mid = 0.5 * (lo + hi);
-    if (zcdpDelta(rho, mid) > delta) lo = mid; else hi = mid;
-  }
-  return hi;
-}
-
-/** The largest distance mu (rho = mu^2 / 2, bisection, rounded down) with zcdpDelta <= delta. */
-export function zcdpMu(epsilon: number, delta: number, upper: number): number {
-  let lo = 0;
-  let hi = upper; // the continuous mu0: the zCDP conversion is never tighter than the exact curve
-  for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
-    const mid = 0.5 * (lo + hi);
-    if (zcdpDelta((mid * mid) / 2, epsilon) <= delta) lo = mid; else hi = mid;
-  }
-  return lo;
 }

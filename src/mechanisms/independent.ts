@@ -9,15 +9,17 @@
 // caller's own properties; the arrays are copied at construction; the object is frozen, and the
 // arrays it shows are copies of its own, so changing them changes nothing.
 import { gaussianPrivacy, laplaceFromEpsilon, laplacePrivacy, zcdpPrivacy, type GaussianPrivacy, type LaplacePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { zcdpMu } from '../accounting/zcdp.js';
 import {
-  calibrateGaussian, calibrateLaplace, type Calibration, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
+  CALIBRATION_OPTIONS, calibrateGaussian, readSensitivities, calibrateLaplace, type Calibration, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
 } from '../calibrate/allocations.js';
-import { defaultGrid, gridSensitivity, gridUnits, type Mode, readMode, roundingScale, zcdpMu } from './grid.js';
-import { CompensatedSum } from '../wasm/chunks.js';
-import { DELTA, GAUSSIAN_EPSILON, gaussianMu } from '../noise/profile.js';
+import { CompensatedSum } from '../core/compensated-sum.js';
+import { readGaussianBudget, WEIGHT_ENTRIES } from '../core/domains.js';
+import { type Entries, readOptions, vector } from '../core/validate.js';
+import { gaussianMu } from '../noise/profile.js';
 import { readRng } from '../noise/random.js';
-import { draw, type Kernel, type SampleOptions, type Scales } from '../noise/samplers.js';
-import { type Entries, numberIn, readOptions, PROFILE_ENTRIES, readSizes, vector } from '../core/validate.js';
+import { drawValidated, type Kernel, type SampleOptions, type Scales } from '../noise/samplers.js';
+import { defaultGrid, gridSensitivity, gridUnits, type Mode, readMode, roundingScale } from './grid.js';
 
 /** A calibrated Gaussian mechanism. */
 export interface GaussianMechanism extends Readonly<GaussianCalibration> {
@@ -74,28 +76,17 @@ export interface GaussianMechanismOptions extends GaussianCalibrationOptions {
   fixedWork?: boolean;
 }
 
-const CALIBRATION_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
-
 /** The caller's profile, copied once: per coordinate, or per group with the group sizes. */
 interface OwnedProfile {
   lambda: Float64Array;
   sizes: Float64Array | undefined;
 }
 
-function readOwnedProfile(o: Record<string, unknown>): OwnedProfile {
-  if (o.groups === undefined) return { lambda: vector('sensitivity', o.sensitivity, PROFILE_ENTRIES, { copy: true }), sizes: undefined };
-  if (o.sensitivity !== undefined || o.weights !== undefined) {
-    throw new TypeError('dpnoise: give `groups` in place of `sensitivity` (and without `weights`).');
-  }
-  const groups = readOptions('groups', o.groups, ['sizes', 'sensitivity']);
-  const lambda = vector('groups.sensitivity', groups.sensitivity, PROFILE_ENTRIES, { copy: true });
-  return { lambda, sizes: readSizes('groups.sizes', groups.sizes, lambda.length) };
-}
 
 /** Calibration options with the owned profile (and sensitivities replaced, for grid mode). */
 function withProfile(o: Record<string, unknown>, { sizes }: OwnedProfile, lambda: Float64Array, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const { sensitivity: _s, groups: _g, mode: _m, grid: _r, fixedWork: _f, weights, ...rest } = o;
-  const copiedWeights = weights === undefined ? {} : { weights: vector('weights', weights, { min: 2 ** -400, max: 2 ** 400, basic: 'a finite number > 0', range: 'between 2^-400 and 2^400' }, { copy: true }) };
+  const copiedWeights = weights === undefined ? {} : { weights: vector('weights', weights, WEIGHT_ENTRIES, { copy: true }) };
   return { ...rest, ...copiedWeights, ...(sizes ? { groups: { sizes, sensitivity: lambda } } : { sensitivity: lambda }), ...extra };
 }
 
@@ -116,7 +107,7 @@ function releaser(kernel: Kernel, scales: Float64Array, sizes: Float64Array | un
   const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales } : scales;
   return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
     const values = vector('query', query, entries, { length, copy: true });
-    return draw(kernel, values, true, perCoordinate, readRng(options).stream(), 0, grid, fixedWork);
+    return drawValidated(kernel, values, perCoordinate, readRng(options).stream(), { add: true, grid, fixedWork });
   };
 }
 
@@ -143,7 +134,7 @@ function mechanism<T extends Calibration>(calibration: T, fields: Record<string,
 export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMechanism {
   const o = readOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu', 'mode', 'grid', 'fixedWork']);
   const { mode, grid, fixedWork } = readMode(o);
-  const profile = readOwnedProfile(o);
+  const profile = readSensitivities(o, true);
   if (mode === 'continuous') {
     const calibration = calibrateGaussian(withProfile(o, profile, profile.lambda) as GaussianCalibrationOptions);
     const privacy = gaussianPrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });
@@ -160,17 +151,11 @@ export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMe
  * zCDP-to-(epsilon, delta) conversion meets the request, and reported from the variances used.
  */
 function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile, gridOption: number | undefined, fixedWork: boolean): GaussianMechanism {
-  let budget: { epsilon: number; delta: number } | undefined;
-  let mu: number;
-  if (o.mu !== undefined) {
-    if (o.epsilon !== undefined || o.delta !== undefined) throw new TypeError('dpnoise: give either `epsilon` and `delta` or `mu`, not both.');
-    mu = numberIn('mu', o.mu, { min: 0, max: 2000, minOpen: true });
-  } else {
-    budget = { epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
-    mu = zcdpMu(budget.epsilon, budget.delta, gaussianMu(budget.epsilon, budget.delta));
-    if (!(mu > 0)) {
-      throw new RangeError(`dpnoise: grid mode's zCDP accounting cannot give epsilon ${budget.epsilon} with delta ${budget.delta}; use a larger epsilon or delta, or mode 'continuous'.`);
-    }
+  const asked = readGaussianBudget(o);
+  const budget = 'mu' in asked ? undefined : asked;
+  const mu = budget ? zcdpMu(budget.epsilon, budget.delta, gaussianMu(budget.epsilon, budget.delta)) : (asked as { mu: number }).mu;
+  if (budget && !(mu > 0)) {
+    throw new RangeError(`dpnoise: grid mode's zCDP accounting cannot give epsilon ${budget.epsilon} with delta ${budget.delta}; use a larger epsilon or delta, or mode 'continuous'.`);
   }
   const { epsilon: _e, delta: _d, mu: _m, ...rest } = o;
   const { lambda, sizes } = profile;
@@ -192,7 +177,7 @@ function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile
 export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
   const o = readOptions('options', options, [...CALIBRATION_OPTIONS, 'mode', 'grid', 'fixedWork']);
   const { mode, grid, fixedWork } = readMode(o);
-  const profile = readOwnedProfile(o);
+  const profile = readSensitivities(o, true);
   if (mode === 'continuous') {
     const calibration = calibrateLaplace(withProfile(o, profile, profile.lambda) as unknown as CalibrationOptions);
     const privacy = laplacePrivacy({ scales: calibration.scales, sensitivity: calibration.sensitivity });

@@ -17,8 +17,12 @@ export interface ParallelOptions extends SampleOptions {
   threads?: number;
 }
 
-/** Ranges start at multiples of this (the samplers' chunk), so chunks line up as in one thread. */
-const ALIGN = 8192;
+/**
+ * The fewest coordinates given to one worker: below it, starting the worker costs more than it
+ * saves. (Where the ranges start does not matter for the noise: under a seed each coordinate's
+ * noise depends only on its index.)
+ */
+const MIN_RANGE = 65536;
 
 interface Port {
   post(job: Job, transfer: Transferable[]): void;
@@ -53,9 +57,9 @@ function defaultThreads(): number {
   return Math.max(1, Math.min(8, cpus));
 }
 
-/** Splits [0, n) into at most `threads` ranges aligned to ALIGN. */
+/** Splits [0, n) into at most `threads` ranges of nearly equal length, each at least MIN_RANGE. */
 function ranges(n: number, threads: number): Array<[number, number]> {
-  const size = Math.max(ALIGN, Math.ceil(n / threads / ALIGN) * ALIGN);
+  const size = Math.max(MIN_RANGE, Math.ceil(n / threads));
   const out: Array<[number, number]> = [];
   for (let start = 0; start < n; start += size) out.push([start, Math.min(n, start + size)]);
   return out;

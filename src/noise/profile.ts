@@ -2,15 +2,9 @@
 //
 // Gaussian noise whose neighbouring outputs are at Mahalanobis distance mu is (epsilon, delta)-DP
 // exactly when delta >= delta(epsilon; mu) = Q(epsilon/mu - mu/2) - e^epsilon Q(epsilon/mu + mu/2).
-import { NON_NEGATIVE, numberIn, type Range } from '../core/validate.js';
+import { DELTA, GAUSSIAN_EPSILON, MU_FOR_EPSILON } from '../core/domains.js';
+import { NON_NEGATIVE, numberIn } from '../core/validate.js';
 import { wasm } from '../wasm/loader.js';
-
-/** Epsilon for Gaussian noise: beyond 1e6 no meaningful privacy is left and accuracy degrades. */
-export const GAUSSIAN_EPSILON: Range = { min: 0, max: 1e6 };
-/** Delta: below 1e-300 the calibrated distance would be a subnormal number. */
-export const DELTA: Range = { min: 1e-300, max: 1, maxOpen: true };
-/** The distances for which epsilon(mu, delta) stays within GAUSSIAN_EPSILON. */
-const MU_FOR_EPSILON: Range = { min: 0, max: 1000 };
 
 /** The privacy profile delta(epsilon; mu) of a Gaussian mechanism with distance mu. */
 export function gaussianDelta(mu: number, epsilon: number): number {

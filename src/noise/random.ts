@@ -4,7 +4,8 @@
 // size, thread count, build and runtime. Every call draws a fresh stream: two calls with the same
 // generator never repeat their noise, while two fresh generators with the same seed agree.
 import { readOptions } from '../core/validate.js';
-import type { WasmExports } from '../wasm/loader.js';
+import { fillRandom } from '../wasm/host.js';
+import type { WasmExports } from '../wasm/exports.js';
 
 /** A source of randomness for the samplers, made by `createRng`. */
 export interface Rng {
@@ -18,9 +19,6 @@ export interface RngOptions {
   seed?: number | bigint | string | Uint8Array;
 }
 
-/** The bytes getRandomValues fills at most per call. */
-const CRYPTO_CHUNK = 65536;
-
 /** The randomness of one sampling call. */
 export interface Stream {
   /** Prepares the module for this stream. */
@@ -33,30 +31,6 @@ export interface Stream {
 export abstract class RandomSource implements Rng {
   abstract readonly seeded: boolean;
   abstract stream(): Stream;
-}
-
-function fillRandom(w: WasmExports, pointer: number, bytes: number): void {
-  for (let done = 0; done < bytes; done += CRYPTO_CHUNK) {
-    crypto.getRandomValues(new Uint8Array(w.memory.buffer, pointer + done, Math.min(CRYPTO_CHUNK, bytes - done)));
-  }
-}
-
-/** Words per refill of the CSPRNG pool; 0 for the whole pool (tests lower it). */
-let poolWords = 0;
-
-/**
- * Tests only: refill the pool with `count` words at a time (0: the whole pool), to show that no
- * draw depends on where the pool runs dry.
- */
-export function setPoolWordsForTesting(count: number): void {
-  poolWords = count;
-}
-
-/** The module's request for fresh extra words, made mid-draw whenever the pool is empty. */
-export function refillPool(w: WasmExports): void {
-  const count = poolWords > 0 ? Math.min(poolWords, w.extraWords()) : w.extraWords();
-  fillRandom(w, w.extraPointer(), count * 8);
-  w.usePoolExtras(count);
 }
 
 /** Fresh CSPRNG bytes for every word. */

@@ -1,6 +1,7 @@
 // Gaussian and Laplace noise over long vectors (docs/math.md, "Samplers"). Arguments are checked in full
 // before any noise is drawn; then the vector streams through WebAssembly chunk by chunk: random
 // words in, noise (scaled, and added to the values for the add* variants) out.
+import { MAX_SCALE } from '../core/domains.js';
 import { isFloat64Array, lengthOfArray, plainView, setAt } from '../core/arrays.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { readRng, type Rng, type Stream } from './random.js';
@@ -25,7 +26,6 @@ export interface SampleOptions {
 }
 
 /** Scales are at most 1e150, so that no noise value can overflow (|noise| < 46 scales). */
-export const MAX_SCALE = 1e150;
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
 
 export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples';
@@ -83,20 +83,34 @@ const PER_COORDINATE = 1;
 const ADD = 2;
 const FIXED_WORK = 4;
 
+/** How drawValidated draws. */
+export interface DrawOptions {
+  /** Add the noise to the target's values (default: overwrite them). */
+  add?: boolean;
+  /** The coordinate of the target's first entry in the stream (default 0). */
+  origin?: number;
+  /** Continuous kernels: a term added to every coordinate (default 0). */
+  shared?: number;
+  /** Discrete kernels: the values are rounded to this grid, and the output scaled by it (default 1: integers already). */
+  grid?: number;
+  /** Discrete kernels: skip the noise-dependent shortcuts (default false). */
+  fixedWork?: boolean;
+}
+
 let drawing = false;
 
 /**
  * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,
- * chunk by chunk. `extra` is the continuous kernels' shared term (default 0) or the discrete
- * kernels' grid (default 1: the values are integers already); `fixedWork` asks the discrete kernels
- * to skip their noise-dependent shortcuts. Everything has been validated, and
- * `target` and the scales are plain arrays (arrays.ts), so no caller code runs while drawing;
- * nesting a draw inside another is refused all the same.
+ * chunk by chunk. Validates nothing: the arguments have been checked, and `target` and the scales
+ * are plain arrays (arrays.ts), so no caller code runs while drawing; nesting a draw inside
+ * another is refused all the same.
  */
-export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales: Scales, stream: Stream, origin = 0, extra = kernel.startsWith('discrete') ? 1 : 0, fixedWork = false): Float64Array {
+export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scales, stream: Stream, how: DrawOptions = {}): Float64Array {
   if (drawing) throw new Error('dpnoise: a sampler was called while another one was drawing; calls cannot be nested.');
   drawing = true;
   try {
+    const { add = false, origin = 0, fixedWork = false } = how;
+    const extra = kernel.startsWith('discrete') ? (how.grid ?? 1) : (how.shared ?? 0);
     const w: WasmExports = wasm();
     const flags = (typeof scales === 'number' ? 0 : PER_COORDINATE) | (add ? ADD : 0) | (fixedWork ? FIXED_WORK : 0);
     const scale = typeof scales === 'number' ? scales : 1;
@@ -116,10 +130,10 @@ export function draw(kernel: Kernel, target: Float64Array, add: boolean, scales:
   }
 }
 
-/** Validates `scales` and the options, then draws into `target` (already validated). */
-export function sample(kernel: Kernel, target: Float64Array, add: boolean, scales: unknown, options: unknown): Float64Array {
+/** Validates `scales` and the options `{ rng }`, then draws into `target` (validated by the caller). */
+function validateAndDraw(kernel: Kernel, target: Float64Array, add: boolean, scales: unknown, options: unknown): Float64Array {
   const s = readScales(scales, target.length);
-  return draw(kernel, target, add, s, readRng(options).stream());
+  return drawValidated(kernel, target, s, readRng(options).stream(), { add });
 }
 
 // The samplers are noise generators, not releases: noise added in floating point can leak
@@ -132,7 +146,7 @@ export function sample(kernel: Kernel, target: Float64Array, add: boolean, scale
  * for a private release use gaussianMechanism, floating-point safe by default.
  */
 export function gaussianNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  return sample('gaussianSamples', newTarget(length), false, scales, options);
+  return validateAndDraw('gaussianSamples', newTarget(length), false, scales, options);
 }
 
 /**
@@ -141,7 +155,7 @@ export function gaussianNoise(length: number, scales: number | Float64Array | Gr
  * can cost more than the noise). A noise generator, not a release (see gaussianMechanism).
  */
 export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  sample('gaussianSamples', outputArray(out), false, scales, options);
+  validateAndDraw('gaussianSamples', outputArray(out), false, scales, options);
   return out;
 }
 
@@ -150,7 +164,7 @@ export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Arr
  * noise generator, not a floating-point-safe release: for that use gaussianMechanism.
  */
 export function addGaussianNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  sample('gaussianSamples', readValues(values), true, scales, options);
+  validateAndDraw('gaussianSamples', readValues(values), true, scales, options);
   return values;
 }
 
@@ -159,12 +173,12 @@ export function addGaussianNoise(values: Float64Array, scales: number | Float64A
  * noise generator, not a release: for a private release use laplaceMechanism.
  */
 export function laplaceNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  return sample('laplaceSamples', newTarget(length), false, scales, options);
+  return validateAndDraw('laplaceSamples', newTarget(length), false, scales, options);
 }
 
 /** Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without allocating. A noise generator, not a release. */
 export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  sample('laplaceSamples', outputArray(out), false, scales, options);
+  validateAndDraw('laplaceSamples', outputArray(out), false, scales, options);
   return out;
 }
 
@@ -173,6 +187,6 @@ export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Arra
  * generator, not a floating-point-safe release: for that use laplaceMechanism.
  */
 export function addLaplaceNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
-  sample('laplaceSamples', readValues(values), true, scales, options);
+  validateAndDraw('laplaceSamples', readValues(values), true, scales, options);
   return values;
 }

@@ -1,7 +1,7 @@
 // The worker side of parallel sampling (parallel.ts): draws the noise of one range of
 // coordinates and posts it back. Runs under Node's worker_threads and as a module Web Worker.
 import { cryptoStream, SeededStream } from './random.js';
-import { draw, type Kernel, type Scales } from './samplers.js';
+import { drawValidated, type Kernel, type Scales } from './samplers.js';
 import { init } from '../wasm/loader.js';
 
 /** Node's module, named through a variable so that bundlers for other platforms leave it alone. */
@@ -23,7 +23,7 @@ async function run(job: Job): Promise<Float64Array> {
   await init();
   const target = job.values ?? new Float64Array(job.length);
   const stream = job.stream ? new SeededStream(job.stream[0], job.stream[1]) : cryptoStream;
-  return draw(job.kernel, target, job.values !== undefined, job.scales, stream, job.origin);
+  return drawValidated(job.kernel, target, job.scales, stream, { add: job.values !== undefined, origin: job.origin });
 }
 
 type Post = (message: unknown, transfer: Transferable[]) => void;

@@ -18,22 +18,3 @@ export function forEachChunk(total: number, chunk: number, body: (start: number,
 export function copyIn(w: WasmExports, pointer: number, source: Float64Array, start: number, length: number): void {
   setAt(view(w, pointer, length), plainView(source, start, length), 0);
 }
-
-/**
- * Sums many doubles with Neumaier's compensation (for the per-chunk partial sums). A sum that
- * overflows is Infinity, never NaN: the compensation stops at the first infinite partial sum.
- */
-export class CompensatedSum {
-  private sum = 0;
-  private compensation = 0;
-
-  add(x: number): void {
-    const t = this.sum + x;
-    if (Number.isFinite(t)) this.compensation += Math.abs(this.sum) >= Math.abs(x) ? this.sum - t + x : x - t + this.sum;
-    this.sum = t;
-  }
-
-  get value(): number {
-    return Number.isFinite(this.sum) ? this.sum + this.compensation : this.sum;
-  }
-}

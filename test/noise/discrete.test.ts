@@ -2,8 +2,10 @@
 // the rounding to the grid, and the grid-mode mechanisms (docs/math.md, "Floating-point safety").
 import { afterEach, describe, expect, it } from 'vitest';
 import { compose, createRng, gaussianDelta, gaussianMechanism, gaussianPrivacy, laplaceMechanism, laplacePrivacy } from '../../src/index.js';
-import { roundHalfUp, zcdpDelta } from '../../src/mechanisms/grid.js';
-import { cryptoStream, setPoolWordsForTesting } from '../../src/noise/random.js';
+import { zcdpDelta } from '../../src/accounting/zcdp.js';
+import { roundHalfUp } from '../../src/mechanisms/grid.js';
+import { cryptoStream } from '../../src/noise/random.js';
+import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
 import { estimateDelta, gaussianLosses, laplaceLosses } from '../audit.js';
 import { expectClose } from '../helpers.js';

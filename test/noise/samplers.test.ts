@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { addGaussianNoise, addLaplaceNoise, createRng, gaussianNoise, gaussianNoiseInto, laplaceNoise, laplaceNoiseInto, normalSf } from '../../src/index.js';
-import { setPoolWordsForTesting } from '../../src/noise/random.js';
+import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
 import { builds } from '../helpers.js';
 import { autocorrelation, countBeyond, countZ, kolmogorovSmirnov, moments, scaled } from '../stats.js';

@@ -1,0 +1,44 @@
+// What the WebAssembly module exports (assembly/index.ts), mirrored by hand; a test checks this
+// list against the exports of both builds.
+/** The module's exports (assembly/index.ts): numbers and pointers only. */
+export interface WasmExports {
+  readonly memory: WebAssembly.Memory;
+  erfc(x: number): number;
+  normalSf(x: number): number;
+  normalLogSf(x: number): number;
+  normalIsf(p: number): number;
+  logGamma(x: number): number;
+  gaussianDelta(mu: number, epsilon: number): number;
+  gaussianLogDelta(mu: number, epsilon: number): number;
+  gaussianMu(epsilon: number, delta: number): number;
+  gaussianEpsilon(mu: number, delta: number): number;
+  profileMoments(n: number): void;
+  powerSums(n: number, weighted: boolean, a1: number, b1: number, a2: number, b2: number, a3: number, b3: number): void;
+  fillScales(n: number, weighted: boolean, alpha: number, gamma: number, c: number): void;
+  seededWords(first: number, count: number): void;
+  useSeededExtras(): void;
+  usePoolExtras(count: number): void;
+  resumePoolExtras(): void;
+  /** The next extra word of the coordinate being drawn (a signed i64 as a bigint), for the exact path. */
+  exactWord(): bigint;
+  /** flags: PER_COORDINATE | ADD (kernel.ts); `shared` is added to every coordinate. */
+  gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
+  laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
+  /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */
+  discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  /** Tests: every discrete draw through the exact path. */
+  setExactOnly(on: boolean): void;
+  chunkLength(): number;
+  sampleChunkLength(): number;
+  extraWords(): number;
+  valuesPointer(): number;
+  scalesPointer(): number;
+  randomPointer(): number;
+  extraPointer(): number;
+  streamPointer(): number;
+  exactPointer(): number;
+  profilePointer(): number;
+  weightsPointer(): number;
+  resultsPointer(): number;
+}
