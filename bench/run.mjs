@@ -32,6 +32,7 @@ const GROUPS = [
   './correlated.mjs',
   './grid.mjs',
   './side-channel.mjs',
+  './builds.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -81,7 +82,7 @@ function machine() {
     : `n/a (${py.reason})`;
   let simd = 'unknown';
   try {
-    simd = WebAssembly.validate(readFileSync(join(here, '..', 'dist', 'dpnoise-simd.wasm'))) ? 'SIMD build' : 'scalar build (no WebAssembly SIMD)';
+    simd = WebAssembly.validate(readFileSync(join(here, '..', 'dist', 'dpnoise-simd.wasm'))) ? 'SIMD build' : 'scalar build (no WebAssembly SIMD)'; // what embeddedBytes() picks
   } catch { /* dist layout changed */ }
   let thp;
   try {

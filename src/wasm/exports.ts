@@ -1,8 +1,11 @@
-// What the WebAssembly module exports (assembly/index.ts), mirrored by hand; a test checks this
-// list against the exports of both builds.
+// What the WebAssembly module exports (assembly/index.ts), mirrored by hand: test/wasm/loader.test.ts
+// checks every name and parameter count here against the exports of both builds.
+
 /** The module's exports (assembly/index.ts): numbers and pointers only. */
 export interface WasmExports {
   readonly memory: WebAssembly.Memory;
+  /** 1 for the build compiled with WebAssembly SIMD, 0 for the scalar one. */
+  hasSimd(): number;
   erfc(x: number): number;
   normalSf(x: number): number;
   normalLogSf(x: number): number;

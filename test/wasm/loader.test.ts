@@ -16,10 +16,30 @@ describe('the WebAssembly module', () => {
     }
   });
 
-  it('picks the SIMD build where the engine supports it, the scalar one on request', () => {
+  it('exports exactly what src/wasm/exports.ts declares, with the same parameter counts, in both builds', () => {
+    // `name(a: number, b: boolean): type;` lines of the WasmExports interface, and its memory.
+    const declared = [...readFileSync(new URL('../../src/wasm/exports.ts', import.meta.url), 'utf8').matchAll(/^ {2}(?:readonly )?(\w+)(\(([^)]*)\))?:/gm)]
+      .map((m) => [m[1]!, m[2] === undefined ? 'memory' : m[3]!.trim() === '' ? 0 : m[3]!.split(',').length] as const)
+      .sort(([a], [b]) => a.localeCompare(b));
+    expect(declared.length).toBeGreaterThan(30);
+    for (const simd of [false, true]) {
+      const instance = new WebAssembly.Instance(new WebAssembly.Module(embeddedBytes(simd)), { env: { refillPool() {}, exactDraw: () => 0 } });
+      const actual = Object.entries(instance.exports)
+        .map(([name, value]) => [name, value instanceof WebAssembly.Memory ? 'memory' : (value as (...args: never[]) => unknown).length] as const)
+        .sort(([a], [b]) => a.localeCompare(b));
+      expect(actual, simd ? 'SIMD build' : 'scalar build').toEqual(declared);
+    }
+  });
+
+  it('picks the SIMD build where the engine supports it, the scalar one on request', async () => {
+    expect(instantiateSync(embeddedBytes(true)).hasSimd()).toBe(1);
+    expect(instantiateSync(embeddedBytes(false)).hasSimd()).toBe(0);
     expect(WebAssembly.validate(embeddedBytes(true))).toBe(true);
-    expect(embeddedBytes()).toEqual(embeddedBytes(true));
-    expect(embeddedBytes(false)).not.toEqual(embeddedBytes(true));
+    await init();
+    expect(wasm().hasSimd()).toBe(1);
+    await init({ simd: false });
+    expect(wasm().hasSimd()).toBe(0);
+    await init();
   });
 
   it('the scalar and SIMD allocation kernels agree bit for bit, at every chunk length', () => {
