@@ -1,8 +1,10 @@
 // The adversarial review's attacks, one class per block: what a careless or hostile caller does to
 // objects handed out, options and arrays handed in, and what an observer learns from low bits.
 import { afterEach, describe, expect, it } from 'vitest';
-import { addGaussianNoiseParallel, createRng as createDistRng } from '../dist/index.js'; // workers load dist/worker.js
 import { correlatedSum, createRng, gaussianMechanism, gaussianNoise, laplaceMechanism, type Rng } from '../src/index.js';
+import { built } from './built.js'; // workers load dist/noise/worker.js
+
+const { addGaussianNoiseParallel, createRng: createDistRng } = built;
 
 const seeded = (seed: number) => ({ rng: createRng({ seed }) });
 

@@ -1,8 +1,7 @@
 // Parallel sampling starts worker threads from the built package (dist/worker.js), so this
 // suite imports the build, which `npm test` makes first.
 import { describe, expect, it } from 'vitest';
-import * as dpnoise from '../../dist/index.js';
-import { startWorker } from '../../dist/noise/parallel.js';
+import { built as dpnoise, builtParallel } from '../built.js';
 
 const { createRng } = dpnoise;
 
@@ -42,7 +41,7 @@ describe('parallel sampling with worker threads', () => {
   });
 
   it('a worker that exits without answering rejects its call instead of leaving it pending', async () => {
-    const port = await startWorker();
+    const port = await builtParallel.startWorker();
     port.terminate(); // exits with no message and no error event
     await expect(port.result).rejects.toThrow(/a sampling worker exited \(code \d+\) before returning its noise/);
   });

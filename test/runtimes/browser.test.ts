@@ -2,7 +2,7 @@
 // served on localhost. dpnoise needs `await init()` there, then gives exactly Node's numbers on the
 // main thread, in a module Web Worker, and with parallel sampling in Web Workers.
 import { describe, expect, it } from 'vitest';
-import * as dpnoise from '../../dist/index.js';
+import { built as dpnoise } from '../built.js';
 import { useChromium } from './chromium.js';
 import { workload } from './workload.js';
 

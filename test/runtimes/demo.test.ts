@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import * as dpnoise from '../../dist/index.js';
+import { built as dpnoise } from '../built.js';
 import { useChromium } from './chromium.js';
 
 /** The profile as the demo builds it (scaled to ||lambda||_2 = 1). */

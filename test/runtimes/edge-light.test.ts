@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import * as dpnoise from '../../dist/index.js';
+import { built as dpnoise } from '../built.js';
 import { workload } from './workload.js';
 
 const root = new URL('../..', import.meta.url).pathname;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as dpnoise from '../../dist/index.js';
+import { built as dpnoise } from '../built.js';
 import { workload } from './workload.js';
 
 const root = new URL('../..', import.meta.url).pathname;

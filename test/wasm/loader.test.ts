@@ -31,6 +31,13 @@ describe('the WebAssembly module', () => {
     }
   });
 
+  it('embedded.d.ts, committed for type-checking before a build, declares what the build generates', async () => {
+    const declared = [...readFileSync(new URL('../../src/wasm/embedded.d.ts', import.meta.url), 'utf8').matchAll(/export declare const (\w+): string;/g)].map((m) => m[1]);
+    const generated = await import('../../src/wasm/embedded.js');
+    expect(Object.keys(generated).sort()).toEqual(declared.sort());
+    for (const name of declared) expect(typeof (generated as Record<string, unknown>)[name!]).toBe('string');
+  });
+
   it('picks the SIMD build where the engine supports it, the scalar one on request', async () => {
     expect(instantiateSync(embeddedBytes(true)).hasSimd()).toBe(1);
     expect(instantiateSync(embeddedBytes(false)).hasSimd()).toBe(0);

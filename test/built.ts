@@ -1,0 +1,7 @@
+// The built package (dist/), for the tests of what users run: worker threads, runtimes, the
+// attacks through them. Loaded by URL at run time (`npm test` builds first) and typed by the
+// sources, so that the tests type-check on a fresh clone before any build.
+const load = (path: string) => import(new URL(`../dist/${path}`, import.meta.url).href);
+
+export const built = (await load('index.js')) as typeof import('../src/index.js');
+export const builtParallel = (await load('noise/parallel.js')) as typeof import('../src/noise/parallel.js');
