@@ -1,5 +1,5 @@
 // Random sources. The default is the platform CSPRNG (crypto.getRandomValues), read straight into
-// WebAssembly memory. A seeded source is counter-based (assembly/random.ts): the noise of
+// WebAssembly memory. A seeded source is counter-based (assembly/noise/random.ts): the noise of
 // coordinate i of the n-th call depends only on (seed, n, i), so it is the same for every chunk
 // size, thread count, build and runtime. Every call draws a fresh stream: two calls with the same
 // generator never repeat their noise, while two fresh generators with the same seed agree.

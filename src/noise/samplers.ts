@@ -78,7 +78,7 @@ export function readValues(values: unknown): Float64Array {
   return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0 });
 }
 
-/** Kernel flags (assembly/sample.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
+/** Kernel flags (assembly/noise/samplers.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
 const PER_COORDINATE = 1;
 const ADD = 2;
 const FIXED_WORK = 4;
@@ -102,7 +102,7 @@ let drawing = false;
 /**
  * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,
  * chunk by chunk. Validates nothing: the arguments have been checked, and `target` and the scales
- * are plain arrays (arrays.ts), so no caller code runs while drawing; nesting a draw inside
+ * are plain arrays (core/arrays.ts), so no caller code runs while drawing; nesting a draw inside
  * another is refused all the same.
  */
 export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scales, stream: Stream, how: DrawOptions = {}): Float64Array {

@@ -1,4 +1,4 @@
-// The exact path of the discrete samplers (assembly/discrete.ts): the same algorithms, with every
+// The exact path of the discrete samplers (assembly/noise/discrete.ts): the same algorithms, with every
 // comparison of a uniform against exp(-x) (x rational) decided in exact rational arithmetic. The
 // WebAssembly fast path hands a draw over, in its current state, when double precision cannot
 // decide a comparison (about one draw in 2^28); this module finishes it from the same words, so

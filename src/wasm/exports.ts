@@ -24,7 +24,7 @@ export interface WasmExports {
   resumePoolExtras(): void;
   /** The next extra word of the coordinate being drawn (a signed i64 as a bigint), for the exact path. */
   exactWord(): bigint;
-  /** flags: PER_COORDINATE | ADD (kernel.ts); `shared` is added to every coordinate. */
+  /** flags: PER_COORDINATE | ADD (assembly/noise/samplers.ts); `shared` is added to every coordinate. */
   gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
   laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
   /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */

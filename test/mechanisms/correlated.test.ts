@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { correlatedSum, createRng, gaussianMu } from '../../src/index.js';
 import { expectClose, expectCovariance } from '../helpers.js';
 
-/** The library's rounding of every scale to the safe side (calibrate.ts). */
+/** The library's rounding of every scale to the safe side (core/domains.ts). */
 const S = 1 + 2 ** -36;
 
 /** Solves A x = b by Gaussian elimination with partial pivoting (A is copied). */

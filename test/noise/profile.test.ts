@@ -16,7 +16,7 @@ const fixtures = fixture<{ gaussianDelta: Rows; gaussianMu: SafeRows; gaussianEp
 const rootTolerance = (delta: number) => 1e-12 + 8e-15 * Math.max(1, -Math.log(delta));
 
 /**
- * The error bound gaussianMu and gaussianEpsilon keep as a margin (assembly/privacy.ts,
+ * The error bound gaussianMu and gaussianEpsilon keep as a margin (assembly/noise/profile.ts,
  * deltaError): delta = exp(log delta) carries 4e-15 per unit of |log delta|, and the rounding of
  * a = eps/mu - mu/2 moves log delta by (|a| + 1) times a few ulp of eps/mu + mu/2.
  */
