@@ -9,7 +9,7 @@
 // Every privacy object has one shape: `kind`, its own parameters as numbers (mu, rho, epsilonPure),
 // and the functions epsilon(delta) and delta(epsilon); it is frozen. Accounting fails closed: a
 // figure is never NaN, null or negative; an overflow means Infinity (no privacy) with a warning.
-import { CompensatedSum } from '../core/compensated-sum.js';
+import { CompensatedSum } from '../core/summation.js';
 import { DELTA, GAUSSIAN_EPSILON, PROFILE_ENTRIES } from '../core/domains.js';
 import { describe, numberIn, readOptions, vector } from '../core/validate.js';
 import { wasm } from '../wasm/loader.js';

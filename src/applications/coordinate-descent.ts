@@ -26,7 +26,8 @@
 //    Delta_j = 2 C_j / n: record i's clipped term depends only on that record and the current
 //    point (itself a function of the earlier releases), so replacing one record moves one term,
 //    by at most 2 C_j; the distance is Delta_j / sigma_j. The iterates and the output are
-//    post-processing of the releases.
+//    post-processing of the releases. The average is a floating-point sum of n terms, so Delta_j
+//    is raised by 2 n gamma_n (docs/math.md, "Floating-point safety": queries the library computes).
 //  - A run is the adaptive composition of passes * d such mechanisms; Gaussian mechanisms compose
 //    exactly in Gaussian DP (Dong, Roth & Su 2019): the run is mu-GDP with
 //    mu^2 = sum over updates of (Delta_j / sigma_j)^2 = passes * sum_j (Delta_j / sigma_j)^2.
@@ -37,15 +38,25 @@
 //    passes * sum_j (Delta_j / (sqrt(passes) sigma_j))^2 <= mu0^2. This equals calibrating the
 //    whole run at once (the profile Delta repeated `passes` times) for every allocation, and the
 //    code checks the total before drawing any noise.
+//  - Grid mode (the default) releases g (r(avg_j / g) + Y) instead, Y discrete Gaussian in grid
+//    steps: each update is then ceil(Delta_j / g)^2 / (2 s_j)-zCDP (s_j its variance in steps^2),
+//    the run is rho-zCDP with rho the sum over updates, and the same sqrt(passes) calibration is
+//    done at the largest distance mu = sqrt(2 rho) whose zCDP conversion meets (epsilon, delta),
+//    for the rounded sensitivities g ceil(Delta_j / g). No low bit of a release depends on the data.
 //  - What the guarantee does not cover: the clipping thresholds, step sizes and number of passes
 //    must not depend on the private data. The default step sizes 1 / M_j are computed from the
 //    features (as in the paper, which assumes the smoothness constants M_j public); pass
 //    `stepSizes` from public information for an end-to-end guarantee.
+import { gaussianFromMu, type GaussianPrivacy, zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { zcdpMu } from '../accounting/zcdp.js';
 import { ALLOCATIONS, calibrateGaussian, type Allocation } from '../calibrate/allocations.js';
 import { DELTA, MAX_SCALE } from '../core/domains.js';
-import { sourceOf, type Rng } from '../noise/random.js';
-import { gaussianNoise } from '../noise/samplers.js';
+import { CompensatedSum, summationFactor } from '../core/summation.js';
 import { type Entries, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
+import { defaultGrid, gridSensitivity, gridUnits, type Mode, type ModeOptions, readMode, roundHalfUp, roundingScale } from '../mechanisms/grid.js';
+import { gaussianMu } from '../noise/profile.js';
+import { sourceOf, type Rng } from '../noise/random.js';
+import { drawValidated, gaussianNoise } from '../noise/samplers.js';
 
 /** The losses: least squares (LASSO, ridge) and logistic regression. */
 export const LOSSES = ['squared', 'logistic'] as const;
@@ -96,6 +107,12 @@ export interface PrivateCoordinateDescentOptions extends CoordinateDescentOption
   noiseWeights?: NoiseWeights;
   /** The random source (default: the platform CSPRNG; createRng({ seed }) for experiments). */
   rng?: Rng;
+  /** 'grid' (default: every update's noisy gradient exact on a power-of-two grid, discrete Gaussian noise) or 'continuous' (simulations only: not floating-point safe). */
+  mode?: Mode;
+  /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
+  grid?: number;
+  /** Grid mode: draw with the same work whatever the noise (see gaussianMechanism). */
+  fixedWork?: boolean;
 }
 
 /** What privateCoordinateDescent returns. */
@@ -104,14 +121,20 @@ export interface PrivateCoordinateDescentResult {
   parameters: Float64Array;
   /** sigma_j: the standard deviation of the noise added to coordinate j's averaged clipped gradient at each of its updates. */
   scales: Float64Array;
-  /** Delta_j = 2 C_j / n: the sensitivity of coordinate j's averaged clipped gradient. */
+  /** Delta_j: the sensitivity of coordinate j's averaged clipped gradient, 2 C_j / n raised to cover the floating-point sum (by 2.2e-12 relative at n = 100). */
   sensitivity: Float64Array;
   /** The step sizes gamma_j used. */
   stepSizes: Float64Array;
-  /** mu0(epsilon, delta): the Gaussian-DP distance the whole run meets. */
+  /** The distance the run is calibrated to: mu0(epsilon, delta) (continuous), or the largest mu whose zCDP conversion, rho = mu^2 / 2, meets (epsilon, delta) (grid). */
   mu: number;
-  /** sqrt(sum over all updates of (Delta_j / sigma_j)^2): the run's distance, at most `mu`. */
+  /** The run's own distance, at most `mu`: sqrt(sum over all updates of (Delta_j / sigma_j)^2), or in grid mode sqrt(2 rho) for the rounded sensitivities. */
   runMu: number;
+  /** The privacy of the whole run: mu-GDP (continuous) or rho-zCDP (grid), from the scales used. */
+  privacy: GaussianPrivacy | ZcdpPrivacy;
+  /** 'grid' or 'continuous'. */
+  mode: Mode;
+  /** Grid mode: every released gradient was an exact multiple of this power of two. */
+  grid: number | undefined;
   /** Updates in total: passes * d. */
   updates: number;
 }
@@ -129,7 +152,7 @@ const EPSILON: Range = { min: 0, max: 1e6, minOpen: true };
 
 const PROBLEM_OPTIONS = ['features', 'labels', 'loss', 'l1', 'l2'] as const;
 const DESCENT_OPTIONS = [...PROBLEM_OPTIONS, 'passes', 'stepSizes'] as const;
-const PRIVATE_OPTIONS = [...DESCENT_OPTIONS, 'clip', 'epsilon', 'delta', 'allocation', 'noiseWeights', 'rng'] as const;
+const PRIVATE_OPTIONS = [...DESCENT_OPTIONS, 'clip', 'epsilon', 'delta', 'allocation', 'noiseWeights', 'rng', 'mode', 'grid', 'fixedWork'] as const;
 
 interface Problem {
   x: Float64Array;
@@ -202,16 +225,19 @@ function prox(v: number, gamma: number, l1: number, l2: number): number {
   return l2 === 0 ? s : s / (1 + gamma * l2);
 }
 
+/** Draws one pass's noise and returns the release of coordinate j's averaged clipped gradient. */
+type NoisyPass = (pass: number) => (j: number, average: number) => number;
+
 /**
  * `passes` cyclic passes of proximal coordinate descent from w = 0. With `clip`, every record's
- * coordinate gradient is clipped to [-C_j, C_j]; with `noise`, noise() gives one pass's noise.
+ * coordinate gradient is clipped to [-C_j, C_j]; with `noisyPass`, the averages are released with noise.
  */
-function descend(p: Problem, passes: number, steps: Float64Array, clip?: Float64Array, noise?: () => Float64Array): Float64Array {
+function descend(p: Problem, passes: number, steps: Float64Array, clip?: Float64Array, noisyPass?: NoisyPass): Float64Array {
   const { x, y, n, d, loss, l1, l2 } = p;
   const w = new Float64Array(d);
   const z = new Float64Array(n); // z_i = <w, x_i>
   for (let pass = 0; pass < passes; pass++) {
-    const eta = noise?.();
+    const release = noisyPass?.(pass);
     for (let j = 0; j < d; j++) {
       const c = clip ? clip[j]! : Infinity;
       let sum = 0;
@@ -219,7 +245,7 @@ function descend(p: Problem, passes: number, steps: Float64Array, clip?: Float64
         const g = derivative(loss, z[i]!, y[i]!) * x[k]!;
         sum += g > c ? c : g < -c ? -c : g;
       }
-      const gradient = sum / n + (eta ? eta[j]! : 0);
+      const gradient = release ? release(j, sum / n) : sum / n;
       const next = prox(w[j]! - steps[j]! * gradient, steps[j]!, l1, l2);
       const change = next - w[j]!;
       if (change !== 0) {
@@ -270,12 +296,77 @@ export function coordinateDescent(options: CoordinateDescentOptions): Float64Arr
   return descend(p, passes, readStepSizes(o, p));
 }
 
+/** What both modes compute before descending: the noise of every update and what it guarantees. */
+interface Noise {
+  scales: Float64Array;
+  mu: number;
+  runMu: number;
+  privacy: GaussianPrivacy | ZcdpPrivacy;
+  grid: number | undefined;
+  noisyPass: NoisyPass;
+}
+
+/** One pass calibrated at distance mu, every scale times sqrt(passes) (rounded up): the run's scales, refused above MAX_SCALE. */
+function runScales(calibrate: (sensitivity: Float64Array, mu: number) => Float64Array, sensitivity: Float64Array, mu: number, passes: number): Float64Array {
+  const factor = Math.sqrt(passes) * (1 + 2 ** -40);
+  const scales = calibrate(sensitivity, mu).map((s) => s * factor);
+  const largest = scales.reduce((a, b) => Math.max(a, b), 0);
+  if (!(largest <= MAX_SCALE)) {
+    throw new RangeError(`dpnoise: the noise for these clipping thresholds, passes and privacy level overflows (scale ${largest}); use a larger epsilon or delta, fewer passes, or smaller \`clip\`.`);
+  }
+  return scales;
+}
+
+/** Continuous mode: the run calibrated at mu0(epsilon, delta). */
+function continuousNoise(calibrate: (sensitivity: Float64Array, mu: number) => Float64Array, sensitivity: Float64Array, mu0: number, passes: number, rng: Rng | undefined): Noise {
+  const scales = runScales(calibrate, sensitivity, mu0, passes);
+  // The whole run's distance: passes * sum_j (Delta_j / sigma_j)^2 (a 0 sensitivity costs nothing).
+  const perPass = new CompensatedSum();
+  sensitivity.forEach((l, j) => l > 0 && perPass.add((l / scales[j]!) ** 2));
+  const runMu = Math.sqrt(passes * perPass.value) * (1 + 2 ** -50);
+  const options = rng === undefined ? undefined : { rng };
+  const noisyPass: NoisyPass = () => {
+    const eta = gaussianNoise(sensitivity.length, scales, options);
+    return (j, average) => average + eta[j]!;
+  };
+  return { scales, mu: mu0, runMu, privacy: gaussianFromMu(runMu), grid: undefined, noisyPass };
+}
+
+/**
+ * Grid mode: every update releases g (r(average / g) + Y) with Y discrete Gaussian of variance s_j
+ * steps^2, a (ceil(Delta_j / g)^2 / (2 s_j))-zCDP mechanism (docs/math.md, "Floating-point
+ * safety"); the run composes to rho = passes * sum_j of those, calibrated so that the zCDP
+ * conversion meets (epsilon, delta).
+ */
+function gridNoise(calibrate: (sensitivity: Float64Array, mu: number) => Float64Array, sensitivity: Float64Array, epsilon: number, delta: number, mu0: number, passes: number, rng: Rng | undefined, mode: ModeOptions, clip: Float64Array): Noise {
+  const mu = zcdpMu(epsilon, delta, mu0);
+  if (!(mu > 0)) throw new RangeError(`dpnoise: grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or mode 'continuous'.`);
+  const first = runScales(calibrate, sensitivity, mu, passes);
+  const g = mode.grid ?? defaultGrid(roundingScale(sensitivity), first.reduce((m, s) => Math.max(m, s), 0));
+  const largestClip = clip.reduce((m, c) => Math.max(m, c), 0);
+  if (!(largestClip / g <= 2 ** 1000)) throw new RangeError(`dpnoise: \`clip\` ${largestClip} is beyond 2^1000 steps of \`grid\` ${g}; use a larger grid.`);
+  const rounded = gridSensitivity(sensitivity, g);
+  const steps = gridUnits(runScales(calibrate, rounded, mu, passes), g, 'standard deviation');
+  const variances = steps.map((sigma) => sigma * sigma);
+  const perPass = new CompensatedSum();
+  rounded.forEach((l, j) => l > 0 && perPass.add((l / g) ** 2 / (2 * variances[j]!)));
+  const rho = passes * perPass.value * (1 + 2 ** -50);
+  const stream = sourceOf(rng).stream(); // one stream for the run: update (pass, j) is coordinate pass d + j
+  const noisyPass: NoisyPass = (pass) => {
+    const Y = drawValidated('discreteGaussianSamples', new Float64Array(sensitivity.length), variances, stream, { origin: pass * sensitivity.length, fixedWork: mode.fixedWork });
+    // fl(V + Y) rounds the exact integer release once: a function of it, so post-processing.
+    return (j, average) => g * (roundHalfUp(average / g) + Y[j]!);
+  };
+  return { scales: variances.map((s) => Math.sqrt(s) * g), mu, runMu: Math.sqrt(2 * rho), privacy: zcdpPrivacy(rho), grid: g, noisyPass };
+}
+
 /**
  * (epsilon, delta)-DP proximal coordinate descent under replace-one neighbours: `passes` cyclic
  * passes from w = 0, each coordinate gradient clipped per record to [-C_j, C_j], averaged and
- * perturbed with Gaussian noise of standard deviation sigma_j. The scales are calibrated for the
- * whole run (the Gaussian composition of all passes * d updates, see the top of this file):
- * allocation `spr` is DP-CD (sigma_j proportional to C_j), `optimal` the improved DP-CD.
+ * released with Gaussian noise of standard deviation sigma_j (by default exact discrete Gaussian
+ * noise on a grid, as the mechanisms release). The scales are calibrated for the whole run (the
+ * composition of all passes * d updates, see the top of this file): allocation `spr` is DP-CD
+ * (sigma_j proportional to C_j), `optimal` the improved DP-CD.
  */
 export function privateCoordinateDescent(options: PrivateCoordinateDescentOptions): PrivateCoordinateDescentResult {
   const o = readOptions('options', options, PRIVATE_OPTIONS);
@@ -286,28 +377,22 @@ export function privateCoordinateDescent(options: PrivateCoordinateDescentOption
   const delta = numberIn('delta', o.delta, DELTA);
   const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
   const noiseWeights = o.noiseWeights === undefined ? 'step-sizes' : oneOf('noiseWeights', o.noiseWeights, NOISE_WEIGHTS);
+  const mode = readMode(o);
   sourceOf(o.rng); // throws for anything but a generator from createRng
   const rng = o.rng as Rng | undefined;
   const steps = readStepSizes(o, p);
 
-  // One pass at (epsilon, delta), then every scale times sqrt(passes), rounded up.
-  const sensitivity = clip.map((c) => (2 * c) / p.n);
+  // Delta_j = 2 C_j / n, raised to cover the floating-point sum over the n records.
+  const sensitivity = clip.map((c) => ((2 * c) / p.n) * summationFactor(p.n));
   const weighted = allocation === 'optimal' && noiseWeights === 'step-sizes';
-  const pass = calibrateGaussian({ sensitivity, epsilon, delta, allocation, ...(weighted ? { weights: steps } : {}) });
-  const factor = Math.sqrt(passes) * (1 + 2 ** -40);
-  const scales = pass.scales.map((s) => s * factor);
+  const calibrate = (lambda: Float64Array, mu: number) => calibrateGaussian({ sensitivity: lambda, mu, allocation, ...(weighted ? { weights: steps } : {}) }).scales;
+  const mu0 = gaussianMu(epsilon, delta);
+  const noise = mode.mode === 'grid'
+    ? gridNoise(calibrate, sensitivity, epsilon, delta, mu0, passes, rng, mode, clip)
+    : continuousNoise(calibrate, sensitivity, mu0, passes, rng);
+  if (!(noise.runMu <= noise.mu)) throw new Error(`dpnoise: internal error: the run's distance ${noise.runMu} exceeds ${noise.mu}.`);
 
-  // The whole run's distance: passes * sum_j (Delta_j / sigma_j)^2 (a 0 sensitivity costs nothing).
-  let perPass = 0;
-  for (let j = 0; j < p.d; j++) if (sensitivity[j]! > 0) perPass += (sensitivity[j]! / scales[j]!) ** 2;
-  const runMu = Math.sqrt(passes * perPass);
-  if (!(runMu <= pass.mu)) throw new Error(`dpnoise: internal error: the run's distance ${runMu} exceeds mu0 = ${pass.mu}.`);
-  const largest = scales.reduce((a, b) => Math.max(a, b), 0);
-  if (!(largest <= MAX_SCALE)) {
-    throw new RangeError(`dpnoise: the noise for these clipping thresholds, passes and privacy level overflows (scale ${largest}); use a larger epsilon or delta, fewer passes, or smaller \`clip\`.`);
-  }
-
-  const sampleOptions = rng === undefined ? undefined : { rng };
-  const parameters = descend(p, passes, steps, clip, () => gaussianNoise(p.d, scales, sampleOptions));
-  return { parameters, scales, sensitivity, stepSizes: steps, mu: pass.mu, runMu, updates: passes * p.d };
+  const parameters = descend(p, passes, steps, clip, noise.noisyPass);
+  const { scales, mu, runMu, privacy, grid } = noise;
+  return { parameters, scales, sensitivity, stepSizes: steps, mu, runMu, privacy, mode: mode.mode, grid, updates: passes * p.d };
 }

@@ -10,9 +10,11 @@
 // off-diagonal to [-c_ij, c_ij]), so the sensitivities hold whatever the data; for unit rows and
 // the default levels the clipping changes nothing. Smaller clip levels trade bias for less noise.
 //
-// The noise is calibrated by calibrateGaussian / calibrateLaplace on that profile (the box bound
-// of docs/math.md, "Allocations"): `optimal` gives each entry its own scale, `iid` one scale for all
-// (for Gaussian noise the l2 norm of the profile over mu0, for Laplace its l1 norm over epsilon).
+// The entries are released by gaussianMechanism / laplaceMechanism on that profile (the box bound
+// of docs/math.md, "Allocations"), raised slightly to cover the floating-point sums over users:
+// `optimal` gives each entry its own scale, `iid` one scale for all (for Gaussian noise the l2
+// norm of the profile over mu0, for Laplace its l1 norm over epsilon). As for every mechanism the
+// release is exact on a grid by default, so no floating-point low bit tells neighbours apart.
 // The private subspace is spanned by the top-k eigenvectors of the noisy matrix, and scored by the
 // subspace recovery error against the noiseless one (subspaces.ts).
 //
@@ -21,10 +23,12 @@
 // less than the profile's l2 norm sqrt(d + d(d-1)/8) and l1 norm d + d(d-1)/4; iid noise
 // calibrated to those joint sensitivities (Dwork et al.'s "Analyze Gauss" for Gaussian noise) is
 // much more accurate than either allocation here. The allocations are compared on equal terms.
-import { calibrateGaussian, calibrateLaplace, type Allocation, type GaussianCalibration, type LaplaceCalibration } from '../calibrate/allocations.js';
+import type { Allocation } from '../calibrate/allocations.js';
+import { summationFactor } from '../core/summation.js';
 import { fail, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { sourceOf, type Rng } from '../noise/random.js';
-import { addGaussianNoise, addLaplaceNoise } from '../noise/samplers.js';
+import type { Mode } from '../mechanisms/grid.js';
+import { gaussianMechanism, type GaussianMechanism, type GaussianMechanismOptions, laplaceMechanism, type LaplaceMechanism, type LaplaceMechanismOptions } from '../mechanisms/independent.js';
 import { MATRIX_DIMENSION } from './subspaces.js';
 
 /** The noise families privateCovariance offers. */
@@ -56,6 +60,12 @@ export interface PrivateCovarianceOptions {
   clip?: CovarianceClip;
   /** The random source (default: the platform CSPRNG). */
   rng?: Rng;
+  /** 'grid' (default: floating-point-safe exact discrete noise) or 'continuous' (simulations only), as for the mechanisms. */
+  mode?: Mode;
+  /** Grid mode's step, a power of two (default: as gaussianMechanism and laplaceMechanism choose it). */
+  grid?: number;
+  /** Grid mode: the same work whatever the noise (see gaussianMechanism). */
+  fixedWork?: boolean;
 }
 
 /** What privateCovariance returns. */
@@ -64,10 +74,10 @@ export interface PrivateCovariance {
   matrix: Float64Array;
   /** d, the number of features. */
   dimension: number;
-  /** The per-entry sensitivity profile the noise is calibrated to (see covarianceSensitivity). */
+  /** The per-entry sensitivities the noise is calibrated to: covarianceSensitivity, raised to cover the floating-point sums (by 2.2e-10 relative at n = 1000). */
   sensitivity: Float64Array;
-  /** The calibration used; its scales are per upper-triangle entry, in the profile's order. */
-  calibration: GaussianCalibration | LaplaceCalibration;
+  /** The mechanism used: its calibration (scales per upper-triangle entry, in the profile's order), privacy, mode and grid. */
+  calibration: GaussianMechanism | LaplaceMechanism;
 }
 
 const DIAGONAL_CLIP: Range = { min: 0, max: 1, minOpen: true };
@@ -158,24 +168,23 @@ export function gramMatrix(data: readonly (Float64Array | readonly number[])[], 
  * the lower triangle. Neighbouring datasets differ by adding or removing one user (row).
  */
 export function privateCovariance(options: PrivateCovarianceOptions): PrivateCovariance {
-  const o = readOptions('options', options, ['data', 'epsilon', 'delta', 'mechanism', 'allocation', 'clip', 'rng']);
-  const mechanism = oneOf('mechanism', o.mechanism, PCA_MECHANISMS);
-  if (mechanism === 'laplace' && o.delta !== undefined) {
+  const o = readOptions('options', options, ['data', 'epsilon', 'delta', 'mechanism', 'allocation', 'clip', 'rng', 'mode', 'grid', 'fixedWork']);
+  const family = oneOf('mechanism', o.mechanism, PCA_MECHANISMS);
+  if (family === 'laplace' && o.delta !== undefined) {
     throw new TypeError('dpnoise: `delta` applies to the Gaussian mechanism only; Laplace noise gives pure epsilon-DP.');
   }
   const { rows, d } = readRows(o.data);
   const limits = readClip(o.clip);
-  const sensitivity = covarianceSensitivity(d, limits);
-  const base = { sensitivity, epsilon: o.epsilon as number, ...(o.allocation === undefined ? {} : { allocation: o.allocation as Allocation }) };
-  // The calibrations check epsilon, delta and allocation; sourceOf checks rng; all before any work.
-  const calibration = mechanism === 'gaussian'
-    ? calibrateGaussian({ ...base, delta: o.delta as number })
-    : calibrateLaplace(base);
+  // The entries are sums over n users computed in floating point: a neighbour's computed sums may
+  // differ by a little more than one user's clipped contribution.
+  const sensitivity = covarianceSensitivity(d, limits).map((c) => c * summationFactor(rows.length + 1));
+  // The mechanism checks epsilon, delta, allocation and the mode; sourceOf checks rng; all before any work.
+  const { data: _d, mechanism: _m, clip: _c, rng: _r, ...rest } = o;
+  const mechanism = family === 'gaussian'
+    ? gaussianMechanism({ ...rest, sensitivity } as GaussianMechanismOptions)
+    : laplaceMechanism({ ...rest, sensitivity } as LaplaceMechanismOptions);
   const rng = sourceOf(o.rng);
-
-  const upper = upperGram(rows, d, limits);
-  const add = mechanism === 'gaussian' ? addGaussianNoise : addLaplaceNoise;
-  add(upper, calibration.scales, { rng });
-  return { matrix: mirror(upper, d), dimension: d, sensitivity, calibration };
+  const released = mechanism.release(upperGram(rows, d, limits), { rng });
+  return { matrix: mirror(released, d), dimension: d, sensitivity, calibration: mechanism };
 }
 

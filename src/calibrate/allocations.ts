@@ -10,7 +10,7 @@
 // n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
 // Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
 // so groups are the weighted problem with w_g = n_g (docs/math.md, "Allocations": the weighted formula).
-import { CompensatedSum } from '../core/compensated-sum.js';
+import { CompensatedSum } from '../core/summation.js';
 import { PROFILE_ENTRIES, readGaussianBudget, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
 import { numberIn, oneOf, readOptions, POSITIVE, type Range, readSizes, vector } from '../core/validate.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';

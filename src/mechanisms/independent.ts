@@ -13,7 +13,7 @@ import { zcdpMu } from '../accounting/zcdp.js';
 import {
   CALIBRATION_OPTIONS, calibrateGaussian, readSensitivities, calibrateLaplace, type Calibration, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
 } from '../calibrate/allocations.js';
-import { CompensatedSum } from '../core/compensated-sum.js';
+import { CompensatedSum } from '../core/summation.js';
 import { readGaussianBudget, WEIGHT_ENTRIES } from '../core/domains.js';
 import { type Entries, readOptions, vector } from '../core/validate.js';
 import { gaussianMu } from '../noise/profile.js';

@@ -154,20 +154,26 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
     ['iid', 'uniform', 3, 8, 1e-3],
   ];
 
-  it.each(cases)('%s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
-    const r = privateCoordinateDescent({ ...lasso, passes, clip, epsilon, delta, allocation, noiseWeights, rng: createRng({ seed: 1 }) });
+  it.each(cases)('continuous: %s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
+    const r = privateCoordinateDescent({ ...lasso, passes, clip, epsilon, delta, allocation, noiseWeights, mode: 'continuous', rng: createRng({ seed: 1 }) });
     const n = lasso.labels.length;
     const mu0 = gaussianMu(epsilon, delta);
     expect(r.mu).toBe(mu0);
     expect(r.updates).toBe(passes * D);
-    r.sensitivity.forEach((s, j) => expect(s).toBe((2 * clip[j]!) / n));
+    expect(r.mode).toBe('continuous');
+    expect(r.privacy.kind).toBe('gaussian');
+    expect(r.privacy.epsilon(delta)).toBeLessThanOrEqual(epsilon);
+    // 2 C_j / n, raised by 2 n gamma_n (the floating-point sum of n clipped terms; u = 2^-53).
+    const sum = 1 + (2 * n * n * 2 ** -53) / (1 - n * 2 ** -53);
+    r.sensitivity.forEach((s, j) => expect(s / ((2 * clip[j]!) / n) / sum - 1).toSatisfy((x: number) => x >= 0 && x < 2 ** -48));
     // The whole run: every one of the passes * d updates is a Gaussian mechanism at distance
     // Delta_j / sigma_j; together sum over updates (Delta_j / sigma_j)^2 <= mu0^2, tightly.
-    const perUpdate = Array.from({ length: passes }, () => Array.from(r.scales, (sigma, j) => ((2 * clip[j]!) / n / sigma) ** 2)).flat();
+    const perUpdate = Array.from({ length: passes }, () => Array.from(r.scales, (sigma, j) => (r.sensitivity[j]! / sigma) ** 2)).flat();
     expect(perUpdate.length).toBe(r.updates);
     const total = exactSum(perUpdate);
     expect(total).toBeLessThanOrEqual(mu0 * mu0);
     expect(total).toBeGreaterThan(mu0 * mu0 * (1 - 1e-9));
+    expect(r.runMu).toBeGreaterThanOrEqual(Math.sqrt(total));
     expectClose(r.runMu, Math.sqrt(total), 1e-12, 'runMu');
     expect(gaussianDelta(Math.sqrt(total), epsilon)).toBeLessThanOrEqual(delta);
     // Same scales as calibrating the whole run at once: the profile repeated `passes` times.
@@ -182,6 +188,35 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
     if (allocation === 'iid') ratio((j) => r.scales[j]!).forEach((x) => expectClose(x, 1, 1e-12, 'iid'));
     if (allocation === 'optimal' && !weighted) ratio((j) => r.scales[j]! ** 2 / clip[j]!).forEach((x) => expectClose(x, 1, 1e-12, 'optimal'));
     if (weighted) ratio((j) => (r.scales[j]! ** 4 * r.stepSizes[j]!) / clip[j]! ** 2).forEach((x) => expectClose(x, 1, 1e-12, 'weighted'));
+  });
+
+  it.each(cases)('grid (the default): %s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
+    const r = privateCoordinateDescent({ ...lasso, passes, clip, epsilon, delta, allocation, noiseWeights, rng: createRng({ seed: 1 }) });
+    expect(r.mode).toBe('grid');
+    const g = r.grid!;
+    expect(Number.isInteger(Math.log2(g))).toBe(true);
+    // Each update is a discrete Gaussian mechanism with ceil(Delta_j / g) steps of sensitivity and
+    // variance (sigma_j / g)^2: rho = passes * sum_j ceil(Delta_j / g)^2 / (2 (sigma_j / g)^2).
+    const rho = passes * exactSum(Array.from(r.scales, (sigma, j) => Math.ceil(r.sensitivity[j]! / g) ** 2 / (2 * (sigma / g) ** 2)));
+    expect(r.privacy.kind).toBe('zcdp');
+    expect(r.privacy.rho).toBeGreaterThanOrEqual(rho);
+    expectClose(r.privacy.rho, rho, 1e-12, 'rho');
+    expect(r.runMu).toBeLessThanOrEqual(r.mu);
+    expect(r.privacy.epsilon(delta)).toBeLessThanOrEqual(epsilon);
+    expect(r.privacy.epsilon(delta)).toBeGreaterThan(0.99 * epsilon); // calibrated tightly to the request
+  });
+
+  it('grid mode releases every noisy gradient on the grid: no low bit depends on the data', () => {
+    // One coordinate, one pass, step size 1, no penalty: w = -(released gradient), exactly.
+    const n = 37;
+    const features = new Float64Array(n).map((_, i) => 0.3 + ((i * 0.61803) % 1));
+    for (let t = 0; t < 50; t++) {
+      const labels = new Float64Array(n).map((_, i) => Math.sin(i + t) * 3);
+      const r = privateCoordinateDescent({ features, labels, loss: 'squared', passes: 1, stepSizes: [1], clip: [1.7], epsilon: 1, delta: 1e-6, rng: createRng({ seed: t }) });
+      expect(Number.isInteger(r.parameters[0]! / r.grid!)).toBe(true);
+      const c = privateCoordinateDescent({ features, labels, loss: 'squared', passes: 1, stepSizes: [1], clip: [1.7], epsilon: 1, delta: 1e-6, mode: 'continuous', rng: createRng({ seed: t }) });
+      expect(Number.isInteger(c.parameters[0]! / r.grid!)).toBe(false); // the check has power: continuous noise is off the grid
+    }
   });
 
   it('adds noise of exactly the reported scales (orthogonal design: w_j = w*_j - gamma_j noise_j)', () => {
@@ -242,6 +277,7 @@ describe('private coordinate descent', () => {
     }
   });
 
+  // The journal's comparisons of the allocations, on continuous noise as in the paper.
   it("improved DP-CD ('optimal') has a lower relative error than DP-CD ('spr'), averaged over seeds", () => {
     const problems = boundedProblems(4000);
     const seeds = 5;
@@ -251,7 +287,7 @@ describe('private coordinate descent', () => {
         const error = (allocation: Allocation) => {
           let sum = 0;
           for (let seed = 0; seed < seeds; seed++) {
-            const r = privateCoordinateDescent({ ...problem, passes, clip: RANGE.map((b) => c * b), epsilon, delta: 1e-5, allocation, rng: createRng({ seed }) });
+            const r = privateCoordinateDescent({ ...problem, passes, clip: RANGE.map((b) => c * b), epsilon, delta: 1e-5, allocation, mode: 'continuous', rng: createRng({ seed }) });
             sum += (objective(problem, r.parameters) - fStar) / fStar;
           }
           return sum / seeds;
@@ -266,7 +302,7 @@ describe('private coordinate descent', () => {
   it("'optimal' with step-size weights never has a larger first-order noise cost sum_j gamma_j sigma_j^2 than 'spr'", () => {
     const { lasso } = boundedProblems(500);
     const cost = (allocation: Allocation, clip: number[], noiseWeights: NoiseWeights = 'step-sizes') => {
-      const r = privateCoordinateDescent({ ...lasso, passes: 4, clip, epsilon: 1, delta: 1e-5, allocation, noiseWeights, rng: createRng({ seed: 0 }) });
+      const r = privateCoordinateDescent({ ...lasso, passes: 4, clip, epsilon: 1, delta: 1e-5, allocation, noiseWeights, mode: 'continuous', rng: createRng({ seed: 0 }) });
       return exactSum(Array.from(r.scales, (sigma, j) => r.stepSizes[j]! * sigma * sigma));
     };
     const M = coordinateSmoothness(lasso);

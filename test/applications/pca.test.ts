@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { covarianceSensitivity, gramMatrix, privateCovariance } from '../../src/applications/pca.js';
 import { subspaceError, topEigenvectors } from '../../src/applications/subspaces.js';
 import { syntheticPcaData } from '../../src/applications/synthetic-pca.js';
-import { addGaussianNoise, addLaplaceNoise, calibrateGaussian, calibrateLaplace, createRng, gaussianMu, gaussianNoise } from '../../src/index.js';
+import { addGaussianNoise, calibrateGaussian, createRng, gaussianMechanism, gaussianMu, gaussianNoise, laplaceMechanism } from '../../src/index.js';
 import { expectClose } from '../helpers.js';
 
 /** The upper triangle of a symmetric d x d matrix in profile order. */
@@ -58,21 +58,31 @@ describe('privateCovariance', () => {
   const { rows } = syntheticPcaData({ n: 300, d, k: 2, rng: createRng({ seed: 'pc-data' }) });
   const exact = gramMatrix(rows);
 
-  it('adds the calibrated noise to the upper triangle and mirrors it', () => {
+  it('releases the upper triangle through the mechanisms, exact on a grid by default, and mirrors it', () => {
+    const factor = 1 + 2 * 301 * (301 * 2 ** -53) / (1 - 301 * 2 ** -53); // summationFactor(n + 1), before its 2^-50
     for (const allocation of ['optimal', 'iid'] as const) {
       const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation, rng: createRng({ seed: 7 }) });
-      const calibration = calibrateGaussian({ sensitivity: covarianceSensitivity(d), epsilon: 1, delta: 1e-5, allocation });
-      expect(g.calibration.scales).toEqual(calibration.scales);
       expect(g.dimension).toBe(d);
-      expect(Array.from(g.sensitivity)).toEqual(Array.from(covarianceSensitivity(d)));
-      const expected = addGaussianNoise(upper(exact, d), calibration.scales, { rng: createRng({ seed: 7 }) });
-      expect(Array.from(upper(g.matrix, d))).toEqual(Array.from(expected));
+      g.sensitivity.forEach((s, e) => expect(s / (covarianceSensitivity(d)[e]! * factor) - 1).toSatisfy((x: number) => x >= 0 && x < 2 ** -48));
+      const m = gaussianMechanism({ sensitivity: g.sensitivity, epsilon: 1, delta: 1e-5, allocation });
+      expect(g.calibration.mode).toBe('grid');
+      expect(g.calibration.scales).toEqual(m.scales);
+      expect(g.calibration.privacy.epsilon(1e-5)).toBeLessThanOrEqual(1);
+      expect(Array.from(upper(g.matrix, d))).toEqual(Array.from(m.release(upper(exact, d), { rng: createRng({ seed: 7 }) })));
+      for (const x of g.matrix) expect(Number.isInteger(x / m.grid!)).toBe(true);
       for (let i = 0; i < d; i++) for (let j = 0; j < i; j++) expect(g.matrix[i * d + j]).toBe(g.matrix[j * d + i]);
 
       const l = privateCovariance({ data: rows, epsilon: 2, mechanism: 'laplace', allocation, rng: createRng({ seed: 8 }) });
-      const lc = calibrateLaplace({ sensitivity: covarianceSensitivity(d), epsilon: 2, allocation });
+      const lm = laplaceMechanism({ sensitivity: l.sensitivity, epsilon: 2, allocation });
       expect(l.calibration.mechanism).toBe('laplace');
-      expect(Array.from(upper(l.matrix, d))).toEqual(Array.from(addLaplaceNoise(upper(exact, d), lc.scales, { rng: createRng({ seed: 8 }) })));
+      expect(l.calibration.privacy.epsilon(1e-10)).toBeLessThanOrEqual(2);
+      expect(Array.from(upper(l.matrix, d))).toEqual(Array.from(lm.release(upper(exact, d), { rng: createRng({ seed: 8 }) })));
+
+      // mode 'continuous' (simulations): the calibrated scales added in floating point.
+      const c = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation, mode: 'continuous', rng: createRng({ seed: 7 }) });
+      const calibration = calibrateGaussian({ sensitivity: c.sensitivity, epsilon: 1, delta: 1e-5, allocation });
+      expect(c.calibration.scales).toEqual(calibration.scales);
+      expect(Array.from(upper(c.matrix, d))).toEqual(Array.from(addGaussianNoise(upper(exact, d), calibration.scales, { rng: createRng({ seed: 7 }) })));
     }
   });
 
@@ -80,22 +90,25 @@ describe('privateCovariance', () => {
     const K = (d * (d + 1)) / 2;
     const l2 = Math.sqrt(d + (K - d) / 4);
     const l1 = d + (K - d) / 2;
-    const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation: 'iid' }).calibration;
+    const continuous = { mode: 'continuous' } as const;
+    const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation: 'iid', ...continuous }).calibration;
     expectClose(g.scales[0]!, l2 / gaussianMu(1, 1e-5), 1e-10, 'Gaussian iid');
     expect(new Set(g.scales).size).toBe(1);
-    expectClose(privateCovariance({ data: rows, epsilon: 0.5, mechanism: 'laplace', allocation: 'iid' }).calibration.scales[1]!, l1 / 0.5, 1e-10, 'Laplace iid');
-    const go = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian' }).calibration.scales;
+    expectClose(privateCovariance({ data: rows, epsilon: 0.5, mechanism: 'laplace', allocation: 'iid', ...continuous }).calibration.scales[1]!, l1 / 0.5, 1e-10, 'Laplace iid');
+    const go = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', ...continuous }).calibration.scales;
     expectClose(go[0]! / go[1]!, Math.SQRT2, 1e-14, 'Gaussian optimal: sigma ~ sqrt(lambda)');
-    const lo = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace' }).calibration.scales;
+    const lo = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', ...continuous }).calibration.scales;
     expectClose(lo[0]! / lo[1]!, Math.cbrt(2), 1e-14, 'Laplace optimal: b ~ lambda^(1/3)');
   });
 
   it('clips each contribution and calibrates to the clip levels', () => {
     const clip = { diagonal: 0.2, offDiagonal: 0.05 };
     const r = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', clip, rng: createRng({ seed: 9 }) });
-    const lc = calibrateLaplace({ sensitivity: covarianceSensitivity(d, clip), epsilon: 1 });
-    expect(r.calibration.scales).toEqual(lc.scales);
-    expect(Array.from(upper(r.matrix, d))).toEqual(Array.from(addLaplaceNoise(upper(gramMatrix(rows, clip), d), lc.scales, { rng: createRng({ seed: 9 }) })));
+    expect(r.sensitivity[0]! / 0.2 - 1).toBeLessThan(1e-9);
+    expect(r.sensitivity[1]! / 0.05 - 1).toBeLessThan(1e-9);
+    const lm = laplaceMechanism({ sensitivity: r.sensitivity, epsilon: 1 });
+    expect(r.calibration.scales).toEqual(lm.scales);
+    expect(Array.from(upper(r.matrix, d))).toEqual(Array.from(lm.release(upper(gramMatrix(rows, clip), d), { rng: createRng({ seed: 9 }) })));
   });
 });
 
