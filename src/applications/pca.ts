@@ -128,10 +128,10 @@ function upperGram(rows: readonly Float64Array[], d: number, limits?: { diagonal
   for (const x of rows) {
     for (let i = 0, e = 0; i < d; i++) {
       const xi = x[i]!;
-      out[e++] += Math.min(xi * xi, cd);
+      out[e++]! += Math.min(xi * xi, cd);
       for (let j = i + 1; j < d; j++) {
         const v = xi * x[j]!;
-        out[e++] += v > co ? co : v < -co ? -co : v;
+        out[e++]! += v > co ? co : v < -co ? -co : v;
       }
     }
   }

@@ -179,7 +179,10 @@ function profileSums(w: WasmExports, { lambda, weights }: Profile, requested: re
     return 2 + k;
   });
   const sums = Array.from({ length: 2 + powered.length }, () => new CompensatedSum());
-  const [[a1, b1], [a2, b2], [a3, b3]] = [...powered, [0, 0], [0, 0], [0, 0]] as Exponents[];
+  const unused: Exponents = [0, 0];
+  const [a1, b1] = powered[0] ?? unused;
+  const [a2, b2] = powered[1] ?? unused;
+  const [a3, b3] = powered[2] ?? unused;
   const results = view(w, w.resultsPointer(), 3);
   forEachChunk(lambda.length, w.chunkLength(), (start, n) => {
     copyIn(w, w.profilePointer(), lambda, start, n);
@@ -188,7 +191,7 @@ function profileSums(w: WasmExports, { lambda, weights }: Profile, requested: re
     sums[1]!.add(results[1]!);
     if (powered.length > 0) {
       if (weights) copyIn(w, w.weightsPointer(), weights, start, n);
-      w.powerSums(n, weighted, a1!, b1!, a2!, b2!, a3!, b3!);
+      w.powerSums(n, weighted, a1, b1, a2, b2, a3, b3);
       for (let k = 0; k < powered.length; k++) sums[2 + k]!.add(results[k]!);
     }
   });
