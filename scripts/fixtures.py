@@ -7,8 +7,11 @@ Writes three JSON files (formulas: docs/math.md, sections "Special functions" to
                                 gaussianEpsilon eps(mu, delta)
   test/fixtures/calibrate.json  Gaussian / Laplace scale allocations (optimal, iid, spr)
 
-Rerun from the repository root:   python3 scripts/fixtures.py
-Needs only python3 and mpmath. Deterministic (no randomness). Every input is an exact
+Rerun from the repository root:   npm run generate   (this script and scripts/ziggurat.py)
+or   python3 scripts/fixtures.py [--out DIR]   (DIR defaults to test/fixtures). Needs only
+Python >= 3.9 and the mpmath pinned in scripts/requirements.txt (scripts/pinned.py checks it);
+npm test fails when the committed files are not this script's output (scripts/check-generated.mjs).
+Deterministic (no randomness, no timestamps; the same bytes on every run). Every input is an exact
 double; every expected value is computed with mpmath at >= 50 significant digits (more
 where cancellation needs it, checked at run time), recomputed at a higher precision as a
 check, and rounded once to the nearest double. Roots are found with bracketed methods
@@ -16,16 +19,20 @@ check, and rounded once to the nearest double. Roots are found with bracketed me
 residuals are checked before anything is written; a sample of delta(eps; mu) values is
 also checked against a cancellation-free quadrature. The script asserts the reference
 numbers of docs/math.md ("Calibration", "Figures of merit") and prints which error power p the published Laplace
-gains (dB) correspond to. Runs in about 15 s.
+gains (dB) correspond to. Runs in about 20 s.
 """
 
+import argparse
 import json
 import math
 import os
 import sys
 import time
 
-from mpmath import mp, mpf
+import pinned
+
+pinned.check()  # before the import: a clear message if mpmath is missing or another version
+from mpmath import mp, mpf  # noqa: E402
 
 BASE_DPS = 50          # digits for direct function values
 ROOT_DPS = 60          # digits for root finding
@@ -34,7 +41,7 @@ MIN_NORMAL = 2.2250738585072014e-308
 GENERATOR = "scripts/fixtures.py"
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT_DIR = os.path.join(REPO, "test", "fixtures")
+DEFAULT_OUT = os.path.join(REPO, "test", "fixtures")
 
 mp.dps = BASE_DPS
 
@@ -742,15 +749,15 @@ def to_json(o, ind=""):
     return "[\n" + ",\n".join(sub + to_json(v, sub) for v in o) + "\n" + ind + "]"
 
 
-def write(name, obj):
-    os.makedirs(OUT_DIR, exist_ok=True)
-    path = os.path.join(OUT_DIR, name)
-    with open(path, "w") as f:
+def write(out_dir, name, obj):
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, name)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:  # the same bytes on every OS
         f.write(to_json(obj) + "\n")
     # round trip: every number survives as the same double
     with open(path) as f:
         assert json.load(f) == obj
-    print("wrote %s (%d bytes)" % (os.path.relpath(path, REPO), os.path.getsize(path)))
+    print("wrote %s (%d bytes)" % (path, os.path.getsize(path)))
 
 
 def count_rows(d, prefix):
@@ -759,18 +766,22 @@ def count_rows(d, prefix):
 
 
 def main():
+    parser = argparse.ArgumentParser(description="Write the mpmath reference fixtures.")
+    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                        help="directory for the three JSON files (default: test/fixtures)")
+    out = parser.parse_args().out
     t_start = time.time()
     print("special functions ...")
     special = build_special()
-    write("special.json", {"generator": GENERATOR, "functions": special})
+    write(out, "special.json", {"generator": GENERATOR, "functions": special})
     count_rows(special, "")
     print("privacy profile ...")
     privacy, mu0_cache = build_privacy()
-    write("privacy.json", dict([("generator", GENERATOR)] + list(privacy.items())))
+    write(out, "privacy.json", dict([("generator", GENERATOR)] + list(privacy.items())))
     count_rows(privacy, "")
     print("calibration ...")
     cal = build_calibrate(mu0_cache)
-    write("calibrate.json", cal)
+    write(out, "calibrate.json", cal)
     print("  %d cases" % len(cal["cases"]))
     print("bisection fallbacks used: %d" % solve_bracketed.fallbacks)
     print("done in %.1fs" % (time.time() - t_start))

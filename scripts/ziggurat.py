@@ -7,16 +7,23 @@ with 256 layers as in NumPy's random_standard_normal / random_standard_exponenti
   exponential: f(x) = exp(-x),     a 53-bit magnitude per draw.
 The right edge r of the base layer is solved here in mpmath (60 digits) so that the 256 layers of
 equal area v close exactly at the mode; every table entry is then rounded once to its double (or
-truncated to its integer). Rerun from the repository root: python3 scripts/ziggurat.py
+truncated to its integer). Rerun from the repository root: npm run generate (this script and
+scripts/fixtures.py), or python3 scripts/ziggurat.py [--out DIR] (DIR defaults to assembly/noise).
+Needs Python >= 3.9 and the mpmath pinned in scripts/requirements.txt (scripts/pinned.py checks it);
+npm test fails when the committed ziggurat.ts is not this script's output (scripts/check-generated.mjs).
 """
+import argparse
 import os
 import struct
 
-from mpmath import exp, findroot, floor, log, mp, mpf, nstr, sqrt, erfc
+import pinned
+
+pinned.check()  # before the import: a clear message if mpmath is missing or another version
+from mpmath import exp, findroot, floor, log, mp, mpf, nstr, sqrt, erfc  # noqa: E402
 
 mp.dps = 60
 LAYERS = 256
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assembly", "noise", "ziggurat.ts")
+DEFAULT_OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assembly", "noise")
 
 
 def normal_f(x):
@@ -85,6 +92,10 @@ def u64_table(name, values, doc):
 
 
 def main():
+    parser = argparse.ArgumentParser(description="Write the ziggurat tables.")
+    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                        help="directory for ziggurat.ts (default: assembly/noise)")
+    path = os.path.join(parser.parse_args().out, "ziggurat.ts")
     nr, nv, nk, nw, nf = tables(normal_f, normal_inverse, normal_area, mpf("3.6541528853610088"), 52)
     er, ev, ek, ew, ef = tables(exponential_f, exponential_inverse, exponential_area, mpf("7.69711747013105"), 53)
     assert abs(nr - mpf("3.6541528853610088")) < mpf("1e-15"), nr  # NumPy's published edge
@@ -108,10 +119,11 @@ def main():
         f64_table("EXPONENTIAL_W", ew, "Exponential: x = magnitude * W."),
         f64_table("EXPONENTIAL_F", ef, "Exponential: exp(-x) at the layer edges."),
     ]
-    with open(OUT, "w") as out:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as out:  # the same bytes on every OS
         out.write("\n".join(parts))
     print(f"normal r = {nstr(nr, 20)}, v = {nstr(nv, 20)}; exponential r = {nstr(er, 20)}, v = {nstr(ev, 20)}")
-    print(f"wrote {OUT}")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":
