@@ -66,7 +66,9 @@ function timeMu(ctx, impls, inputs, seconds) {
 
 function maxRelativeDifference(values, reference) {
   let worst = 0;
-  values.forEach((v, i) => (worst = Math.max(worst, Math.abs(v / reference[i] - 1))));
+  values.forEach((v, i) => {
+    worst = Math.max(worst, Math.abs(v / reference[i] - 1));
+  });
   return worst;
 }
 

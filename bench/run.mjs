@@ -46,7 +46,7 @@ function check(condition, message) {
 }
 
 function log(message) {
-  process.stderr.write(message + '\n');
+  process.stderr.write(`${message}\n`);
 }
 
 /** Runs bench/python_baseline.py once with `request`; never throws. */
@@ -124,7 +124,7 @@ function markdownTable({ columns, rows }) {
 const filters = process.argv.slice(2).map((a) => a.toLowerCase());
 const ctx = { measure, measureEach, python, log, check, thp: undefined };
 const description = machine();
-log(description.map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+log(`${description.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`);
 
 const sections = [];
 for (const path of GROUPS) {

@@ -74,10 +74,10 @@ function cryptoWords(K) {
 /** Minor page faults per fresh `new Float64Array(K).fill(0)` (mean over a few). */
 function faultsPerFreshArray(K) {
   const before = process.resourceUsage().minorPageFault;
-  for (let i = 0; i < 3; i++) faultSink += freshZeros(K)[K - 1];
+  for (let i = 0; i < 3; i++) _faultSink += freshZeros(K)[K - 1];
   return (process.resourceUsage().minorPageFault - before) / 3;
 }
-let faultSink = 0;
+let _faultSink = 0;
 
 function variance(a) {
   let m = 0;

@@ -111,7 +111,10 @@ function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon'> {
       const eps = readEpsilon(epsilon);
       return eps >= epsilonPure ? 0 : epsilonPure === Infinity ? 1 : -Math.expm1(eps - epsilonPure);
     },
-    epsilon: (delta) => (readDelta(delta), epsilonPure),
+    epsilon: (delta) => {
+      readDelta(delta); // validated all the same
+      return epsilonPure;
+    },
   };
 }
 

@@ -243,7 +243,7 @@ function descend(p: Problem, passes: number, steps: Float64Array, clip?: Float64
       let sum = 0;
       for (let i = 0, k = j; i < n; i++, k += d) {
         const g = derivative(loss, z[i]!, y[i]!) * x[k]!;
-        sum += g > c ? c : g < -c ? -c : g;
+        sum += Math.min(c, Math.max(g, -c));
       }
       const gradient = release ? release(j, sum / n) : sum / n;
       const next = prox(w[j]! - steps[j]! * gradient, steps[j]!, l1, l2);
@@ -322,7 +322,9 @@ function continuousNoise(calibrate: (sensitivity: Float64Array, mu: number) => F
   const scales = runScales(calibrate, sensitivity, mu0, passes);
   // The whole run's distance: passes * sum_j (Delta_j / sigma_j)^2 (a 0 sensitivity costs nothing).
   const perPass = new CompensatedSum();
-  sensitivity.forEach((l, j) => l > 0 && perPass.add((l / scales[j]!) ** 2));
+  sensitivity.forEach((l, j) => {
+    if (l > 0) perPass.add((l / scales[j]!) ** 2);
+  });
   const runMu = Math.sqrt(passes * perPass.value) * (1 + 2 ** -50);
   const options = rng === undefined ? undefined : { rng };
   const noisyPass: NoisyPass = () => {
@@ -349,7 +351,9 @@ function gridNoise(calibrate: (sensitivity: Float64Array, mu: number) => Float64
   const steps = gridUnits(runScales(calibrate, rounded, mu, passes), g, 'standard deviation');
   const variances = steps.map((sigma) => sigma * sigma);
   const perPass = new CompensatedSum();
-  rounded.forEach((l, j) => l > 0 && perPass.add((l / g) ** 2 / (2 * variances[j]!)));
+  rounded.forEach((l, j) => {
+    if (l > 0) perPass.add((l / g) ** 2 / (2 * variances[j]!));
+  });
   const rho = passes * perPass.value * (1 + 2 ** -50);
   const stream = sourceOf(rng).stream(); // one stream for the run: update (pass, j) is coordinate pass d + j
   const noisyPass: NoisyPass = (pass) => {

@@ -131,7 +131,7 @@ function upperGram(rows: readonly Float64Array[], d: number, limits?: { diagonal
       out[e++]! += Math.min(xi * xi, cd);
       for (let j = i + 1; j < d; j++) {
         const v = xi * x[j]!;
-        out[e++]! += v > co ? co : v < -co ? -co : v;
+        out[e++]! += Math.min(co, Math.max(v, -co));
       }
     }
   }

@@ -15,7 +15,7 @@ export type Format = (text: Readable, names: readonly string[], noise: Noise) =>
 /** A decimal number, or NaN (Number() alone would also take "0x10", "0b1", "Infinity" or ""). */
 export const decimal = (text: string) => (/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(text) ? Number(text) : NaN);
 
-const shown = (text: string) => (text.length > 40 ? text.slice(0, 40) + '...' : text);
+const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
 
 function finite(text: string, where: string, what: string): number {
   const x = decimal(text);
@@ -34,7 +34,7 @@ function positions(header: readonly string[], names: readonly string[]): number[
 }
 
 const quote = (field: string) => (/[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
-const csvLine = (fields: readonly string[]) => fields.map(quote).join(',') + '\n';
+const csvLine = (fields: readonly string[]) => `${fields.map(quote).join(',')}\n`;
 
 /**
  * CSV with a header row. Strict: a quote inside an unquoted field, an unclosed quote or a row
@@ -53,7 +53,9 @@ export const csv: Format = async function* (text, names, noise) {
         const line = info.lines;
         const values = where.map((at, k) => finite(record[at]!, `line ${line}, column "${names[k]}"`, JSON.stringify(shown(record[at]!))));
         const noisy = noise(values, line);
-        where.forEach((at, k) => (record[at] = String(noisy[k])));
+        where.forEach((at, k) => {
+          record[at] = String(noisy[k]);
+        });
       }
       yield csvLine(record);
     }
@@ -148,6 +150,6 @@ export const ndjson: Format = async function* (text, names, noise) {
       out += line.slice(at, found[k]![0]) + String(noisy[k]);
       at = found[k]![1];
     }
-    yield out + line.slice(at) + '\n';
+    yield `${out + line.slice(at)}\n`;
   }
 };

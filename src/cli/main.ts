@@ -155,7 +155,9 @@ function calibrateCommand(args: string[]): void {
   }
   console.log(Object.entries(figures).map(([k, v]) => `${k.padEnd(11)}${typeof v === 'number' ? fmt(v) : v}`).join('\n'));
   console.log(`\ncoordinate  sensitivity  scale`);
-  sensitivity.forEach((s, i) => console.log(`${String(i).padStart(10)}  ${fmt(s).padStart(11)}  ${fmt(c.scales[i]!)}`));
+  sensitivity.forEach((s, i) => {
+    console.log(`${String(i).padStart(10)}  ${fmt(s).padStart(11)}  ${fmt(c.scales[i]!)}`);
+  });
 }
 
 const ROWS_PER_PERSON = '--rows-per-person K is required: the most rows one person\'s data can change (1 if each person has one row). '

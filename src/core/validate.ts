@@ -9,7 +9,7 @@ import { copyOf, isFloat64Array, plainView, typedArrayKind } from './arrays.js';
 /** A short, readable rendering of any value for an error message. */
 export function describe(value: unknown): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null || value === undefined || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `an array of length ${value.length}`;

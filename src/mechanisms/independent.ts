@@ -166,7 +166,9 @@ function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile
   const steps = gridUnits(calibration.scales, g, 'standard deviation');
   const variances = steps.map((sigma) => sigma * sigma);
   const rho = new CompensatedSum();
-  rounded.forEach((l, i) => l > 0 && rho.add((l / g) ** 2 / (2 * variances[i]!)));
+  rounded.forEach((l, i) => {
+    if (l > 0) rho.add((l / g) ** 2 / (2 * variances[i]!));
+  });
   const privacy = zcdpPrivacy(rho.value * (1 + 2 ** -50));
   const scales = variances.map((s) => Math.sqrt(s) * g);
   const release = releaser('discreteGaussianSamples', variances, sizes, g, fixedWork);
@@ -196,7 +198,9 @@ function gridLaplaceMechanism(o: Record<string, unknown>, profile: OwnedProfile,
   const calibration = calibrateLaplace(withProfile(o, profile, rounded) as unknown as CalibrationOptions);
   const steps = gridUnits(calibration.scales, g, 'scale');
   const epsilon = new CompensatedSum();
-  rounded.forEach((l, i) => l > 0 && epsilon.add(l / g / steps[i]!));
+  rounded.forEach((l, i) => {
+    if (l > 0) epsilon.add(l / g / steps[i]!);
+  });
   const privacy = laplaceFromEpsilon(epsilon.value * (1 + 2 ** -50));
   const release = releaser('discreteLaplaceSamples', steps, sizes, g, fixedWork);
   return mechanism(calibration, { privacy, mode: 'grid', grid: g, fixedWork, release }) as unknown as LaplaceMechanism;

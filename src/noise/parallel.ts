@@ -100,10 +100,12 @@ async function drawParallel({ kernel, target, parts, stream }: ParallelCall): Pr
     });
     // Nothing is written to `target` until every range has been drawn.
     const drawn = await Promise.all(results);
-    drawn.forEach((part, k) => target.set(part, parts[k]!.start));
+    drawn.forEach((part, k) => {
+      target.set(part, parts[k]!.start);
+    });
     return target;
   } finally {
-    workers.forEach((worker) => worker.terminate());
+    for (const worker of workers) worker.terminate();
   }
 }
 

@@ -160,5 +160,5 @@ export function readRng(options: unknown): RandomSource {
 export function sourceOf(rng: unknown): RandomSource {
   if (rng === undefined) return cryptoSource;
   if (rng instanceof RandomSource) return rng;
-  throw new TypeError('dpnoise: `rng` must be a generator made by createRng(); got ' + (rng === null ? 'null' : typeof rng) + '.');
+  throw new TypeError(`dpnoise: \`rng\` must be a generator made by createRng(); got ${rng === null ? 'null' : typeof rng}.`);
 }

@@ -60,7 +60,10 @@ const inverseEs = new Map<bigint, [bigint, bigint]>();
 /** Bounds on 2^w / e, computed once per precision. */
 function inverseE(w: bigint): [bigint, bigint] {
   let bounds = inverseEs.get(w);
-  if (!bounds) inverseEs.set(w, (bounds = expFraction(1n, 1n, w)));
+  if (!bounds) {
+    bounds = expFraction(1n, 1n, w);
+    inverseEs.set(w, bounds);
+  }
   return bounds;
 }
 
