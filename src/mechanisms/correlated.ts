@@ -17,9 +17,9 @@ import { readRng } from '../noise/random.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
 import { wasm } from '../wasm/loader.js';
 import { type CorrelatedNoise, type CorrelatedRelease, gridCorrelatedSum } from './correlated-grid.js';
+import { type Mode, readMode } from './grid.js';
 
 export type { CorrelatedNoise, CorrelatedRelease } from './correlated-grid.js';
-import { type Mode, readMode } from './grid.js';
 
 /** The neighbour relations: datasets differ by adding or removing a record, or by replacing one. */
 export const NEIGHBOURS = ['add-remove', 'replace-one'] as const;
