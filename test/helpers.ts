@@ -1,7 +1,37 @@
 // Shared test helpers: both WebAssembly builds, fixtures, error measures and a covariance check.
+//
+// Tolerances. A tolerance on a floating-point result compared with a reference (an mpmath
+// fixture, a closed form) is written as k * EPS with a comment giving the reason for k: a
+// documented error bound, or the roundings and round-ups between the two sides, and the error
+// measured today. Statistical tolerances (standard errors, chi-square and KS critical values) are
+// not machine-epsilon tolerances; each says what it is where it is used.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { embeddedBytes, instantiateSync, type WasmExports } from '../src/wasm/loader.js';
+
+/**
+ * Machine epsilon, 2^-52 = 2.22e-16: the spacing of doubles in [1, 2), so one ulp of a double is
+ * at most EPS relative. (docs/math.md writes u = 2^-53 = EPS / 2 for the unit roundoff.)
+ */
+export const EPS = Number.EPSILON;
+
+/**
+ * The library's relative margin on every calibrated noise scale: scales are multiplied by
+ * 1 + 2^-36 (src/core/domains.ts; docs/math.md, "Rounding safety"). 2^-36 = 2^16 EPS.
+ */
+export const SAFETY = 2 ** 16 * EPS;
+
+/**
+ * The accounting's round-up: sums, distances and epsilons are multiplied by 1 + 2^-50
+ * (src/accounting/privacy.ts; docs/math.md, "Accounting"). 2^-50 = 4 EPS.
+ */
+export const ROUND_UP = 4 * EPS;
+
+/**
+ * The root searches of gaussianMu and gaussianEpsilon stop within 1e-12 relative
+ * (docs/math.md, "Calibration"): 1e-12 = 4503.6 EPS, rounded down.
+ */
+export const SEARCH = 4503 * EPS;
 
 /** The scalar and the SIMD build, each in its own instance, for parity tests. */
 export const builds: ReadonlyArray<readonly [string, WasmExports]> = [
@@ -31,11 +61,19 @@ export function exactSum(values: Iterable<number>): number {
   return sum + c;
 }
 
-/** Asserts relative error within tol and reports the failing point in full. */
+/** Asserts relative error within tol and reports the failing point in full (errors also in EPS). */
 export function expectClose(actual: number, expected: number, tol: number, where: string): void {
   const err = relativeError(actual, expected);
   if (!(err <= tol)) {
-    throw new Error(`${where}: expected ${expected}, got ${actual}; relative error ${err.toExponential(3)} > tolerance ${tol}`);
+    throw new Error(`${where}: expected ${expected}, got ${actual}; relative error ${err.toExponential(3)} (${(err / EPS).toFixed(2)} EPS) > tolerance ${tol} (${(tol / EPS).toFixed(2)} EPS)`);
+  }
+}
+
+/** Asserts |actual - expected| <= tol (an absolute tolerance) and reports the failing point in full. */
+export function expectNear(actual: number, expected: number, tol: number, where: string): void {
+  const err = Math.abs(actual - expected);
+  if (!(err <= tol)) {
+    throw new Error(`${where}: expected ${expected}, got ${actual}; absolute error ${err.toExponential(3)} (${(err / EPS).toFixed(2)} EPS) > tolerance ${tol} (${(tol / EPS).toFixed(2)} EPS)`);
   }
 }
 

@@ -2,18 +2,22 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticPcaData } from '../../src/applications/synthetic-pca.js';
 import { createRng } from '../../src/index.js';
+import { EPS } from '../helpers.js';
 
 describe('syntheticPcaData', () => {
   it('gives unit rows around an orthonormal basis, the same for the same seed', () => {
     const [n, d, k] = [200, 8, 2];
     const { rows, basis } = syntheticPcaData({ n, d, k, noise: 0.1, rng: createRng({ seed: 'synthetic' }) });
     expect(rows).toHaveLength(n);
-    for (const x of rows) expect(Math.abs(x.reduce((s, v) => s + v * v, 0) - 1)).toBeLessThan(1e-14);
+    // Unit rows: a sum of 8 squares ((d - 1) u = 3.5 EPS) after the normalisation's roundings:
+    // 8 EPS (measured 2.5 EPS; earlier 1e-14). The same bound for the orthonormal basis (measured
+    // 0.06 EPS).
+    for (const x of rows) expect(Math.abs(x.reduce((s, v) => s + v * v, 0) - 1)).toBeLessThanOrEqual(8 * EPS);
     for (let a = 0; a < k; a++) {
       for (let b = a; b < k; b++) {
         let dot = 0;
         for (let r = 0; r < d; r++) dot += basis[r * k + a]! * basis[r * k + b]!;
-        expect(Math.abs(dot - (a === b ? 1 : 0))).toBeLessThan(1e-14);
+        expect(Math.abs(dot - (a === b ? 1 : 0))).toBeLessThanOrEqual(8 * EPS);
       }
     }
     // With little noise almost all of each row lies in the subspace: |U^T x|^2 near 1.
@@ -26,7 +30,7 @@ describe('syntheticPcaData', () => {
       }
       return sum;
     });
-    expect(inside.reduce((s, v) => s + v, 0) / n).toBeGreaterThan(0.95);
+    expect(inside.reduce((s, v) => s + v, 0) / n).toBeGreaterThan(0.95); // a property of the model, not rounding (measured 0.973)
     expect(syntheticPcaData({ n, d, k, noise: 0.1, rng: createRng({ seed: 'synthetic' }) }).rows).toEqual(rows);
   });
 });

@@ -183,13 +183,15 @@ describe.concurrent('dpnoise release', () => {
       return /scales per row ([^)]*)\)/.exec(r.stderr)![1]!.split(', ').map(Number);
     };
     // Continuous noise, accounted from the printed scales: 4 rows compose to the budget exactly
-    // (epsilon / 4 per row for Laplace, the distance mu / 2 for Gaussian noise).
+    // (epsilon / 4 per row for Laplace, the distance mu / 2 for Gaussian noise). Not machine-epsilon
+    // tolerances: the scales are printed to 6 significant digits (5e-6 relative each), hence 4 decimals.
     const sensitivity = [1, 1000];
     expect(laplace4.stderr).toMatch(/Each person \(at most 4 rows\) gets 1\.00000-DP over the whole file/);
     expect(compose(Array(4).fill(laplacePrivacy({ scales: scales(laplace4), sensitivity }))).epsilon(1e-6)).toBeCloseTo(1, 4);
     expect(gaussian4.stderr).toMatch(/Each person \(at most 4 rows\) gets \(1\.00000, 1e-6\)-DP over the whole file/);
     expect(compose(Array(4).fill(gaussianPrivacy({ scales: scales(gaussian4), sensitivity }))).epsilon(1e-6)).toBeCloseTo(1, 4);
-    // Grid mode (rho-zCDP): rho / 4 per row, so twice the standard deviations of one row per person.
+    // Grid mode (rho-zCDP): rho / 4 per row, so twice the standard deviations of one row per person
+    // (to 2 decimals: the sensitivities are rounded to each run's grid, and the scales printed).
     expect(grid4.stderr).toMatch(/Each person \(at most 4 rows\) gets \(1\.00000, 1e-6\)-DP/);
     scales(grid4).forEach((s, i) => expect(s / scales(grid1)[i]!).toBeCloseTo(2, 2));
   });

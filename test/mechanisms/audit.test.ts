@@ -24,6 +24,7 @@ describe('empirical privacy audit (1e6 releases per mechanism)', () => {
     for (const eps of EPSILONS) {
       const claim = gaussianDelta(g.mu, eps);
       const { delta, se } = estimateDelta(losses, eps);
+      // Statistical: 5 standard errors of the estimate (plus an absolute 1e-9 in the two-sided check).
       expect(delta - 5 * se, `eps ${eps}: estimate ${delta} against claim ${claim}`).toBeLessThanOrEqual(claim);
       expect(Math.abs(delta - claim), `eps ${eps}: tight`).toBeLessThan(5 * se + 1e-9);
     }
@@ -42,7 +43,7 @@ describe('empirical privacy audit (1e6 releases per mechanism)', () => {
     const losses = laplaceLosses(noise, l.scales, sensitivity);
     const worst = losses.reduce((m, L) => Math.max(m, L), -Infinity);
     expect(worst).toBeLessThanOrEqual(epsilon);
-    expect(worst).toBeGreaterThan(epsilon * 0.999); // the bound is attained
+    expect(worst).toBeGreaterThan(epsilon * 0.999); // the bound is attained (statistical: the largest of 1e6 losses within 0.1%)
     expect(estimateDelta(losses, epsilon).delta).toBe(0);
     // Power: scales 5% too small give losses above epsilon.
     const under = laplaceLosses(noise.map((x) => x * 0.95), Array.from(l.scales, (s) => s * 0.95), sensitivity);
@@ -74,6 +75,7 @@ describe('empirical privacy audit (1e6 releases per mechanism)', () => {
     for (const eps of EPSILONS) {
       const claim = gaussianDelta(m.mu, eps);
       const { delta, se } = estimateDelta(losses, eps);
+      // Statistical: 5 standard errors (plus an absolute 1e-9 in the two-sided check).
       expect(delta - 5 * se).toBeLessThanOrEqual(claim);
       expect(Math.abs(delta - claim)).toBeLessThan(5 * se + 1e-9);
     }

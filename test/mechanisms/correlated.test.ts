@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { correlatedSum, createRng, gaussianMu } from '../../src/index.js';
-import { expectClose, expectCovariance } from '../helpers.js';
+import { EPS, expectClose, expectCovariance, SAFETY } from '../helpers.js';
 
-/** The library's rounding of every scale to the safe side (core/domains.ts). */
-const S = 1 + 2 ** -36;
+/** The library's rounding of every scale to the safe side (src/core/domains.ts). */
+const S = 1 + SAFETY;
+
+/** The library and this test evaluate one closed form in different orders: a few roundings on each side (measured at most 0.97 EPS). */
+const CLOSED_FORM = 4 * EPS;
 
 /** Solves A x = b by Gaussian elimination with partial pivoting (A is copied). */
 function solve(A: number[][], b: number[]): number[] {
@@ -53,12 +56,12 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
       const mu = gaussianMu(eps, delta);
       const s = Math.sqrt(d);
       expect(m.mu).toBe(mu);
-      expectClose(m.sumScale, (S * C * (s + 1)) / (2 * mu), 1e-14, 'sumScale');
-      expectClose(m.sharedScale, (S * C * Math.sqrt((s + 1) / 4)) / mu, 1e-14, 'sharedScale');
-      expectClose(m.independentScale, (S * C * Math.sqrt((d + s) / 4)) / mu, 1e-14, 'independentScale');
-      expectClose(m.countScale, (S * Math.sqrt(s + 1)) / mu, 1e-14, 'countScale');
-      expectClose(m.mse, (S * S * d * C * C * (s + 1) ** 2) / (4 * mu * mu), 1e-14, 'mse');
-      expectClose(m.gain, (4 * d) / (s + 1) ** 2, 1e-14, 'gain');
+      expectClose(m.sumScale, (S * C * (s + 1)) / (2 * mu), CLOSED_FORM, 'sumScale');
+      expectClose(m.sharedScale, (S * C * Math.sqrt((s + 1) / 4)) / mu, CLOSED_FORM, 'sharedScale');
+      expectClose(m.independentScale, (S * C * Math.sqrt((d + s) / 4)) / mu, CLOSED_FORM, 'independentScale');
+      expectClose(m.countScale, (S * Math.sqrt(s + 1)) / mu, CLOSED_FORM, 'countScale');
+      expectClose(m.mse, (S * S * d * C * C * (s + 1) ** 2) / (4 * mu * mu), CLOSED_FORM, 'mse');
+      expectClose(m.gain, (4 * d) / (s + 1) ** 2, CLOSED_FORM, 'gain');
     }
     expect(correlatedSum({ mode: 'continuous', dimension: 1e8, rho: 1 }).gain).toBeGreaterThan(3.999);
   });
@@ -74,7 +77,10 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
         const m = correlatedSum({ mode: 'continuous', dimension: d, rho: 0.5, bound: C, ...(t === undefined ? {} : { tradeoff: t }) });
         const sigma = jointCovariance(d, m.sharedScale, m.independentScale, m.countScale);
         const distances = Array.from({ length: d + 1 }, (_, k) => distance2(sigma, d, k, C));
-        distances.forEach((D2) => expectClose(D2, 1, 1e-10, `d = ${d}, t = ${t}`));
+        // SAFETY on every scale puts D^2 at 1 / (1 + 2^-36)^2, 2 SAFETY below 1; Gaussian
+        // elimination on the (d + 1)-square covariance (d <= 30) rounds: 256 EPS (measured
+        // 2 SAFETY + 57 EPS; earlier 1e-10).
+        distances.forEach((D2) => expectClose(D2, 1, 2 * SAFETY + 256 * EPS, `d = ${d}, t = ${t}`));
       }
     }
     // Power: Var(eta) = sqrt(d + 1) / 4 as printed on the poster gives D = 1.0302 at d = 10.
@@ -108,9 +114,9 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
   it('k-sparse records: the numbers of docs/math.md (d = 100, k = 5: MSE 492.19 against 500 spherical; k = 1 spherical)', () => {
     const m = correlatedSum({ mode: 'continuous', dimension: 100, rho: 0.5, sparsity: 5 });
     expect(m.mse.toFixed(2)).toBe('492.19');
-    expectClose(m.gain, (500 * S * S) / m.mse, 1e-14, 'gain');
+    expectClose(m.gain, (500 * S * S) / m.mse, CLOSED_FORM, 'gain');
     const k = 5, d = 100, r = Math.sqrt(k * (d - k) * (d - 1));
-    expectClose(m.mse, S * S * (k / d) * (k + (d - 1) * (d - k) + 2 * r), 1e-14, 'closed-form MSE');
+    expectClose(m.mse, S * S * (k / d) * (k + (d - 1) * (d - k) + 2 * r), CLOSED_FORM, 'closed-form MSE');
     // Sherman-Morrison: (V I + V_eta 1 1^T)^-1 = (I - V_eta 1 1^T / (V + d V_eta)) / V, so a record
     // with j entries at C = 1 has D^2 = (j - V_eta j^2 / (V + d V_eta)) / V; its sup over j <= k is 1.
     for (const [dim, sparsity] of [[100, 5], [100, 50], [10, 3], [1000, 40], [100, 100]] as const) {
@@ -119,11 +125,13 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
       const D2 = Array.from({ length: sparsity }, (_, j) => (j + 1 - (Veta * (j + 1) ** 2) / (V + dim * Veta)) / V);
       const sup = Math.max(...D2);
       expect(sup, `d = ${dim}, k = ${sparsity}`).toBeLessThanOrEqual(1);
-      expect(sup).toBeGreaterThan(1 - 1e-10);
+      // Tight: 2 SAFETY below 1 (SAFETY on both scales), plus rounding: 8 EPS (measured
+      // 2 SAFETY + 0 EPS; earlier 1e-10).
+      expect(sup).toBeGreaterThan(1 - (2 * SAFETY + 8 * EPS));
     }
     const spherical = correlatedSum({ mode: 'continuous', dimension: 100, rho: 0.5, sparsity: 1 });
-    expect(spherical.sharedScale).toBeCloseTo(0, 12);
-    expectClose(spherical.mse, 100 * S * S, 1e-12, 'spherical MSE');
+    expect(spherical.sharedScale).toBe(0); // V = 0 at k = 1, exactly (earlier toBeCloseTo(0, 12))
+    expectClose(spherical.mse, 100 * S * S, CLOSED_FORM, 'spherical MSE');
     expect(correlatedSum({ mode: 'continuous', dimension: 50, rho: 0.5, sparsity: 50 }).sharedScale).toBeGreaterThan(0);
     expect(m.countScale).toBe(0);
   });
@@ -145,7 +153,7 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
   it('replace-one neighbours: the standard mechanism, count released exactly', () => {
     const m = correlatedSum({ mode: 'continuous', dimension: 16, rho: 0.5, bound: 2, neighbours: 'replace-one' });
     expect(m.sharedScale).toBe(0);
-    expectClose(m.independentScale, 2 * 4 * S, 1e-15, 'independentScale');
+    expectClose(m.independentScale, 2 * 4 * S, CLOSED_FORM, 'independentScale');
     expect(m.gain).toBe(1);
     expect(m.countScale).toBe(0);
     expect(m.release(new Float64Array(16), 42).count).toBe(42);

@@ -22,9 +22,11 @@ describe('Gaussian noise: distribution (fixed seeds, every test also shown to re
   const unit = scaled(data, 1 / sigma);
 
   it('Kolmogorov-Smirnov against N(0, sigma^2) on 1e6 samples', () => {
-    withPower(unit, (d) => kolmogorovSmirnov(d, normalCdf), (r) => r.rejects);
+    withPower(unit, (d) => kolmogorovSmirnov(d, normalCdf), (r) => r.rejects); // statistical: KS at alpha = 0.001 (test/stats.ts)
   });
 
+  // Statistical: each moment within 5 standard errors (the normal law's: 1, sqrt 6, sqrt 24 and
+  // sqrt 2 over sqrt N), and the variance of data 5% off outside them.
   it('moments: mean 0, variance 1, skewness 0, kurtosis 3', () => {
     const m = moments(unit);
     expect(Math.abs(m.mean)).toBeLessThan(5 / Math.sqrt(N));
@@ -34,11 +36,13 @@ describe('Gaussian noise: distribution (fixed seeds, every test also shown to re
   });
 
   it('tail frequency beyond 3 standard deviations', () => {
+    // Statistical: the count within 5 standard errors (z-score) of its expectation.
     const p3 = 2 * normalSf(3);
     withPower(unit, (d) => countZ(countBeyond(d, 3), p3 * N), (z) => Math.abs(z) > 5);
   });
 
   it('no correlation between neighbouring coordinates, nor across a chunk boundary', () => {
+    // Statistical: 5 standard errors of a correlation of N pairs, 1 / sqrt(N).
     for (const lag of [1, 2, 8192]) expect(Math.abs(autocorrelation(unit, lag))).toBeLessThan(5 / Math.sqrt(N));
     // Power: a neighbour correlation of 0.01 is caught.
     const correlated = unit.map((x, i) => x + 0.01 * (unit[i - 1] ?? 0));
@@ -62,9 +66,12 @@ describe('Laplace noise: distribution', () => {
   const unit = scaled(data, 1 / b);
 
   it('Kolmogorov-Smirnov against Laplace(b) on 1e6 samples', () => {
-    withPower(unit, (d) => kolmogorovSmirnov(d, laplaceCdf(1)), (r) => r.rejects);
+    withPower(unit, (d) => kolmogorovSmirnov(d, laplaceCdf(1)), (r) => r.rejects); // statistical: KS at alpha = 0.001 (test/stats.ts)
   });
 
+  // Statistical, with the Laplace law's standard errors: the mean 5 sqrt(2 / N); the skewness
+  // 0.05 = 6.3 standard errors (sqrt(63 / N) = 0.0079); the kurtosis 0.3 = 8.7 standard errors
+  // (sqrt(1188 / N) = 0.034); the variance 5 sqrt(20 / N) (mu_4 - mu_2^2 = 24 - 4).
   it('moments: mean 0, variance 2 b^2, kurtosis 6', () => {
     const m = moments(unit);
     expect(Math.abs(m.mean)).toBeLessThan(5 * Math.sqrt(2 / N));
@@ -76,13 +83,13 @@ describe('Laplace noise: distribution', () => {
   it('tail frequencies beyond 3 and 5 standard deviations', () => {
     for (const t of [3, 5]) {
       const p = Math.exp(-t * Math.SQRT2); // P(|L| > t sd), sd = sqrt(2) b
-      withPower(unit, (d) => countZ(countBeyond(d, t * Math.SQRT2), p * N), (z) => Math.abs(z) > 5);
+      withPower(unit, (d) => countZ(countBeyond(d, t * Math.SQRT2), p * N), (z) => Math.abs(z) > 5); // statistical: 5 standard errors
     }
   });
 
   it('never returns an infinity or NaN, and no neighbour correlation', () => {
     expect(unit.every(Number.isFinite)).toBe(true);
-    expect(Math.abs(autocorrelation(unit, 1))).toBeLessThan(5 / Math.sqrt(N));
+    expect(Math.abs(autocorrelation(unit, 1))).toBeLessThan(5 / Math.sqrt(N)); // statistical: 5 standard errors
   });
 });
 
@@ -135,6 +142,7 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
     const tail = tailSample('gaussianSamples', n).map(Math.abs);
     expect(minimum(tail)).toBeGreaterThanOrEqual(r);
     const conditional = (x: number) => 1 - normalSf(x) / normalSf(r);
+    // Statistical: KS at alpha = 0.001 (test/stats.ts), and tail counts within 5 standard errors.
     withPower(tail.subarray(0, 1 << 20), (d) => kolmogorovSmirnov(d, conditional), (t) => t.rejects);
     for (const t of [5, 6]) {
       const p = normalSf(t) / normalSf(r);
@@ -147,7 +155,7 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
     const n = 8192 * 64;
     const tail = tailSample('laplaceSamples', n).map(Math.abs);
     expect(minimum(tail)).toBeGreaterThanOrEqual(r);
-    withPower(tail, (d) => kolmogorovSmirnov(d, (x) => 1 - Math.exp(-(x - r))), (t) => t.rejects);
+    withPower(tail, (d) => kolmogorovSmirnov(d, (x) => 1 - Math.exp(-(x - r))), (t) => t.rejects); // statistical: KS at alpha = 0.001 (test/stats.ts)
   });
 
   it('no cut-off: extreme extra words take the normal tail past 13.71 standard deviations (a 53-bit uniform could not)', () => {
@@ -194,6 +202,7 @@ describe('a draw never depends on where the CSPRNG pool of extra words runs dry'
     const n = 8192 * 16;
     const normal = forcedTail('gaussianSamples', n, poolWords).map(Math.abs);
     const p = normalSf(5) / normalSf(r);
+    // Statistical: tail counts within 5 standard errors (z-scores).
     withPower(normal, (d) => countZ(countBeyond(d, 5), p * n), (z) => Math.abs(z) > 5);
     const re = 7.697117470131049;
     const exponential = forcedTail('laplaceSamples', 8192 * 16, poolWords).map(Math.abs);
@@ -224,6 +233,7 @@ describe('the seeded generator is counter-based', () => {
       const first = draw(1000, 1, { rng });
       const second = draw(1000, 1, { rng });
       expect(first).toEqual(short);
+      // Statistical: 1000 pairs, standard error 1 / sqrt(1000) = 0.032, so 0.15 is 4.7 of them.
       expect(Math.abs(autocorrelation(Float64Array.from([...first, ...second]), 1000))).toBeLessThan(0.15);
       expect(second.some((x, i) => x === first[i])).toBe(false);
     }
@@ -274,7 +284,7 @@ describe('scales and the add variants', () => {
     pattern.forEach((s, k) => {
       const part = noise.filter((_, i) => i % 4 === k);
       if (s === 0) expect(part.every((x) => Object.is(x, 0))).toBe(true);
-      else expect(Math.abs(moments(part).variance / (s * s) - 1)).toBeLessThan(5 * Math.sqrt(2 / part.length));
+      else expect(Math.abs(moments(part).variance / (s * s) - 1)).toBeLessThan(5 * Math.sqrt(2 / part.length)); // statistical: 5 standard errors
     });
     const laplace = laplaceNoise(8, Float64Array.from([0, 1, 0, 1, 0, 1, 0, 1]));
     expect(laplace.filter((_, i) => i % 2 === 0).every((x) => Object.is(x, 0))).toBe(true);
@@ -346,6 +356,7 @@ describe('long vectors', () => {
     expect(Number.isFinite(values[99_999_999]!) && values[99_999_999] !== 0).toBe(true);
     let sum2 = 0;
     for (let i = 0; i < 1e8; i += 97) sum2 += values[i]! ** 2;
+    // Statistical: the mean of 1.03e6 squares, standard error sqrt(2 / 1.03e6) = 0.0014: 0.01 is 7 of them.
     expect(Math.abs(sum2 / Math.ceil(1e8 / 97) - 1)).toBeLessThan(0.01);
   });
 });
