@@ -2,8 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 /** Tests of the built package, its runtimes and the repository: they run once, not per build. */
 const ONCE = [
-  'test/runtimes/**', 'test/package.test.ts', 'test/examples.test.ts', 'test/cli/**', 'test/generated.test.ts',
-  'test/architecture.test.ts', 'test/wasm/loader.test.ts', 'test/noise/parallel.test.ts',
+  'test/runtimes/**',
+  'test/package.test.ts',
+  'test/examples.test.ts',
+  'test/cli/**',
+  'test/generated.test.ts',
+  'test/architecture.test.ts',
+  'test/wasm/loader.test.ts',
+  'test/noise/parallel.test.ts',
 ];
 
 export default defineConfig({
@@ -11,7 +17,10 @@ export default defineConfig({
     testTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'simd', include: ['test/**/*.test.ts'], setupFiles: ['test/setup/build.ts'], env: { DPNOISE_TEST_BUILD: 'simd' } } },
-      { extends: true, test: { name: 'scalar', include: ['test/**/*.test.ts'], exclude: ONCE, setupFiles: ['test/setup/build.ts'], env: { DPNOISE_TEST_BUILD: 'scalar' } } },
+      {
+        extends: true,
+        test: { name: 'scalar', include: ['test/**/*.test.ts'], exclude: ONCE, setupFiles: ['test/setup/build.ts'], env: { DPNOISE_TEST_BUILD: 'scalar' } },
+      },
     ],
   },
 });

@@ -45,12 +45,15 @@ export async function run(ctx) {
   await init();
   const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
   const kB = (name) => fmt(statSync(join(dist, name)).size / 1024);
-  return [{
-    heading: `SIMD build against scalar build, ns per coordinate at K = ${fmtK(K)}`,
-    text: `The same calls with \`init({ simd: false })\` and \`init({ simd: true })\`, ${ROUNDS} alternating rounds, median. `
-      + `Sizes: dpnoise-scalar.wasm ${kB('dpnoise-scalar.wasm')} kB, dpnoise-simd.wasm ${kB('dpnoise-simd.wasm')} kB `
-      + '(the default entry embeds both as base64, about 4/3 of that each).',
-    columns: ['call', 'scalar ns', 'SIMD ns', 'scalar ÷ SIMD'],
-    rows,
-  }];
+  return [
+    {
+      heading: `SIMD build against scalar build, ns per coordinate at K = ${fmtK(K)}`,
+      text:
+        `The same calls with \`init({ simd: false })\` and \`init({ simd: true })\`, ${ROUNDS} alternating rounds, median. ` +
+        `Sizes: dpnoise-scalar.wasm ${kB('dpnoise-scalar.wasm')} kB, dpnoise-simd.wasm ${kB('dpnoise-simd.wasm')} kB ` +
+        '(the default entry embeds both as base64, about 4/3 of that each).',
+      columns: ['call', 'scalar ns', 'SIMD ns', 'scalar ÷ SIMD'],
+      rows,
+    },
+  ];
 }

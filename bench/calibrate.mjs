@@ -110,9 +110,7 @@ export async function run(ctx) {
   const all = jittered(PAIRS);
   const muRows = [];
   const [dpAll, jsAll] = timeMu(ctx, [gaussianMu, baseline.gaussianMu], all, 0.6);
-  const row = (label, dp, js, stats, special) => [
-    label, fmt(dp), fmt(js), times(js, dp), fmt(stats), times(stats, dp), fmt(special), times(special, dp),
-  ];
+  const row = (label, dp, js, stats, special) => [label, fmt(dp), fmt(js), times(js, dp), fmt(stats), times(stats, dp), fmt(special), times(special, dp)];
   muRows.push(row('**all 8 pairs**', dpAll, jsAll, pyResult('mu-stats')?.us, pyResult('mu-special')?.us));
   PAIRS.forEach((pair, i) => {
     const inputs = jittered([pair]);
@@ -121,7 +119,10 @@ export async function run(ctx) {
   });
   const dpMu = PAIRS.map(([e, d]) => gaussianMu(e, d));
   const agreement = [
-    `pure JS mu0 within ${maxRelativeDifference(PAIRS.map(([e, d]) => baseline.gaussianMu(e, d)), dpMu).toExponential(1)} relative of dpnoise`,
+    `pure JS mu0 within ${maxRelativeDifference(
+      PAIRS.map(([e, d]) => baseline.gaussianMu(e, d)),
+      dpMu,
+    ).toExponential(1)} relative of dpnoise`,
   ];
   if (py.available) {
     agreement.push(`SciPy (stats) within ${maxRelativeDifference(pyResult('mu-stats').mu0, dpMu).toExponential(1)}`);
@@ -139,7 +140,11 @@ export async function run(ctx) {
     const weights = weightsFor(K);
     const write = (eps) => writeScaled(lambda, eps * 0.5);
     const js = (eps) => baseline.calibrateGaussianOptimal(lambda, eps, ALLOC_DELTA);
-    const cases = CASES.map(([, f]) => (eps) => f(lambda, weights, eps));
+    const cases = CASES.map(
+      ([, f]) =>
+        (eps) =>
+          f(lambda, weights, eps),
+    );
     // All of them interleaved, so the (bimodal) cost of fresh large arrays hits them alike.
     const timings = ctx.measureEach([write, js, ...cases].map(withEpsilon), { units: K, seconds: K >= 1e7 ? 0.7 : 0.5, batches: 9 });
     const noisy = timings.findIndex((r) => r.spread > 1);
@@ -153,13 +158,20 @@ export async function run(ctx) {
       if (main) aim.push([K, dp / writeNs]);
       if (main && K === KS[0]) perCallK1 = (dp * K) / 1e3;
       byCase[index].push([
-        main ? `**${label}**` : label, fmtK(K), fmt(dp), fmt(writeNs), times(dp, writeNs),
-        main ? fmt(jsNs) : NONE, main ? times(jsNs, dp) : NONE,
-        main ? fmt(numpy) : NONE, main ? times(numpy, dp) : NONE,
+        main ? `**${label}**` : label,
+        fmtK(K),
+        fmt(dp),
+        fmt(writeNs),
+        times(dp, writeNs),
+        main ? fmt(jsNs) : NONE,
+        main ? times(jsNs, dp) : NONE,
+        main ? fmt(numpy) : NONE,
+        main ? times(numpy, dp) : NONE,
       ]);
     });
 
-    if (K === KS[0]) { // the baseline computes the same scales (dpnoise adds a 2^-36 safety margin)
+    if (K === KS[0]) {
+      // the baseline computes the same scales (dpnoise adds a 2^-36 safety margin)
       const a = CASES[0][1](lambda, weights, ALLOC_EPS);
       const b = baseline.calibrateGaussianOptimal(lambda, ALLOC_EPS, ALLOC_DELTA);
       ctx.check(maxRelativeDifference(b, a) < 1e-9, 'pure-JS p=2 allocation differs from dpnoise');
@@ -167,9 +179,11 @@ export async function run(ctx) {
   }
   const allocRows = byCase.flat();
 
-  const numpyFloor = pyAlloc ? `NumPy's own floor (\`lam * c\`, a fresh array): ${pyAlloc.map((r) => `${fmt(r.floorNs)}`).join(', ')} ns/coord at K = ${KS.map(fmtK).join(', ')}. ` +
-    `NumPy asks for transparent huge pages on large arrays, V8's ArrayBuffers are page-faulted in 4 KiB at a time, ` +
-    `which likely explains most of the JavaScript write floor at K = 1e7 (THP mode here: ${ctx.thp ?? 'unknown'}).` : undefined;
+  const numpyFloor = pyAlloc
+    ? `NumPy's own floor (\`lam * c\`, a fresh array): ${pyAlloc.map((r) => `${fmt(r.floorNs)}`).join(', ')} ns/coord at K = ${KS.map(fmtK).join(', ')}. ` +
+      `NumPy asks for transparent huge pages on large arrays, V8's ArrayBuffers are page-faulted in 4 KiB at a time, ` +
+      `which likely explains most of the JavaScript write floor at K = 1e7 (THP mode here: ${ctx.thp ?? 'unknown'}).`
+    : undefined;
   const stats = pyResult('mu-stats');
   const special = pyResult('mu-special');
   const pyNote = py.available
@@ -208,7 +222,8 @@ export async function run(ctx) {
       rows: allocRows,
       notes: [
         `Aim (p = 2 Gaussian optimal within ${ALLOC_AIM}× of writing the output array): ` +
-          aim.map(([K, r]) => `K = ${fmtK(K)} ${r <= ALLOC_AIM ? 'met' : 'NOT met'} (${fmt(r)}×)`).join(', ') + '.',
+          aim.map(([K, r]) => `K = ${fmtK(K)} ${r <= ALLOC_AIM ? 'met' : 'NOT met'} (${fmt(r)}×)`).join(', ') +
+          '.',
         `At K = ${fmtK(KS[0])} a p = 2 call takes ${fmt(perCallK1)} µs in all, of which mu0 is about ${fmt(dpAll)} µs ` +
           `(table above); argument checks, the result object and allocating the array make up much of the rest.`,
         ...(numpyFloor ? [numpyFloor] : []),

@@ -25,25 +25,43 @@ export async function run(ctx) {
     for (const [name, make, release] of mechanisms) {
       const continuous = make('continuous');
       const grid = make('grid');
-      for (const [label, rng] of [['CSPRNG', undefined], ['seeded', createRng({ seed: 1 })]]) {
+      for (const [label, rng] of [
+        ['CSPRNG', undefined],
+        ['seeded', createRng({ seed: 1 })],
+      ]) {
         const options = rng ? { rng } : undefined;
-        const [c, g] = ctx.measureEach([() => release(continuous, options), () => release(grid, options)],
-          { units: K, seconds: K >= 1e6 ? 3 : 0.8, batches: 5 });
+        const [c, g] = ctx.measureEach([() => release(continuous, options), () => release(grid, options)], {
+          units: K,
+          seconds: K >= 1e6 ? 3 : 0.8,
+          batches: 5,
+        });
         const ratio = g.perUnit / c.perUnit;
-        rows.push([name, fmtK(K), label, String(grid.grid), fmt(c.perUnit * 1e9), fmt(g.perUnit * 1e9), times(g.perUnit, c.perUnit), ratio <= AIM ? 'yes' : '**no**']);
+        rows.push([
+          name,
+          fmtK(K),
+          label,
+          String(grid.grid),
+          fmt(c.perUnit * 1e9),
+          fmt(g.perUnit * 1e9),
+          times(g.perUnit, c.perUnit),
+          ratio <= AIM ? 'yes' : '**no**',
+        ]);
         if (label === 'CSPRNG') verdicts.push(`${name} at K = ${fmtK(K)}: ${fmt(ratio)}×`);
       }
     }
   }
-  return [{
-    heading: 'Mechanism release: grid mode (the default) against continuous, ns per coordinate',
-    text: 'laplaceMechanism({ sensitivity: 1/(1 + i % 100), epsilon: 1 }), gaussianMechanism({ ..., delta: 1e-6 }) and correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6 }): '
-      + "release with the default mode 'grid' and with mode: 'continuous', interleaved. The default grid is the power of two at most 2^-10 of the smallest sensitivity "
-      + '(for correlated sums C/g in (256, 512], released on g / (2s)). Grid mode rounds the query to the grid and adds exact discrete Laplace or discrete Gaussian noise '
-      + '(docs/math.md, "Exact discrete noise"): a floating-point fast path, one logarithm per discrete Laplace draw and about 1.3 trials per discrete Gaussian draw, '
-      + `with exact arithmetic when it cannot be sure. Aim: grid within ${AIM}× of continuous.`,
-    columns: ['noise', 'K', 'source', 'grid', 'continuous ns/coord', 'grid ns/coord', 'grid ÷ continuous', `within ${AIM}×`],
-    rows,
-    notes: [`With the CSPRNG: ${verdicts.join('; ')}.`],
-  }];
+  return [
+    {
+      heading: 'Mechanism release: grid mode (the default) against continuous, ns per coordinate',
+      text:
+        'laplaceMechanism({ sensitivity: 1/(1 + i % 100), epsilon: 1 }), gaussianMechanism({ ..., delta: 1e-6 }) and correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6 }): ' +
+        "release with the default mode 'grid' and with mode: 'continuous', interleaved. The default grid is the power of two at most 2^-10 of the smallest sensitivity " +
+        '(for correlated sums C/g in (256, 512], released on g / (2s)). Grid mode rounds the query to the grid and adds exact discrete Laplace or discrete Gaussian noise ' +
+        '(docs/math.md, "Exact discrete noise"): a floating-point fast path, one logarithm per discrete Laplace draw and about 1.3 trials per discrete Gaussian draw, ' +
+        `with exact arithmetic when it cannot be sure. Aim: grid within ${AIM}× of continuous.`,
+      columns: ['noise', 'K', 'source', 'grid', 'continuous ns/coord', 'grid ns/coord', 'grid ÷ continuous', `within ${AIM}×`],
+      rows,
+      notes: [`With the CSPRNG: ${verdicts.join('; ')}.`],
+    },
+  ];
 }

@@ -26,14 +26,7 @@ import { gaussianMu } from 'dpnoise';
 import * as baseline from './baseline.mjs';
 import { measure, measureEach, sinkValue } from './timing.mjs';
 
-const GROUPS = [
-  './calibrate.mjs',
-  './samplers.mjs',
-  './correlated.mjs',
-  './grid.mjs',
-  './side-channel.mjs',
-  './builds.mjs',
-];
+const GROUPS = ['./calibrate.mjs', './samplers.mjs', './correlated.mjs', './grid.mjs', './side-channel.mjs', './builds.mjs'];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const started = Date.now();
@@ -73,21 +66,27 @@ function python(request) {
 function machine() {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) cpu = line.split(':').slice(1).join(':').trim();
-  } catch { /* not Linux: keep os.cpus() */ }
+  } catch {
+    /* not Linux: keep os.cpus() */
+  }
   const py = python({ tasks: [{ id: 'versions', kind: 'versions' }] });
-  const pyText = py.available
-    ? `Python ${py.versions.python}, NumPy ${py.versions.numpy}, SciPy ${py.versions.scipy}`
-    : `n/a (${py.reason})`;
+  const pyText = py.available ? `Python ${py.versions.python}, NumPy ${py.versions.numpy}, SciPy ${py.versions.scipy}` : `n/a (${py.reason})`;
   let simd = 'unknown';
   try {
     simd = WebAssembly.validate(readFileSync(join(here, '..', 'dist', 'dpnoise-simd.wasm'))) ? 'SIMD build' : 'scalar build (no WebAssembly SIMD)'; // what embeddedBytes() picks
-  } catch { /* dist layout changed */ }
+  } catch {
+    /* dist layout changed */
+  }
   let thp;
   try {
     thp = /\[(\w+)\]/.exec(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))?.[1];
-  } catch { /* not Linux */ }
+  } catch {
+    /* not Linux */
+  }
   ctx.thp = thp;
   const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
   return [
@@ -98,12 +97,22 @@ function machine() {
     ['Node', `${process.version} (V8 ${process.versions.v8})`],
     ['Python', pyText],
     ['dpnoise', `${pkg.version}, ${simd} (what the package loads on this engine)`],
-    ['Date', new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
+    [
+      'Date',
+      new Date()
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC'),
+    ],
   ];
 }
 
 /** Markdown cell or note as plain text: drops **bold**, *emphasis* and `code` marks. */
-const plain = (cell) => String(cell).replace(/\*\*/g, '').replace(/\*([^*\s][^*]*?)\*/g, '$1').replace(/`/g, '');
+const plain = (cell) =>
+  String(cell)
+    .replace(/\*\*/g, '')
+    .replace(/\*([^*\s][^*]*?)\*/g, '$1')
+    .replace(/`/g, '');
 
 function textTable({ columns, rows }) {
   const all = [columns, ...rows].map((r) => r.map(plain));

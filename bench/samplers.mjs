@@ -37,8 +37,24 @@ const SEEDED_NS = 7;
 const NUMPY_FACTOR = 2;
 
 const DISTRIBUTIONS = [
-  { name: 'Gaussian', fill: gaussianNoise, into: gaussianNoiseInto, add: addGaussianNoise, jsFill: baseline.gaussianNoise, jsAdd: baseline.addGaussianNoise, variance: (s) => s * s },
-  { name: 'Laplace', fill: laplaceNoise, into: laplaceNoiseInto, add: addLaplaceNoise, jsFill: baseline.laplaceNoise, jsAdd: baseline.addLaplaceNoise, variance: (s) => 2 * s * s },
+  {
+    name: 'Gaussian',
+    fill: gaussianNoise,
+    into: gaussianNoiseInto,
+    add: addGaussianNoise,
+    jsFill: baseline.gaussianNoise,
+    jsAdd: baseline.addGaussianNoise,
+    variance: (s) => s * s,
+  },
+  {
+    name: 'Laplace',
+    fill: laplaceNoise,
+    into: laplaceNoiseInto,
+    add: addLaplaceNoise,
+    jsFill: baseline.laplaceNoise,
+    jsAdd: baseline.addLaplaceNoise,
+    variance: (s) => 2 * s * s,
+  },
 ];
 const SOURCES = [
   { name: 'CSPRNG', options: { rng: createRng() }, js: new baseline.CryptoWords(), jsName: 'getRandomValues' },
@@ -97,7 +113,8 @@ function cases(K, scales, values, output) {
         for (const scaling of SCALINGS) {
           const s = scaling === 'one' ? SCALE : scales;
           const { options, js } = source;
-          const dp = mode === 'fill' ? () => dist.fill(K, s, options) : mode === 'into' ? () => dist.into(output, s, options) : () => dist.add(values, s, options);
+          const dp =
+            mode === 'fill' ? () => dist.fill(K, s, options) : mode === 'into' ? () => dist.into(output, s, options) : () => dist.add(values, s, options);
           // The pure-JS baseline has no "into": its add on a reused array is the closest.
           const jsFn = mode === 'fill' ? () => dist.jsFill(K, s, js) : () => dist.jsAdd(mode === 'into' ? output : values, s, js);
           out.push({ dist: dist.name, source: source.name, mode, scaling, dp, js: jsFn });
@@ -121,7 +138,10 @@ function sanity(ctx) {
     }
     const a = dist.fill(1000, SCALE, { rng: createRng({ seed: SEED }) });
     const b = dist.fill(1000, SCALE, { rng: createRng({ seed: SEED }) });
-    ctx.check(a.every((x, i) => x === b[i]), `seeded dpnoise ${dist.name} is not reproducible`);
+    ctx.check(
+      a.every((x, i) => x === b[i]),
+      `seeded dpnoise ${dist.name} is not reproducible`,
+    );
   }
 }
 
@@ -212,9 +232,14 @@ export async function run(ctx) {
   // Reference NumPy operation: fill against the allocating call; add against the cheapest NumPy
   // way to get the same noise into an existing array (standard_normal(out=) for Gaussian; Laplace
   // has no out=, so the allocating laplace(size=K), which is cheaper than NumPy's in-place add).
-  const reference = (dist, mode) => (dist === 'Gaussian'
-    ? (mode === 'fill' ? ['normal', '`standard_normal(K)`'] : ['normalOut', '`standard_normal(out=buf)`']) // into and add: out=
-    : (mode === 'fill' ? ['laplace', '`laplace(size=K)`'] : ['laplace', '`laplace(size=K)`']));
+  const reference = (dist, mode) =>
+    dist === 'Gaussian'
+      ? mode === 'fill'
+        ? ['normal', '`standard_normal(K)`']
+        : ['normalOut', '`standard_normal(out=buf)`'] // into and add: out=
+      : mode === 'fill'
+        ? ['laplace', '`laplace(size=K)`']
+        : ['laplace', '`laplace(size=K)`'];
   const targetRows = [];
   const verdicts = [];
   const floorBig = floorNs.get(BIG);
@@ -239,9 +264,13 @@ export async function run(ctx) {
           const inPlace = mode === 'add' ? numpyAt(BIG, dist.name === 'Gaussian' ? 'normalAdd' : 'laplaceAdd') : undefined;
           verdicts.push({ dist: dist.name, source: source.name, mode, scaling, met, nsMet, ratioMet, dp, ratio, inPlaceRatio: inPlace / dp });
           targetRows.push([
-            label, fmt(dp), `≤ ${limit}: ${nsMet ? 'yes' : 'no'}`,
+            label,
+            fmt(dp),
+            `≤ ${limit}: ${nsMet ? 'yes' : 'no'}`,
             mode === 'fill' ? fmt(dp - floorBig) : NONE,
-            opLabel, fmt(np), times(np, dp),
+            opLabel,
+            fmt(np),
+            times(np, dp),
             csprng ? `≥ ${NUMPY_FACTOR}×: ${ratioMet === undefined ? NA : ratioMet ? 'yes' : 'no'}` : NONE,
             mode === 'add' ? times(inPlace, dp) : NONE,
             verdict,
@@ -257,11 +286,12 @@ export async function run(ctx) {
   const why = (v) => [v.nsMet ? '' : `${fmt(v.dp)} ns`, v.ratioMet === false ? `${fmt(v.ratio)}× NumPy` : ''].filter(Boolean).join(', ');
   const metCases = verdicts.filter((v) => v.met);
   const failed = verdicts.filter((v) => !v.met);
-  const summary = failed.length === 0
-    ? `All ${verdicts.length} cases meet their targets at K = ${fmtK(BIG)}.`
-    : `At K = ${fmtK(BIG)}, ${metCases.length} of ${verdicts.length} cases meet their targets` +
-      (metCases.length ? ` (${metCases.map(caseName).join('; ')})` : '') +
-      `; not met: ${failed.map((v) => `${caseName(v)} (${why(v) || 'NumPy n/a'})`).join('; ')}.`;
+  const summary =
+    failed.length === 0
+      ? `All ${verdicts.length} cases meet their targets at K = ${fmtK(BIG)}.`
+      : `At K = ${fmtK(BIG)}, ${metCases.length} of ${verdicts.length} cases meet their targets` +
+        (metCases.length ? ` (${metCases.map(caseName).join('; ')})` : '') +
+        `; not met: ${failed.map((v) => `${caseName(v)} (${why(v) || 'NumPy n/a'})`).join('; ')}.`;
   const looser = verdicts.filter((v) => v.mode === 'add' && v.source === 'CSPRNG' && v.nsMet && v.ratioMet === false && v.inPlaceRatio >= NUMPY_FACTOR);
   const looserNote = looser.length
     ? ` Against NumPy's in-place add instead, these adds would meet the ${NUMPY_FACTOR}× target too: ${looser.map((v) => `${caseName(v)} (${fmt(v.inPlaceRatio)}×)`).join('; ')}.`
@@ -307,7 +337,18 @@ export async function run(ctx) {
         `The verdict uses these stricter references; the column *NumPy in-place add ÷ dpnoise* gives the ratio against NumPy's own in-place add ` +
         `(\`x += s * rng.standard_normal(K)\`, \`x += rng.laplace(0, s, K)\`), the other like-with-like reading. ` +
         `*fill − floor*: the fill minus \`new Float64Array(K).fill(0)\` measured in the same batches.`,
-      columns: ['case', 'ns/sample', 'ns target', 'fill − floor', 'NumPy reference', 'NumPy ns', 'NumPy ÷ dpnoise', 'NumPy target', 'NumPy in-place add ÷ dpnoise', 'verdict'],
+      columns: [
+        'case',
+        'ns/sample',
+        'ns target',
+        'fill − floor',
+        'NumPy reference',
+        'NumPy ns',
+        'NumPy ÷ dpnoise',
+        'NumPy target',
+        'NumPy in-place add ÷ dpnoise',
+        'verdict',
+      ],
       rows: targetRows,
       notes: [summary + looserNote, fillNote, cryptoNote],
     },

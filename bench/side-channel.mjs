@@ -20,7 +20,8 @@ function ks(a, b) {
   let j = 0;
   let d = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] <= b[j]) i++; else j++;
+    if (a[i] <= b[j]) i++;
+    else j++;
     d = Math.max(d, Math.abs(i / a.length - j / b.length));
   }
   return d;
@@ -54,12 +55,23 @@ export async function run(ctx) {
     const critical = 1.63 * Math.sqrt((small.length + large.length) / (small.length * large.length)); // alpha = 0.01
     rows.push([name, String(small.length), String(large.length), fmt(median(small)), fmt(median(large)), d.toFixed(4), critical.toFixed(4)]);
   }
-  return [{
-    heading: 'Timing of a one-coordinate release against the size of its noise',
-    text: `${N} releases of the value 0 with a fresh CSPRNG draw each, timed one by one (performance.now, microseconds per release call, `
-      + 'all validation included), grouped by |noise| <= 1 scale and |noise| > 2.5 scales. The Kolmogorov–Smirnov distance between the two groups\' times '
-      + 'is compared with what sampling alone gives at the 1% level: a distance near that level means the duration does not tell large noise from small.',
-    columns: ['release', 'releases with |noise| <= 1 scale', 'releases with |noise| > 2.5 scales', 'median µs (small)', 'median µs (large)', 'KS distance', 'sampling alone (1%)'],
-    rows,
-  }];
+  return [
+    {
+      heading: 'Timing of a one-coordinate release against the size of its noise',
+      text:
+        `${N} releases of the value 0 with a fresh CSPRNG draw each, timed one by one (performance.now, microseconds per release call, ` +
+        "all validation included), grouped by |noise| <= 1 scale and |noise| > 2.5 scales. The Kolmogorov–Smirnov distance between the two groups' times " +
+        'is compared with what sampling alone gives at the 1% level: a distance near that level means the duration does not tell large noise from small.',
+      columns: [
+        'release',
+        'releases with |noise| <= 1 scale',
+        'releases with |noise| > 2.5 scales',
+        'median µs (small)',
+        'median µs (large)',
+        'KS distance',
+        'sampling alone (1%)',
+      ],
+      rows,
+    },
+  ];
 }

@@ -68,7 +68,14 @@ export function measureEach(fns, { units = 1, seconds = 0.5, batches = 7, warmup
   return plans.map(({ calls, samples }) => {
     samples.sort((x, y) => x - y);
     const mid = median(samples);
-    return { perUnit: mid, min: samples[0], max: samples[samples.length - 1], batches, callsPerBatch: calls, spread: (samples[samples.length - 1] - samples[0]) / mid };
+    return {
+      perUnit: mid,
+      min: samples[0],
+      max: samples[samples.length - 1],
+      batches,
+      callsPerBatch: calls,
+      spread: (samples[samples.length - 1] - samples[0]) / mid,
+    };
   });
 }
 

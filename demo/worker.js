@@ -13,9 +13,13 @@ const SHAPES = {
 
 /** The profile, scaled to ||lambda||_2 = 1 as in the papers' figures. */
 export function profileOf({ profile, K, csv }) {
-  const raw = profile === 'csv'
-    ? csv.split(/[\s,;]+/).filter(Boolean).map(Number)
-    : Array.from({ length: K }, (_, k) => SHAPES[profile](k + 1, K));
+  const raw =
+    profile === 'csv'
+      ? csv
+          .split(/[\s,;]+/)
+          .filter(Boolean)
+          .map(Number)
+      : Array.from({ length: K }, (_, k) => SHAPES[profile](k + 1, K));
   const norm = Math.hypot(...raw);
   return raw.map((x) => x / norm);
 }
@@ -44,13 +48,17 @@ async function compute(inputs) {
   const sensitivity = profileOf(inputs);
   const epsilons = Array.from({ length: 40 }, (_, k) => 0.05 * 1.15 ** k);
   const Ks = [1, 2, 3, 5, 8, 12, 20, 30, 50, 80, 120, 200]; // e^i stays within the sensitivity domain (2^-400)
-  const mseOver = (list, make) => ['Gaussian', 'Laplace'].flatMap((noise) => ['iid', 'optimal'].map((allocation) =>
-    list.map((x) => {
-      const { sensitivity: s, epsilon: e } = make(x);
-      return noise === 'Gaussian'
-        ? dpnoise.calibrateGaussian({ sensitivity: s, epsilon: e, delta, allocation }).mse
-        : dpnoise.calibrateLaplace({ sensitivity: s, epsilon: e, allocation }).mse;
-    })));
+  const mseOver = (list, make) =>
+    ['Gaussian', 'Laplace'].flatMap((noise) =>
+      ['iid', 'optimal'].map((allocation) =>
+        list.map((x) => {
+          const { sensitivity: s, epsilon: e } = make(x);
+          return noise === 'Gaussian'
+            ? dpnoise.calibrateGaussian({ sensitivity: s, epsilon: e, delta, allocation }).mse
+            : dpnoise.calibrateLaplace({ sensitivity: s, epsilon: e, allocation }).mse;
+        }),
+      ),
+    );
   const noise = dpnoise.gaussianNoise(100_000, 1);
   const laplace = dpnoise.laplaceNoise(100_000, 1 / Math.SQRT2);
   const dims = Array.from({ length: 25 }, (_, k) => Math.round(10 ** (k / 4)));

@@ -69,10 +69,14 @@ for (const [title, problem] of problems) {
       const spr = error('spr', 'uniform');
       const optimal = error('optimal', 'step-sizes');
       const unweighted = error('optimal', 'uniform');
-      console.log(`${String(passes).padStart(6)} | ${fmt(spr)} | ${fmt(optimal).padStart(18)} | ${(optimal / spr).toFixed(3).padStart(16)} | ${fmt(unweighted).padStart(18)}`);
+      console.log(
+        `${String(passes).padStart(6)} | ${fmt(spr)} | ${fmt(optimal).padStart(18)} | ${(optimal / spr).toFixed(3).padStart(16)} | ${fmt(unweighted).padStart(18)}`,
+      );
       if (spr < best.spr[0]) best.spr = [spr, passes];
       if (optimal < best.optimal[0]) best.optimal = [optimal, passes];
     }
-    console.log(`best number of passes: DP-CD ${best.spr[0].toExponential(2)} (${best.spr[1]}), improved ${best.optimal[0].toExponential(2)} (${best.optimal[1]})`);
+    console.log(
+      `best number of passes: DP-CD ${best.spr[0].toExponential(2)} (${best.spr[1]}), improved ${best.optimal[0].toExponential(2)} (${best.optimal[1]})`,
+    );
   }
 }

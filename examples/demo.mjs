@@ -22,7 +22,11 @@ function profile(shape) {
 }
 
 const fmt = (x) => x.toPrecision(5).padStart(11);
-const db = (gain) => `${(10 * Math.log10(gain)).toFixed(2).replace(/^-0\.00$/, "0.00").padStart(6)} dB`;
+const db = (gain) =>
+  `${(10 * Math.log10(gain))
+    .toFixed(2)
+    .replace(/^-0\.00$/, '0.00')
+    .padStart(6)} dB`;
 
 console.log(`dpnoise demo: K = ${K} coordinates, sensitivity profiles with ||lambda||_2 = 1`);
 console.log(`Gaussian noise for (epsilon, delta) = (${epsilon}, ${delta}): mu0 = ${gaussianMu(epsilon, delta).toPrecision(12)}`);
@@ -34,9 +38,10 @@ for (const [name, shape] of Object.entries(profiles)) {
     ['Gaussian', calibrateGaussian, { delta }],
     ['Laplace', calibrateLaplace, {}],
   ]) {
-    const [iid, spr, optimal] = ['iid', 'spr', 'optimal'].map((allocation) =>
-      calibrate({ sensitivity, epsilon, allocation, ...extra }));
-    console.log(`${name.padEnd(16)} ${noise.padEnd(9)} ${fmt(iid.mse)} ${fmt(spr.mse)} ${fmt(optimal.mse)}   ${optimal.gain.toFixed(4).padStart(8)} ${db(optimal.gain)}`);
+    const [iid, spr, optimal] = ['iid', 'spr', 'optimal'].map((allocation) => calibrate({ sensitivity, epsilon, allocation, ...extra }));
+    console.log(
+      `${name.padEnd(16)} ${noise.padEnd(9)} ${fmt(iid.mse)} ${fmt(spr.mse)} ${fmt(optimal.mse)}   ${optimal.gain.toFixed(4).padStart(8)} ${db(optimal.gain)}`,
+    );
   }
 }
 

@@ -13,7 +13,11 @@ function report(title, clipNorms) {
   const { optimal, spr, global } = perLayerNoise({ layerSizes, clipNorms, noiseMultiplier });
   console.log(`\n${title}`);
   console.log('rule                              total noise (sum n_l sigma_l^2)   relative to optimal');
-  for (const [name, c] of [['global clipping (iid)', global], ['per-layer, sigma_l ~ C_l (spr)', spr], ['per-layer, optimal (dpnoise)', optimal]]) {
+  for (const [name, c] of [
+    ['global clipping (iid)', global],
+    ['per-layer, sigma_l ~ C_l (spr)', spr],
+    ['per-layer, optimal (dpnoise)', optimal],
+  ]) {
     console.log(`${name.padEnd(34)}${c.mse.toExponential(4).padStart(30)}${(c.mse / optimal.mse).toFixed(3).padStart(22)}`);
   }
   return optimal;
@@ -25,7 +29,10 @@ const optimal = report('Flat per-layer clipping, ||C||_2 = 1', Array(L).fill(1 /
 // Clipping proportional to sqrt(layer size): larger layers get larger norms.
 const raw = layerSizes.map(Math.sqrt);
 const norm = Math.hypot(...raw);
-report('Clipping C_l ~ sqrt(n_l), ||C||_2 = 1', raw.map((c) => c / norm));
+report(
+  'Clipping C_l ~ sqrt(n_l), ||C||_2 = 1',
+  raw.map((c) => c / norm),
+);
 
 // The noise itself, expanded from one scale per layer without a K-long scale array.
 const noise = gaussianNoise(K, { sizes: layerSizes, scales: optimal.scales });

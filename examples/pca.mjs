@@ -5,7 +5,15 @@
 // recovery error SRE = ||(I - U_hat U_hat^T) U||_F^2 / k against the noiseless top-k subspace U.
 // Run: node examples/pca.mjs   (after `npm ci`)
 import {
-  addGaussianNoise, addLaplaceNoise, createRng, gaussianMu, gramMatrix, privateCovariance, subspaceError, syntheticPcaData, topEigenvectors,
+  addGaussianNoise,
+  addLaplaceNoise,
+  createRng,
+  gaussianMu,
+  gramMatrix,
+  privateCovariance,
+  subspaceError,
+  syntheticPcaData,
+  topEigenvectors,
 } from 'dpnoise';
 
 const n = 5000; // users
@@ -48,13 +56,18 @@ for (const epsilon of epsilons) {
 
 const cell = (x) => (x >= 0.001 ? x.toFixed(4) : x.toExponential(1)).padStart(9);
 console.log(`DP-PCA: n = ${n} unit rows in R^${d}, top-${k} subspace, mean SRE over ${trials} trials`);
-console.log(`(SRE = ||(I - U_hat U_hat^T) U||_F^2 / k; 0 is exact, ${(1 - k / d).toFixed(2)} is a random subspace; Gaussian delta = ${delta.toExponential()})\n`);
+console.log(
+  `(SRE = ||(I - U_hat U_hat^T) U||_F^2 / k; 0 is exact, ${(1 - k / d).toFixed(2)} is a random subspace; Gaussian delta = ${delta.toExponential()})\n`,
+);
 console.log(`mechanism  noise      ${epsilons.map((e) => `eps=${e}`.padStart(9)).join('')}   MSE gain of optimal`);
 settings.forEach(([family, allocation], s) => {
   const gain = allocation === 'optimal' ? `   ${gains[s][0].toFixed(3)}` : '';
   console.log(`${family.padEnd(10)} ${allocation.padEnd(10)} ${results[s].map(cell).join('')}${gain}`);
 });
-for (const [family, iid, optimal] of [['Gaussian', 0, 1], ['Laplace', 2, 3]]) {
+for (const [family, iid, optimal] of [
+  ['Gaussian', 0, 1],
+  ['Laplace', 2, 3],
+]) {
   const ratios = results[optimal].map((x, i) => (x / results[iid][i]).toFixed(3));
   console.log(`${family}: SRE of optimal / iid = ${ratios.join(', ')}`);
 }

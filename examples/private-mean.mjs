@@ -37,6 +37,10 @@ const standardMean = standardSums.map((s) => s / standardCount);
 
 console.log(`Private mean of ${n} records in [0, ${C}]^${d}, (epsilon, delta) = (${epsilon}, ${delta})\n`);
 console.log('mechanism                 sum noise sd   count noise sd   RMSE of the mean');
-console.log(`correlated (dpnoise)      ${mechanism.sumScale.toFixed(3).padStart(12)}   ${mechanism.countScale.toFixed(3).padStart(14)}   ${rmse(correlatedMean, exactMean).toExponential(3).padStart(16)}`);
-console.log(`standard, budget split    ${((C * Math.sqrt(d)) / mu).toFixed(3).padStart(12)}   ${(1 / mu).toFixed(3).padStart(14)}   ${rmse(standardMean, exactMean).toExponential(3).padStart(16)}`);
+console.log(
+  `correlated (dpnoise)      ${mechanism.sumScale.toFixed(3).padStart(12)}   ${mechanism.countScale.toFixed(3).padStart(14)}   ${rmse(correlatedMean, exactMean).toExponential(3).padStart(16)}`,
+);
+console.log(
+  `standard, budget split    ${((C * Math.sqrt(d)) / mu).toFixed(3).padStart(12)}   ${(1 / mu).toFixed(3).padStart(14)}   ${rmse(standardMean, exactMean).toExponential(3).padStart(16)}`,
+);
 console.log(`\nGain in MSE of the sums over the standard mechanism at the full budget: ${mechanism.gain.toFixed(3)}`);

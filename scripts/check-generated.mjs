@@ -25,7 +25,10 @@ function firstDifference(committed, generated) {
   const y = b[line];
   let column = 0;
   while (x !== undefined && y !== undefined && x[column] === y[column]) column++;
-  const cut = (s) => s === undefined ? '(end of file)' : (column > 50 ? '...' : '') + JSON.stringify(s.slice(Math.max(0, column - 50), column + 50)) + (s.length > column + 50 ? '...' : '');
+  const cut = (s) =>
+    s === undefined
+      ? '(end of file)'
+      : (column > 50 ? '...' : '') + JSON.stringify(s.slice(Math.max(0, column - 50), column + 50)) + (s.length > column + 50 ? '...' : '');
   return { line: line + 1, committed: cut(x), generated: cut(y) };
 }
 

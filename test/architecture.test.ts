@@ -21,7 +21,9 @@ function sources(dir: string): string[] {
 /** The relative module imports of a file (static, re-exports and dynamic; not assets such as .wasm), as .ts paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] ?? m[2]!,
+  );
   return specifiers
     .filter((s) => s.startsWith('.') && /(\.js|\/[\w-]+)$/.test(s)) // TypeScript's .js, AssemblyScript's bare names
     .map((s) => relative(root, resolve(dirname(join(root, file)), s)).replace(/(\.js)?$/, '.ts'));

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { correlatedSum, createRng, gaussianMechanism, gaussianNoise, laplaceMechanism, type Rng } from '../src/index.js';
 import { built } from './built.js'; // workers load dist/noise/worker.js
+import { lcg } from './helpers.js';
 
 const { addGaussianNoiseParallel, createRng: createDistRng } = built;
 
@@ -18,7 +19,10 @@ describe('a mechanism cannot be changed after it is built', () => {
       m.scales.fill(0);
       m.sensitivity.fill(0);
       expect(m.release([0, 0, 0], seeded(1)), mode).toEqual(before);
-      expect(m.release([0, 0, 0]).some((x) => x !== 0), `${mode}: still noisy`).toBe(true);
+      expect(
+        m.release([0, 0, 0]).some((x) => x !== 0),
+        `${mode}: still noisy`,
+      ).toBe(true);
       expect(m.privacy.epsilonPure).toBe(epsilon);
     }
   });
@@ -27,14 +31,20 @@ describe('a mechanism cannot be changed after it is built', () => {
     const m = gaussianMechanism({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6 });
     expect(Object.isFrozen(m)).toBe(true);
     expect(Object.isFrozen(m.privacy)).toBe(true);
-    expect(() => { (m as { scales: unknown }).scales = new Float64Array(2); }).toThrow(TypeError);
-    expect(() => { (m as { release: unknown }).release = () => new Float64Array(2); }).toThrow(TypeError);
-    expect(() => { (m.privacy as { delta: unknown }).delta = () => 0; }).toThrow(TypeError);
+    expect(() => {
+      (m as { scales: unknown }).scales = new Float64Array(2);
+    }).toThrow(TypeError);
+    expect(() => {
+      (m as { release: unknown }).release = () => new Float64Array(2);
+    }).toThrow(TypeError);
+    expect(() => {
+      (m.privacy as { delta: unknown }).delta = () => 0;
+    }).toThrow(TypeError);
     const c = correlatedSum({ dimension: 3, epsilon: 1, delta: 1e-6 });
     expect(Object.isFrozen(c)).toBe(true);
   });
 
-  it('copies the arrays it is built from: reusing the caller\'s sizes, sensitivity or weights buffers changes nothing', () => {
+  it("copies the arrays it is built from: reusing the caller's sizes, sensitivity or weights buffers changes nothing", () => {
     const sizes = Float64Array.from([3, 2]);
     const sensitivity = Float64Array.from([1, 0.2]);
     const m = gaussianMechanism({ groups: { sizes, sensitivity }, epsilon: 1, delta: 1e-6 });
@@ -49,7 +59,7 @@ describe('a mechanism cannot be changed after it is built', () => {
     expect(w.release([0, 0], seeded(3))).toEqual(withWeights);
   });
 
-  it('reads every option once, from the caller\'s own properties: a getter cannot change a value between the check and the use', () => {
+  it("reads every option once, from the caller's own properties: a getter cannot change a value between the check and the use", () => {
     let reads = 0;
     const options = {
       sensitivity: [1],
@@ -173,11 +183,15 @@ describe('floating-point low bits (Mironov 2012): no output one neighbour can gi
         const safe = build('grid');
         const [S] = sets[0]!;
         const [, inS] = sets[0]!;
-        const gap = hits((x) => continuous.release([x])[0]!, neighbours[0]!, inS, 20_000) - hits((x) => continuous.release([x])[0]!, neighbours[1]!, inS, 20_000);
+        const gap =
+          hits((x) => continuous.release([x])[0]!, neighbours[0]!, inS, 20_000) - hits((x) => continuous.release([x])[0]!, neighbours[1]!, inS, 20_000);
         expect(gap, `${name}, continuous, ${S}`).toBeGreaterThan(100);
         for (const [label, set] of sets) {
           for (const x of neighbours) {
-            expect(hits((v) => safe.release([v])[0]!, x, set, 20_000), `${name}, default, x = ${x}, ${label}`).toBe(0);
+            expect(
+              hits((v) => safe.release([v])[0]!, x, set, 20_000),
+              `${name}, default, x = ${x}, ${label}`,
+            ).toBe(0);
           }
         }
       }
@@ -187,7 +201,10 @@ describe('floating-point low bits (Mironov 2012): no output one neighbour can gi
   it('correlated sums: the default release never lands in the low-bit sets either', () => {
     const c = correlatedSum({ dimension: 2, epsilon: 1, delta: 1e-6 });
     for (const [label, set] of sets) {
-      for (const sums of [[0, 0], [1, 0]]) {
+      for (const sums of [
+        [0, 0],
+        [1, 0],
+      ]) {
         let count = 0;
         for (let i = 0; i < 5000; i++) {
           const { sums: out, count: n } = c.release(sums, 3);
@@ -199,8 +216,7 @@ describe('floating-point low bits (Mironov 2012): no output one neighbour can gi
   });
 
   it('over random inputs, every default output is an exact multiple of the grid, and the grid is at least 2^-40 of the noise scale', () => {
-    let seed = 7;
-    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const random = lcg(7);
     for (let trial = 0; trial < 300; trial++) {
       const K = 1 + Math.floor(random() * 6);
       const sensitivity = Array.from({ length: K }, () => (random() < 0.2 ? 0 : 10 ** (random() * 8 - 4)));
@@ -216,7 +232,10 @@ describe('floating-point low bits (Mironov 2012): no output one neighbour can gi
       const d = 1 + Math.floor(random() * 5);
       const bound = 10 ** (random() * 6 - 3);
       const c = correlatedSum({ dimension: d, epsilon, delta: 1e-6, bound });
-      const { sums, count } = c.release(Array.from({ length: d }, () => random() * bound * 10), 10);
+      const { sums, count } = c.release(
+        Array.from({ length: d }, () => random() * bound * 10),
+        10,
+      );
       for (const y of sums) expect(Number.isInteger(y / c.grid!)).toBe(true);
       expect(Number.isInteger(count! * 2 ** 30)).toBe(true);
     }

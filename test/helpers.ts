@@ -65,7 +65,9 @@ export function exactSum(values: Iterable<number>): number {
 export function expectClose(actual: number, expected: number, tol: number, where: string): void {
   const err = relativeError(actual, expected);
   if (!(err <= tol)) {
-    throw new Error(`${where}: expected ${expected}, got ${actual}; relative error ${err.toExponential(3)} (${(err / EPS).toFixed(2)} EPS) > tolerance ${tol} (${(tol / EPS).toFixed(2)} EPS)`);
+    throw new Error(
+      `${where}: expected ${expected}, got ${actual}; relative error ${err.toExponential(3)} (${(err / EPS).toFixed(2)} EPS) > tolerance ${tol} (${(tol / EPS).toFixed(2)} EPS)`,
+    );
   }
 }
 
@@ -73,14 +75,27 @@ export function expectClose(actual: number, expected: number, tol: number, where
 export function expectNear(actual: number, expected: number, tol: number, where: string): void {
   const err = Math.abs(actual - expected);
   if (!(err <= tol)) {
-    throw new Error(`${where}: expected ${expected}, got ${actual}; absolute error ${err.toExponential(3)} (${(err / EPS).toFixed(2)} EPS) > tolerance ${tol} (${(tol / EPS).toFixed(2)} EPS)`);
+    throw new Error(
+      `${where}: expected ${expected}, got ${actual}; absolute error ${err.toExponential(3)} (${(err / EPS).toFixed(2)} EPS) > tolerance ${tol} (${(tol / EPS).toFixed(2)} EPS)`,
+    );
   }
 }
 
 /** Every entry of zero-mean Gaussian noise's empirical covariance within 5 standard errors of the design. */
 export function expectCovariance(empirical: (i: number, j: number) => number, design: number[][], releases: number): void {
-  design.forEach((row, i) => row.forEach((cov, j) => {
-    const se = Math.sqrt((design[i]![i]! * design[j]![j]! + cov ** 2) / releases);
-    expect(Math.abs(empirical(i, j) - cov), `cov(${i}, ${j})`).toBeLessThan(5 * se);
-  }));
+  design.forEach((row, i) => {
+    row.forEach((cov, j) => {
+      const se = Math.sqrt((design[i]![i]! * design[j]![j]! + cov ** 2) / releases);
+      expect(Math.abs(empirical(i, j) - cov), `cov(${i}, ${j})`).toBeLessThan(5 * se);
+    });
+  });
+}
+
+/** A small deterministic generator of uniforms in [0, 1) for test inputs (a 32-bit LCG; never for noise). */
+export function lcg(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
 }

@@ -29,7 +29,10 @@ describe('the published package', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dpnoise-pack-'));
     try {
       // --ignore-scripts: npm test has built dist/ (prepack would only find the build up to date).
-      const [pack] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir])) as Array<{ filename: string; files: Array<{ path: string }> }>;
+      const [pack] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir])) as Array<{
+        filename: string;
+        files: Array<{ path: string }>;
+      }>;
       const files = pack!.files.map((f) => f.path);
       expect(files).toContain('dist/index.js');
       expect(files).toContain('dist/index.d.ts');

@@ -19,7 +19,9 @@ export function moments(sample: Float64Array): { mean: number; variance: number;
   let sum = 0;
   for (const x of sample) sum += x;
   const mean = sum / n;
-  let m2 = 0, m3 = 0, m4 = 0;
+  let m2 = 0,
+    m3 = 0,
+    m4 = 0;
   for (const x of sample) {
     const d = x - mean;
     const d2 = d * d;
@@ -27,7 +29,9 @@ export function moments(sample: Float64Array): { mean: number; variance: number;
     m3 += d2 * d;
     m4 += d2 * d2;
   }
-  m2 /= n; m3 /= n; m4 /= n;
+  m2 /= n;
+  m3 /= n;
+  m4 /= n;
   return { mean, variance: m2, skewness: m3 / m2 ** 1.5, kurtosis: m4 / (m2 * m2) };
 }
 
@@ -46,10 +50,19 @@ export function countBeyond(sample: Float64Array, t: number): number {
 /** Pearson correlation of x[i] and x[i + lag]. */
 export function autocorrelation(sample: Float64Array, lag: number): number {
   const n = sample.length - lag;
-  let sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+  let sx = 0,
+    sy = 0,
+    sxx = 0,
+    syy = 0,
+    sxy = 0;
   for (let i = 0; i < n; i++) {
-    const x = sample[i]!, y = sample[i + lag]!;
-    sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y;
+    const x = sample[i]!,
+      y = sample[i + lag]!;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    syy += y * y;
+    sxy += x * y;
   }
   const cov = sxy / n - (sx / n) * (sy / n);
   return cov / Math.sqrt((sxx / n - (sx / n) ** 2) * (syy / n - (sy / n) ** 2));

@@ -174,9 +174,10 @@ const SCALE_ENTRIES = { min: 0, max: Number.MAX_VALUE, basic: 'a finite number >
 function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings: string[] } {
   const o = readOptions('options', options, ['scales', 'sensitivity']);
   const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
-  const scales = typeof o.scales === 'number'
-    ? numberIn('scales', o.scales, { min: 0, max: Number.MAX_VALUE })
-    : vector('scales', o.scales, SCALE_ENTRIES, { length: lambda.length });
+  const scales =
+    typeof o.scales === 'number'
+      ? numberIn('scales', o.scales, { min: 0, max: Number.MAX_VALUE })
+      : vector('scales', o.scales, SCALE_ENTRIES, { length: lambda.length });
   const sum = new CompensatedSum();
   for (let i = 0; i < lambda.length; i++) {
     const l = lambda[i]!;

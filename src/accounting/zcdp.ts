@@ -18,7 +18,8 @@ export function zcdpDelta(rho: number, epsilon: number): number {
   for (let i = 0; i < 120; i++) {
     const x1 = hi - phi * (hi - lo);
     const x2 = lo + phi * (hi - lo);
-    if (logBound(x1) < logBound(x2)) hi = x2; else lo = x1;
+    if (logBound(x1) < logBound(x2)) hi = x2;
+    else lo = x1;
   }
   return Math.min(1, Math.exp(logBound(0.5 * (lo + hi))));
 }
@@ -31,7 +32,8 @@ export function zcdpEpsilon(rho: number, delta: number): number {
   while (zcdpDelta(rho, hi) > delta) hi *= 2;
   for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
     const mid = 0.5 * (lo + hi);
-    if (zcdpDelta(rho, mid) > delta) lo = mid; else hi = mid;
+    if (zcdpDelta(rho, mid) > delta) lo = mid;
+    else hi = mid;
   }
   return hi;
 }
@@ -42,7 +44,8 @@ export function zcdpMu(epsilon: number, delta: number, upper: number): number {
   let hi = upper; // the continuous mu0: the zCDP conversion is never tighter than the exact curve
   for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
     const mid = 0.5 * (lo + hi);
-    if (zcdpDelta((mid * mid) / 2, epsilon) <= delta) lo = mid; else hi = mid;
+    if (zcdpDelta((mid * mid) / 2, epsilon) <= delta) lo = mid;
+    else hi = mid;
   }
   return lo;
 }

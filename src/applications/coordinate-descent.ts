@@ -204,7 +204,10 @@ function readStepSizes(o: Record<string, unknown>, p: Problem): Float64Array {
   if (zero >= 0) throw new RangeError(`dpnoise: feature column ${zero} is all zeros, so it has no default step size; drop it or pass \`stepSizes\`.`);
   const steps = m.map((v) => 1 / v);
   const bad = steps.findIndex((s) => !(s >= STEP_ENTRIES.min && s <= STEP_ENTRIES.max));
-  if (bad >= 0) throw new RangeError(`dpnoise: the default step size of coordinate ${bad} (${steps[bad]}) is outside [1e-100, 1e100]; rescale the features or pass \`stepSizes\`.`);
+  if (bad >= 0)
+    throw new RangeError(
+      `dpnoise: the default step size of coordinate ${bad} (${steps[bad]}) is outside [1e-100, 1e100]; rescale the features or pass \`stepSizes\`.`,
+    );
   return steps;
 }
 
@@ -312,13 +315,21 @@ function runScales(calibrate: (sensitivity: Float64Array, mu: number) => Float64
   const scales = calibrate(sensitivity, mu).map((s) => s * factor);
   const largest = scales.reduce((a, b) => Math.max(a, b), 0);
   if (!(largest <= MAX_SCALE)) {
-    throw new RangeError(`dpnoise: the noise for these clipping thresholds, passes and privacy level overflows (scale ${largest}); use a larger epsilon or delta, fewer passes, or smaller \`clip\`.`);
+    throw new RangeError(
+      `dpnoise: the noise for these clipping thresholds, passes and privacy level overflows (scale ${largest}); use a larger epsilon or delta, fewer passes, or smaller \`clip\`.`,
+    );
   }
   return scales;
 }
 
 /** Continuous mode: the run calibrated at mu0(epsilon, delta). */
-function continuousNoise(calibrate: (sensitivity: Float64Array, mu: number) => Float64Array, sensitivity: Float64Array, mu0: number, passes: number, rng: Rng | undefined): Noise {
+function continuousNoise(
+  calibrate: (sensitivity: Float64Array, mu: number) => Float64Array,
+  sensitivity: Float64Array,
+  mu0: number,
+  passes: number,
+  rng: Rng | undefined,
+): Noise {
   const scales = runScales(calibrate, sensitivity, mu0, passes);
   // The whole run's distance: passes * sum_j (Delta_j / sigma_j)^2 (a 0 sensitivity costs nothing).
   const perPass = new CompensatedSum();
@@ -340,11 +351,29 @@ function continuousNoise(calibrate: (sensitivity: Float64Array, mu: number) => F
  * safety"); the run composes to rho = passes * sum_j of those, calibrated so that the zCDP
  * conversion meets (epsilon, delta).
  */
-function gridNoise(calibrate: (sensitivity: Float64Array, mu: number) => Float64Array, sensitivity: Float64Array, epsilon: number, delta: number, mu0: number, passes: number, rng: Rng | undefined, mode: ModeOptions, clip: Float64Array): Noise {
+function gridNoise(
+  calibrate: (sensitivity: Float64Array, mu: number) => Float64Array,
+  sensitivity: Float64Array,
+  epsilon: number,
+  delta: number,
+  mu0: number,
+  passes: number,
+  rng: Rng | undefined,
+  mode: ModeOptions,
+  clip: Float64Array,
+): Noise {
   const mu = zcdpMu(epsilon, delta, mu0);
-  if (!(mu > 0)) throw new RangeError(`dpnoise: grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or mode 'continuous'.`);
+  if (!(mu > 0))
+    throw new RangeError(
+      `dpnoise: grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or mode 'continuous'.`,
+    );
   const first = runScales(calibrate, sensitivity, mu, passes);
-  const g = mode.grid ?? defaultGrid(roundingScale(sensitivity), first.reduce((m, s) => Math.max(m, s), 0));
+  const g =
+    mode.grid ??
+    defaultGrid(
+      roundingScale(sensitivity),
+      first.reduce((m, s) => Math.max(m, s), 0),
+    );
   const largestClip = clip.reduce((m, c) => Math.max(m, c), 0);
   if (!(largestClip / g <= 2 ** 1000)) throw new RangeError(`dpnoise: \`clip\` ${largestClip} is beyond 2^1000 steps of \`grid\` ${g}; use a larger grid.`);
   const rounded = gridSensitivity(sensitivity, g);
@@ -357,7 +386,10 @@ function gridNoise(calibrate: (sensitivity: Float64Array, mu: number) => Float64
   const rho = passes * perPass.value * (1 + 2 ** -50);
   const stream = sourceOf(rng).stream(); // one stream for the run: update (pass, j) is coordinate pass d + j
   const noisyPass: NoisyPass = (pass) => {
-    const Y = drawValidated('discreteGaussianSamples', new Float64Array(sensitivity.length), variances, stream, { origin: pass * sensitivity.length, fixedWork: mode.fixedWork });
+    const Y = drawValidated('discreteGaussianSamples', new Float64Array(sensitivity.length), variances, stream, {
+      origin: pass * sensitivity.length,
+      fixedWork: mode.fixedWork,
+    });
     // fl(V + Y) rounds the exact integer release once: a function of it, so post-processing.
     return (j, average) => g * (roundHalfUp(average / g) + Y[j]!);
   };
@@ -389,11 +421,13 @@ export function privateCoordinateDescent(options: PrivateCoordinateDescentOption
   // Delta_j = 2 C_j / n, raised to cover the floating-point sum over the n records.
   const sensitivity = clip.map((c) => ((2 * c) / p.n) * summationFactor(p.n));
   const weighted = allocation === 'optimal' && noiseWeights === 'step-sizes';
-  const calibrate = (lambda: Float64Array, mu: number) => calibrateGaussian({ sensitivity: lambda, mu, allocation, ...(weighted ? { weights: steps } : {}) }).scales;
+  const calibrate = (lambda: Float64Array, mu: number) =>
+    calibrateGaussian({ sensitivity: lambda, mu, allocation, ...(weighted ? { weights: steps } : {}) }).scales;
   const mu0 = gaussianMu(epsilon, delta);
-  const noise = mode.mode === 'grid'
-    ? gridNoise(calibrate, sensitivity, epsilon, delta, mu0, passes, rng, mode, clip)
-    : continuousNoise(calibrate, sensitivity, mu0, passes, rng);
+  const noise =
+    mode.mode === 'grid'
+      ? gridNoise(calibrate, sensitivity, epsilon, delta, mu0, passes, rng, mode, clip)
+      : continuousNoise(calibrate, sensitivity, mu0, passes, rng);
   if (!(noise.runMu <= noise.mu)) throw new Error(`dpnoise: internal error: the run's distance ${noise.runMu} exceeds ${noise.mu}.`);
 
   const parameters = descend(p, passes, steps, clip, noise.noisyPass);

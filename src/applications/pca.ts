@@ -28,7 +28,14 @@ import { summationFactor } from '../core/summation.js';
 import { fail, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { sourceOf, type Rng } from '../noise/random.js';
 import type { Mode } from '../mechanisms/grid.js';
-import { gaussianMechanism, type GaussianMechanism, type GaussianMechanismOptions, laplaceMechanism, type LaplaceMechanism, type LaplaceMechanismOptions } from '../mechanisms/independent.js';
+import {
+  gaussianMechanism,
+  type GaussianMechanism,
+  type GaussianMechanismOptions,
+  laplaceMechanism,
+  type LaplaceMechanism,
+  type LaplaceMechanismOptions,
+} from '../mechanisms/independent.js';
 import { MATRIX_DIMENSION } from './subspaces.js';
 
 /** The noise families privateCovariance offers. */
@@ -180,11 +187,11 @@ export function privateCovariance(options: PrivateCovarianceOptions): PrivateCov
   const sensitivity = covarianceSensitivity(d, limits).map((c) => c * summationFactor(rows.length + 1));
   // The mechanism checks epsilon, delta, allocation and the mode; sourceOf checks rng; all before any work.
   const { data: _d, mechanism: _m, clip: _c, rng: _r, ...rest } = o;
-  const mechanism = family === 'gaussian'
-    ? gaussianMechanism({ ...rest, sensitivity } as GaussianMechanismOptions)
-    : laplaceMechanism({ ...rest, sensitivity } as LaplaceMechanismOptions);
+  const mechanism =
+    family === 'gaussian'
+      ? gaussianMechanism({ ...rest, sensitivity } as GaussianMechanismOptions)
+      : laplaceMechanism({ ...rest, sensitivity } as LaplaceMechanismOptions);
   const rng = sourceOf(o.rng);
   const released = mechanism.release(upperGram(rows, d, limits), { rng });
   return { matrix: mirror(released, d), dimension: d, sensitivity, calibration: mechanism };
 }
-

@@ -18,7 +18,6 @@ export interface SymmetricEigen {
   vectors: Float64Array;
 }
 
-
 /** A d x d row-major Float64Array of finite entries, symmetric to a relative 1e-8. */
 function readSymmetric(matrix: unknown, d: number): Float64Array {
   const m = vector('matrix', matrix, FINITE_ENTRIES, { arrays: false, length: d * d });
@@ -171,4 +170,3 @@ export function subspaceError(uHat: Float64Array, u: Float64Array, d: number, k:
   }
   return Math.min(1, sum / rank);
 }
-

@@ -29,7 +29,6 @@ export interface SyntheticPcaData {
   basis: Float64Array;
 }
 
-
 /**
  * Synthetic data in the spirit of the "fully random model" (Soltanolkotabi and Candes): a
  * uniformly random k-dimensional subspace of R^d, each row a standard Gaussian point of that

@@ -233,22 +233,24 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   const sumW = weighted ? rest.shift()! : K;
   const normQ = normQq ** (1 / q);
   const [cost, errorSum, squareSum] =
-    allocation === 'iid' ? [normQq, sumW, profile.grouped ? sumW : K]
-    : allocation === 'spr' ? [K, rest[0]!, rest[1]!]
-    : [rest[0]!, rest[0]!, rest[1]!];
+    allocation === 'iid' ? [normQq, sumW, profile.grouped ? sumW : K] : allocation === 'spr' ? [K, rest[0]!, rest[1]!] : [rest[0]!, rest[0]!, rest[1]!];
 
   const c = (SAFETY * cost ** (1 / q)) / budget;
   const mse = family.variance * c * c * squareSum;
   // mse >= (largest scale)^2, so a finite mse means every scale is finite.
   if (!Number.isFinite(mse)) {
-    throw new RangeError(`dpnoise: the noise for this profile and privacy level overflows double precision (mse ${mse}); use a larger epsilon or delta, or smaller sensitivities.`);
+    throw new RangeError(
+      `dpnoise: the noise for this profile and privacy level overflows double precision (mse ${mse}); use a larger epsilon or delta, or smaller sensitivities.`,
+    );
   }
   const scales = allocation === 'iid' ? new Float64Array(K).fill(c) : fillScales(w, profile, alpha, gamma, c);
   // A scale that underflows to 0 would release its coordinate exactly: refuse it.
   let exact = -1;
   for (let i = 0; i < K && exact < 0; i++) if (lambda[i]! > 0 && !(scales[i]! > 0)) exact = i;
   if (exact >= 0) {
-    throw new RangeError(`dpnoise: the noise scale of coordinate ${exact} (sensitivity ${lambda[exact]}) underflows to 0 at this privacy level; use a smaller epsilon or larger sensitivities.`);
+    throw new RangeError(
+      `dpnoise: the noise scale of coordinate ${exact} (sensitivity ${lambda[exact]}) underflows to 0 at this privacy level; use a smaller epsilon or larger sensitivities.`,
+    );
   }
   // gain = (c_iid / c)^p sum(w) / errorSum, where c_iid / c = normQ / cost^(1/q); a profile of
   // zeros gets no noise from any allocation.

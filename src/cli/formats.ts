@@ -138,7 +138,8 @@ export const ndjson: Format = async function* (text, names, noise) {
     const spans = valueSpans(line, from);
     const found = names.map((name) => {
       const at = spans.get(name) ?? [];
-      if (at.length !== 1) throw new UsageError(`line ${n}: key "${name}" ${at.length === 0 ? 'is missing' : `appears ${at.length} times`}; it must appear once.`);
+      if (at.length !== 1)
+        throw new UsageError(`line ${n}: key "${name}" ${at.length === 0 ? 'is missing' : `appears ${at.length} times`}; it must appear once.`);
       return at[0]!;
     });
     const values = found.map(([start, end], k) => finite(line.slice(start, end), `line ${n}, key "${names[k]}"`, shown(line.slice(start, end))));

@@ -26,7 +26,11 @@ export function readText(path: string): { text: Readable; bytesRead: () => numbe
     }
     done(null, text);
   };
-  const text = new Transform({ readableObjectMode: true, transform: (chunk: Buffer, _, done) => decode(chunk, done), flush: (done) => decode(undefined, done) });
+  const text = new Transform({
+    readableObjectMode: true,
+    transform: (chunk: Buffer, _, done) => decode(chunk, done),
+    flush: (done) => decode(undefined, done),
+  });
   // Errors of the file (a missing input, say) reach whoever reads `text`; a reader that stops
   // early closes the file.
   pipe(file, text, () => {});
@@ -50,7 +54,11 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export class PrivateOutput {
   private pending: string[] = [];
   private pendingLength = 0;
-  private constructor(private readonly handle: FileHandle, readonly path: string, private readonly target: string | undefined) {
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly path: string,
+    private readonly target: string | undefined,
+  ) {
     for (const signal of SIGNALS) process.on(signal, this.onSignal);
   }
 

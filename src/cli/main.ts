@@ -5,7 +5,13 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
-  gaussianFromMu, laplaceFromEpsilon, zcdpPrivacy, type GaussianPrivacy, type LaplacePrivacy, type Privacy, type ZcdpPrivacy,
+  gaussianFromMu,
+  laplaceFromEpsilon,
+  zcdpPrivacy,
+  type GaussianPrivacy,
+  type LaplacePrivacy,
+  type Privacy,
+  type ZcdpPrivacy,
 } from '../accounting/privacy.js';
 import { zcdpMu } from '../accounting/zcdp.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration } from '../calibrate/allocations.js';
@@ -70,7 +76,11 @@ function options(command: 'calibrate' | 'release', args: string[], names: Record
   } catch (error) {
     if (!(error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
     const what = (error as Error).message.replace(/\. .*$/s, ''); // its first sentence
-    throw new UsageError(`${what}. The options of "dpnoise ${command}" are ${Object.keys(names).map((n) => `--${n}`).join(', ')}.`);
+    throw new UsageError(
+      `${what}. The options of "dpnoise ${command}" are ${Object.keys(names)
+        .map((n) => `--${n}`)
+        .join(', ')}.`,
+    );
   }
 }
 
@@ -81,11 +91,14 @@ function required(values: Values, name: string): string {
 }
 
 function numbers(text: string, name: string): number[] {
-  return text.trim().split(/[\s,]+/).map((part, i) => {
-    const x = decimal(part);
-    if (!Number.isFinite(x)) throw new UsageError(`--${name}: entry ${i + 1} ("${part}") is not a number; give numbers separated by commas.`);
-    return x;
-  });
+  return text
+    .trim()
+    .split(/[\s,]+/)
+    .map((part, i) => {
+      const x = decimal(part);
+      if (!Number.isFinite(x)) throw new UsageError(`--${name}: entry ${i + 1} ("${part}") is not a number; give numbers separated by commas.`);
+      return x;
+    });
 }
 
 /** A list given inline ("1,2,3", or one number) or as a file of numbers. */
@@ -95,7 +108,9 @@ function profileArgument(value: string, name: string): number[] {
   try {
     text = readFileSync(value, 'utf8');
   } catch (error) {
-    throw new UsageError(`--${name} "${value}" is neither numbers separated by commas nor a file of numbers (${(error as { code?: string }).code ?? (error as Error).message}).`);
+    throw new UsageError(
+      `--${name} "${value}" is neither numbers separated by commas nor a file of numbers (${(error as { code?: string }).code ?? (error as Error).message}).`,
+    );
   }
   return numbers(text, name);
 }
@@ -139,30 +154,42 @@ const fmt = (x: number) => (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e6 ? x.toPreci
 
 function calibrateCommand(args: string[]): void {
   const values = options('calibrate', args, {
-    mechanism: 'string', epsilon: 'string', delta: 'string', sensitivity: 'string', allocation: 'string', json: 'boolean', help: 'boolean',
+    mechanism: 'string',
+    epsilon: 'string',
+    delta: 'string',
+    sensitivity: 'string',
+    allocation: 'string',
+    json: 'boolean',
+    help: 'boolean',
   });
   if (values.help) return void console.log(HELP.calibrate);
   const mechanism = choice(values, 'mechanism', MECHANISMS);
   const sensitivity = profileArgument(required(values, 'sensitivity'), 'sensitivity');
   const { epsilon, delta } = budgetOf(mechanism, values);
-  const c: Calibration & { mu?: number } = mechanism === 'gaussian'
-    ? calibrateGaussian({ sensitivity, epsilon, delta: delta!, ...allocationOf(values) })
-    : calibrateLaplace({ sensitivity, epsilon, ...allocationOf(values) });
+  const c: Calibration & { mu?: number } =
+    mechanism === 'gaussian'
+      ? calibrateGaussian({ sensitivity, epsilon, delta: delta!, ...allocationOf(values) })
+      : calibrateLaplace({ sensitivity, epsilon, ...allocationOf(values) });
   const figures = { mechanism, allocation: c.allocation, ...(c.mu !== undefined && { mu: c.mu }), mse: c.mse, error: c.error, gain: c.gain };
   if (values.json) {
     console.log(JSON.stringify({ ...figures, scales: Array.from(c.scales) }, null, 2));
     return;
   }
-  console.log(Object.entries(figures).map(([k, v]) => `${k.padEnd(11)}${typeof v === 'number' ? fmt(v) : v}`).join('\n'));
+  console.log(
+    Object.entries(figures)
+      .map(([k, v]) => `${k.padEnd(11)}${typeof v === 'number' ? fmt(v) : v}`)
+      .join('\n'),
+  );
   console.log(`\ncoordinate  sensitivity  scale`);
   sensitivity.forEach((s, i) => {
     console.log(`${String(i).padStart(10)}  ${fmt(s).padStart(11)}  ${fmt(c.scales[i]!)}`);
   });
 }
 
-const ROWS_PER_PERSON = '--rows-per-person K is required: the most rows one person\'s data can change (1 if each person has one row). '
-  + 'Every row is noised for a 1/K share of the budget so that each person gets the privacy asked for; '
-  + 'assuming one row when people have several would under-noise.';
+const ROWS_PER_PERSON =
+  "--rows-per-person K is required: the most rows one person's data can change (1 if each person has one row). " +
+  'Every row is noised for a 1/K share of the budget so that each person gets the privacy asked for; ' +
+  'assuming one row when people have several would under-noise.';
 
 function rowsPerPerson(values: Values): number {
   const v = values['rows-per-person'];
@@ -189,7 +216,10 @@ function rowMechanism(mechanism: Mechanism, { epsilon, delta }: Budget, values: 
   // to (epsilon, delta), smaller than the continuous gaussianMu.
   const continuous = gaussianMu(epsilon, delta!);
   const mu = mode === 'grid' ? zcdpMu(epsilon, delta!, continuous) : continuous;
-  if (!(mu > 0)) throw new UsageError(`grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or --mode continuous.`);
+  if (!(mu > 0))
+    throw new UsageError(
+      `grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or --mode continuous.`,
+    );
   return gaussianMechanism({ ...common, mu: mu / Math.sqrt(k) });
 }
 
@@ -211,14 +241,28 @@ function inputStats(input: string): Stats {
 
 async function releaseCommand(args: string[]): Promise<void> {
   const values = options('release', args, {
-    input: 'string', output: 'string', format: 'string', columns: 'string', sensitivity: 'string', 'rows-per-person': 'string',
-    mechanism: 'string', epsilon: 'string', delta: 'string', allocation: 'string', mode: 'string', grid: 'string', seed: 'string', help: 'boolean',
+    input: 'string',
+    output: 'string',
+    format: 'string',
+    columns: 'string',
+    sensitivity: 'string',
+    'rows-per-person': 'string',
+    mechanism: 'string',
+    epsilon: 'string',
+    delta: 'string',
+    allocation: 'string',
+    mode: 'string',
+    grid: 'string',
+    seed: 'string',
+    help: 'boolean',
   });
   if (values.help) return void console.log(HELP.release);
   const input = required(values, 'input');
   const output = values.output === undefined ? undefined : required(values, 'output');
-  const format = { csv, ndjson }[choice(values, 'format', /\.(ndjson|jsonl)$/i.test(input) ? ['ndjson', 'csv'] as const : ['csv', 'ndjson'] as const)];
-  const names = required(values, 'columns').split(',').map((s) => s.trim());
+  const format = { csv, ndjson }[choice(values, 'format', /\.(ndjson|jsonl)$/i.test(input) ? (['ndjson', 'csv'] as const) : (['csv', 'ndjson'] as const))];
+  const names = required(values, 'columns')
+    .split(',')
+    .map((s) => s.trim());
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (names.includes('')) throw new UsageError('--columns has an empty name; give column names separated by commas.');
   if (twice !== undefined) throw new UsageError(`--columns names "${twice}" twice; name each column once (got ${names.join(', ')}).`);
@@ -234,7 +278,8 @@ async function releaseCommand(args: string[]): Promise<void> {
   // The output is replaced by a rename, which must neither destroy the input nor replace a
   // device, pipe or folder (--output /dev/stdout would replace the link itself).
   const existing = output === undefined ? undefined : statSync(output, { throwIfNoEntry: false });
-  if (existing && sameFile(existing, stats)) throw new UsageError(`--output ${output} is the input file; give a new file, or leave out --output for standard output.`);
+  if (existing && sameFile(existing, stats))
+    throw new UsageError(`--output ${output} is the input file; give a new file, or leave out --output for standard output.`);
   if (existing && !existing.isFile()) throw new UsageError(`--output ${output} is not a regular file; give a file, or leave out --output for standard output.`);
   // A progress bar on a terminal, for files over 16 MiB (a pipe's size is unknown).
   const size = stats.isFile() ? stats.size : 0;
@@ -267,8 +312,10 @@ async function releaseCommand(args: string[]): Promise<void> {
   const person = composed(m.privacy, k);
   const guarantee = person.kind === 'laplace' ? `${fmt(person.epsilonPure)}-DP` : `(${fmt(person.epsilon(budget.delta!))}, ${values.delta})-DP`;
   const grid = m.grid === undefined ? 'continuous mode' : `grid mode, grid ${fmt(m.grid)} = 2^${Math.log2(m.grid)}`;
-  process.stderr.write(`dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${mechanism}, ${grid}; `
-    + `scales per row ${Array.from(m.scales, fmt).join(', ')}). Each person (at most ${plural(k, 'row')}) gets ${guarantee} over the whole file.\n`);
+  process.stderr.write(
+    `dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${mechanism}, ${grid}; ` +
+      `scales per row ${Array.from(m.scales, fmt).join(', ')}). Each person (at most ${plural(k, 'row')}) gets ${guarantee} over the whole file.\n`,
+  );
 }
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -91,7 +91,10 @@ export function readOptions(name: string, value: unknown, allowed: readonly stri
 function firstOutside(a: Float64Array, { min, max, zero = false }: Entries): number {
   let i = 0;
   for (const n = a.length & ~3; i < n; i += 4) {
-    const x0 = a[i]!, x1 = a[i + 1]!, x2 = a[i + 2]!, x3 = a[i + 3]!;
+    const x0 = a[i]!,
+      x1 = a[i + 1]!,
+      x2 = a[i + 2]!,
+      x3 = a[i + 3]!;
     if (!(x0 >= min && x0 <= max && x1 >= min && x1 <= max && x2 >= min && x2 <= max && x3 >= min && x3 <= max)) break;
   }
   for (; i < a.length; i++) {

@@ -93,13 +93,24 @@ function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
  * correlatedSum({ ..., mode: 'grid' }), already checked for d, C, the neighbour relation and the
  * privacy asked (`rho`, or `epsilon` and `delta` whose continuous distance is mu0).
  */
-export function gridCorrelatedSum(o: Record<string, unknown>, d: number, C: number, mu0: number, gridOption: number | undefined, fixedWork: boolean): GridCorrelatedSum {
+export function gridCorrelatedSum(
+  o: Record<string, unknown>,
+  d: number,
+  C: number,
+  mu0: number,
+  gridOption: number | undefined,
+  fixedWork: boolean,
+): GridCorrelatedSum {
   // rho asked, or the largest rho whose zCDP-to-(epsilon, delta) conversion meets the request.
   const rhoTarget = o.rho !== undefined ? (o.rho as number) : zcdpMu(o.epsilon as number, o.delta as number, mu0) ** 2 / 2;
-  if (!(rhoTarget > 0)) throw new RangeError('dpnoise: grid mode\'s zCDP accounting cannot meet this epsilon and delta; use a larger epsilon or delta, or mode \'continuous\'.');
+  if (!(rhoTarget > 0))
+    throw new RangeError("dpnoise: grid mode's zCDP accounting cannot meet this epsilon and delta; use a larger epsilon or delta, or mode 'continuous'.");
   const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption);
   const sigma2 = (SAFETY * (d * B * B + s * s)) / (2 * rhoTarget);
-  if (!(sigma2 <= MAX_VARIANCE)) throw new RangeError(`dpnoise: with \`grid\` ${g / (2 * s)} the noise standard deviation is ${Math.sqrt(sigma2)} grid steps, above 2^40; use a larger grid.`);
+  if (!(sigma2 <= MAX_VARIANCE))
+    throw new RangeError(
+      `dpnoise: with \`grid\` ${g / (2 * s)} the noise standard deviation is ${Math.sqrt(sigma2)} grid steps, above 2^40; use a larger grid.`,
+    );
   const rho = ((d * B * B + s * s) / (2 * sigma2)) * (1 + 2 ** -50);
   const sigma = Math.sqrt(sigma2);
   const independentScale = (g * sigma) / 2;

@@ -112,7 +112,19 @@ function sparseDesign(d: number, k: number): Design {
  * Gaussian noise correlated across the sums (docs/math.md, "Correlated sums").
  */
 export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMechanism {
-  const o = readOptions('options', options, ['dimension', 'epsilon', 'delta', 'rho', 'bound', 'sparsity', 'tradeoff', 'neighbours', 'mode', 'grid', 'fixedWork']);
+  const o = readOptions('options', options, [
+    'dimension',
+    'epsilon',
+    'delta',
+    'rho',
+    'bound',
+    'sparsity',
+    'tradeoff',
+    'neighbours',
+    'mode',
+    'grid',
+    'fixedWork',
+  ]);
   const d = integerIn('dimension', o.dimension, DIMENSION);
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
@@ -120,7 +132,9 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const mu = privacyDistance(o);
   if (mode === 'grid') {
     if (o.sparsity !== undefined || o.tradeoff !== undefined || neighbours !== 'add-remove') {
-      throw new TypeError("dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`; pass `mode: 'continuous'` for those (not floating-point safe).");
+      throw new TypeError(
+        "dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`; pass `mode: 'continuous'` for those (not floating-point safe).",
+      );
     }
     return Object.freeze({ dimension: d, neighbours, mode, fixedWork, ...gridCorrelatedSum(o, d, C, mu, grid, fixedWork) });
   }
@@ -132,9 +146,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   }
   const t = o.tradeoff === undefined ? Math.sqrt(d) : numberIn('tradeoff', o.tradeoff, POSITIVE_FINITE);
   const design: Design =
-    neighbours === 'replace-one' ? { shared: 0, independent: d, count: 0, standard: d }
-    : sparse ? sparseDesign(d, k)
-    : addRemoveDesign(d, t);
+    neighbours === 'replace-one' ? { shared: 0, independent: d, count: 0, standard: d } : sparse ? sparseDesign(d, k) : addRemoveDesign(d, t);
 
   const unit = (SAFETY * C) / mu; // rounded up, as every calibration
   const sharedScale = unit * Math.sqrt(design.shared);
@@ -144,7 +156,9 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   // Refuse, before any release, noise the samplers cannot represent (mu underflowing, a huge
   // bound or a tiny tradeoff): scales above 1e150, an infinite or NaN error.
   if (!(Math.max(sharedScale, independentScale, countScale) <= MAX_SCALE && Number.isFinite(mse))) {
-    throw new RangeError(`dpnoise: this privacy level, bound and tradeoff need noise scales beyond 1e150 (shared ${sharedScale}, independent ${independentScale}, count ${countScale}); use a larger epsilon, delta or rho, or a smaller bound.`);
+    throw new RangeError(
+      `dpnoise: this privacy level, bound and tradeoff need noise scales beyond 1e150 (shared ${sharedScale}, independent ${independentScale}, count ${countScale}); use a larger epsilon, delta or rho, or a smaller bound.`,
+    );
   }
   const releasesCount = !sparse;
 

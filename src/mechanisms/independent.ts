@@ -8,10 +8,26 @@
 // A mechanism owns everything its release depends on: the options are read once, from the
 // caller's own properties; the arrays are copied at construction; the object is frozen, and the
 // arrays it shows are copies of its own, so changing them changes nothing.
-import { gaussianPrivacy, laplaceFromEpsilon, laplacePrivacy, zcdpPrivacy, type GaussianPrivacy, type LaplacePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import {
+  gaussianPrivacy,
+  laplaceFromEpsilon,
+  laplacePrivacy,
+  zcdpPrivacy,
+  type GaussianPrivacy,
+  type LaplacePrivacy,
+  type ZcdpPrivacy,
+} from '../accounting/privacy.js';
 import { zcdpMu } from '../accounting/zcdp.js';
 import {
-  CALIBRATION_OPTIONS, calibrateGaussian, readSensitivities, calibrateLaplace, type Calibration, type CalibrationOptions, type GaussianCalibration, type GaussianCalibrationOptions, type LaplaceCalibration,
+  CALIBRATION_OPTIONS,
+  calibrateGaussian,
+  readSensitivities,
+  calibrateLaplace,
+  type Calibration,
+  type CalibrationOptions,
+  type GaussianCalibration,
+  type GaussianCalibrationOptions,
+  type LaplaceCalibration,
 } from '../calibrate/allocations.js';
 import { CompensatedSum } from '../core/summation.js';
 import { readGaussianBudget, WEIGHT_ENTRIES } from '../core/domains.js';
@@ -81,7 +97,6 @@ interface OwnedProfile {
   lambda: Float64Array;
   sizes: Float64Array | undefined;
 }
-
 
 /** Calibration options with the owned profile (and sensitivities replaced, for grid mode). */
 function withProfile(o: Record<string, unknown>, { sizes }: OwnedProfile, lambda: Float64Array, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -155,7 +170,9 @@ function gridGaussianMechanism(o: Record<string, unknown>, profile: OwnedProfile
   const budget = 'mu' in asked ? undefined : asked;
   const mu = budget ? zcdpMu(budget.epsilon, budget.delta, gaussianMu(budget.epsilon, budget.delta)) : (asked as { mu: number }).mu;
   if (budget && !(mu > 0)) {
-    throw new RangeError(`dpnoise: grid mode's zCDP accounting cannot give epsilon ${budget.epsilon} with delta ${budget.delta}; use a larger epsilon or delta, or mode 'continuous'.`);
+    throw new RangeError(
+      `dpnoise: grid mode's zCDP accounting cannot give epsilon ${budget.epsilon} with delta ${budget.delta}; use a larger epsilon or delta, or mode 'continuous'.`,
+    );
   }
   const { epsilon: _e, delta: _d, mu: _m, ...rest } = o;
   const { lambda, sizes } = profile;

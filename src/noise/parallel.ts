@@ -85,7 +85,12 @@ function prepare(kernel: Kernel, target: Float64Array, add: boolean, scalesArg: 
     start,
     end,
     values: add ? copyOf(plainView(target, start, end - start)) : undefined,
-    scales: scales instanceof Float64Array ? copyOf(plainView(scales, start, end - start)) : typeof scales === 'object' ? { ends: scales.ends.slice(), scales: scales.scales.slice() } : scales,
+    scales:
+      scales instanceof Float64Array
+        ? copyOf(plainView(scales, start, end - start))
+        : typeof scales === 'object'
+          ? { ends: scales.ends.slice(), scales: scales.scales.slice() }
+          : scales,
   }));
   return { kernel, target, add, parts, threads, stream: stream instanceof SeededStream ? [stream.key, stream.gamma] : undefined };
 }

@@ -52,28 +52,28 @@ class CryptoSource extends RandomSource {
 
 // 64-bit arithmetic for deriving stream keys (a few operations per call, so BigInt is fine).
 const MASK = (1n << 64n) - 1n;
-const GOLDEN = 0x9E3779B97F4A7C15n;
+const GOLDEN = 0x9e3779b97f4a7c15n;
 
 function mix64(z: bigint): bigint {
-  z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & MASK;
-  z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & MASK;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
   return z ^ (z >> 31n);
 }
 
 function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0F0F0F0F, 0x01010101) >>> 24);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** An odd increment with enough bit transitions (SplittableRandom's mixGamma). */
 function mixGamma(z: bigint): bigint {
-  z = ((z ^ (z >> 33n)) * 0xFF51AFD7ED558CCDn) & MASK;
-  z = ((z ^ (z >> 33n)) * 0xC4CEB9FE1A85EC53n) & MASK;
+  z = ((z ^ (z >> 33n)) * 0xff51afd7ed558ccdn) & MASK;
+  z = ((z ^ (z >> 33n)) * 0xc4ceb9fe1a85ec53n) & MASK;
   z = (z ^ (z >> 33n)) | 1n;
   const t = z ^ (z >> 1n);
-  const transitions = popcount32(Number(t & 0xFFFFFFFFn)) + popcount32(Number(t >> 32n));
-  return transitions < 24 ? z ^ 0xAAAAAAAAAAAAAAAAn : z;
+  const transitions = popcount32(Number(t & 0xffffffffn)) + popcount32(Number(t >> 32n));
+  return transitions < 24 ? z ^ 0xaaaaaaaaaaaaaaaan : z;
 }
 
 /** The seed as bytes, with a type tag so that "1" and 1 differ; 42 and 42n are the same seed. */
@@ -99,8 +99,8 @@ function seedBytes(seed: unknown): Uint8Array {
 
 /** Absorbs the seed bytes, 8 at a time, into two 64-bit lanes (a hash for seeding, not for security). */
 function seedState(bytes: Uint8Array): [bigint, bigint] {
-  let a = 0x6A09E667F3BCC908n;
-  let b = 0xBB67AE8584CAA73Bn;
+  let a = 0x6a09e667f3bcc908n;
+  let b = 0xbb67ae8584caa73bn;
   for (let i = 0; i < bytes.length; i += 8) {
     let block = 0n;
     for (let j = Math.min(i + 8, bytes.length) - 1; j >= i; j--) block = (block << 8n) | BigInt(bytes[j]!);
@@ -113,7 +113,10 @@ function seedState(bytes: Uint8Array): [bigint, bigint] {
 
 /** One stream of the counter-based generator: word j is mix64(key + (j + 1) gamma). */
 export class SeededStream implements Stream {
-  constructor(readonly key: bigint, readonly gamma: bigint) {}
+  constructor(
+    readonly key: bigint,
+    readonly gamma: bigint,
+  ) {}
   begin(w: WasmExports): void {
     new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([this.key, this.gamma]);
     w.useSeededExtras();

@@ -45,15 +45,18 @@ export function readScales(scales: unknown, length: number): Scales {
     }
     return { ends, scales: perGroup };
   }
-  throw new TypeError(`dpnoise: \`scales\` must be a number, a Float64Array or { sizes, scales }; got ${Array.isArray(scales) ? 'an array' : scales === null ? 'null' : typeof scales}.`);
+  throw new TypeError(
+    `dpnoise: \`scales\` must be a number, a Float64Array or { sizes, scales }; got ${Array.isArray(scales) ? 'an array' : scales === null ? 'null' : typeof scales}.`,
+  );
 }
 
 /** Writes the scales of coordinates [first, first + out.length) from groups into `out`. */
 function expandGroups(out: Float64Array, { ends, scales }: { ends: Float64Array; scales: Float64Array }, first: number): void {
   let lo = 0;
-  for (let hi = ends.length - 1; lo < hi;) {
+  for (let hi = ends.length - 1; lo < hi; ) {
     const mid = (lo + hi) >> 1;
-    if (ends[mid]! > first) hi = mid; else lo = mid + 1;
+    if (ends[mid]! > first) hi = mid;
+    else lo = mid + 1;
   }
   for (let i = 0, g = lo; i < out.length; g++) {
     const end = Math.min(out.length, ends[g]! - first);

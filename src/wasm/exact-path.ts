@@ -27,14 +27,14 @@ const bits = new DataView(new ArrayBuffer(8));
 export function ratioOf(x: number): Ratio {
   bits.setFloat64(0, x);
   const raw = bits.getBigUint64(0);
-  const exponent = Number((raw >> 52n) & 0x7FFn);
+  const exponent = Number((raw >> 52n) & 0x7ffn);
   const fraction = raw & ((1n << 52n) - 1n);
   const mantissa = exponent === 0 ? fraction : fraction | (1n << 52n);
   const power = (exponent === 0 ? 1 : exponent) - 1075; // x = mantissa 2^power
   return power >= 0 ? { n: mantissa << BigInt(power), d: 1n } : { n: mantissa, d: 1n << BigInt(-power) };
 }
 
-const ceilShift = (x: bigint, shift: bigint) => -((-x) >> shift);
+const ceilShift = (x: bigint, shift: bigint) => -(-x >> shift);
 
 /** Bounds [lo, hi] on 2^w exp(-r/d) for 0 <= r <= d, by the alternating Taylor series. */
 function expFraction(r: bigint, d: bigint, w: bigint): [bigint, bigint] {
@@ -99,7 +99,11 @@ function compareExp(a: bigint, k: number, x: Ratio): number {
 
 /** A uniform in [0, 1) read lazily from random words: known to lie in [A, A + 1) / 2^k. */
 class LazyUniform {
-  constructor(public a: bigint, public k: number, private readonly next: NextWord) {}
+  constructor(
+    public a: bigint,
+    public k: number,
+    private readonly next: NextWord,
+  ) {}
   extend(): void {
     this.a = (this.a << 64n) | this.next();
     this.k += 64;
@@ -123,7 +127,7 @@ interface LaplaceScale {
 
 function laplaceScale(t: number): LaplaceScale {
   bits.setFloat64(0, t);
-  const exponent = Number((bits.getBigUint64(0) >> 52n) & 0x7FFn);
+  const exponent = Number((bits.getBigUint64(0) >> 52n) & 0x7ffn);
   return { t: ratioOf(t), b: BigInt(Math.max(0, exponent - 1027)) };
 }
 

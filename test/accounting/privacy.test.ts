@@ -15,7 +15,7 @@ describe('gaussianPrivacy', () => {
     const p = gaussianPrivacy({ scales: [2, 4, 0.5], sensitivity: [1, 2, 0.25] });
     const mu = Math.sqrt(0.25 + 0.25 + 0.25);
     expectClose(p.mu, mu, MU, 'mu'); // measured 6.35 EPS
-    expectClose(p.rho, mu * mu / 2, 2 * MU, 'rho'); // mu's error, doubled by the square; measured 12.7 EPS
+    expectClose(p.rho, (mu * mu) / 2, 2 * MU, 'rho'); // mu's error, doubled by the square; measured 12.7 EPS
     expect(p.mu).toBeGreaterThanOrEqual(mu); // rounded up
     expectClose(p.delta(1), gaussianDelta(p.mu, 1), 0, 'delta'); // the same computation: exact
     expectClose(p.epsilon(1e-6), gaussianEpsilon(p.mu, 1e-6), 0, 'epsilon');
@@ -42,35 +42,40 @@ describe('gaussianPrivacy', () => {
     expect(Number.isFinite(eps)).toBe(true);
   });
 
-  it('a calibrated mechanism\'s own scales verify at the requested (epsilon, delta), rounded to the safe side', () => {
-    fc.assert(fc.property(
-      fc.array(fc.double({ min: 1e-3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 30 }),
-      fc.double({ min: 0.01, max: 10, noNaN: true }), fc.double({ min: -12, max: -2, noNaN: true }),
-      fc.constantFrom('optimal' as const, 'iid' as const, 'spr' as const),
-      (sensitivity, epsilon, logDelta, allocation) => {
-        const delta = 10 ** logDelta;
-        const g = calibrateGaussian({ sensitivity, epsilon, delta, allocation });
-        const p = gaussianPrivacy({ scales: g.scales, sensitivity });
-        expect(p.delta(epsilon)).toBeLessThanOrEqual(delta);
-        expect(p.epsilon(delta)).toBeLessThanOrEqual(epsilon);
-        if (allocation !== 'spr') {
-          // Tight: the scales' SAFETY (and gaussianMu's margin below the root, under 0.1 SAFETY here)
-          // lowers mu by about 1.1 SAFETY, which lowers delta by the elasticity
-          // d ln delta / d ln mu = mu phi(a) / delta times that. Over eps <= 10 and delta >= 1e-12
-          // the elasticity is at most 58 (at eps = 10, delta = 1e-12): 128 SAFETY (measured
-          // 58 SAFETY; earlier 1e-6 = 68719 SAFETY). For epsilon the elasticity
-          // d ln eps / d ln mu = mu / (eps M(b)) is at most 3.6 here: 8 SAFETY (measured 3.6 SAFETY;
-          // earlier 1e-8 = 687 SAFETY).
-          expect(p.delta(epsilon)).toBeGreaterThan(delta * (1 - 128 * SAFETY));
-          expect(p.epsilon(delta)).toBeGreaterThan(epsilon * (1 - 8 * SAFETY));
-        }
-        const l = calibrateLaplace({ sensitivity, epsilon, allocation });
-        const e = laplacePrivacy({ scales: l.scales, sensitivity }).epsilonPure;
-        expect(e).toBeLessThanOrEqual(epsilon);
-        // Tight: SAFETY on every scale, plus 4 EPS for rounding, which the accounting's round-up
-        // already covers (measured SAFETY - 2.5 EPS; earlier 1e-9).
-        if (allocation !== 'spr') expect(e).toBeGreaterThan(epsilon * (1 - (SAFETY + 4 * EPS)));
-      }), { numRuns: 200, seed: 42 });
+  it("a calibrated mechanism's own scales verify at the requested (epsilon, delta), rounded to the safe side", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 1e-3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 30 }),
+        fc.double({ min: 0.01, max: 10, noNaN: true }),
+        fc.double({ min: -12, max: -2, noNaN: true }),
+        fc.constantFrom('optimal' as const, 'iid' as const, 'spr' as const),
+        (sensitivity, epsilon, logDelta, allocation) => {
+          const delta = 10 ** logDelta;
+          const g = calibrateGaussian({ sensitivity, epsilon, delta, allocation });
+          const p = gaussianPrivacy({ scales: g.scales, sensitivity });
+          expect(p.delta(epsilon)).toBeLessThanOrEqual(delta);
+          expect(p.epsilon(delta)).toBeLessThanOrEqual(epsilon);
+          if (allocation !== 'spr') {
+            // Tight: the scales' SAFETY (and gaussianMu's margin below the root, under 0.1 SAFETY here)
+            // lowers mu by about 1.1 SAFETY, which lowers delta by the elasticity
+            // d ln delta / d ln mu = mu phi(a) / delta times that. Over eps <= 10 and delta >= 1e-12
+            // the elasticity is at most 58 (at eps = 10, delta = 1e-12): 128 SAFETY (measured
+            // 58 SAFETY; earlier 1e-6 = 68719 SAFETY). For epsilon the elasticity
+            // d ln eps / d ln mu = mu / (eps M(b)) is at most 3.6 here: 8 SAFETY (measured 3.6 SAFETY;
+            // earlier 1e-8 = 687 SAFETY).
+            expect(p.delta(epsilon)).toBeGreaterThan(delta * (1 - 128 * SAFETY));
+            expect(p.epsilon(delta)).toBeGreaterThan(epsilon * (1 - 8 * SAFETY));
+          }
+          const l = calibrateLaplace({ sensitivity, epsilon, allocation });
+          const e = laplacePrivacy({ scales: l.scales, sensitivity }).epsilonPure;
+          expect(e).toBeLessThanOrEqual(epsilon);
+          // Tight: SAFETY on every scale, plus 4 EPS for rounding, which the accounting's round-up
+          // already covers (measured SAFETY - 2.5 EPS; earlier 1e-9).
+          if (allocation !== 'spr') expect(e).toBeGreaterThan(epsilon * (1 - (SAFETY + 4 * EPS)));
+        },
+      ),
+      { numRuns: 200, seed: 42 },
+    );
   });
 
   it('checks its input', () => {
@@ -186,7 +191,9 @@ describe('accounting fails closed: never NaN, null or negative; overflow is Infi
       expect(p.epsilon(1e-6)).toBeGreaterThan(0);
       expect(p.delta(0.1)).toBeGreaterThanOrEqual(0);
       expect(Object.isFrozen(p)).toBe(true);
-      expect(() => { (p as { kind: string }).kind = 'gaussian'; }).toThrow(TypeError);
+      expect(() => {
+        (p as { kind: string }).kind = 'gaussian';
+      }).toThrow(TypeError);
     }
     // Pure epsilon0-DP is (eps, 1 - e^(eps - eps0))-DP below eps0, and (eps0, 0)-DP.
     const pure = objects[1]!;

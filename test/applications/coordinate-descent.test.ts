@@ -39,7 +39,7 @@ function closedForm(p: { features: Float64Array; labels: Float64Array; n: number
     let b = 0;
     for (let i = 0; i < p.n; i++) b += p.features[i * p.d + j]! * p.labels[i]!;
     b /= p.n;
-    return Math.sign(b) * Math.max(0, Math.abs(b) - l1) / (sj * sj + l2);
+    return (Math.sign(b) * Math.max(0, Math.abs(b) - l1)) / (sj * sj + l2);
   });
 }
 
@@ -62,10 +62,12 @@ function lossGradient(problem: CoordinateDescentProblem, w: ArrayLike<number>): 
 function kktViolation(problem: CoordinateDescentProblem, w: ArrayLike<number>): number {
   const l1 = problem.l1 ?? 0;
   const l2 = problem.l2 ?? 0;
-  return Math.max(...lossGradient(problem, w).map((g, j) => {
-    const wj = w[j]!;
-    return wj === 0 ? Math.max(0, Math.abs(g) - l1) : Math.abs(g + l1 * Math.sign(wj) + l2 * wj);
-  }));
+  return Math.max(
+    ...lossGradient(problem, w).map((g, j) => {
+      const wj = w[j]!;
+      return wj === 0 ? Math.max(0, Math.abs(g) - l1) : Math.abs(g + l1 * Math.sign(wj) + l2 * wj);
+    }),
+  );
 }
 
 /**
@@ -106,12 +108,19 @@ describe('non-private coordinate descent', () => {
     const s = [0.1, 0.5, 1, 3, 10, 0.02];
     const beta = [2, -1, 0.05, 0.4, -0.3, 10];
     const p = walshProblem(s, beta);
-    for (const [l1, l2] of [[0, 0], [0.05, 0], [0.05, 0.1], [0, 0.5]] as const) {
+    for (const [l1, l2] of [
+      [0, 0],
+      [0.05, 0],
+      [0.05, 0.1],
+      [0, 0.5],
+    ] as const) {
       const expected = closedForm(p, s, l1, l2);
       const w = coordinateDescent({ features: p.features, labels: p.labels, loss: 'squared', l1, l2, passes: 3 });
       // Exact after one pass in exact arithmetic; the solver and closedForm sum the n = 4096
       // products of b_j in different orders: 64 EPS (measured 9.5 EPS; earlier 1e-12).
-      expected.forEach((v, j) => expect(Math.abs(w[j]! - v)).toBeLessThanOrEqual(64 * EPS * Math.max(1, Math.abs(v))));
+      expected.forEach((v, j) => {
+        expect(Math.abs(w[j]! - v)).toBeLessThanOrEqual(64 * EPS * Math.max(1, Math.abs(v)));
+      });
       if (l1 > 0) expect(expected.some((v) => v === 0)).toBe(true); // the l1 term zeroes a coordinate
     }
   });
@@ -121,7 +130,10 @@ describe('non-private coordinate descent', () => {
     // 2000 passes converge to rounding: the gradient is a mean of n = 2000 terms r x of size up to
     // about 10, computed here in another order; 64 EPS (measured 0.72 EPS and 0.81 EPS; earlier
     // 1e-10 and 1e-8).
-    for (const [problem, tol] of [[lasso, 64 * EPS], [logistic, 64 * EPS]] as const) {
+    for (const [problem, tol] of [
+      [lasso, 64 * EPS],
+      [logistic, 64 * EPS],
+    ] as const) {
       const w = coordinateDescent({ ...problem, passes: 2000 });
       expect(kktViolation(problem, w)).toBeLessThan(tol);
       // Small moves of any coordinate do not decrease F.
@@ -173,7 +185,9 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
     expect(r.privacy.epsilon(delta)).toBeLessThanOrEqual(epsilon);
     // 2 C_j / n, raised by 2 n gamma_n (the floating-point sum of n clipped terms; u = 2^-53).
     const sum = 1 + (2 * n * n * 2 ** -53) / (1 - n * 2 ** -53);
-    r.sensitivity.forEach((s, j) => expect(s / ((2 * clip[j]!) / n) / sum - 1).toSatisfy((x: number) => x >= 0 && x < 2 ** -48));
+    r.sensitivity.forEach((s, j) => {
+      expect(s / ((2 * clip[j]!) / n) / sum - 1).toSatisfy((x: number) => x >= 0 && x < 2 ** -48);
+    });
     // The whole run: every one of the passes * d updates is a Gaussian mechanism at distance
     // Delta_j / sigma_j; together sum over updates (Delta_j / sigma_j)^2 <= mu0^2, tightly.
     const perUpdate = Array.from({ length: passes }, () => Array.from(r.scales, (sigma, j) => (r.sensitivity[j]! / sigma) ** 2)).flat();
@@ -201,10 +215,22 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
     // the n-th powers of two scales carries n times that: 8 EPS for n = 1, 16 EPS for n = 2,
     // 32 EPS for n = 4 (measured 1, 0, 1.5 and 6 EPS; earlier 1e-12).
     const ratio = (f: (j: number) => number) => Array.from({ length: D }, (_, j) => f(j) / f(0));
-    if (allocation === 'spr') ratio((j) => r.scales[j]! / clip[j]!).forEach((x) => expectClose(x, 1, 8 * EPS, 'spr'));
-    if (allocation === 'iid') ratio((j) => r.scales[j]!).forEach((x) => expectClose(x, 1, 8 * EPS, 'iid'));
-    if (allocation === 'optimal' && !weighted) ratio((j) => r.scales[j]! ** 2 / clip[j]!).forEach((x) => expectClose(x, 1, 16 * EPS, 'optimal'));
-    if (weighted) ratio((j) => (r.scales[j]! ** 4 * r.stepSizes[j]!) / clip[j]! ** 2).forEach((x) => expectClose(x, 1, 32 * EPS, 'weighted'));
+    if (allocation === 'spr')
+      ratio((j) => r.scales[j]! / clip[j]!).forEach((x) => {
+        expectClose(x, 1, 8 * EPS, 'spr');
+      });
+    if (allocation === 'iid')
+      ratio((j) => r.scales[j]!).forEach((x) => {
+        expectClose(x, 1, 8 * EPS, 'iid');
+      });
+    if (allocation === 'optimal' && !weighted)
+      ratio((j) => r.scales[j]! ** 2 / clip[j]!).forEach((x) => {
+        expectClose(x, 1, 16 * EPS, 'optimal');
+      });
+    if (weighted)
+      ratio((j) => (r.scales[j]! ** 4 * r.stepSizes[j]!) / clip[j]! ** 2).forEach((x) => {
+        expectClose(x, 1, 32 * EPS, 'weighted');
+      });
   });
 
   it.each(cases)('grid (the default): %s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
@@ -229,9 +255,30 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
     const features = new Float64Array(n).map((_, i) => 0.3 + ((i * 0.61803) % 1));
     for (let t = 0; t < 50; t++) {
       const labels = new Float64Array(n).map((_, i) => Math.sin(i + t) * 3);
-      const r = privateCoordinateDescent({ features, labels, loss: 'squared', passes: 1, stepSizes: [1], clip: [1.7], epsilon: 1, delta: 1e-6, rng: createRng({ seed: t }) });
+      const r = privateCoordinateDescent({
+        features,
+        labels,
+        loss: 'squared',
+        passes: 1,
+        stepSizes: [1],
+        clip: [1.7],
+        epsilon: 1,
+        delta: 1e-6,
+        rng: createRng({ seed: t }),
+      });
       expect(Number.isInteger(r.parameters[0]! / r.grid!)).toBe(true);
-      const c = privateCoordinateDescent({ features, labels, loss: 'squared', passes: 1, stepSizes: [1], clip: [1.7], epsilon: 1, delta: 1e-6, mode: 'continuous', rng: createRng({ seed: t }) });
+      const c = privateCoordinateDescent({
+        features,
+        labels,
+        loss: 'squared',
+        passes: 1,
+        stepSizes: [1],
+        clip: [1.7],
+        epsilon: 1,
+        delta: 1e-6,
+        mode: 'continuous',
+        rng: createRng({ seed: t }),
+      });
       expect(Number.isInteger(c.parameters[0]! / r.grid!)).toBe(false); // the check has power: continuous noise is off the grid
     }
   });
@@ -242,7 +289,7 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
     const options = { features: p.features, labels: p.labels, loss: 'squared', passes: 1, clip: [1e6, 1e6], epsilon: 1, delta: 1e-6 } as const;
     const exact = closedForm(p, s, 0, 0);
     const trials = 400;
-    const deviations = [new Array<number>(), new Array<number>()];
+    const deviations = [[] as number[], [] as number[]];
     let scales: Float64Array | undefined;
     for (let t = 0; t < trials; t++) {
       const r = privateCoordinateDescent({ ...options, rng: createRng({ seed: `noise-${t}` }) });
@@ -271,7 +318,17 @@ describe('private coordinate descent', () => {
     const s = [0.1, 0.5, 1, 3, 10, 0.02];
     const p = walshProblem(s, [2, -1, 0.05, 0.4, -0.3, 10]);
     const exact = closedForm(p, s, 0.05, 0);
-    const r = privateCoordinateDescent({ features: p.features, labels: p.labels, loss: 'squared', l1: 0.05, passes: 5, clip: s.map((x) => 20 * x), epsilon: 1e6, delta: 1e-6, rng: createRng({ seed: 3 }) });
+    const r = privateCoordinateDescent({
+      features: p.features,
+      labels: p.labels,
+      loss: 'squared',
+      l1: 0.05,
+      passes: 5,
+      clip: s.map((x) => 20 * x),
+      epsilon: 1e6,
+      delta: 1e-6,
+      rng: createRng({ seed: 3 }),
+    });
     // Each coordinate's last update is exact up to its noise: |w_j - w*_j| <= gamma_j |noise_j|,
     // and that is small (largest for the smallest feature scale, whose step size is 2500).
     exact.forEach((v, j) => {
@@ -287,7 +344,15 @@ describe('private coordinate descent', () => {
     const { lasso } = boundedProblems(2000);
     const fStar = objective(lasso, coordinateDescent({ ...lasso, passes: 2000 }));
     for (const allocation of ['optimal', 'spr'] as const) {
-      const q = privateCoordinateDescent({ ...lasso, passes: 100, clip: RANGE.map((b) => 5 * b), epsilon: 1e6, delta: 1e-6, allocation, rng: createRng({ seed: 4 }) });
+      const q = privateCoordinateDescent({
+        ...lasso,
+        passes: 100,
+        clip: RANGE.map((b) => 5 * b),
+        epsilon: 1e6,
+        delta: 1e-6,
+        allocation,
+        rng: createRng({ seed: 4 }),
+      });
       const error = (objective(lasso, q.parameters) - fStar) / fStar;
       expect(error).toBeGreaterThanOrEqual(0);
       expect(error).toBeLessThan(1e-4); // the noise's effect, not rounding
@@ -298,13 +363,30 @@ describe('private coordinate descent', () => {
   it("improved DP-CD ('optimal') has a lower relative error than DP-CD ('spr'), averaged over seeds", () => {
     const problems = boundedProblems(4000);
     const seeds = 5;
-    for (const [name, problem, c] of [['lasso', problems.lasso, 1], ['logistic', problems.logistic, 1]] as const) {
+    for (const [name, problem, c] of [
+      ['lasso', problems.lasso, 1],
+      ['logistic', problems.logistic, 1],
+    ] as const) {
       const fStar = objective(problem, coordinateDescent({ ...problem, passes: 1000 }));
-      for (const [epsilon, passes] of [[1, 5], [1, 10], [3, 10], [3, 20]] as const) {
+      for (const [epsilon, passes] of [
+        [1, 5],
+        [1, 10],
+        [3, 10],
+        [3, 20],
+      ] as const) {
         const error = (allocation: Allocation) => {
           let sum = 0;
           for (let seed = 0; seed < seeds; seed++) {
-            const r = privateCoordinateDescent({ ...problem, passes, clip: RANGE.map((b) => c * b), epsilon, delta: 1e-5, allocation, mode: 'continuous', rng: createRng({ seed }) });
+            const r = privateCoordinateDescent({
+              ...problem,
+              passes,
+              clip: RANGE.map((b) => c * b),
+              epsilon,
+              delta: 1e-5,
+              allocation,
+              mode: 'continuous',
+              rng: createRng({ seed }),
+            });
             sum += (objective(problem, r.parameters) - fStar) / fStar;
           }
           return sum / seeds;
@@ -319,7 +401,17 @@ describe('private coordinate descent', () => {
   it("'optimal' with step-size weights never has a larger first-order noise cost sum_j gamma_j sigma_j^2 than 'spr'", () => {
     const { lasso } = boundedProblems(500);
     const cost = (allocation: Allocation, clip: number[], noiseWeights: NoiseWeights = 'step-sizes') => {
-      const r = privateCoordinateDescent({ ...lasso, passes: 4, clip, epsilon: 1, delta: 1e-5, allocation, noiseWeights, mode: 'continuous', rng: createRng({ seed: 0 }) });
+      const r = privateCoordinateDescent({
+        ...lasso,
+        passes: 4,
+        clip,
+        epsilon: 1,
+        delta: 1e-5,
+        allocation,
+        noiseWeights,
+        mode: 'continuous',
+        rng: createRng({ seed: 0 }),
+      });
       return exactSum(Array.from(r.scales, (sigma, j) => r.stepSizes[j]! * sigma * sigma));
     };
     const M = coordinateSmoothness(lasso);
@@ -350,13 +442,17 @@ describe('bad input', () => {
     nan[7] = NaN;
     expect(call({ features: nan })).toThrow(new RangeError('dpnoise: `features[7]` must be a finite number; got NaN.'));
     expect(call({ labels: [] })).toThrow(new RangeError('dpnoise: `labels.length` must be at least 1; got 0.'));
-    expect(call({ ...logistic, labels: Float64Array.from(logistic.labels, (v, i) => (i === 3 ? 0 : v)) })).toThrow(new RangeError('dpnoise: `labels[3]` must be -1 or 1 for the logistic loss; got 0.'));
+    expect(call({ ...logistic, labels: Float64Array.from(logistic.labels, (v, i) => (i === 3 ? 0 : v)) })).toThrow(
+      new RangeError('dpnoise: `labels[3]` must be -1 or 1 for the logistic loss; got 0.'),
+    );
     expect(call({ l1: -1 })).toThrow(new RangeError('dpnoise: `l1` must be a number >= 0 and <= 1e+100; got -1.'));
     expect(call({ l2: '1' })).toThrow(new TypeError('dpnoise: `l2` must be a number; got "1".'));
     expect(call({ passes: 0 })).toThrow(new RangeError('dpnoise: `passes` must be a number >= 1 and <= 1000000; got 0.'));
     expect(call({ passes: 2.5 })).toThrow(new RangeError('dpnoise: `passes` must be an integer; got 2.5.'));
     expect(call({ clip: RANGE.slice(1) })).toThrow(new RangeError('dpnoise: `clip.length` must be 10 (one entry per coordinate); got 9.'));
-    expect(call({ clip: RANGE.map((b, j) => (j === 2 ? -b : b)) })).toThrow(new RangeError('dpnoise: `clip[2]` must be a finite number >= 0; got -0.2782559402207124.'));
+    expect(call({ clip: RANGE.map((b, j) => (j === 2 ? -b : b)) })).toThrow(
+      new RangeError('dpnoise: `clip[2]` must be a finite number >= 0; got -0.2782559402207124.'),
+    );
     expect(call({ clip: undefined })).toThrow(new TypeError('dpnoise: `clip` must be a Float64Array or an array of numbers; got undefined.'));
     expect(call({ stepSizes: RANGE.map(() => 0) })).toThrow(new RangeError('dpnoise: `stepSizes[0]` must be a finite number > 0; got 0.'));
     expect(call({ epsilon: 0 })).toThrow(new RangeError('dpnoise: `epsilon` must be a number > 0 and <= 1000000; got 0.'));
@@ -367,18 +463,29 @@ describe('bad input', () => {
     expect(call({ noiseWeights: 'steps' })).toThrow(new RangeError("dpnoise: `noiseWeights` must be one of 'step-sizes', 'uniform'; got \"steps\"."));
     expect(call({ rng: Math.random })).toThrow(new TypeError('dpnoise: `rng` must be a generator made by createRng(); got function.'));
     // Noise too large to draw (above 1e150), or overflowing double precision.
-    expect(call({ epsilon: 1e-100, delta: 1e-300, clip: RANGE.map(() => 1e50) })).toThrow(/^dpnoise: the noise for these clipping thresholds, passes and privacy level overflows \(scale \d\.\d+e\+15\d\)/);
+    expect(call({ epsilon: 1e-100, delta: 1e-300, clip: RANGE.map(() => 1e50) })).toThrow(
+      /^dpnoise: the noise for these clipping thresholds, passes and privacy level overflows \(scale \d\.\d+e\+15\d\)/,
+    );
     expect(call({ epsilon: 1e-100, delta: 1e-300, clip: RANGE.map(() => 1e100) })).toThrow(RangeError);
     const zeroColumn = Float64Array.from(lasso.features, (v, k) => (k % D === 4 ? 0 : v));
-    expect(call({ features: zeroColumn })).toThrow(new RangeError('dpnoise: feature column 4 is all zeros, so it has no default step size; drop it or pass `stepSizes`.'));
+    expect(call({ features: zeroColumn })).toThrow(
+      new RangeError('dpnoise: feature column 4 is all zeros, so it has no default step size; drop it or pass `stepSizes`.'),
+    );
     expect(call({ features: zeroColumn, stepSizes: RANGE })).not.toThrow();
   });
 
   it('the other functions validate too', () => {
     expect(() => coordinateDescent({ ...lasso, passes: -1 })).toThrow(RangeError);
-    expect(() => coordinateDescent({ ...lasso, passes: 1, clip: RANGE } as never)).toThrow(new TypeError('dpnoise: `options` has an unknown option `clip`; the options are `features`, `labels`, `loss`, `l1`, `l2`, `passes`, `stepSizes`.'));
+    expect(() => coordinateDescent({ ...lasso, passes: 1, clip: RANGE } as never)).toThrow(
+      new TypeError('dpnoise: `options` has an unknown option `clip`; the options are `features`, `labels`, `loss`, `l1`, `l2`, `passes`, `stepSizes`.'),
+    );
     expect(() => objective(lasso, [1, 2])).toThrow(new RangeError('dpnoise: `parameters.length` must be 10 (one entry per coordinate); got 2.'));
-    expect(() => objective(lasso, RANGE.map(() => Infinity))).toThrow(new RangeError('dpnoise: `parameters[0]` must be a finite number; got Infinity.'));
+    expect(() =>
+      objective(
+        lasso,
+        RANGE.map(() => Infinity),
+      ),
+    ).toThrow(new RangeError('dpnoise: `parameters[0]` must be a finite number; got Infinity.'));
     expect(() => coordinateSmoothness({ ...lasso, loss: 'hinge' } as never)).toThrow(RangeError);
   });
 });

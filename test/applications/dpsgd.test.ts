@@ -15,7 +15,9 @@ describe('DP-SGD with per-layer clipping', () => {
     }
     // Global clipping to ||C||_2 = 1: sigma = z for every parameter.
     // z raised by SAFETY, plus a few roundings: 4 EPS (measured SAFETY - 0.55 EPS; earlier 1e-10).
-    global.scales.forEach((s) => expectClose(s, z, SAFETY + 4 * EPS, 'global'));
+    global.scales.forEach((s) => {
+      expectClose(s, z, SAFETY + 4 * EPS, 'global');
+    });
     expect(optimal.mse).toBeLessThan(spr.mse);
     expect(optimal.mse).toBeLessThan(global.mse);
     // Flat clipping: spr is iid here; the optimum follows the layer sizes, sigma_l ~ n_l^(-1/4).
@@ -24,7 +26,9 @@ describe('DP-SGD with per-layer clipping', () => {
     expectClose(spr.mse, global.mse, 8 * EPS, 'flat spr = global');
     // A ratio of two scales (each a few EPS from its closed form) against a fourth root: 8 EPS
     // (measured 1.11 EPS; earlier 1e-12).
-    optimal.scales.forEach((s, l) => expectClose(s / optimal.scales[0]!, (layerSizes[0]! / layerSizes[l]!) ** 0.25, 8 * EPS, `layer ${l}`));
+    optimal.scales.forEach((s, l) => {
+      expectClose(s / optimal.scales[0]!, (layerSizes[0]! / layerSizes[l]!) ** 0.25, 8 * EPS, `layer ${l}`);
+    });
   });
 
   it('checks its input', () => {

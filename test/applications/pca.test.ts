@@ -34,7 +34,9 @@ describe('the sensitivity profile of the upper triangle of X^T X', () => {
       const profile = covarianceSensitivity(d, clip);
       // One user's contribution to each entry, which is what adding or removing them changes.
       for (const row of rows) {
-        upper(gramMatrix([row], clip ?? {}), d).forEach((x, e) => expect(Math.abs(x)).toBeLessThanOrEqual(profile[e]!));
+        upper(gramMatrix([row], clip ?? {}), d).forEach((x, e) => {
+          expect(Math.abs(x)).toBeLessThanOrEqual(profile[e]!);
+        });
       }
     }
     // Unit rows are not changed by the default levels.
@@ -49,7 +51,13 @@ describe('gramMatrix', () => {
     const g = gramMatrix(rows);
     for (let i = 0; i < 3; i++) {
       // Exact: sums of three products of small integers and halves (earlier toBeCloseTo(_, 14)).
-      for (let j = 0; j < 3; j++) expectNear(g[i * 3 + j]!, rows.reduce((s, x) => s + x[i]! * x[j]!, 0), 0, `entry (${i}, ${j})`);
+      for (let j = 0; j < 3; j++)
+        expectNear(
+          g[i * 3 + j]!,
+          rows.reduce((s, x) => s + x[i]! * x[j]!, 0),
+          0,
+          `entry (${i}, ${j})`,
+        );
     }
   });
 });
@@ -60,11 +68,13 @@ describe('privateCovariance', () => {
   const exact = gramMatrix(rows);
 
   it('releases the upper triangle through the mechanisms, exact on a grid by default, and mirrors it', () => {
-    const factor = 1 + 2 * 301 * (301 * 2 ** -53) / (1 - 301 * 2 ** -53); // summationFactor(n + 1), before its 2^-50
+    const factor = 1 + (2 * 301 * (301 * 2 ** -53)) / (1 - 301 * 2 ** -53); // summationFactor(n + 1), before its 2^-50
     for (const allocation of ['optimal', 'iid'] as const) {
       const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation, rng: createRng({ seed: 7 }) });
       expect(g.dimension).toBe(d);
-      g.sensitivity.forEach((s, e) => expect(s / (covarianceSensitivity(d)[e]! * factor) - 1).toSatisfy((x: number) => x >= 0 && x < 2 ** -48));
+      g.sensitivity.forEach((s, e) => {
+        expect(s / (covarianceSensitivity(d)[e]! * factor) - 1).toSatisfy((x: number) => x >= 0 && x < 2 ** -48);
+      });
       const m = gaussianMechanism({ sensitivity: g.sensitivity, epsilon: 1, delta: 1e-5, allocation });
       expect(g.calibration.mode).toBe('grid');
       expect(g.calibration.scales).toEqual(m.scales);
@@ -98,7 +108,12 @@ describe('privateCovariance', () => {
     const raised = SAFETY + 2 * 301 * 301 * 2 ** -53 + 2 ** -50 + 4 * EPS;
     expectClose(g.scales[0]!, l2 / gaussianMu(1, 1e-5), raised, 'Gaussian iid');
     expect(new Set(g.scales).size).toBe(1);
-    expectClose(privateCovariance({ data: rows, epsilon: 0.5, mechanism: 'laplace', allocation: 'iid', ...continuous }).calibration.scales[1]!, l1 / 0.5, raised, 'Laplace iid');
+    expectClose(
+      privateCovariance({ data: rows, epsilon: 0.5, mechanism: 'laplace', allocation: 'iid', ...continuous }).calibration.scales[1]!,
+      l1 / 0.5,
+      raised,
+      'Laplace iid',
+    );
     // A ratio of two scales, each a power of its sensitivity times one constant: 4 EPS (measured
     // 0.71 EPS and exact; earlier 1e-14).
     const go = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', ...continuous }).calibration.scales;
@@ -123,7 +138,10 @@ describe('DP-PCA on a fully random model (journal section VI-B)', () => {
     const [n, d, k, trials] = [2000, 10, 2, 40];
     const { rows } = syntheticPcaData({ n, d, k, noise: 1, rng: createRng({ seed: 'pca-model' }) });
     const truth = topEigenvectors(gramMatrix(rows), d, k);
-    for (const [mechanism, epsilon, delta] of [['gaussian', 1, 1e-5], ['laplace', 2, undefined]] as const) {
+    for (const [mechanism, epsilon, delta] of [
+      ['gaussian', 1, 1e-5],
+      ['laplace', 2, undefined],
+    ] as const) {
       const mean: Record<string, number> = {};
       for (const allocation of ['iid', 'optimal'] as const) {
         // The same seed for both allocations: the same standard draws, scaled differently.
@@ -144,7 +162,10 @@ describe('DP-PCA on a fully random model (journal section VI-B)', () => {
 });
 
 describe('bad input', () => {
-  const rows = [[0.6, 0.8], [1, 0]];
+  const rows = [
+    [0.6, 0.8],
+    [1, 0],
+  ];
   const cases: [() => unknown, typeof TypeError | typeof RangeError, string | RegExp][] = [
     [() => covarianceSensitivity(0), RangeError, 'dpnoise: `d` must be a number >= 1 and <= 4096; got 0.'],
     [() => covarianceSensitivity(2.5), RangeError, 'dpnoise: `d` must be an integer; got 2.5.'],
@@ -154,18 +175,50 @@ describe('bad input', () => {
     [() => covarianceSensitivity(3, { diag: 1 } as never), TypeError, /`clip` has an unknown option `diag`/],
     [() => privateCovariance(undefined as never), TypeError, 'dpnoise: `options` must be an options object; got undefined.'],
     [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', seed: 1 } as never), TypeError, /unknown option `seed`/],
-    [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'staircase' as never }), RangeError, "dpnoise: `mechanism` must be one of 'gaussian', 'laplace'; got \"staircase\"."],
+    [
+      () => privateCovariance({ data: rows, epsilon: 1, mechanism: 'staircase' as never }),
+      RangeError,
+      "dpnoise: `mechanism` must be one of 'gaussian', 'laplace'; got \"staircase\".",
+    ],
     [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'laplace' }), TypeError, /`delta` applies to the Gaussian mechanism only/],
     [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'gaussian' }), TypeError, 'dpnoise: `delta` must be a number; got undefined.'],
     [() => privateCovariance({ data: rows, epsilon: -1, delta: 1e-5, mechanism: 'gaussian' }), RangeError, /`epsilon` must be a number >= 0/],
     [() => privateCovariance({ data: rows, epsilon: 0, mechanism: 'laplace' }), RangeError, 'dpnoise: `epsilon` must be a finite number > 0; got 0.'],
-    [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', allocation: 'equal' as never }), RangeError, /`allocation` must be one of 'optimal', 'iid', 'spr'/],
+    [
+      () => privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', allocation: 'equal' as never }),
+      RangeError,
+      /`allocation` must be one of 'optimal', 'iid', 'spr'/,
+    ],
     [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng: {} as never }), TypeError, /`rng` must be a generator made by createRng\(\)/],
-    [() => privateCovariance({ data: new Float64Array(4) as never, epsilon: 1, mechanism: 'laplace' }), TypeError, 'dpnoise: `data` must be an array of rows (Float64Arrays or arrays of numbers); got a Float64Array.'],
+    [
+      () => privateCovariance({ data: new Float64Array(4) as never, epsilon: 1, mechanism: 'laplace' }),
+      TypeError,
+      'dpnoise: `data` must be an array of rows (Float64Arrays or arrays of numbers); got a Float64Array.',
+    ],
     [() => privateCovariance({ data: [], epsilon: 1, mechanism: 'laplace' }), RangeError, 'dpnoise: `data.length` must be at least 1; got 0.'],
-    [() => privateCovariance({ data: [[1, 0], [1]], epsilon: 1, mechanism: 'laplace' }), RangeError, 'dpnoise: `data[1].length` must be 2 (one entry per coordinate); got 1.'],
-    [() => privateCovariance({ data: [[1, 0], [0, NaN]], epsilon: 1, mechanism: 'laplace' }), RangeError, 'dpnoise: `data[1][1]` must be a finite number; got NaN.'],
-    [() => privateCovariance({ data: [[1, 0], 'x'] as never, epsilon: 1, mechanism: 'laplace' }), TypeError, /`data\[1\]` must be a Float64Array or an array of numbers/],
+    [
+      () => privateCovariance({ data: [[1, 0], [1]], epsilon: 1, mechanism: 'laplace' }),
+      RangeError,
+      'dpnoise: `data[1].length` must be 2 (one entry per coordinate); got 1.',
+    ],
+    [
+      () =>
+        privateCovariance({
+          data: [
+            [1, 0],
+            [0, NaN],
+          ],
+          epsilon: 1,
+          mechanism: 'laplace',
+        }),
+      RangeError,
+      'dpnoise: `data[1][1]` must be a finite number; got NaN.',
+    ],
+    [
+      () => privateCovariance({ data: [[1, 0], 'x'] as never, epsilon: 1, mechanism: 'laplace' }),
+      TypeError,
+      /`data\[1\]` must be a Float64Array or an array of numbers/,
+    ],
     [() => gramMatrix([[]]), RangeError, 'dpnoise: `data[0].length` must be at least 1; got 0.'],
   ];
   it.each(cases.map(([call, ErrorType, message], i) => [i, call, ErrorType, message] as const))('case %i throws', (_i, call, ErrorType, message) => {
@@ -175,7 +228,17 @@ describe('bad input', () => {
 
   it('throws before drawing noise: a bad argument leaves the generator unused', () => {
     const rng = createRng({ seed: 'unused' });
-    expect(() => privateCovariance({ data: [[1, 0], [0, NaN]], epsilon: 1, mechanism: 'laplace', rng })).toThrow(RangeError);
+    expect(() =>
+      privateCovariance({
+        data: [
+          [1, 0],
+          [0, NaN],
+        ],
+        epsilon: 1,
+        mechanism: 'laplace',
+        rng,
+      }),
+    ).toThrow(RangeError);
     const a = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng }).matrix;
     const b = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng: createRng({ seed: 'unused' }) }).matrix;
     expect(a).toEqual(b);

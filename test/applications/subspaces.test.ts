@@ -37,7 +37,9 @@ describe('the symmetric eigen-solver', () => {
     // (measured exact) and within two ulps of sqrt(1/2) (an ulp there is EPS / 2): EPS (measured
     // one ulp; earlier toBeCloseTo(_, 15), 2.25 EPS).
     const two = symmetricEigen(new Float64Array([2, 1, 1, 2]), 2);
-    [3, 1].forEach((x, i) => expectNear(two.values[i]!, x, 4 * EPS, `eigenvalue ${i}`));
+    [3, 1].forEach((x, i) => {
+      expectNear(two.values[i]!, x, 4 * EPS, `eigenvalue ${i}`);
+    });
     expect(Math.abs(two.vectors[0]! * two.vectors[2]! + two.vectors[1]! * two.vectors[3]!)).toBeLessThanOrEqual(4 * EPS);
     expectNear(two.vectors[0]!, Math.SQRT1_2, EPS, 'vector 0');
     expectNear(two.vectors[2]!, Math.SQRT1_2, EPS, 'vector 2');
@@ -70,7 +72,9 @@ describe('the symmetric eigen-solver', () => {
     // residuals A v - lambda v (measured 25 and 11.2 EPS ||A||), 128 EPS for V^T V = I, dot
     // products of 30 terms after many rotations (measured 32 EPS). Earlier: 1e-12 ||A|| and 1e-13.
     const NORM = 100;
-    got.forEach((x, i) => expect(Math.abs(x - sorted[i]!)).toBeLessThanOrEqual(64 * EPS * NORM));
+    got.forEach((x, i) => {
+      expect(Math.abs(x - sorted[i]!)).toBeLessThanOrEqual(64 * EPS * NORM);
+    });
     // A v = lambda v and V^T V = I.
     for (let j = 0; j < d; j++) {
       for (let r = 0; r < d; r++) {
@@ -109,10 +113,23 @@ describe('the subspace recovery error', () => {
     expect(subspaceError(rotated, u, d, 4)).toBeLessThanOrEqual((4 * EPS) ** 2);
     // Spectrum 12, 11, ..., 1: ||E|| <= 64 EPS ||A|| = 768 EPS over the gap 9 - 8 = 1, so
     // (1024 EPS)^2 (measured (6.5 EPS)^2; earlier 1e-25 = (1424 EPS)^2).
-    const a = withSpectrum(q, Array.from({ length: d }, (_, i) => d - i));
+    const a = withSpectrum(
+      q,
+      Array.from({ length: d }, (_, i) => d - i),
+    );
     expect(subspaceError(topEigenvectors(a, d, 4), u, d, 4)).toBeLessThanOrEqual((1024 * EPS) ** 2);
     // A few roundings of sums of squares near 1: 4 EPS (measured exact; earlier toBeCloseTo(1, 14)).
-    expectNear(subspaceError(Float64Array.from({ length: d * 4 }, (_, e) => q[Math.floor(e / 4) * d + 4 + (e % 4)]!), u, d, 4), 1, 4 * EPS, 'orthogonal subspaces');
+    expectNear(
+      subspaceError(
+        Float64Array.from({ length: d * 4 }, (_, e) => q[Math.floor(e / 4) * d + 4 + (e % 4)]!),
+        u,
+        d,
+        4,
+      ),
+      1,
+      4 * EPS,
+      'orthogonal subspaces',
+    );
   });
 
   it('is the mean squared sine of the principal angles, and ||P_hat - P||_F^2 / (2k)', () => {
@@ -122,7 +139,8 @@ describe('the subspace recovery error', () => {
     const sre = subspaceError(uHat, u, 3, 2);
     // A few roundings on each side: 4 EPS (measured 0.72 EPS; earlier 1e-14).
     expectClose(sre, Math.sin(theta) ** 2 / 2, 4 * EPS, 'SRE');
-    const projector = (b: Float64Array) => Float64Array.from({ length: 9 }, (_, e) => b[Math.floor(e / 3) * 2]! * b[(e % 3) * 2]! + b[Math.floor(e / 3) * 2 + 1]! * b[(e % 3) * 2 + 1]!);
+    const projector = (b: Float64Array) =>
+      Float64Array.from({ length: 9 }, (_, e) => b[Math.floor(e / 3) * 2]! * b[(e % 3) * 2]! + b[Math.floor(e / 3) * 2 + 1]! * b[(e % 3) * 2 + 1]!);
     const [p, pHat] = [projector(u), projector(uHat)];
     // Nine squared differences summed here: 8 EPS (measured exact; earlier 1e-13).
     expectClose(sre, pHat.reduce((sum, x, e) => sum + (x - p[e]!) ** 2, 0) / 4, 8 * EPS, 'projector distance');
@@ -136,8 +154,16 @@ describe('bad input', () => {
     [() => symmetricEigen([1, 0, 0, 1] as never, 2), TypeError, 'dpnoise: `matrix` must be a Float64Array; got an array of length 4.'],
     [() => symmetricEigen(new Float64Array([1, Infinity, Infinity, 1]), 2), RangeError, 'dpnoise: `matrix[1]` must be a finite number; got Infinity.'],
     [() => topEigenvectors(new Float64Array([1, 0, 0, 1]), 2, 3), RangeError, 'dpnoise: `k` must be a number >= 1 and <= 2; got 3.'],
-    [() => subspaceError(new Float64Array([1, 1]), new Float64Array([1, 0]), 2, 1), RangeError, 'dpnoise: `uHat` must have orthonormal columns; got column 0 . column 0 = 2.'],
-    [() => subspaceError(new Float64Array([1, 0]), new Float64Array([1, 0, 0]), 2, 1), RangeError, 'dpnoise: `u.length` must be 2 (one entry per coordinate); got 3.'],
+    [
+      () => subspaceError(new Float64Array([1, 1]), new Float64Array([1, 0]), 2, 1),
+      RangeError,
+      'dpnoise: `uHat` must have orthonormal columns; got column 0 . column 0 = 2.',
+    ],
+    [
+      () => subspaceError(new Float64Array([1, 0]), new Float64Array([1, 0, 0]), 2, 1),
+      RangeError,
+      'dpnoise: `u.length` must be 2 (one entry per coordinate); got 3.',
+    ],
   ];
   it.each(cases.map(([call, ErrorType, message], i) => [i, call, ErrorType, message] as const))('case %i throws', (_i, call, ErrorType, message) => {
     expect(call).toThrow(ErrorType);

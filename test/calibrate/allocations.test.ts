@@ -28,7 +28,11 @@ describe('published numbers (docs/math.md, "Figures of merit")', () => {
 
   it('Gaussian gains 1.3016, 1.7547, 9.2423 for K = 20, whatever epsilon and delta', () => {
     const expected = { linear: 1.3016, quadratic: 1.7547, exponential: 9.2423 };
-    for (const [eps, delta] of [[0.5, 1e-6], [3, 1e-10], [0.01, 0.1]] as const) {
+    for (const [eps, delta] of [
+      [0.5, 1e-6],
+      [3, 1e-10],
+      [0.01, 0.1],
+    ] as const) {
       for (const [name, shape] of Object.entries(shapes)) {
         const g = calibrateGaussian({ sensitivity: profile(20, shape), epsilon: eps, delta });
         expect(g.gain.toFixed(4)).toBe(expected[name as keyof typeof expected].toFixed(4));
@@ -43,10 +47,15 @@ describe('published numbers (docs/math.md, "Figures of merit")', () => {
     expect(db(l(shapes.exponential)).toFixed(3)).toBe('7.609');
   });
 
-  it('the exponential profile\'s Gaussian MSE saturates at 21.477 dB as K grows', () => {
-    const mseDb = (K: number) => db(calibrateGaussian({
-      sensitivity: profile(K, (i) => Math.exp(i - K)), epsilon: 0.5, delta: 1e-6,
-    }).mse);
+  it("the exponential profile's Gaussian MSE saturates at 21.477 dB as K grows", () => {
+    const mseDb = (K: number) =>
+      db(
+        calibrateGaussian({
+          sensitivity: profile(K, (i) => Math.exp(i - K)),
+          epsilon: 0.5,
+          delta: 1e-6,
+        }).mse,
+      );
     const values = [1, 2, 5, 10, 20, 50, 100, 200].map(mseDb);
     for (let k = 1; k < values.length; k++) expect(values[k]!).toBeGreaterThanOrEqual(values[k - 1]!);
     expect(values.at(-1)!.toFixed(3)).toBe('21.477');
@@ -65,7 +74,7 @@ describe('published numbers (docs/math.md, "Figures of merit")', () => {
     expect(firstWorse).toBe(9);
   });
 
-  it('the journal\'s two-dimensional MAE table (lambda = (0.15, 0.85), p = 1)', () => {
+  it("the journal's two-dimensional MAE table (lambda = (0.15, 0.85), p = 1)", () => {
     const expected = [3.4283, 1.7141, 1.1428, 0.8571, 0.6857, 0.5714];
     [0.5, 1, 1.5, 2, 2.5, 3].forEach((eps, k) => {
       const optimal = calibrateLaplace({ sensitivity: [0.15, 0.85], epsilon: eps, errorPower: 1 });
@@ -100,12 +109,13 @@ describe('allocations against mpmath (test/fixtures/calibrate.json)', () => {
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_, c) => {
     const common = {
-      sensitivity: c.sensitivity, epsilon: c.epsilon, allocation: c.allocation, errorPower: c.errorPower,
+      sensitivity: c.sensitivity,
+      epsilon: c.epsilon,
+      allocation: c.allocation,
+      errorPower: c.errorPower,
       ...(c.weights ? { weights: c.weights } : {}),
     };
-    const got: Calibration = c.mechanism === 'gaussian'
-      ? calibrateGaussian({ ...common, delta: c.delta! })
-      : calibrateLaplace(common);
+    const got: Calibration = c.mechanism === 'gaussian' ? calibrateGaussian({ ...common, delta: c.delta! }) : calibrateLaplace(common);
     const mu = c.expected.mu === undefined ? 0 : MU; // Laplace scales do not depend on mu
     if (c.expected.mu !== undefined) expectClose((got as GaussianCalibration).mu, c.expected.mu, MU, 'mu');
     c.expected.scales.forEach((s, i) => {
@@ -136,60 +146,82 @@ describe('privacy and optimality over random profiles (fast-check)', () => {
   const logUniform = (lo: number, hi: number) => fc.double({ min: Math.log10(lo), max: Math.log10(hi), noNaN: true }).map((e) => 10 ** e);
   const allocation = fc.constantFrom<Allocation>('optimal', 'iid', 'spr');
   const errorPower = fc.oneof(fc.constant(2), fc.constant(1), fc.double({ min: 0.1, max: 8, noNaN: true }));
-  const withWeights = (lambda: number[]) => fc.option(fc.array(logUniform(1e-3, 1e3), { minLength: lambda.length, maxLength: lambda.length }), { nil: undefined });
+  const withWeights = (lambda: number[]) =>
+    fc.option(fc.array(logUniform(1e-3, 1e3), { minLength: lambda.length, maxLength: lambda.length }), { nil: undefined });
 
   it('every Gaussian allocation meets sum (lambda/sigma)^2 <= mu0^2, and optimal is tight', () => {
-    fc.assert(fc.property(
-      profileArb.chain((l) => fc.tuple(fc.constant(l), withWeights(l))),
-      fc.oneof(fc.constant(0), logUniform(1e-6, 1000)), logUniform(1e-100, 0.9), allocation, errorPower,
-      ([sensitivity, weights], epsilon, delta, alloc, p) => {
-        const g = calibrateGaussian({ sensitivity, epsilon, delta, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
-        const distance2 = gaussianDistanceSquared(sensitivity, g.scales);
-        expect(distance2).toBeLessThanOrEqual(g.mu * g.mu);
-        // Tight: SAFETY on every scale leaves mu^2 / (1 + 2^-36)^2, 2 SAFETY below; the library's
-        // sums over up to 40 terms and its powers round: 256 EPS (measured 2 SAFETY + 70.5 EPS).
-        if (alloc === 'optimal') expect(distance2).toBeGreaterThanOrEqual(g.mu * g.mu * (1 - (2 * SAFETY + 256 * EPS)));
-      }), { numRuns: 300, seed: 20261123 });
+    fc.assert(
+      fc.property(
+        profileArb.chain((l) => fc.tuple(fc.constant(l), withWeights(l))),
+        fc.oneof(fc.constant(0), logUniform(1e-6, 1000)),
+        logUniform(1e-100, 0.9),
+        allocation,
+        errorPower,
+        ([sensitivity, weights], epsilon, delta, alloc, p) => {
+          const g = calibrateGaussian({ sensitivity, epsilon, delta, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
+          const distance2 = gaussianDistanceSquared(sensitivity, g.scales);
+          expect(distance2).toBeLessThanOrEqual(g.mu * g.mu);
+          // Tight: SAFETY on every scale leaves mu^2 / (1 + 2^-36)^2, 2 SAFETY below; the library's
+          // sums over up to 40 terms and its powers round: 256 EPS (measured 2 SAFETY + 70.5 EPS).
+          if (alloc === 'optimal') expect(distance2).toBeGreaterThanOrEqual(g.mu * g.mu * (1 - (2 * SAFETY + 256 * EPS)));
+        },
+      ),
+      { numRuns: 300, seed: 20261123 },
+    );
   });
 
   it('every Laplace allocation meets sum lambda/beta <= epsilon, and optimal is tight', () => {
-    fc.assert(fc.property(
-      profileArb.chain((l) => fc.tuple(fc.constant(l), withWeights(l))),
-      logUniform(1e-6, 1000), allocation, errorPower,
-      ([sensitivity, weights], epsilon, alloc, p) => {
-        const l = calibrateLaplace({ sensitivity, epsilon, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
-        const spent = laplaceEpsilon(sensitivity, l.scales);
-        expect(spent).toBeLessThanOrEqual(epsilon);
-        // Tight: SAFETY on every scale, and rounding: 64 EPS (measured SAFETY + 9 EPS).
-        if (alloc === 'optimal') expect(spent).toBeGreaterThanOrEqual(epsilon * (1 - (SAFETY + 64 * EPS)));
-      }), { numRuns: 300, seed: 20261124 });
+    fc.assert(
+      fc.property(
+        profileArb.chain((l) => fc.tuple(fc.constant(l), withWeights(l))),
+        logUniform(1e-6, 1000),
+        allocation,
+        errorPower,
+        ([sensitivity, weights], epsilon, alloc, p) => {
+          const l = calibrateLaplace({ sensitivity, epsilon, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
+          const spent = laplaceEpsilon(sensitivity, l.scales);
+          expect(spent).toBeLessThanOrEqual(epsilon);
+          // Tight: SAFETY on every scale, and rounding: 64 EPS (measured SAFETY + 9 EPS).
+          if (alloc === 'optimal') expect(spent).toBeGreaterThanOrEqual(epsilon * (1 - (SAFETY + 64 * EPS)));
+        },
+      ),
+      { numRuns: 300, seed: 20261124 },
+    );
   });
 
-  it('the optimal error never exceeds iid\'s or spr\'s, and no private perturbation beats it', () => {
-    fc.assert(fc.property(
-      profileArb.chain((l) => fc.tuple(fc.constant(l), withWeights(l), fc.array(fc.double({ min: -0.3, max: 0.3, noNaN: true }), { minLength: l.length, maxLength: l.length }))),
-      fc.constantFrom('gaussian', 'laplace'), errorPower,
-      ([sensitivity, weights, jitter], mechanism, p) => {
-        const run = (alloc: Allocation) => mechanism === 'gaussian'
-          ? calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) })
-          : calibrateLaplace({ sensitivity, epsilon: 1, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
-        const optimal = run('optimal');
-        // The allocations tie for uniform profiles, so each comparison allows for rounding: the
-        // scales (each within a few EPS) to the power p <= 8, summed over up to 40 terms: 64 EPS
-        // (measured at most 4 EPS).
-        const ROUNDING = 64 * EPS;
-        expect(optimal.error).toBeLessThanOrEqual(run('iid').error * (1 + ROUNDING));
-        expect(optimal.error).toBeLessThanOrEqual(run('spr').error * (1 + ROUNDING));
-        expect(optimal.gain).toBeGreaterThanOrEqual(1 - ROUNDING);
-        // Perturb the scales, rescale them to spend exactly the same privacy, compare the error.
-        const perturbed = Array.from(optimal.scales, (s, i) => s * Math.exp(jitter[i]!));
-        const spentOptimal = mechanism === 'gaussian' ? gaussianDistanceSquared(sensitivity, optimal.scales) : laplaceEpsilon(sensitivity, optimal.scales);
-        const spentPerturbed = mechanism === 'gaussian' ? gaussianDistanceSquared(sensitivity, perturbed) : laplaceEpsilon(sensitivity, perturbed);
-        const rescale = mechanism === 'gaussian' ? Math.sqrt(spentPerturbed / spentOptimal) : spentPerturbed / spentOptimal;
-        const w = weights ?? sensitivity.map(() => 1);
-        const errorSum = (scales: ArrayLike<number>) => exactSum(Array.from(scales, (s, i) => w[i]! * s ** p));
-        expect(errorSum(perturbed.map((s) => s * rescale))).toBeGreaterThanOrEqual(errorSum(optimal.scales) * (1 - ROUNDING));
-      }), { numRuns: 200, seed: 20261125 });
+  it("the optimal error never exceeds iid's or spr's, and no private perturbation beats it", () => {
+    fc.assert(
+      fc.property(
+        profileArb.chain((l) =>
+          fc.tuple(fc.constant(l), withWeights(l), fc.array(fc.double({ min: -0.3, max: 0.3, noNaN: true }), { minLength: l.length, maxLength: l.length })),
+        ),
+        fc.constantFrom('gaussian', 'laplace'),
+        errorPower,
+        ([sensitivity, weights, jitter], mechanism, p) => {
+          const run = (alloc: Allocation) =>
+            mechanism === 'gaussian'
+              ? calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) })
+              : calibrateLaplace({ sensitivity, epsilon: 1, allocation: alloc, errorPower: p, ...(weights ? { weights } : {}) });
+          const optimal = run('optimal');
+          // The allocations tie for uniform profiles, so each comparison allows for rounding: the
+          // scales (each within a few EPS) to the power p <= 8, summed over up to 40 terms: 64 EPS
+          // (measured at most 4 EPS).
+          const ROUNDING = 64 * EPS;
+          expect(optimal.error).toBeLessThanOrEqual(run('iid').error * (1 + ROUNDING));
+          expect(optimal.error).toBeLessThanOrEqual(run('spr').error * (1 + ROUNDING));
+          expect(optimal.gain).toBeGreaterThanOrEqual(1 - ROUNDING);
+          // Perturb the scales, rescale them to spend exactly the same privacy, compare the error.
+          const perturbed = Array.from(optimal.scales, (s, i) => s * Math.exp(jitter[i]!));
+          const spentOptimal = mechanism === 'gaussian' ? gaussianDistanceSquared(sensitivity, optimal.scales) : laplaceEpsilon(sensitivity, optimal.scales);
+          const spentPerturbed = mechanism === 'gaussian' ? gaussianDistanceSquared(sensitivity, perturbed) : laplaceEpsilon(sensitivity, perturbed);
+          const rescale = mechanism === 'gaussian' ? Math.sqrt(spentPerturbed / spentOptimal) : spentPerturbed / spentOptimal;
+          const w = weights ?? sensitivity.map(() => 1);
+          const errorSum = (scales: ArrayLike<number>) => exactSum(Array.from(scales, (s, i) => w[i]! * s ** p));
+          expect(errorSum(perturbed.map((s) => s * rescale))).toBeGreaterThanOrEqual(errorSum(optimal.scales) * (1 - ROUNDING));
+        },
+      ),
+      { numRuns: 200, seed: 20261125 },
+    );
   });
 });
 
@@ -218,7 +250,9 @@ describe('edge cases', () => {
     const mu = gaussianMu(1, 1e-5);
     // SAFETY on each scale (2 SAFETY in the MSE), plus a few roundings: 4 EPS and 8 EPS
     // (measured SAFETY + 0.27 EPS and 2 SAFETY - 0.4 EPS). Earlier: 2 SAFETY and 3 SAFETY.
-    sensitivity.forEach((l, i) => expectClose(g.scales[i]!, Math.sqrt(7.5 * l) / mu, SAFETY + 4 * EPS, `sigma_${i}`));
+    sensitivity.forEach((l, i) => {
+      expectClose(g.scales[i]!, Math.sqrt(7.5 * l) / mu, SAFETY + 4 * EPS, `sigma_${i}`);
+    });
     expectClose(g.mse, 7.5 ** 2 / mu ** 2, 2 * SAFETY + 8 * EPS, 'mse');
     expect(g.mu).toBe(mu);
   });

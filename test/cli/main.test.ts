@@ -1,7 +1,19 @@
 // The command line, run as users (and attackers) run it: node dist/cli.js (the package's `bin`).
 import { execFileSync, spawn } from 'node:child_process';
 import {
-  closeSync, constants, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync, writeSync,
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,15 +25,22 @@ import { calibrateGaussian, compose, gaussianPrivacy, laplacePrivacy } from '../
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const dir = mkdtempSync(join(tmpdir(), 'dpnoise-cli-'));
-const file = (name: string, text: string | Uint8Array) => (writeFileSync(join(dir, name), text), join(dir, name));
-const folder = (name: string) => (mkdirSync(join(dir, name)), join(dir, name));
+function file(name: string, text: string | Uint8Array): string {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+}
+function folder(name: string): string {
+  mkdirSync(join(dir, name));
+  return join(dir, name);
+}
 const GAUSSIAN = ['--epsilon', '1', '--delta', '1e-6', '--rows-per-person', '1'];
 const csv = file('data.csv', 'name,age,income\n"Smith, J",34,50000\nLee,29,42000\nDoe,51,61000\n');
 const incomes = ['50000', '42000', '61000'];
 
 /** A running CLI (or a shell command running it), with what it printed and how it ended. */
 function start(args: string[], { shell, env }: { shell?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const child = shell === undefined ? spawn(process.execPath, [cli, ...args], { env }) : spawn('sh', ['-c', shell, 'sh', process.execPath, cli, ...args], { env });
+  const child =
+    shell === undefined ? spawn(process.execPath, [cli, ...args], { env }) : spawn('sh', ['-c', shell, 'sh', process.execPath, cli, ...args], { env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -36,7 +55,8 @@ function start(args: string[], { shell, env }: { shell?: string; env?: NodeJS.Pr
 
 const dpnoise = (...args: string[]) => start(args).ended;
 /** The CLI reading a real pipe (node's own stdin pipes are sockets), as in `cat data | dpnoise ...`. */
-const piped = (text: string, env: NodeJS.ProcessEnv, ...args: string[]) => start(args, { shell: 'printf %s "$INPUT" | "$@"', env: { ...env, INPUT: text } }).ended;
+const piped = (text: string, env: NodeJS.ProcessEnv, ...args: string[]) =>
+  start(args, { shell: 'printf %s "$INPUT" | "$@"', env: { ...env, INPUT: text } }).ended;
 
 /** True while process `pid` has `path` open. */
 const holds = (pid: number, path: string) => {
@@ -77,7 +97,10 @@ async function feed(fifo: string, texts: string[], cli: ReturnType<typeof start>
   return fed;
 }
 
-const fifo = (name: string) => (execFileSync('mkfifo', [join(dir, name)]), join(dir, name));
+function fifo(name: string): string {
+  execFileSync('mkfifo', [join(dir, name)]);
+  return join(dir, name);
+}
 const leftovers = (where: string) => readdirSync(where).filter((f) => f.includes('dpnoise'));
 
 // Every test spawns its own processes on its own files, so they run side by side.
@@ -104,7 +127,20 @@ describe.concurrent('dpnoise calibrate', () => {
   it('prints the figures and scales as a table, or as JSON equal to the library', async () => {
     const [table, json] = await Promise.all([
       dpnoise('calibrate', '--mechanism', 'gaussian', '--epsilon', '0.5', '--delta', '1e-6', '--sensitivity', '1,2,3'),
-      dpnoise('calibrate', '--mechanism', 'gaussian', '--epsilon', '0.5', '--delta', '1e-6', '--sensitivity', file('s.csv', '1\n2\n3\n'), '--allocation', 'iid', '--json'),
+      dpnoise(
+        'calibrate',
+        '--mechanism',
+        'gaussian',
+        '--epsilon',
+        '0.5',
+        '--delta',
+        '1e-6',
+        '--sensitivity',
+        file('s.csv', '1\n2\n3\n'),
+        '--allocation',
+        'iid',
+        '--json',
+      ),
     ]);
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/mu\s+0\.124106/);
@@ -138,12 +174,19 @@ describe.concurrent('dpnoise calibrate', () => {
       dpnoise('calibrate', '--bogus'),
     ]);
     expect(r.stderr).toBe('dpnoise: --sensitivity: entry 2 ("x") is not a number; give numbers separated by commas.\n');
-    expect(bogus.stderr).toBe(`dpnoise: Unknown option '--bogus'. The options of "dpnoise calibrate" are --mechanism, --epsilon, --delta, --sensitivity, --allocation, --json, --help.\n`);
+    expect(bogus.stderr).toBe(
+      `dpnoise: Unknown option '--bogus'. The options of "dpnoise calibrate" are --mechanism, --epsilon, --delta, --sensitivity, --allocation, --json, --help.\n`,
+    );
   });
 });
 
 describe.concurrent('dpnoise release', () => {
-  const noised = (text: string) => text.trim().split('\n').slice(1).flatMap((l) => l.split(',').slice(-2).map(Number));
+  const noised = (text: string) =>
+    text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .flatMap((l) => l.split(',').slice(-2).map(Number));
 
   it('adds grid-mode noise to the named columns only, reproducibly under a seed', async () => {
     const out = join(dir, 'out.csv');
@@ -193,14 +236,32 @@ describe.concurrent('dpnoise release', () => {
     // Grid mode (rho-zCDP): rho / 4 per row, so twice the standard deviations of one row per person
     // (to 2 decimals: the sensitivities are rounded to each run's grid, and the scales printed).
     expect(grid4.stderr).toMatch(/Each person \(at most 4 rows\) gets \(1\.00000, 1e-6\)-DP/);
-    scales(grid4).forEach((s, i) => expect(s / scales(grid1)[i]!).toBeCloseTo(2, 2));
+    scales(grid4).forEach((s, i) => {
+      expect(s / scales(grid1)[i]!).toBeCloseTo(2, 2);
+    });
   });
 
   it('keeps NDJSON lines byte for byte but the noised numbers (big integers, 1e400, key order, spacing)', async () => {
     const line = '{"z":1, "id":12345678901234567891,"a" : 5 ,"big":1e400,"o":{"a":"}"},"b":"x"}';
     const input = file('d.ndjson', `${line}\r\n\n{"b":"y","a":2}\n`);
     const out = join(dir, 'out.ndjson');
-    const r = await dpnoise('release', '--input', input, '--columns', 'a', '--sensitivity', '1', '--epsilon', '1', '--mechanism', 'laplace', '--rows-per-person', '1', '--output', out);
+    const r = await dpnoise(
+      'release',
+      '--input',
+      input,
+      '--columns',
+      'a',
+      '--sensitivity',
+      '1',
+      '--epsilon',
+      '1',
+      '--mechanism',
+      'laplace',
+      '--rows-per-person',
+      '1',
+      '--output',
+      out,
+    );
     expect(r.status, r.stderr).toBe(0);
     const [first, second, rest] = readFileSync(out, 'utf8').split('\n');
     expect(first).toMatch(/^\{"z":1, "id":12345678901234567891,"a" : -?[\d.e+-]+ ,"big":1e400,"o":\{"a":"\}"\},"b":"x"\}\r$/);
@@ -219,7 +280,9 @@ describe.concurrent('dpnoise release', () => {
       ['{"a":1e400}\n', /line 1, key "a": 1e400 is not a finite number/],
       ['{"a":1}\n{"a":1\n', /line 2 is not JSON/],
     ];
-    const runs = await Promise.all(cases.map(([text], i) => dpnoise('release', '--input', file(`bad-${i}.jsonl`, text), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN)));
+    const runs = await Promise.all(
+      cases.map(([text], i) => dpnoise('release', '--input', file(`bad-${i}.jsonl`, text), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN)),
+    );
     runs.forEach((r, i) => {
       expect(r.status, cases[i]![0]).toBe(2);
       expect(r.stderr, cases[i]![0]).toMatch(cases[i]![1]);
@@ -235,7 +298,12 @@ describe.concurrent('dpnoise release', () => {
     expect(rows.map((row) => row.length)).toEqual([3, 3, 3]);
     expect(rows[0]).toEqual(['id', 'note', 'b']);
     expect(rows.slice(1).map((row) => row[1])).toEqual(['x\ny, "z"', 'plain']);
-    expect(rows.slice(1).flatMap((row) => [row[0], row[2]]).every((x) => Number.isFinite(Number(x)))).toBe(true);
+    expect(
+      rows
+        .slice(1)
+        .flatMap((row) => [row[0], row[2]])
+        .every((x) => Number.isFinite(Number(x))),
+    ).toBe(true);
   });
 
   it('rejects unbalanced quotes and ragged rows with the line number, writing nothing', async () => {
@@ -246,7 +314,11 @@ describe.concurrent('dpnoise release', () => {
       ['a,b,c\n1,2,3\n4,5,6,7\n', /not valid CSV: Invalid Record Length: expect 3, got 4 on line 3/],
       ['a,b,c\n1,2\n', /Invalid Record Length: expect 3, got 2 on line 2/],
     ];
-    const runs = await Promise.all(cases.map(([text], i) => dpnoise('release', '--input', file(`ragged-${i}.csv`, text), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN, '--output', join(where, `${i}.csv`))));
+    const runs = await Promise.all(
+      cases.map(([text], i) =>
+        dpnoise('release', '--input', file(`ragged-${i}.csv`, text), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN, '--output', join(where, `${i}.csv`)),
+      ),
+    );
     runs.forEach((r, i) => {
       expect(r.status, cases[i]![0]).toBe(2);
       expect(r.stderr, cases[i]![0]).toMatch(cases[i]![1]);
@@ -263,7 +335,18 @@ describe.concurrent('dpnoise release', () => {
       dpnoise('release', '--input', csv, '--columns', 'age,nope', '--sensitivity', '1,1', ...GAUSSIAN, '--output', out),
       dpnoise('release', '--input', csv, '--columns', 'age', '--sensitivity', '1,1', ...GAUSSIAN),
       dpnoise('release', '--input', join(dir, 'missing.csv'), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN),
-      dpnoise('release', '--input', file('latin1.csv', Buffer.from('a,b\n1,caf\u00e9\n', 'latin1')), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN, '--output', out),
+      dpnoise(
+        'release',
+        '--input',
+        file('latin1.csv', Buffer.from('a,b\n1,caf\u00e9\n', 'latin1')),
+        '--columns',
+        'a',
+        '--sensitivity',
+        '1',
+        ...GAUSSIAN,
+        '--output',
+        out,
+      ),
       dpnoise('release', '--input', csv, '--columns', 'age', '--sensitivity', '1', ...GAUSSIAN, '--output', where),
       // An output that cannot be created (ENOTDIR) is not a usage error: exit code 1.
       dpnoise('release', '--input', csv, '--columns', 'age', '--sensitivity', '1', ...GAUSSIAN, '--output', join(notFolder, 'out.csv')),
@@ -297,7 +380,9 @@ describe.concurrent('dpnoise release', () => {
     expect(entry.stderr).toMatch(/^dpnoise: --sensitivity: entry 2 \("x"\) is not a number/);
     expect(hex.stderr).toMatch(/entry 1 \("0x10"\) is not a number/);
     expect(bogus.status).toBe(2);
-    expect(bogus.stderr).toMatch(/^dpnoise: Unknown option '--bogus'\. The options of "dpnoise release" are --input, --output, .*--rows-per-person.*--mode, --grid.*\.\n$/);
+    expect(bogus.stderr).toMatch(
+      /^dpnoise: Unknown option '--bogus'\. The options of "dpnoise release" are --input, --output, .*--rows-per-person.*--mode, --grid.*\.\n$/,
+    );
     for (const r of same) {
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/--output .* is the input file/);
@@ -315,7 +400,12 @@ describe.concurrent('dpnoise release', () => {
     expect(r.status, r.stderr).toBe(0);
     const rows = parse(r.stdout) as string[][];
     expect(rows.map((row) => row[0])).toEqual(['name', 'Smith, J', 'Lee', 'Doe']);
-    expect(rows.slice(1).map((row) => row[2]).filter((x) => incomes.includes(x!))).toEqual([]);
+    expect(
+      rows
+        .slice(1)
+        .map((row) => row[2])
+        .filter((x) => incomes.includes(x!)),
+    ).toEqual([]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/line 3, column "a": "x" is not a finite number/);
     expect(bad.stdout).toBe('');

@@ -50,8 +50,15 @@ describe('bad input throws a TypeError or RangeError naming the argument and val
 
 describe('values in messages', () => {
   it.each([
-    [-0, '-0'], [1e-7, '1e-7'], ['a"b', '"a\\"b"'], [10n, '10n'], [null, 'null'],
-    [[1, 2], 'an array of length 2'], [new Uint8Array(2), 'a Uint8Array'], [{}, 'an object (Object)'], [() => 1, 'a function'],
+    [-0, '-0'],
+    [1e-7, '1e-7'],
+    ['a"b', '"a\\"b"'],
+    [10n, '10n'],
+    [null, 'null'],
+    [[1, 2], 'an array of length 2'],
+    [new Uint8Array(2), 'a Uint8Array'],
+    [{}, 'an object (Object)'],
+    [() => 1, 'a function'],
   ])('%s is shown as %s', (value, shown) => {
     expect(describeValue(value)).toBe(shown);
   });

@@ -30,7 +30,11 @@ describe('empirical privacy audit (1e6 releases per mechanism)', () => {
     }
     // Power: the same draws with every scale 5% too small break the claim.
     const shrunk = Array.from(g.scales, (s) => s * 0.95);
-    const under = gaussianLosses(noise.map((x) => x * 0.95), shrunk, sensitivity);
+    const under = gaussianLosses(
+      noise.map((x) => x * 0.95),
+      shrunk,
+      sensitivity,
+    );
     const { delta, se } = estimateDelta(under, 0.5);
     expect(delta - 5 * se).toBeGreaterThan(gaussianDelta(g.mu, 0.5));
   });
@@ -46,7 +50,11 @@ describe('empirical privacy audit (1e6 releases per mechanism)', () => {
     expect(worst).toBeGreaterThan(epsilon * 0.999); // the bound is attained (statistical: the largest of 1e6 losses within 0.1%)
     expect(estimateDelta(losses, epsilon).delta).toBe(0);
     // Power: scales 5% too small give losses above epsilon.
-    const under = laplaceLosses(noise.map((x) => x * 0.95), Array.from(l.scales, (s) => s * 0.95), sensitivity);
+    const under = laplaceLosses(
+      noise.map((x) => x * 0.95),
+      Array.from(l.scales, (s) => s * 0.95),
+      sensitivity,
+    );
     expect(estimateDelta(under, epsilon).delta).toBeGreaterThan(0.001);
   });
 

@@ -48,7 +48,11 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
   it('adding any record moves the integer release by at most the distance mu (worst records reach it)', () => {
     // With one seed the noise is identical, so two releases differ by the exact shift of (A, s n).
     const d = 8;
-    for (const [bound, grid] of [[1, undefined], [3, 2 ** -8], [0.7, 2 ** -12]] as const) {
+    for (const [bound, grid] of [
+      [1, undefined],
+      [3, 2 ** -8],
+      [0.7, 2 ** -12],
+    ] as const) {
       const m = correlatedSum({ dimension: d, rho: 0.5, bound, mode: 'grid', ...(grid === undefined ? {} : { grid }) });
       const { s, sigma, g, Cg } = layout(m);
       let k = 0;
@@ -60,7 +64,11 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
         const f = Float64Array.from({ length: d }, () => (Math.floor(next() * 1000) + 0.5) * g - next() * g * 1e-3);
         for (const x of records) {
           const before = m.release(f, 10, { rng: createRng({ seed: trial }) });
-          const after = m.release(f.map((v, j) => v + x[j]!), 11, { rng: createRng({ seed: trial }) });
+          const after = m.release(
+            f.map((v, j) => v + x[j]!),
+            11,
+            { rng: createRng({ seed: trial }) },
+          );
           // Two counts near 10, each rounded once (half an ulp, at most 8 EPS below 32): 16 EPS
           // (measured exact; earlier toBeCloseTo(1, 12), 2250 EPS).
           expectNear(after.count! - before.count!, 1, 16 * EPS, 'count shift');
@@ -89,7 +97,9 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
     for (let r = 0; r < releases; r++) {
       // With zero sums and count, the integer release (A, N) is pure noise: recover it.
       const { sums, count } = m.release(zero, 0, { rng });
-      sums.forEach((v, j) => (noise[r * (d + 1) + j] = (2 * v) / g - Cg * count!));
+      sums.forEach((v, j) => {
+        noise[r * (d + 1) + j] = (2 * v) / g - Cg * count!;
+      });
       noise[r * (d + 1) + d] = count! * s;
     }
     // Adding a record of all C moves each A_j by Cg and N by s.
@@ -118,13 +128,17 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
     }
     const empirical = (i: number, j: number) => noise.reduce((t, v) => t + v[i]! * v[j]!, 0) / releases;
     const sum2 = m.sumScale ** 2;
-    const design = [[sum2, m.sharedScale ** 2, m.sharedScale * m.countScale], [m.sharedScale ** 2, sum2, m.sharedScale * m.countScale], [m.sharedScale * m.countScale, m.sharedScale * m.countScale, m.countScale ** 2]];
+    const design = [
+      [sum2, m.sharedScale ** 2, m.sharedScale * m.countScale],
+      [m.sharedScale ** 2, sum2, m.sharedScale * m.countScale],
+      [m.sharedScale * m.countScale, m.sharedScale * m.countScale, m.countScale ** 2],
+    ];
     expectCovariance(empirical, design, releases);
     // Power: a 5% larger or smaller scale is rejected, and independent noise has no covariance.
     const se = Math.sqrt(2 / releases) * sum2;
     expect(Math.abs(empirical(0, 0) - 1.1025 * sum2)).toBeGreaterThan(5 * se);
     expect(Math.abs(empirical(0, 0) - 0.9025 * sum2)).toBeGreaterThan(5 * se);
-    expect(empirical(0, 1)).toBeGreaterThan(5 * Math.sqrt(sum2 * sum2 / releases));
+    expect(empirical(0, 1)).toBeGreaterThan(5 * Math.sqrt((sum2 * sum2) / releases));
   });
 
   it('keeps most of the continuous gain (the zCDP conversion costs a little)', () => {
@@ -164,18 +178,53 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
   });
 
   it.each<[string, () => unknown, typeof TypeError, RegExp]>([
-    ['rho beyond the sampler at this dimension', () => correlatedSum({ dimension: 2 ** 32, rho: 1e-20, mode: 'grid' }), RangeError, /grid mode cannot give rho = 1e-20 at dimension 4294967296/],
-    ['grid too fine for the noise', () => correlatedSum({ dimension: 1e6, rho: 1e-3, mode: 'grid', grid: 2 ** -70 }), RangeError, /noise standard deviation is \S+ grid steps, above 2\^40; use a larger grid/],
+    [
+      'rho beyond the sampler at this dimension',
+      () => correlatedSum({ dimension: 2 ** 32, rho: 1e-20, mode: 'grid' }),
+      RangeError,
+      /grid mode cannot give rho = 1e-20 at dimension 4294967296/,
+    ],
+    [
+      'grid too fine for the noise',
+      () => correlatedSum({ dimension: 1e6, rho: 1e-3, mode: 'grid', grid: 2 ** -70 }),
+      RangeError,
+      /noise standard deviation is \S+ grid steps, above 2\^40; use a larger grid/,
+    ],
     ['bound too small', () => correlatedSum({ dimension: 3, rho: 1, bound: 1e-300, mode: 'grid' }), RangeError, /`bound` is too small for grid mode/],
     ['grid with sparsity', () => correlatedSum({ dimension: 3, rho: 1, sparsity: 1, mode: 'grid' }), TypeError, /grid mode of correlatedSum is for add-remove/],
     ['grid under replace-one', () => correlatedSum({ dimension: 3, rho: 1, neighbours: 'replace-one', mode: 'grid' }), TypeError, /grid mode of correlatedSum/],
-    ['grid without grid mode', () => correlatedSum({ dimension: 3, rho: 1, grid: 0.5, mode: 'continuous' }), TypeError, /`grid` applies to `mode: 'grid'` only/],
+    [
+      'grid without grid mode',
+      () => correlatedSum({ dimension: 3, rho: 1, grid: 0.5, mode: 'continuous' }),
+      TypeError,
+      /`grid` applies to `mode: 'grid'` only/,
+    ],
     ['grid not a power of two', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid', grid: 0.3 }), RangeError, /`grid` must be a power of two; got 0.3/],
-    ['rho and epsilon', () => correlatedSum({ dimension: 3, rho: 1, epsilon: 1, delta: 1e-6, mode: 'grid' }), TypeError, /either `epsilon` and `delta` or `rho`/],
+    [
+      'rho and epsilon',
+      () => correlatedSum({ dimension: 3, rho: 1, epsilon: 1, delta: 1e-6, mode: 'grid' }),
+      TypeError,
+      /either `epsilon` and `delta` or `rho`/,
+    ],
     ['unknown mode', () => correlatedSum({ dimension: 3, rho: 1, mode: 'exact' as never }), RangeError, /`mode` must be one of/],
-    ['fractional count', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 1.5), RangeError, /`count` must be an integer; got 1.5/],
-    ['a count beyond the safe integers', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 2 ** 53), RangeError, /`count` must be a number >= 0 and <= 9007199254740991/],
-    ['non-finite sums', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, NaN, 3], 1), RangeError, /`sums\[1\]` must be a finite number; got NaN/],
+    [
+      'fractional count',
+      () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 1.5),
+      RangeError,
+      /`count` must be an integer; got 1.5/,
+    ],
+    [
+      'a count beyond the safe integers',
+      () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 2 ** 53),
+      RangeError,
+      /`count` must be a number >= 0 and <= 9007199254740991/,
+    ],
+    [
+      'non-finite sums',
+      () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, NaN, 3], 1),
+      RangeError,
+      /`sums\[1\]` must be a finite number; got NaN/,
+    ],
   ])('bad input: %s', (_, call, ErrorType, message) => {
     expect(call).toThrow(ErrorType);
     expect(call).toThrow(message);

@@ -35,11 +35,13 @@ function solve(A: number[][], b: number[]): number[] {
  * count (shared g: sharedScale on each sum, countScale on the count) plus independent terms.
  */
 function jointCovariance(d: number, shared: number, independent: number, count: number): number[][] {
-  return Array.from({ length: d + 1 }, (_, i) => Array.from({ length: d + 1 }, (_, j) => {
-    if (i < d && j < d) return shared * shared + (i === j ? independent * independent : 0);
-    if (i === d && j === d) return count * count;
-    return shared * count;
-  }));
+  return Array.from({ length: d + 1 }, (_, i) =>
+    Array.from({ length: d + 1 }, (_, j) => {
+      if (i < d && j < d) return shared * shared + (i === j ? independent * independent : 0);
+      if (i === d && j === d) return count * count;
+      return shared * count;
+    }),
+  );
 }
 
 /** Squared Mahalanobis distance of adding a record with m entries at C (the rest 0), and count + 1. */
@@ -51,7 +53,11 @@ function distance2(sigma: number[][], d: number, m: number, C: number): number {
 
 describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated sums")', () => {
   it('scales, count scale and gain against an independent computation (t = sqrt(d))', () => {
-    for (const [d, eps, delta, C] of [[1, 1, 1e-5, 1], [10, 0.5, 1e-6, 2], [10_000, 2, 1e-8, 0.1]] as const) {
+    for (const [d, eps, delta, C] of [
+      [1, 1, 1e-5, 1],
+      [10, 0.5, 1e-6, 2],
+      [10_000, 2, 1e-8, 0.1],
+    ] as const) {
       const m = correlatedSum({ mode: 'continuous', dimension: d, epsilon: eps, delta, bound: C });
       const mu = gaussianMu(eps, delta);
       const s = Math.sqrt(d);
@@ -70,7 +76,7 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
     expect(correlatedSum({ mode: 'continuous', dimension: 5, rho: 0.125 }).mu).toBe(0.5);
   });
 
-  it('the sup Mahalanobis distance over every vertex count is exactly 1; the poster\'s variance exceeds it', () => {
+  it("the sup Mahalanobis distance over every vertex count is exactly 1; the poster's variance exceeds it", () => {
     for (const d of [1, 2, 10, 30]) {
       for (const t of [undefined, 0.3, 7]) {
         const C = 2.5;
@@ -80,7 +86,9 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
         // SAFETY on every scale puts D^2 at 1 / (1 + 2^-36)^2, 2 SAFETY below 1; Gaussian
         // elimination on the (d + 1)-square covariance (d <= 30) rounds: 256 EPS (measured
         // 2 SAFETY + 57 EPS; earlier 1e-10).
-        distances.forEach((D2) => expectClose(D2, 1, 2 * SAFETY + 256 * EPS, `d = ${d}, t = ${t}`));
+        distances.forEach((D2) => {
+          expectClose(D2, 1, 2 * SAFETY + 256 * EPS, `d = ${d}, t = ${t}`);
+        });
       }
     }
     // Power: Var(eta) = sqrt(d + 1) / 4 as printed on the poster gives D = 1.0302 at d = 10.
@@ -107,7 +115,7 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
     const design = jointCovariance(d, m.sharedScale, m.independentScale, m.countScale);
     expectCovariance(empirical, design, releases);
     // Power: independent noise of the same variances would have no covariance between sums.
-    const se01 = Math.sqrt(design[0]![0]! * design[1]![1]! / releases);
+    const se01 = Math.sqrt((design[0]![0]! * design[1]![1]!) / releases);
     expect(empirical(0, 1)).toBeGreaterThan(5 * se01);
   });
 
@@ -115,13 +123,22 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
     const m = correlatedSum({ mode: 'continuous', dimension: 100, rho: 0.5, sparsity: 5 });
     expect(m.mse.toFixed(2)).toBe('492.19');
     expectClose(m.gain, (500 * S * S) / m.mse, CLOSED_FORM, 'gain');
-    const k = 5, d = 100, r = Math.sqrt(k * (d - k) * (d - 1));
+    const k = 5,
+      d = 100,
+      r = Math.sqrt(k * (d - k) * (d - 1));
     expectClose(m.mse, S * S * (k / d) * (k + (d - 1) * (d - k) + 2 * r), CLOSED_FORM, 'closed-form MSE');
     // Sherman-Morrison: (V I + V_eta 1 1^T)^-1 = (I - V_eta 1 1^T / (V + d V_eta)) / V, so a record
     // with j entries at C = 1 has D^2 = (j - V_eta j^2 / (V + d V_eta)) / V; its sup over j <= k is 1.
-    for (const [dim, sparsity] of [[100, 5], [100, 50], [10, 3], [1000, 40], [100, 100]] as const) {
+    for (const [dim, sparsity] of [
+      [100, 5],
+      [100, 50],
+      [10, 3],
+      [1000, 40],
+      [100, 100],
+    ] as const) {
       const s = correlatedSum({ mode: 'continuous', dimension: dim, rho: 0.5, sparsity });
-      const V = s.independentScale ** 2, Veta = s.sharedScale ** 2;
+      const V = s.independentScale ** 2,
+        Veta = s.sharedScale ** 2;
       const D2 = Array.from({ length: sparsity }, (_, j) => (j + 1 - (Veta * (j + 1) ** 2) / (V + dim * Veta)) / V);
       const sup = Math.max(...D2);
       expect(sup, `d = ${dim}, k = ${sparsity}`).toBeLessThanOrEqual(1);
@@ -166,13 +183,33 @@ describe('bad input throws before any noise is drawn', () => {
     ['dimension 0', () => correlatedSum({ mode: 'continuous', dimension: 0, rho: 1 }), RangeError, /`dimension` must be a number >= 1/],
     ['fractional dimension', () => correlatedSum({ mode: 'continuous', dimension: 2.5, rho: 1 }), RangeError, /`dimension` must be an integer; got 2.5/],
     ['dimension a string', () => correlatedSum({ mode: 'continuous', dimension: '3' as never, rho: 1 }), TypeError, /`dimension` must be a number/],
-    ['sparsity 0', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, sparsity: 0 }), RangeError, /`sparsity` must be a number >= 1 and <= 3; got 0/],
+    [
+      'sparsity 0',
+      () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, sparsity: 0 }),
+      RangeError,
+      /`sparsity` must be a number >= 1 and <= 3; got 0/,
+    ],
     ['sparsity above d', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, sparsity: 4 }), RangeError, /`sparsity`/],
-    ['rho and epsilon', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, epsilon: 1, delta: 1e-5 }), TypeError, /either `epsilon` and `delta` or `rho`/],
+    [
+      'rho and epsilon',
+      () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, epsilon: 1, delta: 1e-5 }),
+      TypeError,
+      /either `epsilon` and `delta` or `rho`/,
+    ],
     ['no privacy', () => correlatedSum({ mode: 'continuous', dimension: 3 }), TypeError, /`epsilon` must be a number/],
     ['negative bound', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, bound: -1 }), RangeError, /`bound`/],
-    ['sparse under replace-one', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, sparsity: 1, neighbours: 'replace-one' }), RangeError, /add-remove neighbours only/],
-    ['unknown neighbours', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, neighbours: 'swap' as never }), RangeError, /`neighbours` must be one of/],
+    [
+      'sparse under replace-one',
+      () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, sparsity: 1, neighbours: 'replace-one' }),
+      RangeError,
+      /add-remove neighbours only/,
+    ],
+    [
+      'unknown neighbours',
+      () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, neighbours: 'swap' as never }),
+      RangeError,
+      /`neighbours` must be one of/,
+    ],
     ['negative count', () => m.release([1, 2, 3], -1), RangeError, /`count` must be a number >= 0/],
     ['fractional count', () => m.release([1, 2, 3], 1.5), RangeError, /`count` must be an integer; got 1.5/],
     ['missing count', () => m.release([1, 2, 3]), TypeError, /`count` must be a number; got undefined/],
@@ -181,7 +218,12 @@ describe('bad input throws before any noise is drawn', () => {
     ['infinite sums', () => m.release(Float64Array.from([1, 2, Infinity]), 1), RangeError, /`sums\[2\]`/],
     // Privacy levels whose noise doubles cannot hold are refused when the mechanism is built.
     ['epsilon 0, delta 1e-200', () => correlatedSum({ mode: 'continuous', dimension: 3, epsilon: 0, delta: 1e-200 }), RangeError, /noise scales beyond 1e150/],
-    ['a huge bound with a tiny mu', () => correlatedSum({ mode: 'continuous', dimension: 3, epsilon: 0, delta: 1e-10, bound: 1e150 }), RangeError, /noise scales beyond 1e150/],
+    [
+      'a huge bound with a tiny mu',
+      () => correlatedSum({ mode: 'continuous', dimension: 3, epsilon: 0, delta: 1e-10, bound: 1e150 }),
+      RangeError,
+      /noise scales beyond 1e150/,
+    ],
     ['a subnormal tradeoff', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, tradeoff: 1e-320 }), RangeError, /noise scales beyond 1e150/],
     ['the same in grid mode', () => correlatedSum({ dimension: 3, epsilon: 0, delta: 1e-200 }), RangeError, /^dpnoise: grid mode/],
   ])('%s', (_, call, ErrorType, message) => {

@@ -46,14 +46,20 @@ describe('group (per-layer) calibration', () => {
     // The weighted optimum (p = 2): sigma_g proportional to sqrt(s_g) / n_g^(1/4). A ratio of two
     // ratios of powers, each side a few roundings: 8 EPS (measured 0.65 EPS).
     const shape = sensitivity.map((s, i) => Math.sqrt(s) / sizes[i]! ** 0.25);
-    g.scales.forEach((x, i) => expectClose(x / g.scales[0]!, shape[i]! / shape[0]!, 8 * EPS, `ratio ${i}`));
+    g.scales.forEach((x, i) => {
+      expectClose(x / g.scales[0]!, shape[i]! / shape[0]!, 8 * EPS, `ratio ${i}`);
+    });
     // iid: one scale ||s||_2 / mu; spr: sqrt(G) s_g / mu. Each raised by SAFETY, plus a few
     // roundings: 4 EPS (measured SAFETY + 0.22 EPS at most).
     const iid = calibrateGaussian({ groups: { sizes, sensitivity }, epsilon: 1, delta: 1e-6, allocation: 'iid' });
-    iid.scales.forEach((x) => expectClose(x, Math.hypot(...sensitivity) / g.mu, SAFETY + 4 * EPS, 'iid'));
+    iid.scales.forEach((x) => {
+      expectClose(x, Math.hypot(...sensitivity) / g.mu, SAFETY + 4 * EPS, 'iid');
+    });
     expectClose(iid.mse, 1110 * iid.scales[0]! ** 2, 4 * EPS, 'iid mse'); // a few roundings; measured exact
     const spr = calibrateGaussian({ groups: { sizes, sensitivity }, epsilon: 1, delta: 1e-6, allocation: 'spr' });
-    spr.scales.forEach((x, i) => expectClose(x, (Math.sqrt(3) * sensitivity[i]!) / g.mu, SAFETY + 4 * EPS, 'spr'));
+    spr.scales.forEach((x, i) => {
+      expectClose(x, (Math.sqrt(3) * sensitivity[i]!) / g.mu, SAFETY + 4 * EPS, 'spr');
+    });
     expect(g.mse).toBeLessThan(Math.min(iid.mse, spr.mse));
     // SAFETY cancels in the ratio; two sums of three terms and a quotient: 8 EPS (measured 2.63 EPS).
     expectClose(g.gain, iid.mse / g.mse, 8 * EPS, 'gain');
@@ -77,9 +83,13 @@ describe('group (per-layer) calibration', () => {
   });
 
   it('checks groups', () => {
-    expect(() => calibrateGaussian({ groups: { sizes: [1, 2.5], sensitivity: [1, 1] }, epsilon: 1, delta: 1e-6 })).toThrow(/`groups.sizes\[1\]` must be a whole number/);
+    expect(() => calibrateGaussian({ groups: { sizes: [1, 2.5], sensitivity: [1, 1] }, epsilon: 1, delta: 1e-6 })).toThrow(
+      /`groups.sizes\[1\]` must be a whole number/,
+    );
     expect(() => calibrateGaussian({ groups: { sizes: [1], sensitivity: [1, 1] }, epsilon: 1, delta: 1e-6 })).toThrow(/`groups.sizes.length` must be 2/);
-    expect(() => calibrateGaussian({ groups: { sizes: [1], sensitivity: [1] }, sensitivity: [1], epsilon: 1, delta: 1e-6 })).toThrow(/in place of `sensitivity`/);
+    expect(() => calibrateGaussian({ groups: { sizes: [1], sensitivity: [1] }, sensitivity: [1], epsilon: 1, delta: 1e-6 })).toThrow(
+      /in place of `sensitivity`/,
+    );
     expect(() => calibrateGaussian({ sensitivity: [1], mu: 1, epsilon: 1 })).toThrow(/either `epsilon` and `delta` or `mu`/);
   });
 });

@@ -28,7 +28,7 @@ type Kernel = 'discreteLaplaceSamples' | 'discreteGaussianSamples';
 const FIXED_WORK = 4; // the kernels' flag (assembly/noise/discrete.ts): no noise-dependent shortcut
 
 /** The seeded stream of the kernels: key and gamma (an odd increment), as the library's streams. */
-const STREAM = [0x6E6F726567n, 0x9E3779B97F4A7C15n] as const; // key: 'noreg' in ASCII
+const STREAM = [0x6e6f726567n, 0x9e3779b97f4a7c15n] as const; // key: 'noreg' in ASCII
 const DRAWS = 64;
 
 /** Scales t in grid steps (discrete Laplace) and variances s (discrete Gaussian): tiny to large, all below 2^40 steps. */
@@ -100,9 +100,18 @@ function current() {
     mechanisms: {
       seed: SEED,
       laplaceMechanism: { options: LAPLACE, query: QUERY, grid: laplace.grid!, scales: Array.from(laplace.scales), releases: independentReleases(laplace) },
-      gaussianMechanism: { options: GAUSSIAN, query: QUERY, grid: gaussian.grid!, scales: Array.from(gaussian.scales), releases: independentReleases(gaussian) },
+      gaussianMechanism: {
+        options: GAUSSIAN,
+        query: QUERY,
+        grid: gaussian.grid!,
+        scales: Array.from(gaussian.scales),
+        releases: independentReleases(gaussian),
+      },
       correlatedSum: {
-        options: CORRELATED, sums: SUMS, count: COUNT, grid: correlated.grid!,
+        options: CORRELATED,
+        sums: SUMS,
+        count: COUNT,
+        grid: correlated.grid!,
         scales: [correlated.independentScale, correlated.sharedScale, correlated.countScale],
         releases: correlatedReleases(correlated),
       },
@@ -114,19 +123,32 @@ type Snapshot = ReturnType<typeof current>;
 
 /** JSON with -0, NaN and the infinities kept, as strings; arrays of numbers on one line. */
 function encode(value: unknown): string {
-  const text = JSON.stringify(value, (_, v) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? (Object.is(v, -0) ? '-0' : String(v)) : v), 1);
+  const text = JSON.stringify(
+    value,
+    (_, v) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? (Object.is(v, -0) ? '-0' : String(v)) : v),
+    1,
+  );
   return text.replace(/\[([^[\]{}]*)\]/g, (_, items: string) => `[${items.trim().split(/,\s*/).join(', ')}]`);
 }
-const decode = (text: string) => JSON.parse(text, (_, v) => (v === '-0' ? -0 : v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v)) as Snapshot;
+const decode = (text: string) =>
+  JSON.parse(text, (_, v) => (v === '-0' ? -0 : v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v)) as Snapshot;
 
 /** Every difference between two JSON-like values, numbers compared with Object.is. */
 function differences(expected: unknown, actual: unknown, path = '$', out: string[] = []): string[] {
   if (typeof expected === 'number' || typeof actual === 'number') {
-    if (!Object.is(expected, actual)) out.push(`${path}: expected ${Object.is(expected, -0) ? '-0' : String(expected)}, got ${Object.is(actual, -0) ? '-0' : String(actual)}`);
+    if (!Object.is(expected, actual))
+      out.push(`${path}: expected ${Object.is(expected, -0) ? '-0' : String(expected)}, got ${Object.is(actual, -0) ? '-0' : String(actual)}`);
   } else if (Array.isArray(expected) && Array.isArray(actual)) {
     if (expected.length !== actual.length) out.push(`${path}: expected length ${expected.length}, got ${actual.length}`);
     for (let i = 0; i < Math.min(expected.length, actual.length); i++) differences(expected[i], actual[i], `${path}[${i}]`, out);
-  } else if (expected !== null && actual !== null && typeof expected === 'object' && typeof actual === 'object' && !Array.isArray(expected) && !Array.isArray(actual)) {
+  } else if (
+    expected !== null &&
+    actual !== null &&
+    typeof expected === 'object' &&
+    typeof actual === 'object' &&
+    !Array.isArray(expected) &&
+    !Array.isArray(actual)
+  ) {
     for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
       differences((expected as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], `${path}.${key}`, out);
     }
@@ -158,7 +180,7 @@ describe('no-regression snapshot of the discrete samplers (test/fixtures/discret
   });
 
   it('the kernels give the recorded draws, on the default module and on both builds', () => {
-    expectSame(recorded!.kernels, now.kernels, 'the kernels\' draws');
+    expectSame(recorded!.kernels, now.kernels, "the kernels' draws");
     for (const [name, w] of builds) {
       const cases = KERNEL_CASES.flatMap(([kernel, scales]) => scales.map((scale) => ({ kernel, scale, values: kernelDraws(w, kernel, scale) })));
       expectSame(recorded!.kernels.cases, cases, `the ${name} build's draws`);
@@ -167,12 +189,15 @@ describe('no-regression snapshot of the discrete samplers (test/fixtures/discret
 
   // A property the code guarantees (docs/math.md, "The fast path"): the fast path, the exact path
   // and fixed work are one function of the words, so one record holds for all three.
-  it.each(KERNEL_CASES.flatMap(([kernel, scales]) => scales.map((scale) => [kernel, scale] as const)))('%s at %d: fixed work and the exact path give the default draws', (kernel, scale) => {
-    const w = wasm();
-    const values = now.kernels.cases.find((c) => c.kernel === kernel && c.scale === scale)!.values;
-    expectSame(values, kernelDraws(w, kernel, scale, { flags: FIXED_WORK }), 'fixed work');
-    expectSame(values, kernelDraws(w, kernel, scale, { exact: true }), 'the exact path');
-  });
+  it.each(KERNEL_CASES.flatMap(([kernel, scales]) => scales.map((scale) => [kernel, scale] as const)))(
+    '%s at %d: fixed work and the exact path give the default draws',
+    (kernel, scale) => {
+      const w = wasm();
+      const values = now.kernels.cases.find((c) => c.kernel === kernel && c.scale === scale)!.values;
+      expectSame(values, kernelDraws(w, kernel, scale, { flags: FIXED_WORK }), 'fixed work');
+      expectSame(values, kernelDraws(w, kernel, scale, { exact: true }), 'the exact path');
+    },
+  );
 
   it('laplaceMechanism, gaussianMechanism and correlatedSum release the recorded values (grid mode)', () => {
     expectSame(recorded!.mechanisms, now.mechanisms, 'the releases');

@@ -8,15 +8,15 @@ import { cryptoStream } from '../../src/noise/random.js';
 import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
 import { estimateDelta, gaussianLosses, laplaceLosses } from '../audit.js';
-import { EPS, expectClose, ROUND_UP, SAFETY } from '../helpers.js';
+import { EPS, expectClose, lcg, ROUND_UP, SAFETY } from '../helpers.js';
 
 type DiscreteKernel = 'discreteLaplaceSamples' | 'discreteGaussianSamples';
 const w = wasm();
 const chunk = w.sampleChunkLength();
 
 /** n draws of a kernel (noise only, grid 1) from a seeded stream; with `exact`, every draw through the exact path. */
-function seededDraws(kernel: DiscreteKernel, scale: number, n: number, { seed = 0xD15C7E7En, exact = false, flags = 0 } = {}): Float64Array {
-  new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([seed, 0x9E3779B97F4A7C15n]);
+function seededDraws(kernel: DiscreteKernel, scale: number, n: number, { seed = 0xd15c7e7en, exact = false, flags = 0 } = {}): Float64Array {
+  new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([seed, 0x9e3779b97f4a7c15n]);
   w.useSeededExtras();
   w.setExactOnly(exact);
   try {
@@ -62,7 +62,12 @@ function gaussianCdf(s: number): (k: number) => number {
   const reach = Math.ceil(40 * sigma) + 40;
   const pmf = Array.from({ length: 2 * reach + 1 }, (_, i) => Math.exp(-((i - reach) ** 2) / (2 * s)));
   const total = pmf.reduce((a, b) => a + b, 0);
-  const cdf = pmf.map(((sum) => (p: number) => (sum += p / total))(0));
+  const cdf = pmf.map(
+    (
+      (sum) => (p: number) =>
+        (sum += p / total)
+    )(0),
+  );
   return (k) => (k < -reach ? 0 : k >= reach ? 1 : cdf[k + reach]!);
 }
 
@@ -141,7 +146,7 @@ describe('exact discrete Laplace and Gaussian samplers (fast path)', () => {
 
   it('gives the same integers for every chunk split, exactly 0 for scale 0, and huge scales stay finite integers', () => {
     const all = seededDraws('discreteLaplaceSamples', 5, 20_000);
-    new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([0xD15C7E7En, 0x9E3779B97F4A7C15n]);
+    new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([0xd15c7e7en, 0x9e3779b97f4a7c15n]);
     w.useSeededExtras();
     w.seededWords(1000, 700);
     w.discreteLaplaceSamples(1000, 700, 0, 5, 1);
@@ -186,10 +191,10 @@ describe('the exact path: the same function of the random words, to the last dra
   it('hands a draw over mid-way (remainder and acceptance stages) and finishes it as the exact path does from the start', () => {
     // Pool words placed on a threshold (to double precision, within the fast path's margin)
     // force a hand-over in the middle of a draw.
-    const LOW = 0x7FFFFFFFFFFFFFFFn;
+    const LOW = 0x7fffffffffffffffn;
     const onThreshold = (high: bigint, shift: number, x: number) => (high << BigInt(64 - shift)) | BigInt(Math.floor(Math.exp(-x) * 2 ** (64 - shift)));
     const trialWord = (u: number) => BigInt(Math.floor(u * 2 ** 63)) & LOW; // sign 0: no redraw of 0
-    const noise = [0x0123456789ABCDEFn, 0xFEDCBA9876543210n, 0x5555AAAA5555AAAAn, 0x3C3C3C3C3C3C3C3Cn];
+    const noise = [0x0123456789abcdefn, 0xfedcba9876543210n, 0x5555aaaa5555aaaan, 0x3c3c3c3c3c3c3c3cn];
     const cases: Array<[string, DiscreteKernel, number, bigint, bigint]> = [
       // t = 1000.5: b = 5, B = 32; the L word's V sits on exp(-17 / t).
       ['Laplace remainder', 'discreteLaplaceSamples', 1000.5, trialWord(0.4), onThreshold(17n, 5, 17 / 1000.5)],
@@ -224,7 +229,10 @@ describe('the exact path: the same function of the random words, to the last dra
   });
 
   it('the CSPRNG path: 4e7 draws of discrete Laplace t = 1 and discrete Gaussian s = 2 within 4 SE of the PMF at every |y| <= 6', () => {
-    for (const [kernel, cdf] of [['discreteLaplaceSamples', laplaceCdf(1)], ['discreteGaussianSamples', gaussianCdf(2)]] as const) {
+    for (const [kernel, cdf] of [
+      ['discreteLaplaceSamples', laplaceCdf(1)],
+      ['discreteGaussianSamples', gaussianCdf(2)],
+    ] as const) {
       const n = 40_000_000;
       const counts = new Map<number, number>();
       for (let done = 0; done < n; done += 1_000_000) {
@@ -243,7 +251,22 @@ describe('the exact path: the same function of the random words, to the last dra
 
 describe('rounding to the grid', () => {
   it('the kernels round half up exactly, as roundHalfUp, at the awkward doubles', () => {
-    const xs = [0.5, 1.5, -0.5, -1.5, 2.5, 0.49999999999999994, -0.49999999999999994, 2 ** 52 + 1, -(2 ** 52) - 1, 4503599627370495.5, -4503599627370495.5, 1e300, 7.000000000000001, -2.9999999999999996];
+    const xs = [
+      0.5,
+      1.5,
+      -0.5,
+      -1.5,
+      2.5,
+      0.49999999999999994,
+      -0.49999999999999994,
+      2 ** 52 + 1,
+      -(2 ** 52) - 1,
+      4503599627370495.5,
+      -4503599627370495.5,
+      1e300,
+      7.000000000000001,
+      -2.9999999999999996,
+    ];
     const values = new Float64Array(w.memory.buffer, w.valuesPointer(), xs.length);
     values.set(xs);
     w.seededWords(0, xs.length);
@@ -253,11 +276,12 @@ describe('rounding to the grid', () => {
   });
 
   it('neighbours at most lambda apart round at most ceil(lambda / g) steps apart (random pairs, adversarial offsets)', () => {
-    let seed = 12345;
-    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const random = lcg(12345);
     for (let trial = 0; trial < 200_000; trial++) {
       const g = 2 ** Math.floor(random() * 20 - 10);
       const lambda = random() < 0.3 ? g * Math.floor(random() * 5 + 1) : g * random() * 8; // whole steps too
+      // Half the fractions exactly 1/2 (the rounding boundary), half uniform.
+      // biome-ignore lint/complexity/useMathMinMax: two different draws, not a clamp
       const a = (Math.floor(random() * 1000) + (random() < 0.5 ? 0.5 : random())) * g;
       const b = a + (random() < 0.5 ? lambda : lambda * random()) * (random() < 0.5 ? 1 : -1);
       expect(Math.abs(roundHalfUp(a / g) - roundHalfUp(b / g)), `g ${g}, lambda ${lambda}, a ${a}, b ${b}`).toBeLessThanOrEqual(Math.ceil(lambda / g));
@@ -286,7 +310,9 @@ describe('gaussianMechanism in grid mode (the default; zCDP accounting)', () => 
     expect(m.privacy.epsilon(1e-6)).toBeLessThanOrEqual(1);
     // ceil(lambda / g) steps: 0.3 -> 20/64, 1 -> 64/64, 2.5 -> 160/64, 0 stays 0.
     expect(Array.from(m.sensitivity)).toEqual([20 / 64, 1, 160 / 64, 0]);
-    m.release([10.123, -3.3, 7, 5]).forEach((x) => expect(Number.isInteger(x * 64)).toBe(true));
+    m.release([10.123, -3.3, 7, 5]).forEach((x) => {
+      expect(Number.isInteger(x * 64)).toBe(true);
+    });
     // Composition: zCDP parts add their rho; other parts enter as zCDP (safe).
     const rho = (m.privacy as { rho: number }).rho;
     const both = compose([m.privacy, m.privacy]);
@@ -317,7 +343,9 @@ describe('gaussianMechanism in grid mode (the default; zCDP accounting)', () => 
     expect(gaussianMechanism({ sensitivity: [1], epsilon: 1e6, delta: 1e-6 }).privacy.epsilon(1e-6)).toBeLessThanOrEqual(1e6);
     expect(gaussianMechanism({ sensitivity: [1], epsilon: 0, delta: 1e-3 }).privacy.delta(0)).toBeLessThanOrEqual(1e-3);
     // Beyond what doubles can hold, a clear error about the noise (not about an internal `mu`).
-    expect(() => gaussianMechanism({ sensitivity: [1], epsilon: 0, delta: 1e-200 })).toThrow(/^dpnoise: the noise for this profile and privacy level overflows double precision/);
+    expect(() => gaussianMechanism({ sensitivity: [1], epsilon: 0, delta: 1e-200 })).toThrow(
+      /^dpnoise: the noise for this profile and privacy level overflows double precision/,
+    );
   });
 
   it('groups: neighbours within lambda (l2) round to at most lambda / g + sqrt(n) steps apart, and the privacy holds at that distance', () => {
@@ -325,8 +353,7 @@ describe('gaussianMechanism in grid mode (the default; zCDP accounting)', () => 
     const lambda = [0.7, 2];
     const m = gaussianMechanism({ groups: { sizes, sensitivity: lambda }, epsilon: 1, delta: 1e-6 });
     const g = m.grid!;
-    let seed = 99;
-    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const random = lcg(99);
     sizes.forEach((n, k) => {
       for (let trial = 0; trial < 2000; trial++) {
         const a = Array.from({ length: n }, () => (random() - 0.5) * 100);
@@ -347,8 +374,16 @@ describe('gaussianMechanism in grid mode (the default; zCDP accounting)', () => 
     const noise = new Float64Array(releases * sensitivity.length);
     const zero = new Float64Array(sensitivity.length);
     const rng = createRng({ seed: 'grid gaussian audit' });
-    for (let r = 0; r < releases; r++) noise.set(m.release(zero, { rng }).map((x) => x * 16), r * sensitivity.length);
-    const losses = gaussianLosses(noise, variances.map((v) => Math.sqrt(v) || 1), shift);
+    for (let r = 0; r < releases; r++)
+      noise.set(
+        m.release(zero, { rng }).map((x) => x * 16),
+        r * sensitivity.length,
+      );
+    const losses = gaussianLosses(
+      noise,
+      variances.map((v) => Math.sqrt(v) || 1),
+      shift,
+    );
     for (const eps of [0, 0.5, 1]) {
       const { delta, se } = estimateDelta(losses, eps);
       expect(delta - 5 * se, `eps ${eps}`).toBeLessThanOrEqual(m.privacy.delta(eps));
@@ -369,7 +404,9 @@ describe('laplaceMechanism in grid mode (the default)', () => {
     // Tight: SAFETY on the scales, less the 2^-50 round-up (measured SAFETY - 5 EPS), plus 4 EPS. Earlier: 1e-9.
     expect(m.privacy.epsilonPure).toBeGreaterThan(1 - (SAFETY + 4 * EPS));
     const out = m.release([10.123456, -3.3, 7, 1e6 + 0.01]);
-    out.forEach((x) => expect(Number.isInteger(x * 64)).toBe(true));
+    out.forEach((x) => {
+      expect(Number.isInteger(x * 64)).toBe(true);
+    });
     expect(out[3]).toBe(Math.round((1e6 + 0.01) * 64) / 64); // zero sensitivity: rounded, no noise
     // With grid 1 and lambda 1 the change is one step (not two), so epsilon 1 is spent as asked.
     const unit = laplaceMechanism({ sensitivity: [1], epsilon: 1, grid: 1 });
@@ -413,8 +450,16 @@ describe('laplaceMechanism in grid mode (the default)', () => {
     const noise = new Float64Array(releases * sensitivity.length);
     const zero = new Float64Array(sensitivity.length);
     const rng = createRng({ seed: 'grid audit' });
-    for (let r = 0; r < releases; r++) noise.set(m.release(zero, { rng }).map((x) => x * 16), r * sensitivity.length);
-    const losses = laplaceLosses(noise, steps.map((t) => t || 1), shift);
+    for (let r = 0; r < releases; r++)
+      noise.set(
+        m.release(zero, { rng }).map((x) => x * 16),
+        r * sensitivity.length,
+      );
+    const losses = laplaceLosses(
+      noise,
+      steps.map((t) => t || 1),
+      shift,
+    );
     const worst = losses.reduce((a, L) => Math.max(a, L), -Infinity);
     // The losses add the same terms l / t as the library (scaling by 16 is exact), which rounds its
     // sum up by ROUND_UP, more than this sum's roundings: 0 EPS (measured 4 EPS below). Earlier: 1e-12.

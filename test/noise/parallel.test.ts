@@ -10,7 +10,8 @@ describe('parallel sampling with worker threads', () => {
     const K = 200_001; // 2 and 3 threads split it at 100001 and 66667, not at chunk boundaries
     const scales = Float64Array.from({ length: K }, (_, i) => (i % 3) * 0.5);
     // Bit-for-bit equality (toEqual on 2e5 entries would dominate the test's time).
-    const same = (a: Float64Array, b: Float64Array) => expect(Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))).toBe(true);
+    const same = (a: Float64Array, b: Float64Array) =>
+      expect(Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))).toBe(true);
     for (const threads of [1, 2, 3]) {
       const seed = 100 + threads;
       same(await dpnoise.gaussianNoiseParallel(K, 2, { rng: createRng({ seed }), threads }), dpnoise.gaussianNoise(K, 2, { rng: createRng({ seed }) }));
@@ -20,7 +21,10 @@ describe('parallel sampling with worker threads', () => {
       expect(await dpnoise.addGaussianNoiseParallel(values, scales, { rng: createRng({ seed }), threads })).toBe(values);
       same(values, expected);
       const lap = Float64Array.from(values);
-      same(await dpnoise.addLaplaceNoiseParallel(lap, 1, { rng: createRng({ seed }), threads }), dpnoise.addLaplaceNoise(Float64Array.from(values), 1, { rng: createRng({ seed }) }));
+      same(
+        await dpnoise.addLaplaceNoiseParallel(lap, 1, { rng: createRng({ seed }), threads }),
+        dpnoise.addLaplaceNoise(Float64Array.from(values), 1, { rng: createRng({ seed }) }),
+      );
     }
   });
 

@@ -68,20 +68,26 @@ describe('calibration', () => {
   });
 
   it('is on the safe side and tight for random (epsilon, delta) (fast-check)', () => {
-    const eps = fc.oneof(fc.constant(0), fc.double({ min: -8, max: 3, noNaN: true }).map((e) => 10 ** e));
+    const eps = fc.oneof(
+      fc.constant(0),
+      fc.double({ min: -8, max: 3, noNaN: true }).map((e) => 10 ** e),
+    );
     const delta = fc.double({ min: -100, max: Math.log10(0.99), noNaN: true }).map((e) => 10 ** e);
-    fc.assert(fc.property(eps, delta, (e, d) => {
-      const mu = gaussianMu(e, d);
-      expect(gaussianDelta(mu, e)).toBeLessThanOrEqual(d);
-      expect(gaussianDelta(mu * (1 + rootTolerance(d)), e)).toBeGreaterThan(d);
-      // epsilon(mu0(eps, delta), delta) gives eps back, rounded up: by the search's 1e-12 relative
-      // (SEARCH), and by the margin, which moves epsilon up by about tau over the slope
-      // |d ln delta / d eps| = e^eps Q(b) / delta (small only for delta near 1): an absolute
-      // 4096 EPS (measured 484 EPS, at eps = 1e-8 and delta = 0.95). Earlier: e (1 + 1e-9) + 1e-12.
-      const back = gaussianEpsilon(mu, d);
-      expect(gaussianDelta(mu, back)).toBeLessThanOrEqual(d);
-      expect(back).toBeLessThanOrEqual(e * (1 + SEARCH) + 4096 * EPS);
-    }), { numRuns: 500, seed: 20261123 });
+    fc.assert(
+      fc.property(eps, delta, (e, d) => {
+        const mu = gaussianMu(e, d);
+        expect(gaussianDelta(mu, e)).toBeLessThanOrEqual(d);
+        expect(gaussianDelta(mu * (1 + rootTolerance(d)), e)).toBeGreaterThan(d);
+        // epsilon(mu0(eps, delta), delta) gives eps back, rounded up: by the search's 1e-12 relative
+        // (SEARCH), and by the margin, which moves epsilon up by about tau over the slope
+        // |d ln delta / d eps| = e^eps Q(b) / delta (small only for delta near 1): an absolute
+        // 4096 EPS (measured 484 EPS, at eps = 1e-8 and delta = 0.95). Earlier: e (1 + 1e-9) + 1e-12.
+        const back = gaussianEpsilon(mu, d);
+        expect(gaussianDelta(mu, back)).toBeLessThanOrEqual(d);
+        expect(back).toBeLessThanOrEqual(e * (1 + SEARCH) + 4096 * EPS);
+      }),
+      { numRuns: 500, seed: 20261123 },
+    );
   });
 
   it('gives zero epsilon when no epsilon is needed, and zero delta for mu = 0', () => {

@@ -22,7 +22,11 @@ describe('Gaussian noise: distribution (fixed seeds, every test also shown to re
   const unit = scaled(data, 1 / sigma);
 
   it('Kolmogorov-Smirnov against N(0, sigma^2) on 1e6 samples', () => {
-    withPower(unit, (d) => kolmogorovSmirnov(d, normalCdf), (r) => r.rejects); // statistical: KS at alpha = 0.001 (test/stats.ts)
+    withPower(
+      unit,
+      (d) => kolmogorovSmirnov(d, normalCdf),
+      (r) => r.rejects,
+    ); // statistical: KS at alpha = 0.001 (test/stats.ts)
   });
 
   // Statistical: each moment within 5 standard errors (the normal law's: 1, sqrt 6, sqrt 24 and
@@ -32,13 +36,21 @@ describe('Gaussian noise: distribution (fixed seeds, every test also shown to re
     expect(Math.abs(m.mean)).toBeLessThan(5 / Math.sqrt(N));
     expect(Math.abs(m.skewness)).toBeLessThan(5 * Math.sqrt(6 / N));
     expect(Math.abs(m.kurtosis - 3)).toBeLessThan(5 * Math.sqrt(24 / N));
-    withPower(unit, (d) => moments(d).variance, (v) => Math.abs(v - 1) > 5 * Math.sqrt(2 / N));
+    withPower(
+      unit,
+      (d) => moments(d).variance,
+      (v) => Math.abs(v - 1) > 5 * Math.sqrt(2 / N),
+    );
   });
 
   it('tail frequency beyond 3 standard deviations', () => {
     // Statistical: the count within 5 standard errors (z-score) of its expectation.
     const p3 = 2 * normalSf(3);
-    withPower(unit, (d) => countZ(countBeyond(d, 3), p3 * N), (z) => Math.abs(z) > 5);
+    withPower(
+      unit,
+      (d) => countZ(countBeyond(d, 3), p3 * N),
+      (z) => Math.abs(z) > 5,
+    );
   });
 
   it('no correlation between neighbouring coordinates, nor across a chunk boundary', () => {
@@ -56,7 +68,11 @@ describe('the CSPRNG path (not reproducible, so tested at alpha = 1e-6, which st
     ['Gaussian', () => gaussianNoise(N, 1), normalCdf],
     ['Laplace', () => laplaceNoise(N, 1), laplaceCdf(1)],
   ] as const)('%s: Kolmogorov-Smirnov on 1e6 samples', (_, draw, cdf) => {
-    withPower(draw(), (d) => kolmogorovSmirnov(d, cdf).d, (d) => d > critical);
+    withPower(
+      draw(),
+      (d) => kolmogorovSmirnov(d, cdf).d,
+      (d) => d > critical,
+    );
   });
 });
 
@@ -66,7 +82,11 @@ describe('Laplace noise: distribution', () => {
   const unit = scaled(data, 1 / b);
 
   it('Kolmogorov-Smirnov against Laplace(b) on 1e6 samples', () => {
-    withPower(unit, (d) => kolmogorovSmirnov(d, laplaceCdf(1)), (r) => r.rejects); // statistical: KS at alpha = 0.001 (test/stats.ts)
+    withPower(
+      unit,
+      (d) => kolmogorovSmirnov(d, laplaceCdf(1)),
+      (r) => r.rejects,
+    ); // statistical: KS at alpha = 0.001 (test/stats.ts)
   });
 
   // Statistical, with the Laplace law's standard errors: the mean 5 sqrt(2 / N); the skewness
@@ -77,13 +97,21 @@ describe('Laplace noise: distribution', () => {
     expect(Math.abs(m.mean)).toBeLessThan(5 * Math.sqrt(2 / N));
     expect(Math.abs(m.skewness)).toBeLessThan(0.05);
     expect(Math.abs(m.kurtosis - 6)).toBeLessThan(0.3);
-    withPower(unit, (d) => moments(d).variance, (v) => Math.abs(v - 2) > 5 * Math.sqrt(20 / N));
+    withPower(
+      unit,
+      (d) => moments(d).variance,
+      (v) => Math.abs(v - 2) > 5 * Math.sqrt(20 / N),
+    );
   });
 
   it('tail frequencies beyond 3 and 5 standard deviations', () => {
     for (const t of [3, 5]) {
       const p = Math.exp(-t * Math.SQRT2); // P(|L| > t sd), sd = sqrt(2) b
-      withPower(unit, (d) => countZ(countBeyond(d, t * Math.SQRT2), p * N), (z) => Math.abs(z) > 5); // statistical: 5 standard errors
+      withPower(
+        unit,
+        (d) => countZ(countBeyond(d, t * Math.SQRT2), p * N),
+        (z) => Math.abs(z) > 5,
+      ); // statistical: 5 standard errors
     }
   });
 
@@ -95,7 +123,7 @@ describe('Laplace noise: distribution', () => {
 
 /** Draws n samples with the kernel directly, in chunks of `chunk`, from a fixed seeded stream. */
 function kernelDraw(w: WasmExports, kernel: 'gaussianSamples' | 'laplaceSamples', n: number, chunk: number): Float64Array {
-  new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([0x0123456789ABCDEFn, 0x9E3779B97F4A7C15n]);
+  new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([0x0123456789abcdefn, 0x9e3779b97f4a7c15n]);
   w.useSeededExtras();
   const out = new Float64Array(n);
   for (let start = 0; start < n; start += chunk) {
@@ -125,7 +153,7 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
   const chunk = w.sampleChunkLength();
 
   function tailSample(kernel: 'gaussianSamples' | 'laplaceSamples', n: number): Float64Array {
-    new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([0xFEEDn, 0x9E3779B97F4A7C15n]);
+    new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([0xfeedn, 0x9e3779b97f4a7c15n]);
     w.useSeededExtras();
     const out = new Float64Array(n);
     tailWords(w, chunk, kernel); // the kernel reads RANDOM and leaves it as it is
@@ -143,10 +171,18 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
     expect(minimum(tail)).toBeGreaterThanOrEqual(r);
     const conditional = (x: number) => 1 - normalSf(x) / normalSf(r);
     // Statistical: KS at alpha = 0.001 (test/stats.ts), and tail counts within 5 standard errors.
-    withPower(tail.subarray(0, 1 << 20), (d) => kolmogorovSmirnov(d, conditional), (t) => t.rejects);
+    withPower(
+      tail.subarray(0, 1 << 20),
+      (d) => kolmogorovSmirnov(d, conditional),
+      (t) => t.rejects,
+    );
     for (const t of [5, 6]) {
       const p = normalSf(t) / normalSf(r);
-      withPower(tail, (d) => countZ(countBeyond(d, t), p * n), (z) => Math.abs(z) > 5);
+      withPower(
+        tail,
+        (d) => countZ(countBeyond(d, t), p * n),
+        (z) => Math.abs(z) > 5,
+      );
     }
   });
 
@@ -155,7 +191,11 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
     const n = 8192 * 64;
     const tail = tailSample('laplaceSamples', n).map(Math.abs);
     expect(minimum(tail)).toBeGreaterThanOrEqual(r);
-    withPower(tail, (d) => kolmogorovSmirnov(d, (x) => 1 - Math.exp(-(x - r))), (t) => t.rejects); // statistical: KS at alpha = 0.001 (test/stats.ts)
+    withPower(
+      tail,
+      (d) => kolmogorovSmirnov(d, (x) => 1 - Math.exp(-(x - r))),
+      (t) => t.rejects,
+    ); // statistical: KS at alpha = 0.001 (test/stats.ts)
   });
 
   it('no cut-off: extreme extra words take the normal tail past 13.71 standard deviations (a 53-bit uniform could not)', () => {
@@ -164,7 +204,11 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
     const exponentialTail = ((1n << 53n) - 1n) << 11n; // layer 0, largest magnitude
     const exponentialSmall = 1n << 11n; // layer 0, magnitude 1: accepted at once, value ~ 0
     const words = (k: number) => [...Array(k).fill(exponentialTail), exponentialSmall];
-    for (const [k1, k2, beyond] of [[5, 8, 13.71], [8, 19, 20], [12, 42, 28.5]] as const) {
+    for (const [k1, k2, beyond] of [
+      [5, 8, 13.71],
+      [8, 19, 20],
+      [12, 42, 28.5],
+    ] as const) {
       const pool = [...words(k1), ...words(k2)];
       new BigUint64Array(w.memory.buffer, w.extraPointer(), pool.length).set(pool);
       w.usePoolExtras(pool.length);
@@ -203,11 +247,19 @@ describe('a draw never depends on where the CSPRNG pool of extra words runs dry'
     const normal = forcedTail('gaussianSamples', n, poolWords).map(Math.abs);
     const p = normalSf(5) / normalSf(r);
     // Statistical: tail counts within 5 standard errors (z-scores).
-    withPower(normal, (d) => countZ(countBeyond(d, 5), p * n), (z) => Math.abs(z) > 5);
+    withPower(
+      normal,
+      (d) => countZ(countBeyond(d, 5), p * n),
+      (z) => Math.abs(z) > 5,
+    );
     const re = 7.697117470131049;
     const exponential = forcedTail('laplaceSamples', 8192 * 16, poolWords).map(Math.abs);
     const beyond = (x: number) => Math.exp(-(x - re));
-    withPower(exponential, (d) => countZ(countBeyond(d, re + 2), beyond(re + 2) * d.length), (z) => Math.abs(z) > 5);
+    withPower(
+      exponential,
+      (d) => countZ(countBeyond(d, re + 2), beyond(re + 2) * d.length),
+      (z) => Math.abs(z) > 5,
+    );
   });
 });
 
@@ -296,7 +348,9 @@ describe('scales and the add variants', () => {
     const noise = gaussianNoise(values.length, 3, { rng: createRng({ seed: 11 }) });
     const returned = addGaussianNoise(values, 3, { rng: createRng({ seed: 11 }) });
     expect(returned).toBe(values);
-    values.forEach((x, i) => expect(x).toBe(copy[i]! + noise[i]!));
+    values.forEach((x, i) => {
+      expect(x).toBe(copy[i]! + noise[i]!);
+    });
     const lap = laplaceNoise(100, 2, { rng: createRng({ seed: 12 }) });
     expect(addLaplaceNoise(new Float64Array(100).fill(1), 2, { rng: createRng({ seed: 12 }) })).toEqual(lap.map((x) => 1 + x));
   });
@@ -323,7 +377,12 @@ describe('bad input throws before any noise is drawn, and leaves values unchange
     ['infinite scale', () => gaussianNoise(3, Infinity), RangeError, /`scales`/],
     ['NaN in scales', () => gaussianNoise(3, Float64Array.from([1, NaN, 1])), RangeError, /`scales\[1\]` must be a finite number >= 0; got NaN\./],
     ['scales of the wrong length', () => gaussianNoise(3, new Float64Array(2)), RangeError, /`scales.length` must be 3/],
-    ['scales as an array', () => gaussianNoise(3, [1, 1, 1] as never), TypeError, /`scales` must be a number, a Float64Array or \{ sizes, scales \}; got an array/],
+    [
+      'scales as an array',
+      () => gaussianNoise(3, [1, 1, 1] as never),
+      TypeError,
+      /`scales` must be a number, a Float64Array or \{ sizes, scales \}; got an array/,
+    ],
     ['fractional length', () => gaussianNoise(2.5, 1), RangeError, /`length` must be an integer; got 2.5\./],
     ['negative length', () => laplaceNoise(-1, 1), RangeError, /`length`/],
     ['values not a Float64Array', () => addGaussianNoise([1, 2] as never, 1), TypeError, /`values` must be a Float64Array; got an array of length 2\./],
@@ -337,7 +396,11 @@ describe('bad input throws before any noise is drawn, and leaves values unchange
   });
 
   it('a failed add leaves values unchanged', () => {
-    for (const [v, scales] of [[values(), Float64Array.from([1, -1, 1])], [Float64Array.from([1, NaN, 3]), 1], [Float64Array.from([1, 2, Infinity]), 1]] as const) {
+    for (const [v, scales] of [
+      [values(), Float64Array.from([1, -1, 1])],
+      [Float64Array.from([1, NaN, 3]), 1],
+      [Float64Array.from([1, 2, Infinity]), 1],
+    ] as const) {
       const before = Float64Array.from(v);
       expect(() => addGaussianNoise(v, scales)).toThrow(RangeError);
       expect(() => addLaplaceNoise(v, scales)).toThrow(RangeError);

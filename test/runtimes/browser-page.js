@@ -23,4 +23,4 @@ async function main() {
   return { before, mainThread, inWorker, parallelEqual: parallel.every((x, i) => x === single[i]) };
 }
 
-window.result = main().catch((error) => ({ error: String(error && error.stack || error) }));
+window.result = main().catch((error) => ({ error: String(error?.stack || error) }));

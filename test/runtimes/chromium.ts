@@ -23,16 +23,30 @@ export interface Session {
  * Playwright adds a fresh --user-data-dir (a temporary profile per launch) itself and refuses one
  * in `args`.
  */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Flags of @sparticuz/chromium (made for AWS Lambda) left out, by prefix, and why. */
 const DROPPED = [
   '--headless', // its --headless='shell' (quotes included); FLAGS has --headless
   '--single-process', // only Lambda's sandboxing needs it; multi-process is Chromium's supported mode
-  '--disable-features', '--enable-features', // the last one wins: they would replace Playwright's lists
-  '--disable-web-security', '--allow-running-insecure-content', // the tests must meet a browser's real rules
-  '--use-gl', '--use-angle', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--in-process-gpu', // GPU: --disable-gpu
+  '--disable-features',
+  '--enable-features', // the last one wins: they would replace Playwright's lists
+  '--disable-web-security',
+  '--allow-running-insecure-content', // the tests must meet a browser's real rules
+  '--use-gl',
+  '--use-angle',
+  '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist',
+  '--in-process-gpu', // GPU: --disable-gpu
 ];
 
 /**
@@ -54,9 +68,12 @@ async function unpack(bundled: { executablePath(): Promise<string> }): Promise<s
       await bundled.executablePath();
       // The system's fonts if any, and the ones it ships (its own fonts.conf names /tmp/fonts):
       // without any font, pages crash, and containers often have none.
-      writeFileSync(join(staging, 'fonts.conf'), '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
-        + '  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n'
-        + `  <dir>${join(dir, 'fonts')}</dir>\n  <cachedir>${join(dir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`);
+      writeFileSync(
+        join(staging, 'fonts.conf'),
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n' +
+          '  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n' +
+          `  <dir>${join(dir, 'fonts')}</dir>\n  <cachedir>${join(dir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
+      );
     } catch (error) {
       rmSync(staging, { recursive: true, force: true });
       throw error;
@@ -78,15 +95,20 @@ async function unpack(bundled: { executablePath(): Promise<string> }): Promise<s
 async function findChromium(): Promise<{ executablePath: string; args: string[]; env?: NodeJS.ProcessEnv }> {
   const own = process.env.DPNOISE_CHROMIUM;
   if (own) {
-    if (!existsSync(own)) throw new Error(`DPNOISE_CHROMIUM=${own}: no such file; set it to a Chromium or Chrome executable, or unset it to use the devDependency @sparticuz/chromium.`);
+    if (!existsSync(own))
+      throw new Error(
+        `DPNOISE_CHROMIUM=${own}: no such file; set it to a Chromium or Chrome executable, or unset it to use the devDependency @sparticuz/chromium.`,
+      );
     return { executablePath: own, args: FLAGS };
   }
   let bundled: { args: string[]; executablePath(): Promise<string> };
   try {
     bundled = (await import('@sparticuz/chromium')).default;
   } catch (error) {
-    throw new Error('The browser tests need Chromium: install the devDependencies (`npm ci` brings @sparticuz/chromium) '
-      + `or set DPNOISE_CHROMIUM=/path/to/chromium. (${(error as Error).message})`);
+    throw new Error(
+      'The browser tests need Chromium: install the devDependencies (`npm ci` brings @sparticuz/chromium) ' +
+        `or set DPNOISE_CHROMIUM=/path/to/chromium. (${(error as Error).message})`,
+    );
   }
   const executablePath = await unpack(bundled);
   const kept = bundled.args.filter((arg) => !DROPPED.some((prefix) => arg.startsWith(prefix)));

@@ -25,7 +25,7 @@ async function settled(page: Page) {
 describe('the demo page', () => {
   const chromium = useChromium();
 
-  it('shows the library\'s numbers, follows input changes, and renders its plots', async () => {
+  it("shows the library's numbers, follows input changes, and renders its plots", async () => {
     const page = await chromium.browser.newPage({ viewport: { width: 1200, height: 1500 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -40,14 +40,22 @@ describe('the demo page', () => {
       }
       expect(Number(await page.locator('[data-testid=gini]').textContent())).toBe(Number(dpnoise.gini(sensitivity).toFixed(4)));
     };
-    await check(profile((i, K) => Math.exp(i - K), 20), 0.5, 1e-6);
+    await check(
+      profile((i, K) => Math.exp(i - K), 20),
+      0.5,
+      1e-6,
+    );
     expect((await shown(page, 'Gaussian', 'optimal')).gain).toBe(9.2423); // docs/math.md, "Figures of merit"
     await page.selectOption('select[name=profile]', 'linear');
     await page.fill('input[name=epsilon]', '2');
     await page.fill('input[name=K]', '50');
     await page.locator('input[name=K]').dispatchEvent('input');
     await settled(page);
-    await check(profile((i) => i, 50), 2, 1e-6);
+    await check(
+      profile((i) => i, 50),
+      2,
+      1e-6,
+    );
     expect(await page.locator('.uplot').count()).toBe(5);
     mkdirSync(new URL('.out/', import.meta.url), { recursive: true });
     await page.screenshot({ path: new URL('.out/demo.png', import.meta.url).pathname, fullPage: true });

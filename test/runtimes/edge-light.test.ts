@@ -14,23 +14,34 @@ describe('edge-light', () => {
   it('imports the .wasm as a module and never compiles wasm from bytes', async () => {
     const result = await esbuild.build({
       entryPoints: [join(root, 'test/runtimes/edge-entry.js')],
-      bundle: true, format: 'esm', platform: 'neutral', conditions: ['edge-light'], write: false, absWorkingDir: root, logLevel: 'error',
-      plugins: [{
-        name: 'wasm-as-module', // what the edge runtime's bundler does with a .wasm import
-        setup(build) {
-          build.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: join(args.resolveDir, args.path), namespace: 'wasm-module' }));
-          build.onLoad({ filter: /.*/, namespace: 'wasm-module' }, (args) => ({
-            contents: `export default globalThis.__wasmModules[${JSON.stringify(args.path.split('/').pop())}];`, loader: 'js',
-          }));
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      conditions: ['edge-light'],
+      write: false,
+      absWorkingDir: root,
+      logLevel: 'error',
+      plugins: [
+        {
+          name: 'wasm-as-module', // what the edge runtime's bundler does with a .wasm import
+          setup(build) {
+            build.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: join(args.resolveDir, args.path), namespace: 'wasm-module' }));
+            build.onLoad({ filter: /.*/, namespace: 'wasm-module' }, (args) => ({
+              contents: `export default globalThis.__wasmModules[${JSON.stringify(args.path.split('/').pop())}];`,
+              loader: 'js',
+            }));
+          },
         },
-      }],
+      ],
     });
     const bundle = result.outputFiles[0]!.text;
     const expected = JSON.parse(JSON.stringify(workload(dpnoise))); // Node's numbers, before bytes are refused
     const g = globalThis as unknown as { __wasmModules: Record<string, WebAssembly.Module> };
     g.__wasmModules = { 'dpnoise-simd.wasm': new WebAssembly.Module(readFileSync(join(root, 'dist/dpnoise-simd.wasm'))) };
     const saved = { Module: WebAssembly.Module, compile: WebAssembly.compile, instantiate: WebAssembly.instantiate };
-    const refuse = () => { throw new Error('compiled WebAssembly from bytes'); };
+    const refuse = () => {
+      throw new Error('compiled WebAssembly from bytes');
+    };
     const W = WebAssembly as unknown as Record<string, unknown>;
     W.Module = new Proxy(saved.Module, { construct: refuse }); // instanceof still works
     W.compile = refuse;

@@ -24,18 +24,30 @@ function freePort(): Promise<number> {
 
 describe('workerd', () => {
   const children: Array<{ kill(): void }> = [];
-  afterAll(() => children.forEach((c) => c.kill()));
+  afterAll(() =>
+    children.forEach((c) => {
+      c.kill();
+    }),
+  );
 
   it('runs the workerd entry and draws the same seeded noise as Node', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dpnoise-workerd-'));
     await esbuild.build({
       entryPoints: [join(root, 'test/runtimes/workerd-worker.js')],
-      bundle: true, format: 'esm', platform: 'neutral', conditions: ['workerd'], external: ['*.wasm'],
-      outfile: join(dir, 'worker.js'), absWorkingDir: root, logLevel: 'error',
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      conditions: ['workerd'],
+      external: ['*.wasm'],
+      outfile: join(dir, 'worker.js'),
+      absWorkingDir: root,
+      logLevel: 'error',
     });
     copyFileSync(join(root, 'dist/dpnoise-simd.wasm'), join(dir, 'dpnoise-simd.wasm'));
     const port = await freePort();
-    writeFileSync(join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
+    writeFileSync(
+      join(dir, 'config.capnp'),
+      `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker) ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
@@ -47,7 +59,8 @@ const worker :Workerd.Worker = (
   ],
   compatibilityDate = "2024-09-23",
 );
-`);
+`,
+    );
     const child = spawn(join(root, 'node_modules/.bin/workerd'), ['serve', join(dir, 'config.capnp')], { stdio: 'pipe' });
     children.push(child);
     let body: unknown;

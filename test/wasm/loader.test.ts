@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { calibrateGaussian, calibrateLaplace, init } from '../../src/index.js';
 import { embeddedBytes, instantiateSync, wasm } from '../../src/wasm/loader.js';
-import { builds } from '../helpers.js';
+import { builds, lcg } from '../helpers.js';
 
 describe('the WebAssembly module', () => {
   it('imports only the pool refill and the exact path, and exports its memory', () => {
@@ -32,7 +32,9 @@ describe('the WebAssembly module', () => {
   });
 
   it('embedded.d.ts, committed for type-checking before a build, declares what the build generates', async () => {
-    const declared = [...readFileSync(new URL('../../src/wasm/embedded.d.ts', import.meta.url), 'utf8').matchAll(/export declare const (\w+): string;/g)].map((m) => m[1]);
+    const declared = [...readFileSync(new URL('../../src/wasm/embedded.d.ts', import.meta.url), 'utf8').matchAll(/export declare const (\w+): string;/g)].map(
+      (m) => m[1],
+    );
     const generated = await import('../../src/wasm/embedded.js');
     expect(Object.keys(generated).sort()).toEqual(declared.sort());
     for (const name of declared) expect(typeof (generated as Record<string, unknown>)[name!]).toBe('string');
@@ -50,9 +52,14 @@ describe('the WebAssembly module', () => {
   });
 
   it('the scalar and SIMD allocation kernels agree bit for bit, at every chunk length', () => {
-    const [[, scalar], [, simd]] = builds as [readonly [string, typeof builds[0][1]], readonly [string, typeof builds[0][1]]];
+    const [[, scalar], [, simd]] = builds as [readonly [string, (typeof builds)[0][1]], readonly [string, (typeof builds)[0][1]]];
     for (const n of [1, 2, 3, 17, scalar.chunkLength()]) {
-      for (const [alpha, gamma, weighted] of [[0.5, 0, false], [1, 0, false], [1 / 3, 0, false], [0.4, 0.2, true]] as const) {
+      for (const [alpha, gamma, weighted] of [
+        [0.5, 0, false],
+        [1, 0, false],
+        [1 / 3, 0, false],
+        [0.4, 0.2, true],
+      ] as const) {
         const outputs = [scalar, simd].map((w) => {
           const profile = new Float64Array(w.memory.buffer, w.profilePointer(), n);
           const weights = new Float64Array(w.memory.buffer, w.weightsPointer(), n);
@@ -74,10 +81,9 @@ describe('the WebAssembly module', () => {
   });
 
   it('both builds calibrate random profiles to the same bits, so seeded releases do not depend on the build', async () => {
-    let seed = 2026;
-    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
     const calibrations = async (simd: boolean) => {
       await init({ simd });
+      const random = lcg(2026); // the same profiles for both builds
       const out: number[][] = [];
       for (let trial = 0; trial < 60; trial++) {
         const K = 1 + Math.floor(random() * 40_000);
@@ -88,9 +94,7 @@ describe('the WebAssembly module', () => {
       }
       return out;
     };
-    const saved = seed;
     const scalar = await calibrations(false);
-    seed = saved;
     const simd = await calibrations(true);
     expect(simd).toEqual(scalar);
   });
@@ -114,9 +118,14 @@ describe('the WebAssembly module', () => {
 describe('AssemblyScript constants', () => {
   // Every `reinterpret<f64>(0x...); // decimal` must be the double nearest to its decimal comment.
   const dir = new URL('../../assembly/', import.meta.url);
-  const constants = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).flatMap((file) =>
-    [...readFileSync(new URL(file, dir), 'utf8').matchAll(/reinterpret<f64>\((0x[0-9A-Fa-f]{16})\);\s*\/\/\s*([-+0-9.eE]+)/g)]
-      .map((m) => [file, m[1]!, m[2]!] as const));
+  const constants = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+    .flatMap((file) =>
+      [...readFileSync(new URL(file, dir), 'utf8').matchAll(/reinterpret<f64>\((0x[0-9A-Fa-f]{16})\);\s*\/\/\s*([-+0-9.eE]+)/g)].map(
+        (m) => [file, m[1]!, m[2]!] as const,
+      ),
+    );
 
   it('are bit-exact with their decimal comments', () => {
     expect(constants.length).toBeGreaterThan(100);
