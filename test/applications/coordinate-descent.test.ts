@@ -255,30 +255,22 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
     const features = new Float64Array(n).map((_, i) => 0.3 + ((i * 0.61803) % 1));
     for (let t = 0; t < 50; t++) {
       const labels = new Float64Array(n).map((_, i) => Math.sin(i + t) * 3);
-      const r = privateCoordinateDescent({
-        features,
-        labels,
-        loss: 'squared',
-        passes: 1,
-        stepSizes: [1],
-        clip: [1.7],
-        epsilon: 1,
-        delta: 1e-6,
-        rng: createRng({ seed: t }),
-      });
+      const run = (mode: 'grid' | 'continuous') =>
+        privateCoordinateDescent({
+          features,
+          labels,
+          loss: 'squared',
+          passes: 1,
+          stepSizes: [1],
+          clip: [1.7],
+          epsilon: 1,
+          delta: 1e-6,
+          mode,
+          rng: createRng({ seed: t }),
+        });
+      const r = run('grid');
       expect(Number.isInteger(r.parameters[0]! / r.grid!)).toBe(true);
-      const c = privateCoordinateDescent({
-        features,
-        labels,
-        loss: 'squared',
-        passes: 1,
-        stepSizes: [1],
-        clip: [1.7],
-        epsilon: 1,
-        delta: 1e-6,
-        mode: 'continuous',
-        rng: createRng({ seed: t }),
-      });
+      const c = run('continuous');
       expect(Number.isInteger(c.parameters[0]! / r.grid!)).toBe(false); // the check has power: continuous noise is off the grid
     }
   });
