@@ -9,7 +9,7 @@
 // moves by at most lambda moves by at most ceil(lambda / g) grid steps; a group moving by lambda
 // in l2 (l1) norm moves by less than lambda / g + sqrt(n) (lambda / g + n) steps, each rounding
 // being off by less than one step between neighbours.
-import { GRID, MAX_GRID_SCALE } from '../core/domains.js';
+import { GRID, MAX_GRID_SCALE, PROFILE_ENTRIES } from '../core/domains.js';
 import { describe, numberIn, oneOf } from '../core/validate.js';
 
 /** The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise. */
@@ -66,8 +66,17 @@ export function defaultGrid(fine: number, largestScale: number): number {
  * rounded up. Also returns the smallest lambda per unit of rounding, for defaultGrid.
  */
 export function gridSensitivity(lambda: Float64Array, g: number, sizes?: Float64Array, q: 1 | 2 = 2): Float64Array {
-  if (!sizes) return lambda.map((l) => g * Math.ceil(l / g));
-  return lambda.map((l, k) => (l === 0 ? 0 : g * (l / g + (q === 2 ? Math.sqrt(sizes[k]!) : sizes[k]!)) * (1 + 2 ** -50)));
+  const rounded = sizes
+    ? lambda.map((l, k) => (l === 0 ? 0 : g * (l / g + (q === 2 ? Math.sqrt(sizes[k]!) : sizes[k]!)) * (1 + 2 ** -50)))
+    : lambda.map((l) => g * Math.ceil(l / g));
+  // A grid coarser than the sensitivities (noise beyond 2^36 sensitivities) can push them out of their domain.
+  const largest = rounded.reduce((m, l) => Math.max(m, l), 0);
+  if (!(largest <= PROFILE_ENTRIES.max)) {
+    throw new RangeError(
+      `dpnoise: on the grid ${g} the sensitivities round up to ${largest}, beyond 2^400: the noise is too large for grid mode; use a larger epsilon or delta, or a finer \`grid\`.`,
+    );
+  }
+  return rounded;
 }
 
 /** The smallest sensitivity per step of rounding it may gain (per group: lambda / sqrt(n) or lambda / n). */
