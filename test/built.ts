@@ -4,4 +4,4 @@
 const load = (path: string) => import(new URL(`../dist/${path}`, import.meta.url).href);
 
 export const built = (await load('index.js')) as typeof import('../src/index.js');
-export const builtParallel = (await load('noise/parallel.js')) as typeof import('../src/noise/parallel.js');
+export const builtWorkerPool = (await load('noise/worker-pool.js')) as typeof import('../src/noise/worker-pool.js');

@@ -65,9 +65,14 @@ function expandGroups(out: Float64Array, { ends, scales }: { ends: Float64Array;
   }
 }
 
+/** A vector length: a whole number of coordinates up to 2^32. */
+export function readLength(length: unknown): number {
+  return integerIn('length', length, { min: 0, max: 2 ** 32 });
+}
+
 /** A new zeroed array of `length` coordinates. */
 export function newTarget(length: unknown): Float64Array {
-  return new Float64Array(integerIn('length', length, { min: 0, max: 2 ** 32 }));
+  return new Float64Array(readLength(length));
 }
 
 /** A Float64Array the caller lends for the noise (its contents are overwritten, not read). */

@@ -16,6 +16,8 @@ export interface InitOptions {
 }
 
 let current: WasmExports | undefined;
+/** The compiled module `current` runs, handed to the parallel samplers' workers so they need not compile it again. */
+let currentModule: WebAssembly.Module | undefined;
 
 function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
   const text = atob(base64);
@@ -50,6 +52,7 @@ export async function init(options: InitOptions = {}): Promise<void> {
   const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
   const { imports, bind } = moduleImports();
   current = bind(await WebAssembly.instantiate(module, imports));
+  currentModule = module;
 }
 
 const isNode = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
@@ -60,6 +63,13 @@ export function wasm(): WasmExports {
   if (!isNode) {
     throw new Error('dpnoise: call `await init()` once before using dpnoise outside Node.');
   }
-  current = instantiateSync(embeddedBytes());
+  currentModule = new WebAssembly.Module(embeddedBytes());
+  current = instantiateSync(currentModule);
   return current;
+}
+
+/** The compiled module that wasm() runs (loading it first in Node). */
+export function loadedModule(): WebAssembly.Module {
+  wasm();
+  return currentModule!;
 }

@@ -1,7 +1,7 @@
 // Parallel sampling starts worker threads from the built package (dist/worker.js), so this
 // suite imports the build, which `npm test` makes first.
 import { describe, expect, it } from 'vitest';
-import { built as dpnoise, builtParallel } from '../built.js';
+import { built as dpnoise, builtWorkerPool } from '../built.js';
 
 const { createRng } = dpnoise;
 
@@ -28,11 +28,17 @@ describe('parallel sampling with worker threads', () => {
     }
   });
 
-  it('uses the CSPRNG by default', async () => {
-    const a = await dpnoise.gaussianNoiseParallel(20_000, 1, { threads: 2 });
-    const b = await dpnoise.gaussianNoiseParallel(20_000, 1, { threads: 2 });
-    expect(a).not.toEqual(b);
-    expect(a.every(Number.isFinite)).toBe(true);
+  it('uses the CSPRNG by default, in the workers too', async () => {
+    const K = 200_000; // two ranges: the calling thread's and a worker's
+    const a = await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 });
+    const b = await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 });
+    for (const half of [
+      [0, K / 2],
+      [K / 2, K],
+    ])
+      expect(a.subarray(half[0], half[1])).not.toEqual(b.subarray(half[0], half[1]));
+    expect(a.every((x) => Number.isFinite(x) && x !== 0)).toBe(true);
+    expect(a.buffer).toBeInstanceOf(SharedArrayBuffer); // Node shares memory: the threads' workspace is the result, no copy
   });
 
   it('rejects bad input before starting workers, leaving values unchanged', async () => {
@@ -45,8 +51,9 @@ describe('parallel sampling with worker threads', () => {
   });
 
   it('a worker that exits without answering rejects its call instead of leaving it pending', async () => {
-    const port = await builtParallel.startWorker();
-    port.terminate(); // exits with no message and no error event
-    await expect(port.result).rejects.toThrow(/a sampling worker exited \(code \d+\) before returning its noise/);
+    const worker = await builtWorkerPool.startWorker();
+    const job = worker.run({ kernel: 'gaussianSamples', origin: 0, length: 1e7, add: false, scales: 1 }, []);
+    worker.terminate(); // exits with no message and no error event
+    await expect(job).rejects.toThrow(/a sampling worker exited \(code \d+\) before returning its noise/);
   });
 });

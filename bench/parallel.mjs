@@ -1,0 +1,88 @@
+// Benchmark group "Parallel": the ...Parallel samplers with 2 threads (the calling one and one
+// pooled worker) against the one-thread samplers, by vector length. Both draw with the CSPRNG and
+// allocate their result, as a caller would. The first parallel call also starts the worker (its
+// cost is shown apart); later calls reuse it.
+import { addGaussianNoise, addGaussianNoiseParallel, gaussianNoise, gaussianNoiseParallel, laplaceNoise, laplaceNoiseParallel } from 'dpnoise';
+import { availableParallelism } from 'node:os';
+import { fmt, fmtK, times } from './format.mjs';
+
+export const title = 'Parallel';
+
+const LENGTHS = [1e5, 1e6, 1e7, 4e7];
+const THREADS = 2;
+const ROUNDS = 7;
+
+const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+
+/** Seconds per call of an async or sync fn: the median of ROUNDS batches of about `seconds` / ROUNDS each, interleaved with the other fns. */
+async function timeEach(fns, seconds) {
+  const samples = fns.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [k, fn] of fns.entries()) {
+      let calls = 0;
+      const start = performance.now();
+      do {
+        await fn();
+        calls++;
+      } while (performance.now() - start < (seconds / ROUNDS) * 1000);
+      samples[k].push((performance.now() - start) / 1000 / calls);
+    }
+  }
+  return samples.map(median);
+}
+
+export async function run(ctx) {
+  const started = performance.now();
+  await gaussianNoiseParallel(2 ** 20, 1, { threads: THREADS });
+  const firstCall = performance.now() - started;
+  const cases = [
+    [
+      'gaussianNoise',
+      ({ K }) =>
+        () =>
+          gaussianNoise(K, 1),
+      ({ K }) =>
+        () =>
+          gaussianNoiseParallel(K, 1, { threads: THREADS }),
+    ],
+    [
+      'laplaceNoise',
+      ({ K }) =>
+        () =>
+          laplaceNoise(K, 1),
+      ({ K }) =>
+        () =>
+          laplaceNoiseParallel(K, 1, { threads: THREADS }),
+    ],
+    [
+      'addGaussianNoise',
+      ({ values }) =>
+        () =>
+          addGaussianNoise(values, 1),
+      ({ values }) =>
+        () =>
+          addGaussianNoiseParallel(values, 1, { threads: THREADS }),
+    ],
+  ];
+  const rows = [];
+  for (const K of LENGTHS) {
+    const values = new Float64Array(K);
+    for (const [label, single, parallel] of cases) {
+      ctx.log(`  ${label}, K = ${fmtK(K)} ...`);
+      const [one, two] = await timeEach([single({ K, values }), parallel({ K, values })], K >= 1e7 ? 4 : 1.5);
+      rows.push([`${label}, K = ${fmtK(K)}`, fmt((one / K) * 1e9), fmt((two / K) * 1e9), times(one, two)]);
+    }
+  }
+  return [
+    {
+      heading: `${THREADS} threads against one, ns per coordinate`,
+      text:
+        `Each ...Parallel call with \`threads: ${THREADS}\` against its one-thread sampler, CSPRNG, a fresh result each call ` +
+        `(the add variants add to the same array again and again); median of ${ROUNDS} interleaved rounds. ` +
+        `This machine has ${availableParallelism()} CPUs. The first parallel call of the process took ${fmt(firstCall)} ms, ` +
+        'starting the pooled worker; the calls timed here reuse it.',
+      columns: ['call', '1 thread ns', `${THREADS} threads ns`, 'speed-up'],
+      rows,
+    },
+  ];
+}
