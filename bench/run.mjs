@@ -26,7 +26,7 @@ import { gaussianMu } from 'dpnoise';
 import * as baseline from './baseline.mjs';
 import { measure, measureEach, sinkValue } from './timing.mjs';
 
-const GROUPS = ['./calibrate.mjs', './samplers.mjs', './correlated.mjs', './grid.mjs', './side-channel.mjs', './builds.mjs', './parallel.mjs'];
+const GROUPS = ['./calibrate.mjs', './samplers.mjs', './correlated.mjs', './grid.mjs', './side-channel.mjs', './builds.mjs', './parallel.mjs', './bundles.mjs'];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const started = Date.now();

@@ -7,7 +7,8 @@
 // not machine-epsilon tolerances; each says what it is where it is used.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { embeddedBytes, instantiateSync, type WasmExports } from '../src/wasm/loader.js';
+import { embeddedBytes } from '../src/wasm/embedded-init.js';
+import { instantiateSync, type WasmExports } from '../src/wasm/loader.js';
 
 /**
  * Machine epsilon, 2^-52 = 2.22e-16: the spacing of doubles in [1, 2), so one ulp of a double is

@@ -5,7 +5,7 @@
 // dist/noise/worker.js or from the bundled copy in worker-source.ts.
 import { cryptoStream, SeededStream } from './random.js';
 import { drawValidated, type Kernel, type Scales } from './samplers.js';
-import { init } from '../wasm/loader.js';
+import { loadModule } from '../wasm/loader.js';
 
 /** Node's module, named through a variable so that bundlers for other platforms leave it alone. */
 const WORKER_THREADS = 'node:worker_threads';
@@ -46,8 +46,7 @@ function serve(post: Post): (message: Setup | Job) => void {
   return (message) => {
     try {
       if (ready) return run(message as Job, post);
-      // Instantiating a compiled module is synchronous work; init() only wraps it in a Promise.
-      void init({ module: (message as Setup).module }).then(
+      void loadModule((message as Setup).module).then(
         () => {
           ready = true;
           post({ ready: true }, []);

@@ -1,7 +1,7 @@
-// Loading the WebAssembly module. The default entry embeds both builds; the SIMD one is used
-// where the engine validates it. Node may instantiate synchronously on first use; elsewhere
-// `await init()` first (browsers forbid synchronous compilation of large modules on the main thread).
-import { scalarWasm, simdWasm } from './embedded.js';
+// The loaded WebAssembly module, whichever entry loaded it (embedded.ts's bytes, a .wasm file, a
+// module the runtime imported). Node may instantiate synchronously on first use, from the source
+// the entry registers; elsewhere `await init()` first (browsers forbid synchronous compilation of
+// large modules on the main thread).
 import type { WasmExports } from './exports.js';
 import { moduleImports } from './host.js';
 
@@ -9,7 +9,7 @@ export type { WasmExports } from './exports.js';
 
 /** Options of `init()`. */
 export interface InitOptions {
-  /** A compiled module (or its bytes) to use instead of the embedded one, e.g. for a strict CSP. */
+  /** A compiled module (or its bytes) to use instead of the package's own, e.g. for a strict CSP. */
   module?: WebAssembly.Module | BufferSource;
   /** Use the SIMD build (default: when the engine supports it). `false` forces the scalar build. */
   simd?: boolean;
@@ -18,23 +18,8 @@ export interface InitOptions {
 let current: WasmExports | undefined;
 /** The compiled module `current` runs, handed to the parallel samplers' workers so they need not compile it again. */
 let currentModule: WebAssembly.Module | undefined;
-
-function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
-}
-
-/** The bytes of the embedded build to use: SIMD where supported unless `simd` is false. */
-export function embeddedBytes(simd?: boolean): Uint8Array<ArrayBuffer> {
-  if (simd !== false) {
-    const bytes = decodeBase64(simdWasm);
-    if (WebAssembly.validate(bytes)) return bytes;
-    if (simd === true) throw new Error('dpnoise: this WebAssembly engine does not support SIMD.');
-  }
-  return decodeBase64(scalarWasm);
-}
+/** Where Node's first use takes the module from when init() was not called (the default entry's embedded bytes). */
+let lazySource: (() => BufferSource) | undefined;
 
 /** Instantiates a build synchronously (Node, workers); also used by the parity tests. */
 export function instantiateSync(source: WebAssembly.Module | BufferSource): WasmExports {
@@ -43,16 +28,17 @@ export function instantiateSync(source: WebAssembly.Module | BufferSource): Wasm
   return bind(new WebAssembly.Instance(module, imports));
 }
 
-/**
- * Loads the WebAssembly module. Optional in Node; required (and awaited) before first use in
- * browsers, workers and edge runtimes. Calling it again replaces the module.
- */
-export async function init(options: InitOptions = {}): Promise<void> {
-  const source = options.module ?? embeddedBytes(options.simd);
+/** Compiles (unless given a module) and instantiates `source`, which the API uses from then on. */
+export async function loadModule(source: WebAssembly.Module | BufferSource): Promise<void> {
   const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
   const { imports, bind } = moduleImports();
   current = bind(await WebAssembly.instantiate(module, imports));
   currentModule = module;
+}
+
+/** Sets the source of Node's synchronous first use (the default entry registers its embedded bytes). */
+export function setLazySource(source: () => BufferSource): void {
+  lazySource = source;
 }
 
 const isNode = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
@@ -60,10 +46,10 @@ const isNode = typeof (globalThis as { process?: { versions?: { node?: unknown }
 /** The loaded module; in Node it is instantiated on first use. */
 export function wasm(): WasmExports {
   if (current) return current;
-  if (!isNode) {
+  if (!isNode || !lazySource) {
     throw new Error('dpnoise: call `await init()` once before using dpnoise outside Node.');
   }
-  currentModule = new WebAssembly.Module(embeddedBytes());
+  currentModule = new WebAssembly.Module(lazySource());
   current = instantiateSync(currentModule);
   return current;
 }

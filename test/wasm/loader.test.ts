@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { calibrateGaussian, calibrateLaplace, init } from '../../src/index.js';
-import { embeddedBytes, instantiateSync, wasm } from '../../src/wasm/loader.js';
+import { embeddedBytes } from '../../src/wasm/embedded-init.js';
+import { instantiateSync, wasm } from '../../src/wasm/loader.js';
 import { builds, lcg } from '../helpers.js';
 
 describe('the WebAssembly module', () => {

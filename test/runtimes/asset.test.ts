@@ -1,0 +1,73 @@
+// The `dpnoise/asset` entry loads the module from the package's .wasm files instead of embedding
+// them: in Node (a fresh process, where nothing else registered the embedded builds) and in a
+// browser bundle made by esbuild, which leaves the files to copy next to the bundle. Its bundles
+// carry no WebAssembly; the default entry's do (the check has power).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { built as dpnoise } from '../built.js';
+import { useChromium } from './chromium.js';
+import { workload } from './workload.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const out = join(root, 'test/runtimes/.out/asset');
+/** The start of any WebAssembly module ("\0asm", version 1) in base64. */
+const WASM_IN_BASE64 = 'AGFzbQEAAAA';
+
+const bundle = async (entry: string, page: string) => {
+  const result = await esbuild.build({
+    stdin: { contents: page.replace('ENTRY', entry), resolveDir: out, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    minify: true,
+    write: false,
+    logLevel: 'error',
+  });
+  return result.outputFiles[0]!.text;
+};
+const PAGE = `import * as dpnoise from 'ENTRY'; import { workload } from '${join(root, 'test/runtimes/workload.js')}';
+window.result = dpnoise.init().then(() => workload(dpnoise)).catch((e) => ({ error: String(e) }));`;
+
+beforeAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, 'node_modules'), { recursive: true });
+  symlinkSync(root, join(out, 'node_modules/dpnoise'));
+});
+
+describe('the dpnoise/asset entry', () => {
+  const chromium = useChromium();
+
+  it('in Node: asks for init(), then loads the .wasm file and gives the default entry numbers', () => {
+    const script = `import * as d from 'dpnoise/asset'; import { workload } from '${join(root, 'test/runtimes/workload.js')}';
+let before = 'no error'; try { d.gaussianMu(1, 1e-6); } catch (e) { before = e.message; }
+await d.init(); console.log(JSON.stringify({ before, result: workload(d) }));`;
+    writeFileSync(join(out, 'node.mjs'), script);
+    const child = spawnSync(process.execPath, [join(out, 'node.mjs')], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.stderr).toBe('');
+    const { before, result } = JSON.parse(child.stdout);
+    expect(before).toMatch(/call `await init\(\)`/);
+    expect(result).toEqual(JSON.parse(JSON.stringify(workload(dpnoise))));
+  });
+
+  it('in a browser bundle: carries no WebAssembly, loads the file and gives the same numbers', async () => {
+    const lean = await bundle('dpnoise/asset', PAGE);
+    expect(lean).not.toContain(WASM_IN_BASE64);
+    expect(await bundle('dpnoise', PAGE)).toContain(WASM_IN_BASE64);
+    writeFileSync(join(out, 'page.js'), lean);
+    for (const name of ['dpnoise-simd.wasm', 'dpnoise-scalar.wasm']) copyFileSync(join(root, 'dist', name), join(out, name));
+    writeFileSync(join(out, 'index.html'), '<!doctype html><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n');
+    const page = await chromium.browser.newPage();
+    const loaded: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('.wasm')) loaded.push(request.url().split('/').pop()!);
+    });
+    await page.goto(`${chromium.origin}/test/runtimes/.out/asset/index.html`);
+    const result = await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result);
+    expect(result).toEqual(JSON.parse(JSON.stringify(workload(dpnoise))));
+    expect(loaded).toEqual(['dpnoise-simd.wasm']); // only the build it uses
+    await page.close();
+  });
+});
