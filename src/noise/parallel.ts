@@ -10,7 +10,11 @@ import { drawValidated, type GroupScales, type Kernel, readLength, readScales, r
 import type { Job } from './worker.js';
 import { acquireWorkers, releaseWorker } from './worker-pool.js';
 
-/** Options of the parallel samplers. */
+/**
+ * Options of the parallel samplers.
+ *
+ * @group Sampling
+ */
 export interface ParallelOptions extends SampleOptions {
   /** Threads to use, the calling one included (default: the number of CPUs, at most 8). */
   threads?: number;
@@ -153,22 +157,78 @@ function addNoise(kernel: Kernel, values: Float64Array, scales: unknown, options
   });
 }
 
-/** Like gaussianNoise, drawn by several threads; under a seed, equal to the single-thread result. */
+/**
+ * Like gaussianNoise, drawn by several threads: the calling one and pooled workers. Under a seed,
+ * equal to the single-thread result. Where threads share memory (Node, Bun, Deno,
+ * cross-origin-isolated pages) the result is backed by a SharedArrayBuffer. A noise generator,
+ * not a release (see gaussianMechanism).
+ *
+ * @example
+ * ```ts
+ * import { createRng, gaussianNoise, gaussianNoiseParallel } from 'dpnoise';
+ *
+ * const parallel = await gaussianNoiseParallel(1_000_000, 2.5, { threads: 2, rng: createRng({ seed: 7 }) });
+ * const single = gaussianNoise(1_000_000, 2.5, { rng: createRng({ seed: 7 }) });
+ * console.log(parallel.every((x, i) => x === single[i])); // true
+ * ```
+ *
+ * @group Sampling
+ */
 export function gaussianNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
   return noise('gaussianSamples', length, scales, options);
 }
 
-/** Like addGaussianNoise, drawn by several threads; `values` is read when called and changes only once all are done. */
+/**
+ * Like addGaussianNoise, drawn by several threads; `values` is read when called and changes only
+ * once every range is drawn.
+ *
+ * @example
+ * ```ts
+ * import { addGaussianNoiseParallel } from 'dpnoise';
+ *
+ * const values = new Float64Array(1_000_000).fill(10);
+ * await addGaussianNoiseParallel(values, 0.5, { threads: 2 });
+ * console.log(values[0]);
+ * ```
+ *
+ * @group Sampling
+ */
 export function addGaussianNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
   return addNoise('gaussianSamples', values, scales, options);
 }
 
-/** Like laplaceNoise, drawn by several threads. */
+/**
+ * Like laplaceNoise, drawn by several threads (see gaussianNoiseParallel).
+ *
+ * @example
+ * ```ts
+ * import { laplaceNoiseParallel } from 'dpnoise';
+ *
+ * const noise = await laplaceNoiseParallel(1_000_000, 2, { threads: 2 });
+ * console.log(noise.length);
+ * ```
+ *
+ * @group Sampling
+ */
 export function laplaceNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
   return noise('laplaceSamples', length, scales, options);
 }
 
-/** Like addLaplaceNoise, drawn by several threads; `values` is read when called and changes only once all are done. */
+/**
+ * Like addLaplaceNoise, drawn by several threads; `values` is read when called and changes only
+ * once every range is drawn.
+ *
+ * @example
+ * ```ts
+ * import { addLaplaceNoiseParallel } from 'dpnoise';
+ *
+ * const values = new Float64Array(1_000_000).fill(10);
+ * await addLaplaceNoiseParallel(values, new Float64Array(1_000_000).fill(2), { threads: 2 });
+ * console.log(values[0]);
+ * ```
+ *
+ * @group Sampling
+ */
 export function addLaplaceNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
   return addNoise('laplaceSamples', values, scales, options);
 }
