@@ -76,7 +76,7 @@ function webThread(fromFile: boolean): Thread {
 }
 
 /** Starts a worker and hands it the module; resolves once it is ready. */
-async function handshake(fromFile: boolean): Promise<SamplingWorker> {
+async function handshake(fromFile: boolean, module: WebAssembly.Module): Promise<SamplingWorker> {
   const thread = typeof Worker === 'function' && !hasProcess ? webThread(fromFile) : await nodeThread(fromFile);
   let pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void } | undefined;
   let broken: Error | undefined;
@@ -99,7 +99,7 @@ async function handshake(fromFile: boolean): Promise<SamplingWorker> {
     },
   );
   const ready = answer();
-  thread.post({ module: loadedModule() }, []);
+  thread.post({ module }, []);
   const first = await ready.catch((error: Error) => {
     thread.terminate();
     throw error;
@@ -131,14 +131,15 @@ let fromSource = false;
 
 /** Starts a sampling worker (exported for the tests). */
 export async function startWorker(): Promise<SamplingWorker> {
+  const module = loadedModule(); // outside the try: not loaded is the caller's error, not the worker file's
   if (!fromSource) {
     try {
-      return await handshake(true);
+      return await handshake(true, module);
     } catch {
       fromSource = true;
     }
   }
-  return handshake(false);
+  return handshake(false, module);
 }
 
 const idle: SamplingWorker[] = [];
