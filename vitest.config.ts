@@ -6,6 +6,7 @@ const ONCE = [
   'test/package.test.ts',
   'test/examples.test.ts',
   'test/readme.test.ts',
+  'test/docs.test.ts',
   'test/cli/**',
   'test/generated.test.ts',
   'test/architecture.test.ts',

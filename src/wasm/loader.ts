@@ -7,7 +7,11 @@ import { moduleImports } from './host.js';
 
 export type { WasmExports } from './exports.js';
 
-/** Options of `init()`. */
+/**
+ * Options of `init()`.
+ *
+ * @group Setup
+ */
 export interface InitOptions {
   /** A compiled module (or its bytes) to use instead of the embedded one, e.g. for a strict CSP. */
   module?: WebAssembly.Module | BufferSource;
@@ -44,6 +48,18 @@ export function instantiateSync(source: WebAssembly.Module | BufferSource): Wasm
 /**
  * Loads the WebAssembly module. Optional in Node; required (and awaited) before first use in
  * browsers, workers and edge runtimes. Calling it again replaces the module.
+ *
+ * @example
+ * ```ts
+ * import { init, normalIsf } from 'dpnoise';
+ *
+ * // Once, before first use in browsers, workers and edge runtimes
+ * // (optional in Node).
+ * await init();
+ * console.log(normalIsf(0.025)); // 1.959963984540054
+ * ```
+ *
+ * @group Setup
  */
 export async function init(options: InitOptions = {}): Promise<void> {
   const source = options.module ?? embeddedBytes(options.simd);
