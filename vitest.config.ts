@@ -5,6 +5,8 @@ const ONCE = [
   'test/runtimes/**',
   'test/package.test.ts',
   'test/examples.test.ts',
+  'test/readme.test.ts',
+  'test/docs.test.ts',
   'test/cli/**',
   'test/generated.test.ts',
   'test/architecture.test.ts',

@@ -25,7 +25,11 @@ interface Curves {
   readonly warning?: string;
 }
 
-/** The privacy of independent Gaussian noise (or of Gaussian releases composed). */
+/**
+ * The privacy of independent Gaussian noise (or of Gaussian releases composed).
+ *
+ * @group Accounting
+ */
 export interface GaussianPrivacy extends Curves {
   /** Which kind of privacy object this is. */
   readonly kind: 'gaussian';
@@ -35,7 +39,11 @@ export interface GaussianPrivacy extends Curves {
   readonly rho: number;
 }
 
-/** The privacy of independent Laplace noise (or of Laplace releases composed): pure epsilon-DP. */
+/**
+ * The privacy of independent Laplace noise (or of Laplace releases composed): pure epsilon-DP.
+ *
+ * @group Accounting
+ */
 export interface LaplacePrivacy extends Curves {
   /** Which kind of privacy object this is. */
   readonly kind: 'laplace';
@@ -43,7 +51,11 @@ export interface LaplacePrivacy extends Curves {
   readonly epsilonPure: number;
 }
 
-/** Gaussian and Laplace releases composed: (epsilonPure + epsilon_G(delta), delta)-DP. */
+/**
+ * Gaussian and Laplace releases composed: (epsilonPure + epsilon_G(delta), delta)-DP.
+ *
+ * @group Accounting
+ */
 export interface MixedPrivacy extends Curves {
   /** Which kind of privacy object this is. */
   readonly kind: 'mixed';
@@ -53,7 +65,11 @@ export interface MixedPrivacy extends Curves {
   readonly epsilonPure: number;
 }
 
-/** rho-zCDP (discrete Gaussian noise of grid mode), converted to (epsilon, delta) by CKS Corollary 13. */
+/**
+ * rho-zCDP (discrete Gaussian noise of grid mode), converted to (epsilon, delta) by CKS Corollary 13.
+ *
+ * @group Accounting
+ */
 export interface ZcdpPrivacy extends Curves {
   /** Which kind of privacy object this is. */
   readonly kind: 'zcdp';
@@ -61,7 +77,11 @@ export interface ZcdpPrivacy extends Curves {
   readonly rho: number;
 }
 
-/** Any privacy object: what gaussianPrivacy, laplacePrivacy, compose and mechanisms give. */
+/**
+ * Any privacy object: what gaussianPrivacy, laplacePrivacy, compose and mechanisms give.
+ *
+ * @group Accounting
+ */
 export type Privacy = GaussianPrivacy | LaplacePrivacy | MixedPrivacy | ZcdpPrivacy;
 
 /** Rounds a non-negative result up by a few ulp, past the rounding of its computation. */
@@ -160,7 +180,11 @@ function mixedPrivacy(mu: number, epsilonPure: number, warnings: readonly string
   } as const);
 }
 
-/** Options of gaussianPrivacy and laplacePrivacy. */
+/**
+ * Options of gaussianPrivacy and laplacePrivacy.
+ *
+ * @group Accounting
+ */
 export interface AccountingOptions {
   /** Noise scales: one number for all coordinates, or one per coordinate. */
   scales: number | Float64Array | readonly number[];
@@ -189,13 +213,38 @@ function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings:
   return { total: roundUp(sum.value), warnings: [] };
 }
 
-/** The privacy of independent Gaussian noise with standard deviations `scales`. */
+/**
+ * The privacy of independent Gaussian noise with standard deviations `scales`.
+ *
+ * @example
+ * ```ts
+ * import { gaussianPrivacy } from 'dpnoise';
+ *
+ * const p = gaussianPrivacy({ scales: [0.5, 1, 2], sensitivity: [0.1, 0.2, 0.4] });
+ * console.log(p.mu, p.rho); // 0.3464 = sqrt(3 * 0.2^2), 0.06
+ * console.log(p.epsilon(1e-6), p.delta(1)); // 1.510, 0.00032
+ * ```
+ *
+ * @group Accounting
+ */
 export function gaussianPrivacy(options: AccountingOptions): GaussianPrivacy {
   const { total, warnings } = spend(options, 2);
   return gaussianFromMu(roundUp(Math.sqrt(total)), warnings);
 }
 
-/** The privacy (pure epsilon-DP) of independent Laplace noise with scales b_i = `scales`. */
+/**
+ * The privacy (pure epsilon-DP) of independent Laplace noise with scales b_i = `scales`.
+ *
+ * @example
+ * ```ts
+ * import { laplacePrivacy } from 'dpnoise';
+ *
+ * const p = laplacePrivacy({ scales: [1, 2], sensitivity: [0.5, 0.5] });
+ * console.log(p.epsilonPure); // 0.75 = 0.5 / 1 + 0.5 / 2, rounded up by an ulp or two
+ * ```
+ *
+ * @group Accounting
+ */
 export function laplacePrivacy(options: AccountingOptions): LaplacePrivacy {
   const { total, warnings } = spend(options, 1);
   return laplaceFromEpsilon(total, warnings);
@@ -232,6 +281,20 @@ function readPrivacy(item: unknown, i: number): { kind: (typeof KINDS)[number]; 
  * each pure epsilon-DP part is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe. Every item is checked: its
  * parameters must be numbers >= 0 or Infinity, so a privacy object saved as JSON (where Infinity
  * became null) or edited by hand fails instead of counting as no cost.
+ *
+ * @example
+ * ```ts
+ * import { compose, gaussianPrivacy, laplacePrivacy } from 'dpnoise';
+ *
+ * const step = gaussianPrivacy({ scales: 4, sensitivity: [1, 1] }); // mu = sqrt(2) / 4
+ * const twice = compose([step, step]); // Gaussian, mu = 0.5
+ * const count = laplacePrivacy({ scales: 2, sensitivity: [0.5, 0.5] }); // epsilon 0.5
+ * const all = compose([twice, count]);
+ * console.log(twice.epsilon(1e-6)); // 2.254
+ * console.log(all.kind, all.epsilon(1e-6)); // 'mixed' 2.754
+ * ```
+ *
+ * @group Accounting
  */
 export function compose(list: readonly Privacy[]): Privacy {
   if (!Array.isArray(list) || list.length === 0) {

@@ -58,17 +58,37 @@ import { gaussianMu } from '../noise/profile.js';
 import { sourceOf, type Rng } from '../noise/random.js';
 import { drawValidated, gaussianNoise } from '../noise/samplers.js';
 
-/** The losses: least squares (LASSO, ridge) and logistic regression. */
+/**
+ * The losses: least squares (LASSO, ridge) and logistic regression.
+ *
+ * @group Applications
+ */
 export const LOSSES = ['squared', 'logistic'] as const;
-/** `squared`: (1/2)(<w, x> - y)^2; `logistic`: log(1 + exp(-y <w, x>)) with y in {-1, +1}. */
+/**
+ * `squared`: (1/2)(<w, x> - y)^2; `logistic`: log(1 + exp(-y <w, x>)) with y in {-1, +1}.
+ *
+ * @group Applications
+ */
 export type Loss = (typeof LOSSES)[number];
 
-/** How the optimal allocation weighs the noise: by the step sizes (default) or uniformly (the paper's). */
+/**
+ * How the optimal allocation weighs the noise: by the step sizes (default) or uniformly (the paper's).
+ *
+ * @group Applications
+ */
 export const NOISE_WEIGHTS = ['step-sizes', 'uniform'] as const;
-/** What the `optimal` allocation minimises: see PrivateCoordinateDescentOptions.noiseWeights. */
+/**
+ * What the `optimal` allocation minimises: see PrivateCoordinateDescentOptions.noiseWeights.
+ *
+ * @group Applications
+ */
 export type NoiseWeights = (typeof NOISE_WEIGHTS)[number];
 
-/** An empirical risk minimisation problem. */
+/**
+ * An empirical risk minimisation problem.
+ *
+ * @group Applications
+ */
 export interface CoordinateDescentProblem {
   /** The n x d feature matrix, row-major: entry (i, j) is features[i * d + j]. */
   features: Float64Array;
@@ -82,6 +102,11 @@ export interface CoordinateDescentProblem {
   l2?: number;
 }
 
+/**
+ * Options of coordinateDescent: the problem, and the passes and step sizes.
+ *
+ * @group Applications
+ */
 export interface CoordinateDescentOptions extends CoordinateDescentProblem {
   /** Passes over the coordinates; each pass updates every coordinate once. */
   passes: number;
@@ -89,6 +114,11 @@ export interface CoordinateDescentOptions extends CoordinateDescentProblem {
   stepSizes?: Float64Array | readonly number[];
 }
 
+/**
+ * Options of privateCoordinateDescent: coordinateDescent's, and the clipping, privacy and noise.
+ *
+ * @group Applications
+ */
 export interface PrivateCoordinateDescentOptions extends CoordinateDescentOptions {
   /** Clipping thresholds C_j >= 0: every record's coordinate-j gradient is clipped to [-C_j, C_j]. */
   clip: Float64Array | readonly number[];
@@ -115,7 +145,11 @@ export interface PrivateCoordinateDescentOptions extends CoordinateDescentOption
   fixedWork?: boolean;
 }
 
-/** What privateCoordinateDescent returns. */
+/**
+ * What privateCoordinateDescent returns.
+ *
+ * @group Applications
+ */
 export interface PrivateCoordinateDescentResult {
   /** The parameter vector w after the last pass. */
   parameters: Float64Array;
@@ -263,12 +297,36 @@ function descend(p: Problem, passes: number, steps: Float64Array, clip?: Float64
 /**
  * M_j, the coordinate-wise smoothness constants of the average loss: (1/n) sum_i x_ij^2 for the
  * squared loss, a quarter of that for the logistic loss. Computed from the data, so not private.
+ *
+ * @example
+ * ```ts
+ * import { coordinateSmoothness } from 'dpnoise';
+ *
+ * const features = new Float64Array([1, 2, 3, 4]); // 2 records, 2 features
+ * const problem = { features, labels: [1, -1], loss: 'squared' } as const;
+ * console.log(coordinateSmoothness(problem)); // [5, 10]: the mean x_ij^2
+ * ```
+ *
+ * @group Applications
  */
 export function coordinateSmoothness(problem: CoordinateDescentProblem): Float64Array {
   return smoothness(readProblem(readOptions('problem', problem, PROBLEM_OPTIONS)));
 }
 
-/** F(w) = (1/n) sum_i loss(<w, x_i>, y_i) + l1 ||w||_1 + (l2 / 2) ||w||_2^2. */
+/**
+ * F(w) = (1/n) sum_i loss(<w, x_i>, y_i) + l1 ||w||_1 + (l2 / 2) ||w||_2^2.
+ *
+ * @example
+ * ```ts
+ * import { objective } from 'dpnoise';
+ *
+ * const features = new Float64Array([1, 0, 0, 1]); // 2 records, 2 features
+ * const problem = { features, labels: [1, -1], loss: 'logistic' } as const;
+ * console.log(objective(problem, [0, 0])); // log 2 = 0.6931
+ * ```
+ *
+ * @group Applications
+ */
 export function objective(problem: CoordinateDescentProblem, parameters: Float64Array | readonly number[]): number {
   const p = readProblem(readOptions('problem', problem, PROBLEM_OPTIONS));
   const w = vector('parameters', parameters, FINITE_ENTRIES, { length: p.d });
@@ -291,6 +349,18 @@ export function objective(problem: CoordinateDescentProblem, parameters: Float64
 /**
  * Non-private proximal coordinate descent (no clipping, no noise) from w = 0: the reference
  * optimum w* for relative errors (F(w) - F(w*)) / F(w*). Returns w after `passes` passes.
+ *
+ * @example
+ * ```ts
+ * import { coordinateDescent } from 'dpnoise';
+ *
+ * const features = new Float64Array([1, 0, 0, 1, 1, 1]); // 3 records, 2 features
+ * const labels = [1, 2, 3];
+ * const w = coordinateDescent({ features, labels, loss: 'squared', passes: 100 });
+ * console.log(w); // [1, 2]: the least-squares fit
+ * ```
+ *
+ * @group Applications
  */
 export function coordinateDescent(options: CoordinateDescentOptions): Float64Array {
   const o = readOptions('options', options, DESCENT_OPTIONS);
@@ -403,6 +473,39 @@ function gridNoise(
  * noise on a grid, as the mechanisms release). The scales are calibrated for the whole run (the
  * composition of all passes * d updates, see the top of this file): allocation `spr` is DP-CD
  * (sigma_j proportional to C_j), `optimal` the improved DP-CD.
+ *
+ * @example
+ * ```ts
+ * import { coordinateDescent, createRng, gaussianNoise } from 'dpnoise';
+ * import { objective, privateCoordinateDescent } from 'dpnoise';
+ *
+ * // A small regression: n records of d features (row-major), labels
+ * // about 2 x_0 - x_1.
+ * const n = 1000;
+ * const d = 3;
+ * const rng = createRng({ seed: 7 });
+ * const features = gaussianNoise(n * d, 1, { rng });
+ * const labels = Float64Array.from(
+ *   { length: n },
+ *   (_, i) => 2 * features[i * d]! - features[i * d + 1]! + Math.sin(i),
+ * );
+ * const problem = { features, labels, loss: 'squared', l1: 0.01 } as const;
+ *
+ * const result = privateCoordinateDescent({
+ *   ...problem,
+ *   passes: 5,
+ *   clip: [2, 2, 2],
+ *   epsilon: 1,
+ *   delta: 1e-6,
+ *   rng,
+ * });
+ * // Not private: the reference optimum.
+ * const best = coordinateDescent({ ...problem, passes: 50 });
+ * console.log(result.parameters); // about [2, -1, 0]
+ * console.log(objective(problem, result.parameters), objective(problem, best));
+ * ```
+ *
+ * @group Applications
  */
 export function privateCoordinateDescent(options: PrivateCoordinateDescentOptions): PrivateCoordinateDescentResult {
   const o = readOptions('options', options, PRIVATE_OPTIONS);

@@ -8,7 +8,11 @@
 import { calibrateGaussian, type GaussianCalibration } from '../calibrate/allocations.js';
 import { numberIn, readOptions } from '../core/validate.js';
 
-/** Options of perLayerNoise. */
+/**
+ * Options of perLayerNoise.
+ *
+ * @group Applications
+ */
 export interface PerLayerNoiseOptions {
   /** Parameters per layer, n_l. */
   layerSizes: Float64Array | readonly number[];
@@ -18,7 +22,11 @@ export interface PerLayerNoiseOptions {
   noiseMultiplier: number;
 }
 
-/** The three rules' calibrations, one scale per layer each. */
+/**
+ * The three rules' calibrations, one scale per layer each.
+ *
+ * @group Applications
+ */
 export interface PerLayerNoise {
   /** Optimal per-layer standard deviations (scales[l] for every parameter of layer l). */
   optimal: GaussianCalibration;
@@ -32,6 +40,25 @@ export interface PerLayerNoise {
  * Per-layer noise scales for one DP-SGD step, at the privacy of noise multiplier z: the optimal
  * allocation, the per-layer proportional rule and global clipping. Each result's `mse` is the
  * total noise variance sum_l n_l sigma_l^2; add the noise with gaussianNoise(K, { sizes, scales }).
+ *
+ * @example
+ * ```ts
+ * import { gaussianNoise, perLayerNoise } from 'dpnoise';
+ *
+ * const layerSizes = [432, 2304, 650];
+ * const { optimal, spr } = perLayerNoise({
+ *   layerSizes,
+ *   clipNorms: [0.5, 0.7, 0.5],
+ *   noiseMultiplier: 1.1,
+ * });
+ * console.log(optimal.scales); // one standard deviation per layer
+ * console.log(optimal.mse / spr.mse); // 0.767
+ * // One step's noise for the 3386 parameters.
+ * const noise = gaussianNoise(3386, { sizes: layerSizes, scales: optimal.scales });
+ * console.log(noise.length);
+ * ```
+ *
+ * @group Applications
  */
 export function perLayerNoise(options: PerLayerNoiseOptions): PerLayerNoise {
   const o = readOptions('options', options, ['layerSizes', 'clipNorms', 'noiseMultiplier']);

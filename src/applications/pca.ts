@@ -38,12 +38,24 @@ import {
 } from '../mechanisms/independent.js';
 import { MATRIX_DIMENSION } from './subspaces.js';
 
-/** The noise families privateCovariance offers. */
+/**
+ * The noise families privateCovariance offers.
+ *
+ * @group Applications
+ */
 export const PCA_MECHANISMS = ['gaussian', 'laplace'] as const;
-/** The noise of `privateCovariance`: Gaussian for (epsilon, delta)-DP, Laplace for pure epsilon-DP. */
+/**
+ * The noise of `privateCovariance`: Gaussian for (epsilon, delta)-DP, Laplace for pure epsilon-DP.
+ *
+ * @group Applications
+ */
 export type PcaMechanism = (typeof PCA_MECHANISMS)[number];
 
-/** Per-entry clip levels of each user's contribution x_i x_j; they become the sensitivities. */
+/**
+ * Per-entry clip levels of each user's contribution x_i x_j; they become the sensitivities.
+ *
+ * @group Applications
+ */
 export interface CovarianceClip {
   /** c_ii: each x_i^2 is clipped to [0, c_ii]; in (0, 1], default 1 (no clipping for unit rows). */
   diagonal?: number;
@@ -51,7 +63,11 @@ export interface CovarianceClip {
   offDiagonal?: number;
 }
 
-/** Options of privateCovariance. */
+/**
+ * Options of privateCovariance.
+ *
+ * @group Applications
+ */
 export interface PrivateCovarianceOptions {
   /** The n rows (users) of X, each of length d, finite; rows of l2 norm <= 1 are released unclipped. */
   data: readonly (Float64Array | readonly number[])[];
@@ -75,7 +91,11 @@ export interface PrivateCovarianceOptions {
   fixedWork?: boolean;
 }
 
-/** What privateCovariance returns. */
+/**
+ * What privateCovariance returns.
+ *
+ * @group Applications
+ */
 export interface PrivateCovariance {
   /** The noisy symmetric d x d matrix, row-major. */
   matrix: Float64Array;
@@ -104,6 +124,16 @@ function readClip(clip: unknown): { diagonal: number; offDiagonal: number } {
  * with a row of l2 norm <= 1: a Float64Array of d(d+1)/2 entries in row-major order of (i, j),
  * i <= j ((0,0), (0,1), ..., (0,d-1), (1,1), ...), 1 on the diagonal and 1/2 off it, or the clip
  * levels when given.
+ *
+ * @example
+ * ```ts
+ * import { covarianceSensitivity } from 'dpnoise';
+ *
+ * // Entries (0,0), (0,1), (0,2), (1,1), (1,2), (2,2).
+ * console.log(covarianceSensitivity(3)); // [1, 0.5, 0.5, 1, 0.5, 1]
+ * ```
+ *
+ * @group Applications
  */
 export function covarianceSensitivity(d: number, clip?: CovarianceClip): Float64Array {
   const dim = integerIn('d', d, MATRIX_DIMENSION);
@@ -161,6 +191,15 @@ function mirror(upper: Float64Array, d: number): Float64Array {
  * The exact Gram matrix X^T X = sum_users x x^T of the rows, d x d row-major (no noise: the
  * ground truth for the subspace error). With `clip`, each contribution is clipped as in
  * privateCovariance.
+ *
+ * @example
+ * ```ts
+ * import { gramMatrix } from 'dpnoise';
+ *
+ * console.log(gramMatrix([[1, 0], [0.6, 0.8]])); // [1.36, 0.48, 0.48, 0.64]
+ * ```
+ *
+ * @group Applications
  */
 export function gramMatrix(data: readonly (Float64Array | readonly number[])[], clip?: CovarianceClip): Float64Array {
   const { rows, d } = readRows(data);
@@ -173,6 +212,27 @@ export function gramMatrix(data: readonly (Float64Array | readonly number[])[], 
  * Gram matrix get Gaussian ((epsilon, delta)-DP) or Laplace (epsilon-DP) noise calibrated to the
  * per-entry sensitivities (covarianceSensitivity) with the chosen allocation, and are mirrored to
  * the lower triangle. Neighbouring datasets differ by adding or removing one user (row).
+ *
+ * @example
+ * ```ts
+ * import { createRng, privateCovariance, subspaceError } from 'dpnoise';
+ * import { syntheticPcaData, topEigenvectors } from 'dpnoise';
+ *
+ * const rng = createRng({ seed: 1 });
+ * const { rows, basis } = syntheticPcaData({ n: 5000, d: 10, k: 2, rng });
+ * const { matrix, calibration } = privateCovariance({
+ *   data: rows,
+ *   epsilon: 1,
+ *   delta: 1e-6,
+ *   mechanism: 'gaussian',
+ * });
+ * // Private PCA: the top-2 subspace of the noisy X^T X, near the true one.
+ * const estimate = topEigenvectors(matrix, 10, 2);
+ * console.log(subspaceError(estimate, basis, 10, 2)); // about 0.001
+ * console.log(calibration.privacy.epsilon(1e-6)); // <= 1
+ * ```
+ *
+ * @group Applications
  */
 export function privateCovariance(options: PrivateCovarianceOptions): PrivateCovariance {
   const o = readOptions('options', options, ['data', 'epsilon', 'delta', 'mechanism', 'allocation', 'clip', 'rng', 'mode', 'grid', 'fixedWork']);

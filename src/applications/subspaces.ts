@@ -10,7 +10,11 @@ export const MATRIX_DIMENSION: Range = { min: 1, max: 4096 };
 const TOLERANCE = 1e-8;
 const MAX_SWEEPS = 60;
 
-/** Eigenvalues (largest first) and eigenvectors (columns) of a symmetric matrix. */
+/**
+ * Eigenvalues (largest first) and eigenvectors (columns) of a symmetric matrix.
+ *
+ * @group Applications
+ */
 export interface SymmetricEigen {
   /** The d eigenvalues, largest first. */
   values: Float64Array;
@@ -39,6 +43,17 @@ function readSymmetric(matrix: unknown, d: number): Float64Array {
  * Jacobi rotations: accurate to a few ulps of the largest eigenvalue, O(d^3) per sweep, meant for
  * d up to about 50. Eigenvalues come largest first; each eigenvector's largest-magnitude entry is
  * positive.
+ *
+ * @example
+ * ```ts
+ * import { symmetricEigen } from 'dpnoise';
+ *
+ * const { values, vectors } = symmetricEigen(new Float64Array([2, 1, 1, 2]), 2);
+ * console.log(values); // [3, 1]
+ * console.log(vectors); // columns (1, 1) / sqrt(2) and (1, -1) / sqrt(2)
+ * ```
+ *
+ * @group Applications
  */
 export function symmetricEigen(matrix: Float64Array, d: number): SymmetricEigen {
   const n = integerIn('d', d, MATRIX_DIMENSION);
@@ -114,6 +129,17 @@ export function symmetricEigen(matrix: Float64Array, d: number): SymmetricEigen 
  * An orthonormal basis of the top-k eigenspace of a symmetric d x d matrix: d x k row-major,
  * column j the eigenvector of the (j+1)-th largest eigenvalue (largest algebraically, as PCA
  * wants; noise can make small eigenvalues negative).
+ *
+ * @example
+ * ```ts
+ * import { topEigenvectors } from 'dpnoise';
+ *
+ * const diagonal = new Float64Array([4, 0, 0, 0, 1, 0, 0, 0, 9]);
+ * // 3 x 2 row-major, columns e_3 and e_1.
+ * console.log(topEigenvectors(diagonal, 3, 2)); // [0, 1, 0, 0, 1, 0]
+ * ```
+ *
+ * @group Applications
  */
 export function topEigenvectors(matrix: Float64Array, d: number, k: number): Float64Array {
   const n = integerIn('d', d, MATRIX_DIMENSION);
@@ -144,6 +170,17 @@ function readBasis(name: string, value: unknown, d: number, k: number): Float64A
  * `uHat` against the true basis `u` (both d x k row-major with orthonormal columns): 0 for the
  * same subspace, 1 for orthogonal ones, equal to ||U_hat U_hat^T - U U^T||_F^2 / (2k) and to the
  * mean squared sine of the principal angles.
+ *
+ * @example
+ * ```ts
+ * import { subspaceError } from 'dpnoise';
+ *
+ * const u = new Float64Array([1, 0, 0]); // the x axis of R^3 (3 x 1)
+ * const uHat = new Float64Array([Math.SQRT1_2, Math.SQRT1_2, 0]); // 45 degrees off
+ * console.log(subspaceError(uHat, u, 3, 1)); // 0.5 = sin^2(45 degrees)
+ * ```
+ *
+ * @group Applications
  */
 export function subspaceError(uHat: Float64Array, u: Float64Array, d: number, k: number): number {
   const n = integerIn('d', d, MATRIX_DIMENSION);

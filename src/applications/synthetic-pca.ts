@@ -7,7 +7,11 @@ import { MATRIX_DIMENSION } from './subspaces.js';
 const ROWS: Range = { min: 1, max: 2 ** 32 };
 const NOISE: Range = { min: 0, max: 1e6 };
 
-/** Options of syntheticPcaData. */
+/**
+ * Options of syntheticPcaData.
+ *
+ * @group Applications
+ */
 export interface SyntheticPcaOptions {
   /** Rows (users). */
   n: number;
@@ -21,7 +25,11 @@ export interface SyntheticPcaOptions {
   rng?: Rng;
 }
 
-/** What syntheticPcaData returns: unit rows and the true basis. */
+/**
+ * What syntheticPcaData returns: unit rows and the true basis.
+ *
+ * @group Applications
+ */
 export interface SyntheticPcaData {
   /** The n rows, each of unit l2 norm. */
   rows: Float64Array[];
@@ -34,6 +42,18 @@ export interface SyntheticPcaData {
  * uniformly random k-dimensional subspace of R^d, each row a standard Gaussian point of that
  * subspace (scaled to unit expected norm) plus isotropic Gaussian noise of relative size `noise`,
  * then normalised to unit l2 norm. Use a seeded `rng` for reproducible data.
+ *
+ * @example
+ * ```ts
+ * import { createRng, syntheticPcaData } from 'dpnoise';
+ *
+ * const rng = createRng({ seed: 1 });
+ * const { rows, basis } = syntheticPcaData({ n: 1000, d: 10, k: 2, rng });
+ * // 1000 unit rows of length 10, and a 10 x 2 orthonormal basis.
+ * console.log(rows.length, basis.length);
+ * ```
+ *
+ * @group Applications
  */
 export function syntheticPcaData(options: SyntheticPcaOptions): SyntheticPcaData {
   const o = readOptions('options', options, ['n', 'd', 'k', 'noise', 'rng']);

@@ -6,6 +6,17 @@ import { vector } from '../core/validate.js';
  * The Gini coefficient of a profile, G = sum_i sum_j |lambda_i - lambda_j| / (2 K Delta_1):
  * 0 when all sensitivities are equal, (K - 1)/K for a one-hot profile. The more spread out the
  * profile, the more non-identical noise gains over identical noise. 0 for a profile of zeros.
+ *
+ * @example
+ * ```ts
+ * import { gini } from 'dpnoise';
+ *
+ * console.log(gini([1, 1, 1, 1])); // 0
+ * console.log(gini([0, 0, 0, 1])); // 0.75 = (K - 1) / K
+ * console.log(gini([0.1, 0.2, 0.4, 0.8])); // 0.3833
+ * ```
+ *
+ * @group Calibration
  */
 export function gini(sensitivity: Float64Array | readonly number[]): number {
   const sorted = Float64Array.from(vector('sensitivity', sensitivity, PROFILE_ENTRIES)).sort();

@@ -17,7 +17,11 @@ import { readRng } from '../noise/random.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
 import { roundHalfUp } from './grid.js';
 
-/** What a correlated release returns. */
+/**
+ * What a correlated release returns.
+ *
+ * @group Mechanisms
+ */
 export interface CorrelatedRelease {
   /** The noisy sums (a new array). */
   sums: Float64Array;
@@ -25,7 +29,11 @@ export interface CorrelatedRelease {
   count: number | undefined;
 }
 
-/** The noise of a correlated-sum mechanism, in either mode, and its release. */
+/**
+ * The noise of a correlated-sum mechanism, in either mode, and its release.
+ *
+ * @group Mechanisms
+ */
 export interface CorrelatedNoise {
   /** The Mahalanobis distance mu the noise meets: mu0(epsilon, delta) or sqrt(2 rho). */
   readonly mu: number;

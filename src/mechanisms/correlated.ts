@@ -21,12 +21,24 @@ import { type Mode, readMode } from './grid.js';
 
 export type { CorrelatedNoise, CorrelatedRelease } from './correlated-grid.js';
 
-/** The neighbour relations: datasets differ by adding or removing a record, or by replacing one. */
+/**
+ * The neighbour relations: datasets differ by adding or removing a record, or by replacing one.
+ *
+ * @group Mechanisms
+ */
 export const NEIGHBOURS = ['add-remove', 'replace-one'] as const;
-/** A neighbour relation. */
+/**
+ * A neighbour relation.
+ *
+ * @group Mechanisms
+ */
 export type Neighbours = (typeof NEIGHBOURS)[number];
 
-/** Options of `correlatedSum`. */
+/**
+ * Options of `correlatedSum`.
+ *
+ * @group Mechanisms
+ */
 export interface CorrelatedSumOptions {
   /** d, the length of each record. */
   dimension: number;
@@ -52,7 +64,11 @@ export interface CorrelatedSumOptions {
   fixedWork?: boolean;
 }
 
-/** A calibrated correlated-sum mechanism. */
+/**
+ * A calibrated correlated-sum mechanism.
+ *
+ * @group Mechanisms
+ */
 export interface CorrelatedSumMechanism extends CorrelatedNoise {
   /** d, the length of each record. */
   readonly dimension: number;
@@ -110,6 +126,20 @@ function sparseDesign(d: number, k: number): Design {
 /**
  * A mechanism releasing the sums of d-dimensional records in [0, C]^d, and their count, with
  * Gaussian noise correlated across the sums (docs/math.md, "Correlated sums").
+ *
+ * @example
+ * ```ts
+ * import { correlatedSum } from 'dpnoise';
+ *
+ * // The exact sums and count of 100 records in [0, 1]^3 go in, noisy ones
+ * // come out; then mean = sums / count.
+ * const mechanism = correlatedSum({ dimension: 3, epsilon: 1, delta: 1e-6 });
+ * const exactSums = new Float64Array([40, 12.5, 80]);
+ * const { sums, count } = mechanism.release(exactSums, 100);
+ * console.log(sums, count, mechanism.sumScale, mechanism.countScale);
+ * ```
+ *
+ * @group Mechanisms
  */
 export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMechanism {
   const o = readOptions('options', options, [

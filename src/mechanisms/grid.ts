@@ -12,9 +12,17 @@
 import { GRID, MAX_GRID_SCALE, PROFILE_ENTRIES } from '../core/domains.js';
 import { describe, numberIn, oneOf } from '../core/validate.js';
 
-/** The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise. */
+/**
+ * The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise.
+ *
+ * @group Mechanisms
+ */
 export const MODES = ['grid', 'continuous'] as const;
-/** A mechanism's mode. */
+/**
+ * A mechanism's mode.
+ *
+ * @group Mechanisms
+ */
 export type Mode = (typeof MODES)[number];
 
 /** A power of two, 2^-1000 to 2^800. */

@@ -7,13 +7,21 @@ import { readOptions } from '../core/validate.js';
 import { fillRandom } from '../wasm/host.js';
 import type { WasmExports } from '../wasm/exports.js';
 
-/** A source of randomness for the samplers, made by `createRng`. */
+/**
+ * A source of randomness for the samplers, made by `createRng`.
+ *
+ * @group Sampling
+ */
 export interface Rng {
   /** True for a seeded (reproducible, not secure) generator, false for the CSPRNG. */
   readonly seeded: boolean;
 }
 
-/** Options of `createRng`. */
+/**
+ * Options of `createRng`.
+ *
+ * @group Sampling
+ */
 export interface RngOptions {
   /** Makes a deterministic generator for simulations and tests (never for real releases). */
   seed?: number | bigint | string | Uint8Array;
@@ -146,6 +154,19 @@ const cryptoSource = new CryptoSource();
  * A random source for the samplers: without options the platform CSPRNG; with `{ seed }` a
  * deterministic counter-based generator (reproducible noise for simulations and tests, never
  * for protecting real data).
+ *
+ * @example
+ * ```ts
+ * import { createRng, gaussianNoise } from 'dpnoise';
+ *
+ * // One seed, one noise: for simulations and tests only.
+ * const a = gaussianNoise(3, 1, { rng: createRng({ seed: 'experiment-1' }) });
+ * const b = gaussianNoise(3, 1, { rng: createRng({ seed: 'experiment-1' }) });
+ * console.log(a.every((x, i) => x === b[i])); // true
+ * console.log(createRng().seeded); // false: the platform CSPRNG, the default
+ * ```
+ *
+ * @group Sampling
  */
 export function createRng(options?: RngOptions): Rng {
   if (options === undefined) return cryptoSource;

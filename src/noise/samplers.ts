@@ -8,7 +8,11 @@ import { readRng, type Rng, type Stream } from './random.js';
 import { describe, type Entries, FINITE_ENTRIES, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
 
-/** One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g]. */
+/**
+ * One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g].
+ *
+ * @group Sampling
+ */
 export interface GroupScales {
   /** The number of coordinates in each group, in order; they add up to the length. */
   sizes: Float64Array | readonly number[];
@@ -19,7 +23,11 @@ export interface GroupScales {
 /** Validated scales: one for all, one per coordinate, or per group with cumulative ends. */
 export type Scales = number | Float64Array | { ends: Float64Array; scales: Float64Array };
 
-/** Options of the samplers and of every `release`. */
+/**
+ * Options of the samplers and of every `release`.
+ *
+ * @group Sampling
+ */
 export interface SampleOptions {
   /** The random source (default: the platform CSPRNG). */
   rng?: Rng;
@@ -152,6 +160,20 @@ function validateAndDraw(kernel: Kernel, target: Float64Array, add: boolean, sca
  * A new Float64Array of `length` independent Gaussian noise values with standard deviations
  * `scales` (one number, one per coordinate, or one per group). A noise generator, not a release:
  * for a private release use gaussianMechanism, floating-point safe by default.
+ *
+ * @example
+ * ```ts
+ * import { gaussianNoise } from 'dpnoise';
+ *
+ * // Standard deviation 2.5 for every coordinate; one per coordinate; one
+ * // per group (2 coordinates at 1, then 3 at 10).
+ * const iid = gaussianNoise(1000, 2.5);
+ * const perCoordinate = gaussianNoise(3, new Float64Array([1, 2, 4]));
+ * const perGroup = gaussianNoise(5, { sizes: [2, 3], scales: [1, 10] });
+ * console.log(iid.length, perCoordinate, perGroup);
+ * ```
+ *
+ * @group Sampling
  */
 export function gaussianNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return validateAndDraw('gaussianSamples', newTarget(length), false, scales, options);
@@ -161,6 +183,19 @@ export function gaussianNoise(length: number, scales: number | Float64Array | Gr
  * Writes Gaussian noise into `out` (overwriting it) and returns it: gaussianNoise without
  * allocating, the fast path for long vectors drawn again and again (a fresh array's page faults
  * can cost more than the noise). A noise generator, not a release (see gaussianMechanism).
+ *
+ * @example
+ * ```ts
+ * import { gaussianNoiseInto } from 'dpnoise';
+ *
+ * const noise = new Float64Array(1e6);
+ * for (let step = 0; step < 3; step++) {
+ *   gaussianNoiseInto(noise, 1.5); // overwritten every step, nothing allocated
+ *   console.log(noise[0]);
+ * }
+ * ```
+ *
+ * @group Sampling
  */
 export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   validateAndDraw('gaussianSamples', outputArray(out), false, scales, options);
@@ -170,6 +205,19 @@ export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Arr
 /**
  * Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it. A
  * noise generator, not a floating-point-safe release: for that use gaussianMechanism.
+ *
+ * @example
+ * ```ts
+ * import { addGaussianNoise, calibrateGaussian } from 'dpnoise';
+ *
+ * const sensitivity = [0.1, 0.2, 0.4, 0.8];
+ * const { scales } = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6 });
+ * const values = new Float64Array([12.5, 7.25, 3.0, 0.5]);
+ * addGaussianNoise(values, scales); // in place
+ * console.log(values);
+ * ```
+ *
+ * @group Sampling
  */
 export function addGaussianNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   validateAndDraw('gaussianSamples', readValues(values), true, scales, options);
@@ -179,12 +227,38 @@ export function addGaussianNoise(values: Float64Array, scales: number | Float64A
 /**
  * A new Float64Array of `length` independent Laplace noise values with scales b = `scales`. A
  * noise generator, not a release: for a private release use laplaceMechanism.
+ *
+ * @example
+ * ```ts
+ * import { laplaceNoise } from 'dpnoise';
+ *
+ * // A scale b_i per coordinate.
+ * const noise = laplaceNoise(4, new Float64Array([0.5, 1, 1, 2]));
+ * console.log(noise);
+ * ```
+ *
+ * @group Sampling
  */
 export function laplaceNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   return validateAndDraw('laplaceSamples', newTarget(length), false, scales, options);
 }
 
-/** Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without allocating. A noise generator, not a release. */
+/**
+ * Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without allocating. A noise generator, not a release.
+ *
+ * @example
+ * ```ts
+ * import { laplaceNoiseInto } from 'dpnoise';
+ *
+ * const noise = new Float64Array(1e6);
+ * for (let step = 0; step < 3; step++) {
+ *   laplaceNoiseInto(noise, 0.5); // overwritten every step, nothing allocated
+ *   console.log(noise[0]);
+ * }
+ * ```
+ *
+ * @group Sampling
+ */
 export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   validateAndDraw('laplaceSamples', outputArray(out), false, scales, options);
   return out;
@@ -193,6 +267,19 @@ export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Arra
 /**
  * Adds Laplace noise with scales b = `scales` to `values` in place and returns it. A noise
  * generator, not a floating-point-safe release: for that use laplaceMechanism.
+ *
+ * @example
+ * ```ts
+ * import { addLaplaceNoise, calibrateLaplace } from 'dpnoise';
+ *
+ * const sensitivity = [0.1, 0.2, 0.4, 0.8];
+ * const { scales } = calibrateLaplace({ sensitivity, epsilon: 1 });
+ * const values = new Float64Array([12.5, 7.25, 3.0, 0.5]);
+ * addLaplaceNoise(values, scales); // in place
+ * console.log(values);
+ * ```
+ *
+ * @group Sampling
  */
 export function addLaplaceNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
   validateAndDraw('laplaceSamples', readValues(values), true, scales, options);

@@ -28,6 +28,18 @@ setLazySource(() => embeddedBytes());
 /**
  * Loads the WebAssembly module. Optional in Node; required (and awaited) before first use in
  * browsers, workers and edge runtimes. Calling it again replaces the module.
+ *
+ * @example
+ * ```ts
+ * import { init, normalIsf } from 'dpnoise';
+ *
+ * // Once, before first use in browsers, workers and edge runtimes
+ * // (optional in Node).
+ * await init();
+ * console.log(normalIsf(0.025)); // 1.959963984540054
+ * ```
+ *
+ * @group Setup
  */
 export async function init(options: InitOptions = {}): Promise<void> {
   await loadModule(options.module ?? embeddedBytes(options.simd));

@@ -7,7 +7,11 @@ import { moduleImports } from './host.js';
 
 export type { WasmExports } from './exports.js';
 
-/** Options of `init()`. */
+/**
+ * Options of `init()`.
+ *
+ * @group Setup
+ */
 export interface InitOptions {
   /** A compiled module (or its bytes) to use instead of the package's own, e.g. for a strict CSP. */
   module?: WebAssembly.Module | BufferSource;
