@@ -1,5 +1,6 @@
 // Builds everything the npm scripts need: the scalar and SIMD WebAssembly modules
-// (AssemblyScript), a TypeScript module embedding them, and dist/ with type declarations.
+// (AssemblyScript), a TypeScript module embedding them, and dist/ with type declarations, the
+// command line and a CommonJS entry.
 //
 // The build takes 20 s or more and every script that needs it (test, demo, demo:web, bench, pack)
 // starts with it, so it is skipped when nothing it reads changed: a hash of its inputs is stored
@@ -51,13 +52,17 @@ function inputsHash() {
   return hash.digest('hex');
 }
 
-/** Every file the build writes: the wasm in build/ and dist/, the embedding module, and dist/ from src/ (src/cli/ is bundled into dist/cli.js). */
+/**
+ * Every file the build writes: the wasm in build/ and dist/, the embedding module, dist/ from src/
+ * (src/cli/ is bundled into dist/cli.js), and the CommonJS entry with its types (the entry's
+ * declaration; the ones it imports are written with it).
+ */
 function outputs() {
   const wasm = builds.flatMap((name) => [join('build', `dpnoise-${name}.wasm`), join('dist', `dpnoise-${name}.wasm`)]);
   const compiled = files('src')
     .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith(`${join('src', 'cli')}/`))
     .flatMap((path) => ['.js', '.d.ts'].map((ext) => path.replace(/^src/, 'dist').replace(/\.ts$/, ext)));
-  return [...wasm, generated, ...compiled];
+  return [...wasm, generated, ...compiled, join('dist', 'index.cjs'), join('dist', 'index.d.cts')];
 }
 
 const force = process.argv.includes('--force') || process.env.DPNOISE_FORCE_BUILD === '1';
@@ -112,4 +117,47 @@ await build({
   ],
 });
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
+
+// The CommonJS entry, for require() where Node cannot require ES modules (before 20.19): the
+// kernel bundled into one file, which therefore holds its own copy of the wasm state. CommonJS has
+// no import.meta: each module's `import.meta.url` becomes the URL of its ES twin in dist/, so that
+// URLs made from it (the sampling worker, dist/noise/worker.js) resolve as in the ES build.
+await build({
+  entryPoints: [join(src, 'index.ts')],
+  outfile: join(root, 'dist', 'index.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'error' }, // any other use of import.meta would be undefined
+  plugins: [
+    {
+      name: 'import-meta-url',
+      setup(b) {
+        b.onLoad({ filter: /\.ts$/ }, ({ path }) => {
+          const twin = JSON.stringify(relative(src, path).split(sep).join('/').replace(/\.ts$/, '.js'));
+          const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${twin})).href`;
+          return { loader: 'ts', contents: readFileSync(path, 'utf8').replaceAll('import.meta.url', url) };
+        });
+      },
+    },
+  ],
+});
+
+// Its types: the ES declarations reachable from index.d.ts, copied as .d.cts with their imports
+// renamed to match. TypeScript takes a .d.ts of this "type": "module" package for an ES module,
+// which CommonJS code may not require under `module: node16` (error TS1479).
+const declared = new Set();
+function declareForRequire(path) {
+  if (declared.has(path)) return;
+  declared.add(path);
+  const text = readFileSync(join(root, 'dist', `${path}.d.ts`), 'utf8');
+  const renamed = text.replace(/(['"])(\.\.?\/[^'"]+)\.js\1/g, (_, quote, specifier) => {
+    declareForRequire(join(dirname(path), specifier));
+    return `${quote}${specifier}.cjs${quote}`;
+  });
+  writeFileSync(join(root, 'dist', `${path}.d.cts`), renamed);
+}
+declareForRequire('index');
 writeFileSync(stamp, `${hash}\n`);
