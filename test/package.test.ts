@@ -36,6 +36,8 @@ describe('the published package', () => {
       const files = pack!.files.map((f) => f.path);
       expect(files).toContain('dist/index.js');
       expect(files).toContain('dist/index.d.ts');
+      expect(files).toContain('dist/index.cjs');
+      expect(files).toContain('dist/index.d.cts');
       expect(files).toContain('dist/dpnoise-simd.wasm');
       expect(files).toContain('dist/dpnoise-scalar.wasm');
       expect(files).toContain('README.md');

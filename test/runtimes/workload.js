@@ -16,3 +16,15 @@ export function workload(dpnoise) {
     csprngFinite: gaussianNoise(1000, 1).every(Number.isFinite),
   };
 }
+
+/**
+ * What a runtime started as a process prints (run.mjs, run.cjs): the workload, and whether two
+ * worker threads draw exactly the single-thread noise under one seed.
+ */
+export async function report(dpnoise) {
+  const { createRng, gaussianNoise, gaussianNoiseParallel } = dpnoise;
+  const seed = 'parallel in every runtime';
+  const parallel = await gaussianNoiseParallel(200_000, 1, { rng: createRng({ seed }), threads: 2 });
+  const single = gaussianNoise(200_000, 1, { rng: createRng({ seed }) });
+  return { workload: workload(dpnoise), parallelEqual: parallel.length === single.length && parallel.every((x, i) => x === single[i]) };
+}

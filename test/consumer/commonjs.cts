@@ -1,0 +1,8 @@
+// A CommonJS TypeScript user of the published package: require() gets dist/index.d.cts, type-checked
+// by test/runtimes/commonjs.test.ts under `module: node16` (where the ES declarations could not be required).
+import dpnoise = require('dpnoise');
+import type { GaussianCalibration, Rng } from 'dpnoise';
+
+const rng: Rng = dpnoise.createRng({ seed: 1 });
+const calibration: GaussianCalibration = dpnoise.calibrateGaussian({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6 });
+export const noise: Promise<Float64Array> = dpnoise.gaussianNoiseParallel(2, calibration.scales, { rng, threads: 2 });

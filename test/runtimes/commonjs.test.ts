@@ -1,0 +1,21 @@
+// CommonJS: require('dpnoise') loads dist/index.cjs, a bundle built next to the ES modules, so it
+// works where Node cannot require ES modules (before 20.19). Tested on the oldest Node that
+// `engines` allows, 20.0.0 (its binary: see runtime.ts): require() and import both give Node's
+// numbers under one seed, and parallel sampling (whose worker, dist/noise/worker.js, the bundle
+// finds through the ES build's URL). The bundle's types are checked as a CommonJS project sees them.
+import { describe, expect, it } from 'vitest';
+import { binary, expected, NODE20, output, run } from './runtime.js';
+
+describe('CommonJS', () => {
+  it('require() on Node 20.0.0 gives the same seeded noise as Node, in one thread and in two', () => {
+    expect(run(binary(NODE20), ['test/runtimes/run.cjs'])).toEqual(expected());
+  });
+
+  it('import on Node 20.0.0 does too', () => {
+    expect(run(binary(NODE20), ['test/runtimes/run.mjs'])).toEqual(expected());
+  });
+
+  it('types resolve for require() under `module: node16`', () => {
+    output(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'test/consumer/tsconfig.commonjs.json']);
+  });
+});
