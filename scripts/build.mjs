@@ -152,6 +152,7 @@ await build({
   target: 'node20',
   logLevel: 'warning',
   logOverride: { 'empty-import-meta': 'error' }, // any other use of import.meta would be undefined
+  ignoreAnnotations: true, // package.json's sideEffects names dist/ files, for bundlers of the package; here src/ is bundled whole
   plugins: [
     {
       name: 'import-meta-url',
