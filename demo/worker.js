@@ -11,15 +11,9 @@ const SHAPES = {
   'one-hot': (i) => (i === 1 ? 1 : 0),
 };
 
-/** The profile, scaled to ||lambda||_2 = 1 as in the papers' figures. */
-export function profileOf({ profile, K, csv }) {
-  const raw =
-    profile === 'csv'
-      ? csv
-          .split(/[\s,;]+/)
-          .filter(Boolean)
-          .map(Number)
-      : Array.from({ length: K }, (_, k) => SHAPES[profile](k + 1, K));
+/** The profile, scaled to ||lambda||_2 = 1 as in the papers' figures: the pasted `values`, or a shape over K coordinates. */
+function profileOf({ profile, K, values }) {
+  const raw = profile === 'csv' ? values : Array.from({ length: K }, (_, k) => SHAPES[profile](k + 1, K));
   const norm = Math.hypot(...raw);
   return raw.map((x) => x / norm);
 }

@@ -1,9 +1,11 @@
 // A small static file server for the demo page and the browser tests (localhost only).
-// Run: node scripts/serve.mjs [port]   then open http://127.0.0.1:<port>/demo/
+// Run: node scripts/serve.mjs [--port N]   (or PORT=N; 8080 by default, 0 picks a free port),
+// then open http://127.0.0.1:<port>/demo/
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TYPES = {
@@ -15,7 +17,10 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves the repository's files on 127.0.0.1 (`port` 0 picks a free one); resolves to the server. */
+/**
+ * Serves the repository's files on 127.0.0.1 (`port` 0 picks a free one); resolves to the server,
+ * or rejects with the listening error (EADDRINUSE when the port is taken).
+ */
 export function serve(port = 0) {
   const server = createServer(async (request, response) => {
     let path = normalize(decodeURIComponent(new URL(request.url, 'http://localhost').pathname));
@@ -29,10 +34,41 @@ export function serve(port = 0) {
       response.writeHead(404).end('not found');
     }
   });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
 }
 
+/** How to ask for port `n`. */
+const usage = (n) => `npm run demo:web -- --port ${n} (or PORT=${n}; 0 picks a free port)`;
+
+/** The port asked for: --port N, a bare N, or PORT (unless empty); 8080 by default. Throws a one-line reason. */
+function portAsked() {
+  const { values, positionals } = parseArgs({ options: { port: { type: 'string', short: 'p' } }, allowPositionals: true });
+  const text = values.port ?? positionals[0] ?? (process.env.PORT || '8080');
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new Error(`the port must be a whole number from 0 to 65535; got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+// Run as a command, failures are one line on stderr and a non-zero exit, not a stack trace.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await serve(Number(process.argv[2] ?? 8080));
-  console.log(`dpnoise demo: http://127.0.0.1:${server.address().port}/demo/  (Ctrl-C to stop)`);
+  let port;
+  try {
+    port = portAsked();
+  } catch (error) {
+    console.error(`dpnoise demo: ${error.message}. Usage: ${usage(8123)}.`);
+    process.exit(2);
+  }
+  try {
+    const server = await serve(port);
+    console.log(`dpnoise demo: http://127.0.0.1:${server.address().port}/demo/  (Ctrl-C to stop)`);
+  } catch (error) {
+    const reason = error.code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${error.code ?? error.message})`;
+    console.error(`dpnoise demo: port ${port} ${reason}; pick another with ${usage(port < 65535 ? port + 1 : 8080)}.`);
+    process.exit(1);
+  }
 }
