@@ -8,7 +8,8 @@ import { integerIn, readOptions } from '../core/validate.js';
 import { cryptoStream, SeededStream, sourceOf } from './random.js';
 import { drawValidated, type GroupScales, type Kernel, readLength, readScales, readValues, type SampleOptions, type Scales } from './samplers.js';
 import type { Job } from './worker.js';
-import { acquireWorkers, releaseWorker } from './worker-pool.js';
+import { releaseWorker, startWorker, takeIdleWorkers } from './worker-pool.js';
+import { giveBack, takeShared } from './workspace.js';
 
 /**
  * Options of the parallel samplers.
@@ -45,20 +46,14 @@ function canShareMemory(): boolean {
   return typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 }
 
-/** A copy of `source` (or zeros), over shared memory when `shared`. */
-function workspace(length: number, shared: boolean, source?: Float64Array): Float64Array {
-  const out = shared ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(length);
-  if (source) setAt(out, source, 0);
-  return out;
-}
-
-/** Everything a parallel call needs, validated and copied before anything asynchronous happens. */
+/** Everything a parallel call needs, validated before anything is drawn. */
 interface ParallelCall {
   kernel: Kernel;
-  add: boolean;
-  /** A copy of the values (add) or zeros: every range's noise is drawn into it. */
-  work: Float64Array;
-  /** The scales, per-coordinate ones copied next to `work`. */
+  /** The caller's values (add variants; a plain view, read only synchronously), else undefined. */
+  values: Float64Array | undefined;
+  /** Where the noise ends up: the values, or a new array. */
+  result: Float64Array;
+  /** The validated scales (per-coordinate ones: a plain view of the caller's, read only synchronously). */
   scales: Scales;
   shared: boolean;
   ranges: Array<[number, number]>;
@@ -70,63 +65,111 @@ function prepare(kernel: Kernel, length: number, values: Float64Array | undefine
   const scales = readScales(scalesArg, length);
   const threads = o.threads === undefined ? defaultThreads() : integerIn('threads', o.threads, { min: 1, max: 64 });
   const stream = sourceOf(o.rng).stream();
-  const shared = canShareMemory();
   return {
     kernel,
-    add: values !== undefined,
-    work: workspace(length, shared, values),
-    scales:
-      scales instanceof Float64Array
-        ? workspace(length, shared, scales)
-        : typeof scales === 'object'
-          ? { ends: scales.ends.slice(), scales: scales.scales.slice() }
-          : scales,
-    shared,
+    values,
+    result: values ?? new Float64Array(length),
+    scales: typeof scales === 'object' && !(scales instanceof Float64Array) ? { ends: scales.ends.slice(), scales: scales.scales.slice() } : scales,
+    shared: canShareMemory(),
     ranges: ranges(length, threads),
     stream: stream instanceof SeededStream ? [stream.key, stream.gamma] : undefined,
   };
 }
 
-/** The scales of coordinates [start, end): a view of shared memory, or a copy to transfer. */
-function scalesOf({ scales, shared }: ParallelCall, start: number, end: number): Scales {
-  if (!(scales instanceof Float64Array)) return scales;
-  const view = plainView(scales, start, end - start);
-  return shared ? view : copyOf(view);
+/** A copy of `array`'s range [start, end), in `into` (shared memory) or a new array to transfer. */
+function copyRange(array: Float64Array, [start, end]: [number, number], into: Float64Array | undefined): Float64Array {
+  const view = plainView(array, start, end - start);
+  if (!into) return copyOf(view);
+  setAt(into, view, start);
+  return plainView(into, start, end - start);
 }
 
-/** Hands range [start, end) to a worker; resolves once its noise is in `work`. */
-async function delegate(call: ParallelCall, worker: Awaited<ReturnType<typeof acquireWorkers>>[number], [start, end]: [number, number]): Promise<void> {
-  const { kernel, add, work, shared, stream } = call;
-  const scales = scalesOf(call, start, end);
-  const view = plainView(work, start, end - start);
-  const target = shared ? view : add ? copyOf(view) : undefined;
-  const job: Job = { kernel, origin: start, length: end - start, add, scales, ...(target && { target }), ...(stream && { stream }) };
-  const transfer = shared ? [] : [target?.buffer, scales instanceof Float64Array ? scales.buffer : undefined].filter((b) => b !== undefined);
-  const drawn = await worker.run(job, transfer as Transferable[]);
-  if (drawn) setAt(work, drawn, start);
+/**
+ * The workers' share of a call, copied now (the caller may change its arrays once the call
+ * returns): their values and per-coordinate scales, in reused shared memory or as copies to
+ * transfer. Resolves once every range's noise is in `work` (values plus noise for the add
+ * variants), which the calling thread's range shares.
+ */
+function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork: Float64Array | undefined, theirs: Array<[number, number]>) {
+  const { kernel, values, scales, stream } = call;
+  const jobs = theirs.map((range) => {
+    const [start, end] = range;
+    const job: Job = {
+      kernel,
+      origin: start,
+      length: end - start,
+      add: values !== undefined,
+      scales: scales instanceof Float64Array ? copyRange(scales, range, scalesWork) : scales,
+      ...(work
+        ? { target: values ? copyRange(values, range, work) : plainView(work, start, end - start) }
+        : values && { target: copyRange(values, range, undefined) }),
+      ...(stream && { stream }),
+    };
+    return job;
+  });
+  const idle = takeIdleWorkers(theirs.length);
+  return jobs.map(async (job, k) => {
+    const worker = idle[k] ?? (await startWorker());
+    const transfer = work ? [] : [job.target?.buffer, job.scales instanceof Float64Array ? job.scales.buffer : undefined].filter((b) => b !== undefined);
+    try {
+      const drawn = await worker.run(job, transfer as Transferable[]);
+      releaseWorker(worker, true);
+      return drawn;
+    } catch (error) {
+      releaseWorker(worker, false);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Resolves once the caller's synchronous code and queued microtasks have run (a macrotask), so
+ * that whatever they write into `values` is overwritten by the result, as the contract says.
+ */
+function afterPendingMicrotasks(): Promise<void> {
+  return new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 }
 
 async function drawParallel(call: ParallelCall): Promise<Float64Array> {
-  const [[start, end], ...theirs] = call.ranges as [[number, number], ...Array<[number, number]>];
-  const workers = await acquireWorkers(theirs.length);
-  const settled = Promise.allSettled(theirs.map((range, k) => delegate(call, workers[k]!, range))).then((results) => {
-    results.forEach((result, k) => {
-      releaseWorker(workers[k]!, result.status === 'fulfilled');
-    });
-    return results;
-  });
-  // The calling thread draws the first range meanwhile.
+  const { kernel, values, result, shared, ranges } = call;
+  const [mine, ...theirs] = ranges as [[number, number], ...Array<[number, number]>];
+  const work = shared && theirs.length > 0 ? takeShared(result.length) : undefined;
+  const scalesWork = work && call.scales instanceof Float64Array ? takeShared(result.length) : undefined;
+  const jobs = delegate(call, work, scalesWork, theirs);
+  // The calling thread draws its range meanwhile, from the caller's arrays (still synchronously):
+  // into the new result, or for the add variants into `work` (the values change only at the end).
+  const [start, end] = mine;
+  const into = values ? (work ?? new Float64Array(result.length)) : result;
   const stream = call.stream ? new SeededStream(call.stream[0], call.stream[1]) : cryptoStream;
-  drawValidated(call.kernel, plainView(call.work, start, end - start), scalesOf(call, start, end), stream, { add: call.add, origin: start });
-  const failed = (await settled).find((result) => result.status === 'rejected');
+  const scales = call.scales instanceof Float64Array ? plainView(call.scales, start, end - start) : call.scales;
+  drawValidated(kernel, plainView(into, start, end - start), scales, stream, {
+    add: values !== undefined,
+    origin: start,
+    ...(values && { source: plainView(values, start, end - start) }),
+  });
+  const settled = await Promise.allSettled(jobs);
+  await afterPendingMicrotasks(); // with no worker, nothing else would wait for the caller's own code
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (!failed) {
+    settled.forEach((s, k) => {
+      const drawn = (s as PromiseFulfilledResult<Float64Array | undefined>).value;
+      const [from, to] = theirs[k]!;
+      if (drawn) setAt(into, drawn, from);
+      else if (into !== work) setAt(into, plainView(work!, from, to - from), from);
+    });
+    if (values) setAt(values, into, 0);
+  }
+  // Reused only after a call whose workers all finished (a failed worker may be stopped mid-write).
+  if (!failed && work) giveBack(work);
+  if (!failed && scalesWork) giveBack(scalesWork);
   if (failed) throw failed.reason;
-  return call.work;
+  return result;
 }
 
 /** The vector a call draws into: its length, and the values for the add variants. */
 type Input = () => { length: number; values?: Float64Array };
 
-/** Validates and copies the arguments now (synchronously), then draws; errors come as a rejected Promise. */
+/** Validates the arguments and copies the workers' share now (synchronously), then draws; errors come as a rejected Promise. */
 function parallel(kernel: Kernel, input: Input, scales: unknown, options: unknown): Promise<Float64Array> {
   try {
     const { length, values } = input();
@@ -136,32 +179,25 @@ function parallel(kernel: Kernel, input: Input, scales: unknown, options: unknow
   }
 }
 
-/**
- * A new array of the noise. Where threads share memory it is the shared workspace itself: copying
- * it out would cost the calling thread a pass over fresh memory, as much as drawing its range.
- */
+/** A new array of the noise. */
 function noise(kernel: Kernel, length: unknown, scales: unknown, options: unknown): Promise<Float64Array> {
   return parallel(kernel, () => ({ length: readLength(length) }), scales, options);
 }
 
 /** Adds the noise to `values`, which are read when called and change only once every range is drawn. */
 function addNoise(kernel: Kernel, values: Float64Array, scales: unknown, options: unknown): Promise<Float64Array> {
-  let plain: Float64Array | undefined;
   const input = () => {
-    plain = readValues(values);
+    const plain = readValues(values);
     return { length: plain.length, values: plain };
   };
-  return parallel(kernel, input, scales, options).then((work) => {
-    setAt(plain!, work, 0);
-    return values;
-  });
+  return parallel(kernel, input, scales, options).then(() => values);
 }
 
 /**
  * Like gaussianNoise, drawn by several threads: the calling one and pooled workers. Under a seed,
  * equal to the single-thread result. Where threads share memory (Node, Bun, Deno,
- * cross-origin-isolated pages) the result is backed by a SharedArrayBuffer. A noise generator,
- * not a release (see gaussianMechanism).
+ * cross-origin-isolated pages) workers write into shared memory reused between calls. A noise
+ * generator, not a release (see gaussianMechanism).
  *
  * @example
  * ```ts

@@ -103,6 +103,8 @@ const FIXED_WORK = 4;
 export interface DrawOptions {
   /** Add the noise to the target's values (default: overwrite them). */
   add?: boolean;
+  /** With `add`: read the values from here (as long as the target) instead of from the target. */
+  source?: Float64Array;
   /** The coordinate of the target's first entry in the stream (default 0). */
   origin?: number;
   /** Continuous kernels: a term added to every coordinate (default 0). */
@@ -136,7 +138,7 @@ export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scal
       stream.words(w, first, n);
       if (scales instanceof Float64Array) copyIn(w, w.scalesPointer(), scales, start, n);
       else if (typeof scales === 'object') expandGroups(view(w, w.scalesPointer(), n), scales, first);
-      if (add) copyIn(w, w.valuesPointer(), target, start, n);
+      if (add) copyIn(w, w.valuesPointer(), how.source ?? target, start, n);
       w[kernel](first, n, flags, scale, extra);
       setAt(target, view(w, w.valuesPointer(), n), start);
     });

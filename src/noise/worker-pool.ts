@@ -144,17 +144,9 @@ export async function startWorker(): Promise<SamplingWorker> {
 
 const idle: SamplingWorker[] = [];
 
-/** `count` ready workers, idle ones first; if one cannot start, the others go back to the pool. */
-export async function acquireWorkers(count: number): Promise<SamplingWorker[]> {
-  const taken = idle.splice(0, count);
-  const started = await Promise.allSettled(Array.from({ length: count - taken.length }, startWorker));
-  const workers = [...taken, ...started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))];
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) {
-    idle.push(...workers);
-    throw failed.reason;
-  }
-  return workers;
+/** Up to `count` idle workers, now (none are started). */
+export function takeIdleWorkers(count: number): SamplingWorker[] {
+  return idle.splice(0, count);
 }
 
 /** Returns workers to the pool; a worker whose job failed is terminated instead, whatever its state. */
