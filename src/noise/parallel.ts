@@ -85,10 +85,10 @@ function copyRange(array: Float64Array, [start, end]: [number, number], into: Fl
 }
 
 /**
- * The workers' share of a call, copied now (the caller may change its arrays once the call
- * returns): their values and per-coordinate scales, in reused shared memory or as copies to
- * transfer. Resolves once every range's noise is in `work` (values plus noise for the add
- * variants), which the calling thread's range shares.
+ * Hands the workers their ranges, copied now (the caller may change its arrays once the call
+ * returns): values and per-coordinate scales, into reused shared memory (`work`, `scalesWork`) or
+ * as copies to transfer. Idle workers get their job at once; the others once started. One promise
+ * per range: the drawn array when it was transferred, undefined once written into `work`.
  */
 function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork: Float64Array | undefined, theirs: Array<[number, number]>) {
   const { kernel, values, scales, stream } = call;
