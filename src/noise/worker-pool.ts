@@ -129,7 +129,7 @@ async function handshake(fromFile: boolean, module: WebAssembly.Module): Promise
 /** Whether workers start from the bundled source because worker.js did not load once. */
 let fromSource = false;
 
-/** Starts a sampling worker (exported for the tests). */
+/** Starts a sampling worker and waits until it has the module. */
 export async function startWorker(): Promise<SamplingWorker> {
   const module = loadedModule(); // outside the try: not loaded is the caller's error, not the worker file's
   if (!fromSource) {
