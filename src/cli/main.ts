@@ -20,6 +20,7 @@ import { PrivateOutput, readText, sameFile, UsageError } from './io.js';
 import { gaussianMechanism, laplaceMechanism } from '../mechanisms/independent.js';
 import { gaussianMu } from '../noise/profile.js';
 import { createRng } from '../noise/random.js';
+import { init } from '../wasm/embedded-init.js';
 
 const HELP = {
   main: `Usage: dpnoise <command> [options]
@@ -326,6 +327,7 @@ const version = () => (JSON.parse(readFileSync(new URL('../package.json', import
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    await init(); // the package's embedded build (its modules are imported one by one here, not through index.ts)
     if (command === 'calibrate') calibrateCommand(rest);
     else if (command === 'release') await releaseCommand(rest);
     else if (command === '--help' || command === '-h' || command === 'help') console.log(HELP.main);
