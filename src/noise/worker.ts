@@ -20,7 +20,7 @@ export interface Job {
   kernel: Kernel;
   origin: number;
   length: number;
-  /** Where the noise goes: the values for `add`, else zeros or absent (a new array). Shared memory is written in place; anything else is posted back. */
+  /** Where the noise goes: the values for `add`, else any contents (overwritten) or absent (a new array). Shared memory is written in place; anything else is posted back. */
   target?: Float64Array;
   add: boolean;
   scales: Scales;
