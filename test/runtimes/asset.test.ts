@@ -3,16 +3,16 @@
 // browser bundle made by esbuild, which leaves the files to copy next to the bundle. Its bundles
 // carry no WebAssembly; the default entry's do (the check has power).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { built as dpnoise } from '../built.js';
-import { useChromium } from './chromium.js';
+import { appDirectory, pageLoading, root } from './apps.js';
+import { runPage, useChromium } from './chromium.js';
 import { workload } from './workload.js';
 
-const root = new URL('../..', import.meta.url).pathname;
-const out = join(root, 'test/runtimes/.out/asset');
+const out = appDirectory('asset');
 /** The start of any WebAssembly module ("\0asm", version 1) in base64. */
 const WASM_IN_BASE64 = 'AGFzbQEAAAA';
 
@@ -30,12 +30,6 @@ const bundle = async (entry: string, page: string) => {
 };
 const PAGE = `import * as dpnoise from 'ENTRY'; import { workload } from '${join(root, 'test/runtimes/workload.js')}';
 window.result = dpnoise.init().then(() => workload(dpnoise)).catch((e) => ({ error: String(e) }));`;
-
-beforeAll(() => {
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(join(out, 'node_modules'), { recursive: true });
-  symlinkSync(root, join(out, 'node_modules/dpnoise'));
-});
 
 describe('the dpnoise/asset entry', () => {
   const chromium = useChromium();
@@ -58,16 +52,9 @@ await d.init(); console.log(JSON.stringify({ before, result: workload(d) }));`;
     expect(await bundle('dpnoise', PAGE)).toContain(WASM_IN_BASE64);
     writeFileSync(join(out, 'page.js'), lean);
     for (const name of ['dpnoise-simd.wasm', 'dpnoise-scalar.wasm']) copyFileSync(join(root, 'dist', name), join(out, name));
-    writeFileSync(join(out, 'index.html'), '<!doctype html><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n');
-    const page = await chromium.browser.newPage();
-    const loaded: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().endsWith('.wasm')) loaded.push(request.url().split('/').pop()!);
-    });
-    await page.goto(`${chromium.origin}/test/runtimes/.out/asset/index.html`);
-    const result = await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result);
+    writeFileSync(join(out, 'index.html'), pageLoading('page.js'));
+    const { result, requested } = await runPage(chromium, '/test/runtimes/.out/asset/index.html');
     expect(result).toEqual(JSON.parse(JSON.stringify(workload(dpnoise))));
-    expect(loaded).toEqual(['dpnoise-simd.wasm']); // only the build it uses
-    await page.close();
+    expect(requested.filter((file) => file.endsWith('.wasm'))).toEqual(['dpnoise-simd.wasm']); // only the build it uses
   });
 });

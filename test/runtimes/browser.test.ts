@@ -3,16 +3,14 @@
 // main thread, in a module Web Worker, and with parallel sampling in Web Workers.
 import { describe, expect, it } from 'vitest';
 import { built as dpnoise } from '../built.js';
-import { useChromium } from './chromium.js';
+import { runPage, useChromium } from './chromium.js';
 import { workload } from './workload.js';
 
 describe('headless Chromium', () => {
   const chromium = useChromium();
 
   it('asks for init() first, then matches Node on the main thread, in a Web Worker and in parallel', async () => {
-    const page = await chromium.browser.newPage();
-    await page.goto(`${chromium.origin}/test/runtimes/browser.html`);
-    const result = await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result);
+    const { result } = await runPage(chromium, '/test/runtimes/browser.html');
     const expected = JSON.parse(JSON.stringify(workload(dpnoise)));
     expect(result).toMatchObject({ before: expect.stringMatching(/call `await init\(\)`/), parallelEqual: true });
     expect((result as { mainThread: unknown }).mainThread).toEqual(expected);

@@ -3,15 +3,16 @@
 // copies and through shared memory) and for Node (run in a child process, which must also exit
 // by itself once done: idle workers do not keep it alive).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { useChromium } from './chromium.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appDirectory, pageLoading, root } from './apps.js';
+import { runPage, useChromium } from './chromium.js';
 
-const root = new URL('../..', import.meta.url).pathname;
-/** Under the repository, which the browser tests' server serves; its node_modules/dpnoise is the repository. */
-const out = join(root, 'test/runtimes/.out/bundled');
+const out = appDirectory('bundled');
+writeFileSync(join(out, 'app.js'), `export * from '${join(root, 'test/runtimes/bundled-app.js')}';\n`);
 const expected = { parallelEqual: true, addEqual: true };
 
 function bundle(platform: 'browser' | 'node', wrapper: string, outfile: string) {
@@ -25,35 +26,23 @@ function bundle(platform: 'browser' | 'node', wrapper: string, outfile: string) 
   });
 }
 
-beforeAll(() => {
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(join(out, 'node_modules'), { recursive: true });
-  symlinkSync(root, join(out, 'node_modules/dpnoise'));
-  writeFileSync(join(out, 'app.js'), `export * from '${join(root, 'test/runtimes/bundled-app.js')}';\n`);
-});
-
 describe('a bundled browser application', () => {
   const chromium = useChromium();
 
   it('samples in parallel, with transferred copies and with shared memory', async () => {
     await bundle('browser', "import { run } from './app.js'; window.result = run().catch((e) => ({ error: String(e?.stack ?? e) }));", 'page.js');
-    writeFileSync(join(out, 'index.html'), '<!doctype html><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n');
+    writeFileSync(join(out, 'index.html'), pageLoading('page.js'));
     for (const isolated of [false, true]) {
-      const page = await chromium.browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      if (isolated) {
+      const isolate = async (page: Page) => {
         await page.route('**/*', async (route) => {
           const response = await route.fetch();
           const headers = { ...response.headers(), 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
           await route.fulfill({ response, headers });
         });
-      }
-      await page.goto(`${chromium.origin}/test/runtimes/.out/bundled/index.html`);
-      const result = await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result);
+      };
+      const { result, errors } = await runPage(chromium, '/test/runtimes/.out/bundled/index.html', isolated ? isolate : undefined);
       expect(result).toEqual({ ...expected, sharedMemory: isolated });
       expect(errors).toEqual([]);
-      await page.close();
     }
   });
 });

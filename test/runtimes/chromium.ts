@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSyn
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 // @ts-expect-error: a plain JavaScript module
 import { serve } from '../../scripts/serve.mjs';
@@ -155,4 +155,27 @@ export function useChromium(): Session {
     server?.close();
   });
   return session;
+}
+
+/** What a test page left in `window.result` (a Promise it sets), the files it requested and the errors it threw. */
+export interface PageRun {
+  result: unknown;
+  /** The last path segment of every URL the page requested, in order. */
+  requested: string[];
+  errors: string[];
+}
+
+/** Opens `path` on the test server (after `prepare`, e.g. to route requests), waits for `window.result`, and closes the page. */
+export async function runPage(session: Session, path: string, prepare?: (page: Page) => Promise<void>): Promise<PageRun> {
+  const page = await session.browser.newPage();
+  try {
+    const run: Omit<PageRun, 'result'> = { requested: [], errors: [] };
+    page.on('request', (request) => run.requested.push(request.url().split('/').pop()!));
+    page.on('pageerror', (error) => run.errors.push(error.message));
+    await prepare?.(page);
+    await page.goto(`${session.origin}${path}`);
+    return { ...run, result: await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result) };
+  } finally {
+    await page.close();
+  }
 }
