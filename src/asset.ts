@@ -3,7 +3,7 @@
 // (`new URL('./dpnoise-simd.wasm', import.meta.url)`: Vite, webpack 5 and Parcel emit each file as
 // an asset; with esbuild, copy them next to the bundle). So a bundle carries no WebAssembly and a
 // page downloads only the build it uses. init() is required before first use, in Node too.
-import { type InitOptions, loadModule } from './wasm/loader.js';
+import { type InitOptions, loadModule, usableSimd } from './wasm/loader.js';
 
 export * from './api.js';
 export type { InitOptions } from './wasm/loader.js';
@@ -25,10 +25,6 @@ async function read(url: URL): Promise<ArrayBuffer | Uint8Array<ArrayBuffer>> {
  */
 export async function init(options: InitOptions = {}): Promise<void> {
   if (options.module) return loadModule(options.module);
-  if (options.simd !== false) {
-    const bytes = await read(new URL('./dpnoise-simd.wasm', import.meta.url));
-    if (WebAssembly.validate(bytes)) return loadModule(bytes);
-    if (options.simd === true) throw new Error('dpnoise: this WebAssembly engine does not support SIMD.');
-  }
-  return loadModule(await read(new URL('./dpnoise-scalar.wasm', import.meta.url)));
+  const simd = options.simd === false ? undefined : usableSimd(options.simd, await read(new URL('./dpnoise-simd.wasm', import.meta.url)));
+  return loadModule(simd ?? (await read(new URL('./dpnoise-scalar.wasm', import.meta.url))));
 }

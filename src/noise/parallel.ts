@@ -92,20 +92,18 @@ function copyRange(array: Float64Array, [start, end]: [number, number], into: Fl
  */
 function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork: Float64Array | undefined, theirs: Array<[number, number]>) {
   const { kernel, values, scales, stream } = call;
-  const jobs = theirs.map((range) => {
+  const jobs = theirs.map((range): Job => {
     const [start, end] = range;
-    const job: Job = {
+    const target = values ? copyRange(values, range, work) : work && plainView(work, start, end - start);
+    return {
       kernel,
       origin: start,
       length: end - start,
       add: values !== undefined,
       scales: scales instanceof Float64Array ? copyRange(scales, range, scalesWork) : scales,
-      ...(work
-        ? { target: values ? copyRange(values, range, work) : plainView(work, start, end - start) }
-        : values && { target: copyRange(values, range, undefined) }),
+      ...(target && { target }),
       ...(stream && { stream }),
     };
-    return job;
   });
   const idle = takeIdleWorkers(theirs.length);
   return jobs.map(async (job, k) => {

@@ -2,7 +2,7 @@
 // needs serving or bundling; the SIMD one is used where the engine validates it. Importing this
 // module also lets Node instantiate synchronously on first use.
 import { scalarWasm, simdWasm } from './embedded.js';
-import { type InitOptions, loadModule, setLazySource } from './loader.js';
+import { type InitOptions, loadModule, setLazySource, usableSimd } from './loader.js';
 
 export type { InitOptions } from './loader.js';
 
@@ -15,12 +15,7 @@ function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
 
 /** The bytes of the embedded build to use: SIMD where supported unless `simd` is false. */
 export function embeddedBytes(simd?: boolean): Uint8Array<ArrayBuffer> {
-  if (simd !== false) {
-    const bytes = decodeBase64(simdWasm);
-    if (WebAssembly.validate(bytes)) return bytes;
-    if (simd === true) throw new Error('dpnoise: this WebAssembly engine does not support SIMD.');
-  }
-  return decodeBase64(scalarWasm);
+  return (simd === false ? undefined : usableSimd(simd, decodeBase64(simdWasm))) ?? decodeBase64(scalarWasm);
 }
 
 setLazySource(() => embeddedBytes());

@@ -40,6 +40,17 @@ export async function loadModule(source: WebAssembly.Module | BufferSource): Pro
   currentModule = module;
 }
 
+/**
+ * The SIMD build's bytes when the engine validates them, else undefined (use the scalar build);
+ * throws when `simd` is true (SIMD required) and the engine lacks it. Each entry calls it with its
+ * own copy of the bytes.
+ */
+export function usableSimd<T extends BufferSource>(simd: boolean | undefined, bytes: T): T | undefined {
+  if (WebAssembly.validate(bytes)) return bytes;
+  if (simd === true) throw new Error('dpnoise: this WebAssembly engine does not support SIMD.');
+  return undefined;
+}
+
 /** Sets the source of Node's synchronous first use (the default entry registers its embedded bytes). */
 export function setLazySource(source: () => BufferSource): void {
   lazySource = source;
