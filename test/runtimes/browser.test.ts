@@ -10,10 +10,11 @@ describe('headless Chromium', () => {
   const chromium = useChromium();
 
   it('asks for init() first, then matches Node on the main thread, in a Web Worker and in parallel', async () => {
-    const { result } = await runPage(chromium, '/test/runtimes/browser.html');
+    const { result, requested } = await runPage(chromium, '/test/runtimes/browser.html');
     const expected = JSON.parse(JSON.stringify(workload(dpnoise)));
     expect(result).toMatchObject({ before: expect.stringMatching(/call `await init\(\)`/), parallelEqual: true });
     expect((result as { mainThread: unknown }).mainThread).toEqual(expected);
     expect((result as { inWorker: unknown }).inWorker).toEqual(expected);
+    expect(requested).toContain('worker.js'); // the parallel call used a sampling worker (dist/noise/worker.js), not only this thread
   });
 });
