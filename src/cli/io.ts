@@ -54,8 +54,9 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export class PrivateOutput {
   private pending: string[] = [];
   private pendingLength = 0;
+  /** Open once create() has made the file. */
+  private handle: FileHandle | undefined;
   private constructor(
-    private readonly handle: FileHandle,
     readonly path: string,
     private readonly target: string | undefined,
   ) {
@@ -70,7 +71,15 @@ export class PrivateOutput {
   static async create(target: string | undefined): Promise<PrivateOutput> {
     const folder = target === undefined ? tmpdir() : dirname(resolve(target));
     const path = join(folder, `.${target === undefined ? 'stdout' : basename(target)}.dpnoise-${randomBytes(16).toString('hex')}.tmp`);
-    return new PrivateOutput(await open(path, 'wx', 0o600), path, target);
+    // The signal handlers are on before the file exists: a signal the moment it appears removes it.
+    const output = new PrivateOutput(path, target);
+    try {
+      output.handle = await open(path, 'wx', 0o600);
+    } catch (error) {
+      output.forget();
+      throw error;
+    }
+    return output;
   }
 
   /** Buffers the text, writing it in chunks of 64 KiB. */
@@ -84,14 +93,14 @@ export class PrivateOutput {
     const text = this.pending.join('');
     this.pending = [];
     this.pendingLength = 0;
-    await this.handle.writeFile(text);
+    await this.handle!.writeFile(text);
   }
 
   /** Publishes the file: renamed over the target, or copied to standard output and removed. */
   async commit(): Promise<void> {
     await this.flush();
-    await this.handle.sync();
-    await this.handle.close();
+    await this.handle!.sync();
+    await this.handle!.close();
     if (this.target !== undefined) {
       await rename(this.path, this.target);
       this.forget();
@@ -103,7 +112,7 @@ export class PrivateOutput {
 
   /** Removes the file (synchronously, so that it also works in a signal handler). */
   discard(): void {
-    void this.handle.close().catch(() => {});
+    void this.handle?.close().catch(() => {});
     rmSync(this.path, { force: true });
     this.forget();
   }
