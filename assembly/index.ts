@@ -2,6 +2,7 @@
 // (test/wasm/loader.test.ts checks the two against each other for both builds).
 export { erfc, normalSf, normalLogSf, normalIsf, logGamma } from "./noise/special";
 export { gaussianDelta, gaussianLogDelta, gaussianMu, gaussianEpsilon } from "./noise/profile";
+export { zcdpDelta, zcdpEpsilon, zcdpMu } from "./accounting/zcdp";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";

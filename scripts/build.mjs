@@ -71,7 +71,7 @@ function outputs() {
 const force = process.argv.includes('--force') || process.env.DPNOISE_FORCE_BUILD === '1';
 const hash = inputsHash();
 if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash && outputs().every((path) => existsSync(join(root, path)))) {
-  console.log('dpnoise: build is up to date (assembly/, src/ and the build configuration are unchanged); `npm run build -- --force` rebuilds.');
+  console.error('dpnoise: build is up to date (assembly/, src/ and the build configuration are unchanged); `npm run build -- --force` rebuilds.');
   process.exit(0);
 }
 

@@ -39,7 +39,6 @@ const GAUSSIAN_ACCEPT: i32 = 5;
 
 /** 2^-30: far above every rounding error bounded in docs/math.md (below 2^-38 in all cases). */
 const MARGIN: f64 = 9.313225746154785e-10;
-const TWO_52: u64 = 0x10000000000000;
 /** 2^-63, 2^-53, 2^-50. */
 const TWO_M63: f64 = 1.0842021724855044e-19;
 const TWO_M53: f64 = 1.1102230246251565e-16;
@@ -98,29 +97,19 @@ function handOver(stage: i32, word: u64, negative: u64, h: f64, y: f64, s: f64):
 }
 
 /**
- * H = floor(-(t/B) ln U) for U in [u, u + 1) 2^-63, or -1 when a double cannot be sure. For
- * u >= 2^52 one logarithm serves: the interval moves -(t/B) ln U by under 2^-47. Otherwise (and
- * always with FIXED_WORK, so that the work does not tell small U, large noise) the logarithms at
- * the interval's ends bound it: at u and at u + 1, or at about u + 2^11 for u >= 2^52 (a wider
- * interval, which only leaves more to the exact path).
+ * H = floor(-(t/B) ln U) for U in [u, u + 1) 2^-63, or -1 when a double cannot be sure. One
+ * logarithm, at u, bounds the interval's image: y(U) = -(t/B) ln U falls by (t/B) ln(1 + 1/u) <=
+ * (t/B) / u across it, so H is sure when [y(u) - (t/B)/u, y(u)], widened by MARGIN, holds no
+ * integer but 0 (which U < 1 never reaches). Every u takes the same steps, so a small U (large
+ * noise) costs no extra logarithm and the time of a draw does not tell its size (u = 0, where the
+ * logarithm is infinite, goes to the exact path).
  */
 // @ts-ignore: decorator
 @inline function inversion(u: u64): f64 {
-  if (u >= TWO_52 && !fixedWork) {
-    const y = scaledT * -Math.log(<f64><i64>u * TWO_M63);
-    const h = Math.floor(y);
-    // Branch-free (h = 0 is often a coin flip): no threshold within MARGIN of y, but 0, which U < 1 never reaches.
-    const sure = (<i32>(y - h > MARGIN) | <i32>(h == 0.0)) & <i32>(h + 1.0 - y > MARGIN);
-    return sure ? h : -1.0;
-  }
-  if (u == 0) return -1.0;
-  // The far end: u + 1 exactly below 2^52; above, the double u + 2^11 is at least u + 1 (u's
-  // conversion and the sum each round by at most 2^9).
-  const end = <f64><i64>u + (u >= TWO_52 ? 2048.0 : 1.0);
-  const high = scaledT * -Math.log(<f64><i64>u * TWO_M63);
-  const low = Math.max(scaledT * -Math.log(end * TWO_M63) - MARGIN, 0.0);
+  const y = scaledT * -Math.log(<f64><i64>u * TWO_M63); // u converts with a relative error below 2^-53
+  const low = Math.max(y - scaledT / <f64><i64>u - MARGIN, 0.0); // NaN for u = 0: not sure
   const h = Math.floor(low);
-  return Math.floor(high + MARGIN) == h ? h : -1.0;
+  return Math.floor(y + MARGIN) == h ? h : -1.0;
 }
 
 /**
@@ -252,7 +241,8 @@ function gaussian(word: u64): f64 {
  */
 // @ts-ignore: decorator
 @inline function gridValue(at: usize, add: bool, inverseGrid: f64): f64 {
-  return add ? roundHalfUp(load<f64>(VALUES + at) * inverseGrid) : 0.0; // exact: the grid is a power of two
+  // Exact: the grid is a power of two. + 0.0 makes -0 +0, so a -0 and a 0 query give the same output.
+  return add ? roundHalfUp(load<f64>(VALUES + at) * inverseGrid) + 0.0 : 0.0;
 }
 
 /**

@@ -10,6 +10,8 @@
 // and the functions epsilon(delta) and delta(epsilon); it is frozen. Accounting fails closed: a
 // figure is never NaN, null or negative; an overflow means Infinity (no privacy) with a warning.
 import { CompensatedSum } from '../core/summation.js';
+import { roundUp } from '../core/rounding.js';
+import { halfSquare, lossNorm } from './loss.js';
 import { DELTA, GAUSSIAN_EPSILON, PROFILE_ENTRIES } from '../core/domains.js';
 import { describe, numberIn, readOptions, vector } from '../core/validate.js';
 import { wasm } from '../wasm/loader.js';
@@ -84,9 +86,6 @@ export interface ZcdpPrivacy extends Curves {
  */
 export type Privacy = GaussianPrivacy | LaplacePrivacy | MixedPrivacy | ZcdpPrivacy;
 
-/** Rounds a non-negative result up by a few ulp, past the rounding of its computation. */
-const roundUp = (x: number) => x * (1 + 2 ** -50);
-
 const OVERFLOW = 'no privacy: the privacy loss overflows double precision (a noise scale is far too small for its sensitivity).';
 
 /** A privacy parameter: a number >= 0, or Infinity (no privacy). */
@@ -141,7 +140,7 @@ function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon'> {
 /** A Gaussian privacy object at distance mu. */
 export function gaussianFromMu(mu: number, warnings: readonly string[] = []): GaussianPrivacy {
   parameter('mu', mu);
-  return Object.freeze({ kind: 'gaussian', mu, rho: (mu * mu) / 2, ...gaussianCurves(mu), ...warningFor([mu], warnings) } as const);
+  return Object.freeze({ kind: 'gaussian', mu, rho: halfSquare(mu), ...gaussianCurves(mu), ...warningFor([mu], warnings) } as const);
 }
 
 /** A pure epsilon-DP privacy object. */
@@ -194,7 +193,7 @@ export interface AccountingOptions {
 
 const SCALE_ENTRIES = { min: 0, max: Number.MAX_VALUE, basic: 'a finite number >= 0', range: 'a finite number >= 0' };
 
-/** sum_i (lambda_i / s_i)^q over the profile; Infinity (with the first culprit) for a zero scale. */
+/** (sum_i (lambda_i / s_i)^q)^(1/q) over the profile, rounded up; Infinity (with the first culprit) for a zero scale. */
 function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings: string[] } {
   const o = readOptions('options', options, ['scales', 'sensitivity']);
   const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
@@ -202,15 +201,9 @@ function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings:
     typeof o.scales === 'number'
       ? numberIn('scales', o.scales, { min: 0, max: Number.MAX_VALUE })
       : vector('scales', o.scales, SCALE_ENTRIES, { length: lambda.length });
-  const sum = new CompensatedSum();
-  for (let i = 0; i < lambda.length; i++) {
-    const l = lambda[i]!;
-    if (l === 0) continue;
-    const s = typeof scales === 'number' ? scales : scales[i]!;
-    if (s === 0) return { total: Infinity, warnings: [`no privacy: coordinate ${i} has sensitivity ${l} and scale 0, so it is released exactly.`] };
-    sum.add(q === 2 ? (l / s) ** 2 : l / s);
-  }
-  return { total: roundUp(sum.value), warnings: [] };
+  const { total, exactAt } = lossNorm(lambda, typeof scales === 'number' ? () => scales : (i) => scales[i]!, q);
+  if (exactAt === undefined) return { total, warnings: [] };
+  return { total, warnings: [`no privacy: coordinate ${exactAt} has sensitivity ${lambda[exactAt]} and scale 0, so it is released exactly.`] };
 }
 
 /**
@@ -229,7 +222,7 @@ function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings:
  */
 export function gaussianPrivacy(options: AccountingOptions): GaussianPrivacy {
   const { total, warnings } = spend(options, 2);
-  return gaussianFromMu(roundUp(Math.sqrt(total)), warnings);
+  return gaussianFromMu(total, warnings);
 }
 
 /**
@@ -301,20 +294,24 @@ export function compose(list: readonly Privacy[]): Privacy {
     throw new TypeError('dpnoise: `list` must be a non-empty array of privacy objects (from gaussianPrivacy, laplacePrivacy, compose or a mechanism).');
   }
   const items = Array.from(list, readPrivacy);
-  const mu2 = new CompensatedSum();
   const epsilons = new CompensatedSum();
+  // zCDP parts, each mu-GDP part as mu^2/2-zCDP and each pure epsilon-DP part as epsilon^2/2-zCDP.
   const rhos = new CompensatedSum();
-  const pureRhos = new CompensatedSum(); // each pure epsilon-DP part is epsilon^2/2-zCDP
   const warnings = items.flatMap((item) => (item.warning ? [item.warning] : []));
   for (const item of items) {
-    mu2.add(item.mu * item.mu);
     epsilons.add(item.epsilonPure);
-    pureRhos.add((item.epsilonPure * item.epsilonPure) / 2);
     rhos.add(item.rho);
+    rhos.add(halfSquare(item.mu));
+    rhos.add(halfSquare(item.epsilonPure));
   }
   const has = (kinds: readonly string[]) => items.some((item) => kinds.includes(item.kind));
-  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value + mu2.value / 2 + pureRhos.value), warnings);
-  const mu = roundUp(Math.sqrt(mu2.value));
+  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value), warnings);
+  // mu = sqrt(sum mu_j^2), formed without underflow for tiny distances.
+  const mu = lossNorm(
+    Float64Array.from(items, (item) => item.mu),
+    () => 1,
+    2,
+  ).total;
   const epsilonPure = roundUp(epsilons.value);
   if (!has(['laplace', 'mixed'])) return gaussianFromMu(mu, warnings);
   if (!has(['gaussian', 'mixed'])) return laplaceFromEpsilon(epsilonPure, warnings);

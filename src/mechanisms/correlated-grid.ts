@@ -12,10 +12,10 @@
 import { zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import { zcdpMu } from '../accounting/zcdp.js';
 import { MAX_GRID_SCALE, SAFETY } from '../core/domains.js';
-import { FINITE_ENTRIES, integerIn, vector } from '../core/validate.js';
+import { integerIn, vector } from '../core/validate.js';
 import { readRng } from '../noise/random.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
-import { roundHalfUp } from './grid.js';
+import { queryEntries, roundHalfUp } from './grid.js';
 
 /**
  * What a correlated release returns.
@@ -126,9 +126,10 @@ export function gridCorrelatedSum(
   const sumScale = Math.hypot(independentScale, sharedScale);
   const mse = d * sumScale * sumScale;
   const outputGrid = g / (2 * s);
+  const sumEntries = queryEntries(g); // checked before any noise is drawn: the exact integers stay finite
 
   function release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease {
-    const out = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true });
+    const out = vector('sums', sums, sumEntries, { length: d, copy: true });
     const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
     const stream = readRng(options).stream();
     // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined

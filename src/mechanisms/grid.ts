@@ -10,7 +10,8 @@
 // in l2 (l1) norm moves by less than lambda / g + sqrt(n) (lambda / g + n) steps, each rounding
 // being off by less than one step between neighbours.
 import { GRID, MAX_GRID_SCALE, PROFILE_ENTRIES } from '../core/domains.js';
-import { describe, numberIn, oneOf } from '../core/validate.js';
+import { powerOfTwoBelow } from '../core/rounding.js';
+import { describe, type Entries, numberIn, oneOf } from '../core/validate.js';
 
 /**
  * The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise.
@@ -30,6 +31,12 @@ export function readGrid(value: unknown): number {
   const g = numberIn('grid', value, GRID);
   if (g !== 2 ** Math.round(Math.log2(g))) throw new RangeError(`dpnoise: \`grid\` must be a power of two; got ${g}.`);
   return g;
+}
+
+/** The queries a release accepts: finite numbers within 2^1000 steps of `grid`, so every grid unit stays finite. */
+export function queryEntries(grid: number): Entries {
+  const max = Math.min(Number.MAX_VALUE, grid * 2 ** 1000);
+  return { min: -max, max, basic: 'a finite number', range: `a finite number of magnitude at most ${max} (2^1000 grid steps)` };
 }
 
 /** A mechanism's mode options, read once. */
@@ -53,9 +60,6 @@ export function readMode(o: Record<string, unknown>): ModeOptions {
   return { mode, grid: o.grid === undefined ? undefined : readGrid(o.grid), fixedWork: o.fixedWork === true };
 }
 
-/** The power of two at or below x (x a positive normal double). */
-const powerBelow = (x: number) => 2 ** Math.floor(Math.log2(x));
-
 /**
  * The default grid: fine enough that rounding adds at most 2^-10 of the smallest sensitivity in
  * steps (`fine`: the smallest sensitivity per step of rounding, see gridSensitivity), and coarse
@@ -63,8 +67,8 @@ const powerBelow = (x: number) => 2 ** Math.floor(Math.log2(x));
  * recalibration to the rounded sensitivities).
  */
 export function defaultGrid(fine: number, largestScale: number): number {
-  const byRounding = fine === Infinity ? 1 : powerBelow(fine / 1024);
-  const byNoise = largestScale > 0 ? 2 * powerBelow(largestScale / 2 ** 36) : 0;
+  const byRounding = fine === Infinity ? 1 : powerOfTwoBelow(fine / 1024);
+  const byNoise = largestScale > 0 ? 2 * powerOfTwoBelow(largestScale / 2 ** 36) : 0;
   return Math.min(GRID.max, Math.max(GRID.min, byRounding, byNoise));
 }
 

@@ -29,13 +29,14 @@ import {
   type GaussianCalibrationOptions,
   type LaplaceCalibration,
 } from '../calibrate/allocations.js';
+import { frozenResult } from '../core/frozen.js';
 import { CompensatedSum } from '../core/summation.js';
 import { readGaussianBudget, WEIGHT_ENTRIES } from '../core/domains.js';
-import { type Entries, readOptions, vector } from '../core/validate.js';
+import { readOptions, vector } from '../core/validate.js';
 import { gaussianMu } from '../noise/profile.js';
 import { readRng } from '../noise/random.js';
 import { drawValidated, type Kernel, type SampleOptions, type Scales } from '../noise/samplers.js';
-import { defaultGrid, gridSensitivity, gridUnits, type Mode, readMode, roundingScale } from './grid.js';
+import { defaultGrid, gridSensitivity, gridUnits, type Mode, queryEntries, readMode, roundingScale } from './grid.js';
 
 /**
  * A calibrated Gaussian mechanism.
@@ -121,12 +122,6 @@ function withProfile(o: Record<string, unknown>, { sizes }: OwnedProfile, lambda
   return { ...rest, ...copiedWeights, ...(sizes ? { groups: { sizes, sensitivity: lambda } } : { sensitivity: lambda }), ...extra };
 }
 
-/** The queries a release accepts: finite numbers whose grid units stay finite. */
-function queryEntries(grid: number): Entries {
-  const max = Math.min(Number.MAX_VALUE, grid * 2 ** 1000);
-  return { min: -max, max, basic: 'a finite number', range: `a finite number of magnitude at most ${max} (2^1000 grid steps)` };
-}
-
 /**
  * A release: the noise of `kernel` with scales `scales` (per coordinate, or per group) added to a
  * copy of the query; in grid mode (`grid`) the query is rounded to the grid first, and `fixedWork`
@@ -150,15 +145,9 @@ function cumulative(sizes: Float64Array): Float64Array {
   return ends;
 }
 
-/** The mechanism object: frozen, with copies of the arrays its release owns. */
+/** The mechanism object: frozen, its arrays handed out as fresh copies of its own. */
 function mechanism<T extends Calibration>(calibration: T, fields: Record<string, unknown>): T & Record<string, unknown> {
-  return Object.freeze({
-    ...calibration,
-    scales: calibration.scales.slice(),
-    sensitivity: calibration.sensitivity.slice(),
-    sizes: calibration.sizes?.slice(),
-    ...fields,
-  });
+  return frozenResult({ ...calibration, ...fields });
 }
 
 /**

@@ -184,5 +184,10 @@ export function readRng(options: unknown): RandomSource {
 export function sourceOf(rng: unknown): RandomSource {
   if (rng === undefined) return cryptoSource;
   if (rng instanceof RandomSource) return rng;
+  if (typeof rng === 'object' && rng !== null && typeof (rng as { seeded?: unknown }).seeded === 'boolean') {
+    throw new TypeError(
+      "dpnoise: `rng` was made by createRng() of another copy of dpnoise (for example the CommonJS build, require('dpnoise'), while this is the ES module build, or the reverse): the two hold separate states, so make the generator with the createRng of the copy you call.",
+    );
+  }
   throw new TypeError(`dpnoise: \`rng\` must be a generator made by createRng(); got ${rng === null ? 'null' : typeof rng}.`);
 }

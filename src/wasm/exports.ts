@@ -15,6 +15,9 @@ export interface WasmExports {
   gaussianLogDelta(mu: number, epsilon: number): number;
   gaussianMu(epsilon: number, delta: number): number;
   gaussianEpsilon(mu: number, delta: number): number;
+  zcdpDelta(rho: number, epsilon: number): number;
+  zcdpEpsilon(rho: number, delta: number): number;
+  zcdpMu(epsilon: number, delta: number, upper: number): number;
   profileMoments(n: number): void;
   powerSums(n: number, weighted: boolean, a1: number, b1: number, a2: number, b2: number, a3: number, b3: number): void;
   fillScales(n: number, weighted: boolean, alpha: number, gamma: number, c: number): void;

@@ -62,7 +62,11 @@ const isNode = typeof (globalThis as { process?: { versions?: { node?: unknown }
 export function wasm(): WasmExports {
   if (current) return current;
   if (!isNode || !lazySource) {
-    throw new Error('dpnoise: call `await init()` once before using dpnoise outside Node.');
+    throw new Error(
+      isNode
+        ? "dpnoise: call `await init()` once before first use: this entry ('dpnoise/asset' or the workerd entry) loads its WebAssembly module only then, in Node too."
+        : 'dpnoise: call `await init()` once before using dpnoise outside Node.',
+    );
   }
   currentModule = new WebAssembly.Module(lazySource());
   current = instantiateSync(currentModule);

@@ -30,7 +30,7 @@ describe('workerd', () => {
     }),
   );
 
-  it('runs the workerd entry and draws the same seeded noise as Node', async () => {
+  it('runs the workerd entry, with either build, and draws the same seeded noise as Node', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dpnoise-workerd-'));
     await esbuild.build({
       entryPoints: [join(root, 'test/runtimes/workerd-worker.js')],
@@ -43,7 +43,7 @@ describe('workerd', () => {
       absWorkingDir: root,
       logLevel: 'error',
     });
-    copyFileSync(join(root, 'dist/dpnoise-simd.wasm'), join(dir, 'dpnoise-simd.wasm'));
+    for (const build of ['simd', 'scalar']) copyFileSync(join(root, `dist/dpnoise-${build}.wasm`), join(dir, `dpnoise-${build}.wasm`));
     const port = await freePort();
     writeFileSync(
       join(dir, 'config.capnp'),
@@ -56,6 +56,7 @@ const worker :Workerd.Worker = (
   modules = [
     (name = "worker.js", esModule = embed "worker.js"),
     (name = "dpnoise-simd.wasm", wasm = embed "dpnoise-simd.wasm"),
+    (name = "dpnoise-scalar.wasm", wasm = embed "dpnoise-scalar.wasm"),
   ],
   compatibilityDate = "2024-09-23",
 );
@@ -63,15 +64,17 @@ const worker :Workerd.Worker = (
     );
     const child = spawn(join(root, 'node_modules/.bin/workerd'), ['serve', join(dir, 'config.capnp')], { stdio: 'pipe' });
     children.push(child);
-    let body: unknown;
-    for (let attempt = 0; attempt < 100 && body === undefined; attempt++) {
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/`);
-        body = await response.json();
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
+    const answer = async (path: string) => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        try {
+          return await (await fetch(`http://127.0.0.1:${port}${path}`)).json();
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
       }
-    }
-    expect(body).toEqual(JSON.parse(JSON.stringify(workload(dpnoise))));
+    };
+    const expected = JSON.parse(JSON.stringify(workload(dpnoise)));
+    expect(await answer('/')).toEqual(expected);
+    expect(await answer('/?simd=false')).toEqual(expected);
   });
 });

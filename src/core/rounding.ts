@@ -1,0 +1,33 @@
+// Rounding to the safe side, written once (docs/math.md, "Accounting": the round-up).
+//
+// A privacy figure computed in double precision (a compensated sum of a few thousand terms, a
+// square root, a division) is off from the exact value by a few ulp; multiplying it by
+// 1 + 2^-50 (4 ulp) makes it an upper bound. Where a figure is tiny, `scaleUp` keeps a positive
+// loss from rounding to zero.
+
+/** The relative margin of every accounting round-up: 2^-50 = 4 ulp. */
+export const ROUND_UP = 2 ** -50;
+
+/** x rounded up past the few ulp of error of the computation that produced it (x >= 0). */
+export function roundUp(x: number): number {
+  return x * (1 + ROUND_UP);
+}
+
+/** The smallest normal double, 2^-1022: below it a product is rounded to a multiple of 2^-1074. */
+const SMALLEST_NORMAL = 2 ** -1022;
+
+/**
+ * upper * power (power a power of two) as an upper bound: exact while the product is a normal
+ * double; below 2^-1022 it is rounded to a multiple of 2^-1074, so the smallest double is added,
+ * and a positive figure never becomes 0.
+ */
+export function scaleUp(upper: number, power: number): number {
+  const x = upper * power;
+  return x >= SMALLEST_NORMAL || upper === 0 ? x : x + Number.MIN_VALUE;
+}
+
+/** The largest power of two at or below x, exactly (x a positive normal double). */
+export function powerOfTwoBelow(x: number): number {
+  const p = 2 ** Math.floor(Math.log2(x));
+  return p > x ? p / 2 : p; // log2 rounds up to an integer for x just below a power of two
+}
