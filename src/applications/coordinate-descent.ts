@@ -43,10 +43,12 @@
 //    the run is rho-zCDP with rho the sum over updates, and the same sqrt(passes) calibration is
 //    done at the largest distance mu = sqrt(2 rho) whose zCDP conversion meets (epsilon, delta),
 //    for the rounded sensitivities g ceil(Delta_j / g). No low bit of a release depends on the data.
-//  - What the guarantee does not cover: the clipping thresholds, step sizes and number of passes
-//    must not depend on the private data. The default step sizes 1 / M_j are computed from the
-//    features (as in the paper, which assumes the smoothness constants M_j public); pass
-//    `stepSizes` from public information for an end-to-end guarantee.
+//  - The clipping thresholds, step sizes and number of passes are the caller's public choices:
+//    nothing computed from the data may set them, since they set the noise (the step sizes weigh
+//    the optimal allocation). So privateCoordinateDescent requires `stepSizes` and has no default
+//    from the features (coordinateDescent's 1 / M_j, which the paper assumes public, would make
+//    the scales of two neighbouring datasets differ). Public bounds on the features give them:
+//    |x_ij| <= B_j bounds M_j by B_j^2 (squared loss) or B_j^2 / 4 (logistic), so gamma_j = 1 / that.
 import { gaussianFromMu, type GaussianPrivacy, zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import { zcdpMu } from '../accounting/zcdp.js';
 import { ALLOCATIONS, calibrateGaussian, type Allocation } from '../calibrate/allocations.js';
@@ -120,6 +122,12 @@ export interface CoordinateDescentOptions extends CoordinateDescentProblem {
  * @group Applications
  */
 export interface PrivateCoordinateDescentOptions extends CoordinateDescentOptions {
+  /**
+   * Per-coordinate step sizes gamma_j > 0, required: they must not come from the private data
+   * (they weigh the noise). From public feature bounds |x_ij| <= B_j: 1 / B_j^2 for the squared
+   * loss, 4 / B_j^2 for the logistic loss.
+   */
+  stepSizes: Float64Array | readonly number[];
   /** Clipping thresholds C_j >= 0: every record's coordinate-j gradient is clipped to [-C_j, C_j]. */
   clip: Float64Array | readonly number[];
   /** The whole run is (epsilon, delta)-DP under replace-one neighbours. */
@@ -493,6 +501,7 @@ function gridNoise(
  *
  * const result = privateCoordinateDescent({
  *   ...problem,
+ *   stepSizes: [1, 1, 1], // public: standard-normal features have M_j = E x^2 = 1
  *   passes: 5,
  *   clip: [2, 2, 2],
  *   epsilon: 1,
@@ -519,6 +528,11 @@ export function privateCoordinateDescent(options: PrivateCoordinateDescentOption
   const mode = readMode(o);
   sourceOf(o.rng); // throws for anything but a generator from createRng
   const rng = o.rng as Rng | undefined;
+  if (o.stepSizes === undefined) {
+    throw new TypeError(
+      'dpnoise: `stepSizes` is required by privateCoordinateDescent: step sizes computed from the private features would make the noise depend on them. Give public values, e.g. from bounds |x_ij| <= B_j: 1 / B_j^2 (squared loss) or 4 / B_j^2 (logistic loss).',
+    );
+  }
   const steps = readStepSizes(o, p);
 
   // Delta_j = 2 C_j / n, raised to cover the floating-point sum over the n records.

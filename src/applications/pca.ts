@@ -11,10 +11,17 @@
 // the default levels the clipping changes nothing. Smaller clip levels trade bias for less noise.
 //
 // The entries are released by gaussianMechanism / laplaceMechanism on that profile (the box bound
-// of docs/math.md, "Allocations"), raised slightly to cover the floating-point sums over users:
-// `optimal` gives each entry its own scale, `iid` one scale for all (for Gaussian noise the l2
-// norm of the profile over mu0, for Laplace its l1 norm over epsilon). As for every mechanism the
-// release is exact on a grid by default, so no floating-point low bit tells neighbours apart.
+// of docs/math.md, "Allocations"): `optimal` gives each entry its own scale, `iid` one scale for
+// all (for Gaussian noise the l2 norm of the profile over mu0, for Laplace its l1 norm over
+// epsilon). As for every mechanism the release is exact on a grid by default, so no floating-point
+// low bit tells neighbours apart.
+//
+// The sums over users are exact: each clipped contribution is rounded to a power-of-two quantum q
+// (the mechanism's grid, or c_max 2^-20 in continuous mode) and the integers are added, which is
+// exact while n ceil(c/q) <= 2^53, true for every n up to 2^32 when ceil(c/q) <= 2^21. A user then
+// moves an entry by at most ceil(c/q) quanta whatever n is, so the sensitivities, and with them
+// every scale and the grid, are the same for every dataset (a floating-point sum would need a
+// slack growing with n, which under add/remove neighbours is private).
 // The private subspace is spanned by the top-k eigenvectors of the noisy matrix, and scored by the
 // subspace recovery error against the noiseless one (subspaces.ts).
 //
@@ -24,10 +31,10 @@
 // calibrated to those joint sensitivities (Dwork et al.'s "Analyze Gauss" for Gaussian noise) is
 // much more accurate than either allocation here. The allocations are compared on equal terms.
 import type { Allocation } from '../calibrate/allocations.js';
-import { summationFactor } from '../core/summation.js';
+import { powerOfTwoBelow } from '../core/rounding.js';
 import { fail, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { sourceOf, type Rng } from '../noise/random.js';
-import type { Mode } from '../mechanisms/grid.js';
+import { type Mode, roundHalfUp } from '../mechanisms/grid.js';
 import {
   gaussianMechanism,
   type GaussianMechanism,
@@ -101,7 +108,7 @@ export interface PrivateCovariance {
   matrix: Float64Array;
   /** d, the number of features. */
   dimension: number;
-  /** The per-entry sensitivities the noise is calibrated to: covarianceSensitivity, raised to cover the floating-point sums (by 2.2e-10 relative at n = 1000). */
+  /** The per-entry sensitivities the noise is calibrated to: the clip levels (covarianceSensitivity) rounded up to whole grid steps (continuous mode: to whole quanta of 2^-20 of the largest), the same for every dataset. */
   sensitivity: Float64Array;
   /** The mechanism used: its calibration (scales per upper-triangle entry, in the profile's order), privacy, mode and grid. */
   calibration: GaussianMechanism | LaplaceMechanism;
@@ -175,6 +182,24 @@ function upperGram(rows: readonly Float64Array[], d: number, limits?: { diagonal
   return out;
 }
 
+/**
+ * sum_users q r(clip(x x^T) / q), upper triangle in profile order: each contribution rounded to the
+ * quantum q (a power of two, exactly: grid.ts's roundHalfUp) and the integers added exactly
+ * (below 2^53: at most 2^32 users of at most 2^21 quanta each).
+ */
+function quantizedGram(rows: readonly Float64Array[], d: number, limits: { diagonal: number; offDiagonal: number }, q: number): Float64Array {
+  const out = new Float64Array((d * (d + 1)) / 2);
+  const { diagonal: cd, offDiagonal: co } = limits;
+  for (const x of rows) {
+    for (let i = 0, e = 0; i < d; i++) {
+      const xi = x[i]!;
+      out[e++]! += roundHalfUp(Math.min(xi * xi, cd) / q);
+      for (let j = i + 1; j < d; j++) out[e++]! += roundHalfUp(Math.min(co, Math.max(xi * x[j]!, -co)) / q);
+    }
+  }
+  return out.map((steps) => steps * q);
+}
+
 /** The symmetric d x d matrix (row-major) from its upper triangle in profile order. */
 function mirror(upper: Float64Array, d: number): Float64Array {
   const m = new Float64Array(d * d);
@@ -242,16 +267,29 @@ export function privateCovariance(options: PrivateCovarianceOptions): PrivateCov
   }
   const { rows, d } = readRows(o.data);
   const limits = readClip(o.clip);
-  // The entries are sums over n users computed in floating point: a neighbour's computed sums may
-  // differ by a little more than one user's clipped contribution.
-  const sensitivity = covarianceSensitivity(d, limits).map((c) => c * summationFactor(rows.length + 1));
-  // The mechanism checks epsilon, delta, allocation and the mode; sourceOf checks rng; all before any work.
+  // The mechanism checks epsilon, delta, allocation and the mode; sourceOf checks rng; all before
+  // any work. Nothing here reads the rows' count or values: the calibration is public.
   const { data: _d, mechanism: _m, clip: _c, rng: _r, ...rest } = o;
-  const mechanism =
+  const build = (options: Record<string, unknown>, sensitivity: Float64Array) =>
     family === 'gaussian'
-      ? gaussianMechanism({ ...rest, sensitivity } as GaussianMechanismOptions)
-      : laplaceMechanism({ ...rest, sensitivity } as LaplaceMechanismOptions);
+      ? gaussianMechanism({ ...options, sensitivity } as GaussianMechanismOptions)
+      : laplaceMechanism({ ...options, sensitivity } as LaplaceMechanismOptions);
+  const clipLevels = covarianceSensitivity(d, limits);
+  const largest = Math.max(limits.diagonal, limits.offDiagonal);
+  const finest = powerOfTwoBelow(largest) * 2 ** -20; // ceil(c / q) <= 2^21 for every clip level c
+  // Continuous mode: noise for the clip levels rounded up to whole quanta (exact for powers of two).
+  const continuous = rest.mode === 'continuous'; // any other value is the mechanism's to check
+  let mechanism = build(rest, continuous ? clipLevels.map((c) => finest * Math.ceil(c / finest)) : clipLevels);
+  if (!continuous && mechanism.grid! < finest) {
+    if (rest.grid !== undefined) {
+      throw new RangeError(
+        `dpnoise: \`grid\` must be at least ${finest} (2^-20 of the largest clip level, rounded to a power of two) for privateCovariance, so that the sums over users stay exact; got ${rest.grid}.`,
+      );
+    }
+    mechanism = build({ ...rest, grid: finest }, clipLevels); // clip levels far apart: the finest grid the exact sums allow
+  }
+  const quantum = mechanism.grid ?? finest;
   const rng = sourceOf(o.rng);
-  const released = mechanism.release(upperGram(rows, d, limits), { rng });
-  return { matrix: mirror(released, d), dimension: d, sensitivity, calibration: mechanism };
+  const released = mechanism.release(quantizedGram(rows, d, limits, quantum), { rng });
+  return { matrix: mirror(released, d), dimension: d, sensitivity: mechanism.sensitivity, calibration: mechanism };
 }

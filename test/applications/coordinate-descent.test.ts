@@ -43,6 +43,13 @@ function closedForm(p: { features: Float64Array; labels: Float64Array; n: number
   });
 }
 
+/**
+ * The paper's step sizes 1 / M_j, which it treats as public. privateCoordinateDescent requires
+ * step sizes (they weigh the noise); these experiments give it the paper's, computed from the
+ * features, where a deployment would take them from public bounds on the features.
+ */
+const paperSteps = (problem: CoordinateDescentProblem) => coordinateSmoothness(problem).map((m) => 1 / m);
+
 /** The gradient of the smooth part (1/n) sum_i loss(<w, x_i>, y_i), computed independently. */
 function lossGradient(problem: CoordinateDescentProblem, w: ArrayLike<number>): number[] {
   const y = Float64Array.from(problem.labels);
@@ -175,7 +182,7 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
   ];
 
   it.each(cases)('continuous: %s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
-    const r = privateCoordinateDescent({ ...lasso, passes, clip, epsilon, delta, allocation, noiseWeights, mode: 'continuous', rng: createRng({ seed: 1 }) });
+    const r = privateCoordinateDescent({ ...lasso, stepSizes: paperSteps(lasso), passes, clip, epsilon, delta, allocation, noiseWeights, mode: 'continuous', rng: createRng({ seed: 1 }) });
     const n = lasso.labels.length;
     const mu0 = gaussianMu(epsilon, delta);
     expect(r.mu).toBe(mu0);
@@ -234,7 +241,7 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
   });
 
   it.each(cases)('grid (the default): %s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
-    const r = privateCoordinateDescent({ ...lasso, passes, clip, epsilon, delta, allocation, noiseWeights, rng: createRng({ seed: 1 }) });
+    const r = privateCoordinateDescent({ ...lasso, stepSizes: paperSteps(lasso), passes, clip, epsilon, delta, allocation, noiseWeights, rng: createRng({ seed: 1 }) });
     expect(r.mode).toBe('grid');
     const g = r.grid!;
     expect(Number.isInteger(Math.log2(g))).toBe(true);
@@ -278,7 +285,8 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
   it('adds noise of exactly the reported scales (orthogonal design: w_j = w*_j - gamma_j noise_j)', () => {
     const s = [0.2, 3];
     const p = walshProblem(s, [1, -0.5]);
-    const options = { features: p.features, labels: p.labels, loss: 'squared', passes: 1, clip: [1e6, 1e6], epsilon: 1, delta: 1e-6 } as const;
+    const problem = { features: p.features, labels: p.labels, loss: 'squared' } as const;
+    const options = { ...problem, stepSizes: paperSteps(problem), passes: 1, clip: [1e6, 1e6], epsilon: 1, delta: 1e-6 } as const;
     const exact = closedForm(p, s, 0, 0);
     const trials = 400;
     const deviations = [[] as number[], [] as number[]];
@@ -297,7 +305,7 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
   it('is reproducible with a seed and fresh with the CSPRNG', () => {
     const { logistic } = boundedProblems(300);
     const run = (rng?: ReturnType<typeof createRng>) =>
-      privateCoordinateDescent({ ...logistic, passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5, ...(rng ? { rng } : {}) }).parameters;
+      privateCoordinateDescent({ ...logistic, stepSizes: paperSteps(logistic), passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5, ...(rng ? { rng } : {}) }).parameters;
     expect(run(createRng({ seed: 7 }))).toEqual(run(createRng({ seed: 7 })));
     expect(run(createRng({ seed: 7 }))).not.toEqual(run(createRng({ seed: 8 })));
     expect(run()).not.toEqual(run());
@@ -310,11 +318,10 @@ describe('private coordinate descent', () => {
     const s = [0.1, 0.5, 1, 3, 10, 0.02];
     const p = walshProblem(s, [2, -1, 0.05, 0.4, -0.3, 10]);
     const exact = closedForm(p, s, 0.05, 0);
+    const orthogonal = { features: p.features, labels: p.labels, loss: 'squared', l1: 0.05 } as const;
     const r = privateCoordinateDescent({
-      features: p.features,
-      labels: p.labels,
-      loss: 'squared',
-      l1: 0.05,
+      ...orthogonal,
+      stepSizes: paperSteps(orthogonal),
       passes: 5,
       clip: s.map((x) => 20 * x),
       epsilon: 1e6,
@@ -328,7 +335,6 @@ describe('private coordinate descent', () => {
       expect(noise).toBeLessThan(3e-3);
       expect(Math.abs(r.parameters[j]! - v)).toBeLessThan(6 * noise); // statistical: 6 standard deviations of the noise
     });
-    const orthogonal = { features: p.features, labels: p.labels, loss: 'squared', l1: 0.05 } as const;
     const fExact = objective(orthogonal, exact);
     expect((objective(orthogonal, r.parameters) - fExact) / fExact).toBeLessThan(1e-6); // the noise's effect, not rounding
     // A correlated LASSO: relative objective error against the plain solver. Even at epsilon 1e6
@@ -338,6 +344,7 @@ describe('private coordinate descent', () => {
     for (const allocation of ['optimal', 'spr'] as const) {
       const q = privateCoordinateDescent({
         ...lasso,
+        stepSizes: paperSteps(lasso),
         passes: 100,
         clip: RANGE.map((b) => 5 * b),
         epsilon: 1e6,
@@ -371,6 +378,7 @@ describe('private coordinate descent', () => {
           for (let seed = 0; seed < seeds; seed++) {
             const r = privateCoordinateDescent({
               ...problem,
+              stepSizes: paperSteps(problem),
               passes,
               clip: RANGE.map((b) => c * b),
               epsilon,
@@ -395,6 +403,7 @@ describe('private coordinate descent', () => {
     const cost = (allocation: Allocation, clip: number[], noiseWeights: NoiseWeights = 'step-sizes') => {
       const r = privateCoordinateDescent({
         ...lasso,
+        stepSizes: paperSteps(lasso),
         passes: 4,
         clip,
         epsilon: 1,
@@ -421,7 +430,7 @@ describe('private coordinate descent', () => {
 
 describe('bad input', () => {
   const { lasso, logistic } = boundedProblems(50);
-  const good = { ...lasso, passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5 };
+  const good = { ...lasso, stepSizes: paperSteps(lasso), passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5 };
   const call = (changes: Record<string, unknown>) => () => privateCoordinateDescent({ ...good, ...changes } as never);
 
   it('throws TypeError and RangeError with the argument and the value', () => {
@@ -459,11 +468,14 @@ describe('bad input', () => {
       /^dpnoise: the noise for these clipping thresholds, passes and privacy level overflows \(scale \d\.\d+e\+15\d\)/,
     );
     expect(call({ epsilon: 1e-100, delta: 1e-300, clip: RANGE.map(() => 1e100) })).toThrow(RangeError);
+    // No default step sizes: they would come from the private features.
+    expect(call({ stepSizes: undefined })).toThrow(TypeError);
+    expect(call({ stepSizes: undefined })).toThrow(/^dpnoise: `stepSizes` is required by privateCoordinateDescent/);
     const zeroColumn = Float64Array.from(lasso.features, (v, k) => (k % D === 4 ? 0 : v));
-    expect(call({ features: zeroColumn })).toThrow(
+    expect(call({ features: zeroColumn, stepSizes: RANGE })).not.toThrow();
+    expect(() => coordinateDescent({ ...lasso, features: zeroColumn, passes: 1 })).toThrow(
       new RangeError('dpnoise: feature column 4 is all zeros, so it has no default step size; drop it or pass `stepSizes`.'),
     );
-    expect(call({ features: zeroColumn, stepSizes: RANGE })).not.toThrow();
   });
 
   it('the other functions validate too', () => {

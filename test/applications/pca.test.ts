@@ -5,6 +5,23 @@ import { syntheticPcaData } from '../../src/applications/synthetic-pca.js';
 import { addGaussianNoise, calibrateGaussian, createRng, gaussianMechanism, gaussianMu, gaussianNoise, laplaceMechanism } from '../../src/index.js';
 import { EPS, expectClose, expectNear, SAFETY } from '../helpers.js';
 
+/**
+ * The Gram matrix's upper triangle as privateCovariance sums it: each contribution x_i x_j rounded
+ * half up to a multiple of `quantum` (exact integer sums; here computed with BigInt, independently).
+ */
+function quantizedUpper(rows: ArrayLike<number>[], quantum: number, clip = { diagonal: 1, offDiagonal: 0.5 }): Float64Array {
+  const d = rows[0]!.length;
+  const sums: bigint[] = [];
+  const clipped = (v: number, c: number) => Math.min(c, Math.max(v, -c));
+  const step = (v: number) => BigInt(Math.floor(v / quantum + 0.5)); // exact for these values: v / quantum far from .5 ties
+  for (let i = 0; i < d; i++) {
+    for (let j = i; j < d; j++) {
+      sums.push(rows.reduce((s, x) => s + step(clipped(x[i]! * x[j]!, i === j ? clip.diagonal : clip.offDiagonal)), 0n));
+    }
+  }
+  return Float64Array.from(sums, (s) => Number(s) * quantum);
+}
+
 /** The upper triangle of a symmetric d x d matrix in profile order. */
 function upper(m: Float64Array, d: number): Float64Array {
   const out: number[] = [];
@@ -68,18 +85,16 @@ describe('privateCovariance', () => {
   const exact = gramMatrix(rows);
 
   it('releases the upper triangle through the mechanisms, exact on a grid by default, and mirrors it', () => {
-    const factor = 1 + (2 * 301 * (301 * 2 ** -53)) / (1 - 301 * 2 ** -53); // summationFactor(n + 1), before its 2^-50
     for (const allocation of ['optimal', 'iid'] as const) {
       const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation, rng: createRng({ seed: 7 }) });
       expect(g.dimension).toBe(d);
-      g.sensitivity.forEach((s, e) => {
-        expect(s / (covarianceSensitivity(d)[e]! * factor) - 1).toSatisfy((x: number) => x >= 0 && x < 2 ** -48);
-      });
+      // The clip levels 1 and 1/2 are whole grid steps: the sensitivities are exactly them.
+      expect(Array.from(g.sensitivity)).toEqual(Array.from(covarianceSensitivity(d)));
       const m = gaussianMechanism({ sensitivity: g.sensitivity, epsilon: 1, delta: 1e-5, allocation });
       expect(g.calibration.mode).toBe('grid');
       expect(g.calibration.scales).toEqual(m.scales);
       expect(g.calibration.privacy.epsilon(1e-5)).toBeLessThanOrEqual(1);
-      expect(Array.from(upper(g.matrix, d))).toEqual(Array.from(m.release(upper(exact, d), { rng: createRng({ seed: 7 }) })));
+      expect(Array.from(upper(g.matrix, d))).toEqual(Array.from(m.release(quantizedUpper(rows, m.grid!), { rng: createRng({ seed: 7 }) })));
       for (const x of g.matrix) expect(Number.isInteger(x / m.grid!)).toBe(true);
       for (let i = 0; i < d; i++) for (let j = 0; j < i; j++) expect(g.matrix[i * d + j]).toBe(g.matrix[j * d + i]);
 
@@ -87,14 +102,29 @@ describe('privateCovariance', () => {
       const lm = laplaceMechanism({ sensitivity: l.sensitivity, epsilon: 2, allocation });
       expect(l.calibration.mechanism).toBe('laplace');
       expect(l.calibration.privacy.epsilon(1e-10)).toBeLessThanOrEqual(2);
-      expect(Array.from(upper(l.matrix, d))).toEqual(Array.from(lm.release(upper(exact, d), { rng: createRng({ seed: 8 }) })));
+      expect(Array.from(upper(l.matrix, d))).toEqual(Array.from(lm.release(quantizedUpper(rows, lm.grid!), { rng: createRng({ seed: 8 }) })));
 
-      // mode 'continuous' (simulations): the calibrated scales added in floating point.
+      // mode 'continuous' (simulations): the calibrated scales added in floating point to the
+      // exact sums of contributions rounded to 2^-20.
       const c = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation, mode: 'continuous', rng: createRng({ seed: 7 }) });
+      expect(Array.from(c.sensitivity)).toEqual(Array.from(covarianceSensitivity(d)));
       const calibration = calibrateGaussian({ sensitivity: c.sensitivity, epsilon: 1, delta: 1e-5, allocation });
       expect(c.calibration.scales).toEqual(calibration.scales);
-      expect(Array.from(upper(c.matrix, d))).toEqual(Array.from(addGaussianNoise(upper(exact, d), calibration.scales, { rng: createRng({ seed: 7 }) })));
+      expect(Array.from(upper(c.matrix, d))).toEqual(
+        Array.from(addGaussianNoise(quantizedUpper(rows, 2 ** -20), calibration.scales, { rng: createRng({ seed: 7 }) })),
+      );
     }
+  });
+
+  it('sums the rounded contributions exactly: the released sums are those of the rows, not of their order', () => {
+    const quantum = 2 ** -11; // the default grid here
+    const exactSums = quantizedUpper(rows, quantum);
+    const reversed = quantizedUpper(rows.slice().reverse(), quantum);
+    expect(exactSums).toEqual(reversed);
+    // and within half a quantum per user of the unrounded Gram matrix
+    upper(exact, d).forEach((x, e) => {
+      expect(Math.abs(exactSums[e]! - x)).toBeLessThanOrEqual((rows.length * quantum) / 2);
+    });
   });
 
   it('iid noise is ||lambda||_2 / mu0 (Gaussian) or ||lambda||_1 / eps (Laplace); optimal scales differ on and off the diagonal', () => {
@@ -103,9 +133,9 @@ describe('privateCovariance', () => {
     const l1 = d + (K - d) / 2;
     const continuous = { mode: 'continuous' } as const;
     const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation: 'iid', ...continuous }).calibration;
-    // The iid scales are raised by SAFETY and by the summation bound of the Gram entries (301
-    // terms: 2 m gamma_m + 2^-50), plus a few roundings: 4 EPS.
-    const raised = SAFETY + 2 * 301 * 301 * 2 ** -53 + 2 ** -50 + 4 * EPS;
+    // The iid scales are raised by SAFETY, plus a few roundings: 4 EPS. (The sums are exact, so no
+    // summation bound is added, and nothing depends on the number of rows.)
+    const raised = SAFETY + 4 * EPS;
     expectClose(g.scales[0]!, l2 / gaussianMu(1, 1e-5), raised, 'Gaussian iid');
     expect(new Set(g.scales).size).toBe(1);
     expectClose(
@@ -125,11 +155,13 @@ describe('privateCovariance', () => {
   it('clips each contribution and calibrates to the clip levels', () => {
     const clip = { diagonal: 0.2, offDiagonal: 0.05 };
     const r = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', clip, rng: createRng({ seed: 9 }) });
-    expect(r.sensitivity[0]! / 0.2 - 1).toBeLessThan(1e-9);
-    expect(r.sensitivity[1]! / 0.05 - 1).toBeLessThan(1e-9);
-    const lm = laplaceMechanism({ sensitivity: r.sensitivity, epsilon: 1 });
-    expect(r.calibration.scales).toEqual(lm.scales);
-    expect(Array.from(upper(r.matrix, d))).toEqual(Array.from(lm.release(upper(gramMatrix(rows, clip), d), { rng: createRng({ seed: 9 }) })));
+    const lm = laplaceMechanism({ sensitivity: [0.2, 0.05], epsilon: 1 });
+    // The clip levels rounded up to whole grid steps.
+    expect(r.sensitivity[0]).toBe(lm.grid! * Math.ceil(0.2 / lm.grid!));
+    expect(r.sensitivity[1]).toBe(lm.grid! * Math.ceil(0.05 / lm.grid!));
+    expect(Array.from(r.calibration.scales)).toEqual(Array.from(laplaceMechanism({ sensitivity: covarianceSensitivity(d, clip), epsilon: 1 }).scales));
+    const reference = laplaceMechanism({ sensitivity: r.sensitivity, epsilon: 1, grid: lm.grid! });
+    expect(Array.from(upper(r.matrix, d))).toEqual(Array.from(reference.release(quantizedUpper(rows, lm.grid!, clip), { rng: createRng({ seed: 9 }) })));
   });
 });
 
