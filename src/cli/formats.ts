@@ -9,8 +9,11 @@ import { lines, UsageError } from './io.js';
 /** The noisy values of one row (values in --columns order; the line number for messages). */
 export type Noise = (values: number[], line: number) => Float64Array;
 
+/** The other fields of the input (copied unchanged), told once they are known and before any output. */
+export type OtherFields = (fields: readonly string[]) => void;
+
 /** Turns the input text into the output text, piece by piece. */
-export type Format = (text: Readable, names: readonly string[], noise: Noise) => AsyncGenerator<string>;
+export type Format = (text: Readable, names: readonly string[], noise: Noise, others: OtherFields) => AsyncGenerator<string>;
 
 /** A decimal number, or NaN (Number() alone would also take "0x10", "0b1", "Infinity" or ""). */
 export const decimal = (text: string) => (/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(text) ? Number(text) : NaN);
@@ -41,7 +44,7 @@ const csvLine = (fields: readonly string[]) => `${fields.map(quote).join(',')}\n
  * with another number of fields than the header is an error with its line number. A UTF-8 BOM
  * is dropped; blank lines are skipped.
  */
-export const csv: Format = async function* (text, names, noise) {
+export const csv: Format = async function* (text, names, noise, others) {
   const parser = parse({ bom: true, skip_empty_lines: true, info: true });
   pipeline(text, parser, () => {});
   let where: number[] | undefined;
@@ -49,6 +52,7 @@ export const csv: Format = async function* (text, names, noise) {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (where === undefined) {
         where = positions(record, names);
+        others(record.filter((field) => !names.includes(field)));
       } else {
         const line = info.lines;
         const values = where.map((at, k) => finite(record[at]!, `line ${line}, column "${names[k]}"`, JSON.stringify(shown(record[at]!))));
@@ -122,8 +126,9 @@ function valueSpans(line: string, from: number): Map<string, Array<[number, numb
  * NDJSON: one JSON object per line (blank lines are skipped). Each noised key must occur once
  * at the top level with a JSON number; the line is written back with only those numbers replaced.
  */
-export const ndjson: Format = async function* (text, names, noise) {
+export const ndjson: Format = async function* (text, names, noise, others) {
   let n = 0;
+  let first = true;
   for await (const line of lines(text)) {
     n++;
     if (line.trim() === '') continue;
@@ -136,6 +141,8 @@ export const ndjson: Format = async function* (text, names, noise) {
     }
     if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new UsageError(`line ${n} is not a JSON object.`);
     const spans = valueSpans(line, from);
+    if (first) others([...spans.keys()].filter((key) => !names.includes(key)));
+    first = false;
     const found = names.map((name) => {
       const at = spans.get(name) ?? [];
       if (at.length !== 1)

@@ -47,14 +47,21 @@ must have the header's number of fields) or an NDJSON file (one JSON object per 
 extension .ndjson or .jsonl, or --format ndjson; only the noised numbers of a line change). The
 input is read once, so it may be a pipe: --input /dev/stdin, or --input <(command).
 
-Privacy. One person's data may change at most K rows (--rows-per-person K, required: 1 if each
-person has one row, 12 if a person has up to 12 monthly rows), each by at most --sensitivity in
-each noised column. Noise for one row would let a person with K rows lose up to K times the
-budget, so by basic composition every row gets a 1/K share: Laplace noise for epsilon / K,
+Privacy. Neighbouring files differ in the rows of one person, replaced: one person's data may
+change at most K rows (--rows-per-person K, required: 1 if each person has one row, 12 if a
+person has up to 12 monthly rows), each by at most --sensitivity in each noised column. The
+number of rows is public. Noise for one row would let a person with K rows lose up to K times
+the budget, so by basic composition every row gets a 1/K share: Laplace noise for epsilon / K,
 Gaussian noise for the distance mu / sqrt(K), where mu gives (epsilon, delta) (in grid mode,
 through rho-zCDP with rho = mu^2 / 2). Each person then gets the privacy asked for over the
 whole file. The scales are allocated across the columns (--allocation). Other columns are
-copied unchanged and are not protected, nor is the number of rows.
+copied unchanged and are NOT protected: a warning names them before anything is written, as it
+does for a --sensitivity of 0 (the column released exactly) and for --seed (predictable noise,
+no privacy at all).
+
+This command noises every row, so each row keeps most of its noise. For counts, sums and means
+over the file, release the aggregate instead (the library's mechanisms, or correlatedSum for
+sums with their count): far less noise for the same privacy.
 
 Noise: gaussian (the default, needs --delta) or laplace (pure epsilon-DP). --mode grid (the
 default) rounds the values to a power-of-two grid (--grid G, or a fine default) and adds exact
@@ -233,12 +240,19 @@ function composed(privacy: GaussianPrivacy | LaplacePrivacy | ZcdpPrivacy, k: nu
 }
 
 function inputStats(input: string): Stats {
+  let stats: Stats;
   try {
-    return statSync(input);
+    stats = statSync(input);
   } catch (error) {
     throw new UsageError(`cannot read --input ${input} (${(error as { code?: string }).code ?? (error as Error).message}).`);
   }
+  if (stats.isDirectory()) throw new UsageError(`--input ${input} is a folder; give a CSV or NDJSON file (or a pipe).`);
+  return stats;
 }
+
+const warn = (text: string) => process.stderr.write(`dpnoise: warning: ${text}\n`);
+
+const list = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
 
 async function releaseCommand(args: string[]): Promise<void> {
   const values = options('release', args, {
@@ -273,7 +287,8 @@ async function releaseCommand(args: string[]): Promise<void> {
   const mechanism = choice(values, 'mechanism', MECHANISMS);
   const budget = budgetOf(mechanism, values);
   const m = rowMechanism(mechanism, budget, values, perColumn, k);
-  const sampling = values.seed === undefined ? undefined : { rng: createRng({ seed: values.seed as string }) };
+  const seeded = values.seed !== undefined;
+  const sampling = seeded ? { rng: createRng({ seed: values.seed as string }) } : undefined;
 
   const stats = inputStats(input);
   // The output is replaced by a rename, which must neither destroy the input nor replace a
@@ -285,6 +300,17 @@ async function releaseCommand(args: string[]): Promise<void> {
   // A progress bar on a terminal, for files over 16 MiB (a pipe's size is unknown).
   const size = stats.isFile() ? stats.size : 0;
   const progress = size > 16 << 20 && process.stderr.isTTY === true;
+  // Warnings before anything is written: what the release does not protect.
+  if (seeded) warn('--seed makes the noise predictable: this output is NOT private (for tests and simulations only).');
+  const exact = names.filter((_, k) => perColumn[k] === 0);
+  if (exact.length > 0) {
+    warn(`--sensitivity is 0 for ${list(exact)}: released exactly, unprotected (right only if no person can change ${exact.length === 1 ? 'it' : 'them'}).`);
+  }
+  let copied: readonly string[] = [];
+  const others = (fields: readonly string[]) => {
+    copied = fields;
+    if (fields.length > 0) warn(`${fields.length === 1 ? 'the column' : 'the columns'} ${list(fields)} ${fields.length === 1 ? 'is' : 'are'} copied unchanged and NOT protected.`);
+  };
   const out = await PrivateOutput.create(output);
   let rows = 0;
   try {
@@ -302,7 +328,7 @@ async function releaseCommand(args: string[]): Promise<void> {
         throw new UsageError(`line ${line}: ${error.message.replace(/^dpnoise: /, '')}`);
       }
     };
-    for await (const piece of format(text, names, noise)) await out.write(piece);
+    for await (const piece of format(text, names, noise, others)) await out.write(piece);
     if (rows === 0) throw new UsageError(`${input} has no data rows.`);
     await out.commit();
   } catch (error) {
@@ -313,9 +339,14 @@ async function releaseCommand(args: string[]): Promise<void> {
   const person = composed(m.privacy, k);
   const guarantee = person.kind === 'laplace' ? `${fmt(person.epsilonPure)}-DP` : `(${fmt(person.epsilon(budget.delta!))}, ${values.delta})-DP`;
   const grid = m.grid === undefined ? 'continuous mode' : `grid mode, grid ${fmt(m.grid)} = 2^${Math.log2(m.grid)}`;
+  const protectedColumns = `for ${names.length === 1 ? 'the column' : 'the columns'} ${list(names)}`;
+  const privacy = seeded
+    ? `No privacy: --seed made the noise predictable.`
+    : `Each person (at most ${plural(k, 'row')}) gets ${guarantee} over the whole file ${protectedColumns}, against neighbouring files that differ in that person's rows (the number of rows is public).`;
+  const unprotected = copied.length > 0 ? ` Not protected: ${list(copied)}, copied unchanged.` : '';
   process.stderr.write(
     `dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${mechanism}, ${grid}; ` +
-      `scales per row ${Array.from(m.scales, fmt).join(', ')}). Each person (at most ${plural(k, 'row')}) gets ${guarantee} over the whole file.\n`,
+      `scales per row ${Array.from(m.scales, fmt).join(', ')}). ${privacy}${unprotected} For counts, sums and means, release the aggregate instead (see --help).\n`,
   );
 }
 

@@ -28,6 +28,8 @@ interface Thread {
 export interface SamplingWorker {
   /** Runs a job; resolves with the drawn array, or undefined when the job wrote to shared memory. */
   run(job: Job, transfer: Transferable[]): Promise<Float64Array | undefined>;
+  /** False once the worker has exited or failed (it may die while idle in the pool). */
+  alive(): boolean;
   terminate(): void;
 }
 
@@ -122,6 +124,7 @@ async function handshake(fromFile: boolean, module: WebAssembly.Module): Promise
         thread.keepAlive(false);
       }
     },
+    alive: () => broken === undefined,
     terminate: () => thread.terminate(),
   };
 }
@@ -144,8 +147,9 @@ export async function startWorker(): Promise<SamplingWorker> {
 
 const idle: SamplingWorker[] = [];
 
-/** Up to `count` idle workers, now (none are started). */
+/** Up to `count` idle workers, now (none are started); workers that died while idle are dropped. */
 export function takeIdleWorkers(count: number): SamplingWorker[] {
+  for (let i = idle.length - 1; i >= 0; i--) if (!idle[i]!.alive()) idle.splice(i, 1)[0]!.terminate();
   return idle.splice(0, count);
 }
 

@@ -208,6 +208,28 @@ describe.concurrent('dpnoise release', () => {
     expect(continuous.stderr).toMatch(/\(gaussian, continuous mode;/);
   });
 
+  it('says what it protects and warns, before writing anything, about what it does not: copied columns, a zero sensitivity, --seed', async () => {
+    const out = join(dir, 'honest.csv');
+    const [plain, zero, seeded, ndjsonRun, directory] = await Promise.all([
+      dpnoise('release', '--input', csv, '--columns', 'income', '--sensitivity', '1000', ...GAUSSIAN, '--output', out),
+      dpnoise('release', '--input', csv, '--columns', 'age,income', '--sensitivity', '0,1000', ...GAUSSIAN),
+      dpnoise('release', '--input', csv, '--columns', 'age,income', '--sensitivity', '1,1000', ...GAUSSIAN, '--seed', 's'),
+      dpnoise('release', '--input', file('people.ndjson', '{"name":"Ann","salary":1234}\n'), '--columns', 'salary', '--sensitivity', '1', ...GAUSSIAN),
+      dpnoise('release', '--input', dir, '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN),
+    ]);
+    expect(plain.status, plain.stderr).toBe(0);
+    const [warning, summary] = plain.stderr.trim().split('\n');
+    expect(warning).toBe('dpnoise: warning: the columns "name", "age" are copied unchanged and NOT protected.');
+    expect(summary).toMatch(/Each person \(at most 1 row\) gets \(1\.00000, 1e-6\)-DP over the whole file for the column "income", against neighbouring files that differ in that person's rows \(the number of rows is public\)\. Not protected: "name", "age", copied unchanged\. For counts, sums and means, release the aggregate instead/);
+    expect(zero.stderr).toMatch(/^dpnoise: warning: --sensitivity is 0 for "age": released exactly, unprotected/);
+    expect(seeded.stderr).toMatch(/^dpnoise: warning: --seed makes the noise predictable: this output is NOT private/);
+    expect(seeded.stderr).toMatch(/No privacy: --seed made the noise predictable\./);
+    expect(seeded.stderr).not.toMatch(/-DP/);
+    expect(ndjsonRun.stderr).toMatch(/^dpnoise: warning: the column "name" is copied unchanged and NOT protected\./);
+    expect(directory.status).toBe(2);
+    expect(directory.stderr).toMatch(/^dpnoise: --input .* is a folder; give a CSV or NDJSON file \(or a pipe\)\.\n$/);
+  });
+
   it('needs --rows-per-person, and calibrates each row for a 1/K share so each person gets the budget', async () => {
     const base = ['release', '--input', csv, '--columns', 'age,income', '--sensitivity', '1,1000', '--epsilon', '1'];
     const [missing, fraction, laplace4, gaussian4, grid1, grid4] = await Promise.all([

@@ -50,6 +50,21 @@ describe('parallel sampling with worker threads', () => {
     expect(Array.from(values)).toEqual([1, 2, 3]);
   });
 
+  it('a pooled worker that died while idle is dropped: the next call starts a fresh one and succeeds', async () => {
+    const K = 200_000;
+    const expected = dpnoise.gaussianNoise(K, 1, { rng: createRng({ seed: 9 }) });
+    await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 }); // leaves a worker in the pool
+    const idle = builtWorkerPool.takeIdleWorkers(8);
+    expect(idle.length).toBeGreaterThan(0);
+    for (const worker of idle) {
+      worker.terminate(); // dies while idle (as a worker killed by the system would)
+      builtWorkerPool.releaseWorker(worker, true); // back in the pool, as if still healthy
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100)); // its exit event arrives
+    const result = await dpnoise.gaussianNoiseParallel(K, 1, { rng: createRng({ seed: 9 }), threads: 2 });
+    expect(Buffer.from(result.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+  });
+
   it('a worker that exits without answering rejects its call instead of leaving it pending', async () => {
     const worker = await builtWorkerPool.startWorker();
     const job = worker.run({ kernel: 'gaussianSamples', origin: 0, length: 1e7, add: false, scales: 1 }, []);
