@@ -1,5 +1,6 @@
 // The WebAssembly module's exports: numbers and pointers only. src/wasm/exports.ts mirrors them
 // (test/wasm/loader.test.ts checks the two against each other for both builds).
+export { exp, log, expm1, pow } from "./math/elementary";
 export { erfc, normalSf, normalLogSf, normalIsf, logGamma } from "./noise/special";
 export { gaussianDelta, gaussianLogDelta, gaussianMu, gaussianEpsilon } from "./noise/profile";
 export { zcdpDelta, zcdpEpsilon, zcdpMu } from "./accounting/zcdp";

@@ -9,7 +9,7 @@ const root = resolve(import.meta.dirname, '..');
 /** Lowest first: a module may import from its own layer and the layers before it. */
 const LAYERS: Record<string, readonly string[]> = {
   src: ['core', 'wasm', 'noise', 'calibrate', 'accounting', 'mechanisms', 'applications', 'cli', '.'],
-  assembly: ['memory.ts', 'noise', 'calibrate', 'accounting', '.'],
+  assembly: ['memory.ts', 'math', 'noise', 'calibrate', 'accounting', '.'],
 };
 
 function sources(dir: string): string[] {

@@ -1,9 +1,19 @@
 // The adversarial review's attacks, one class per block: what a careless or hostile caller does to
 // objects handed out, options and arrays handed in, and what an observer learns from low bits.
 import { afterEach, describe, expect, it } from 'vitest';
-import { correlatedSum, createRng, gaussianMechanism, gaussianNoise, laplaceMechanism, type Rng } from '../src/index.js';
+import {
+  compose,
+  correlatedSum,
+  createRng,
+  gaussianMechanism,
+  gaussianNoise,
+  gaussianPrivacy,
+  laplaceMechanism,
+  laplacePrivacy,
+  type Rng,
+} from '../src/index.js';
 import { built } from './built.js'; // workers load dist/noise/worker.js
-import { lcg } from './helpers.js';
+import { EPS, expectClose, lcg } from './helpers.js';
 
 const { addGaussianNoiseParallel, createRng: createDistRng } = built;
 
@@ -239,5 +249,58 @@ describe('floating-point low bits (Mironov 2012): no output one neighbour can gi
       for (const y of sums) expect(Number.isInteger(y / c.grid!)).toBe(true);
       expect(Number.isInteger(count! * 2 ** 30)).toBe(true);
     }
+  });
+});
+
+describe('the last fail-open corners', () => {
+  it('a positive privacy loss never rounds to zero, however small', () => {
+    const g = gaussianPrivacy({ scales: [1e50], sensitivity: [1e-120] }); // ratio 1e-170: its square underflows
+    expect(g.mu).toBeGreaterThan(0);
+    // The sum's round-up (4 EPS, halved by the square root), the root's (4 EPS) and the division's rounding: 8 EPS (measured 6.6).
+    expectClose(g.mu, 1e-170, 8 * EPS, 'mu');
+    expect(g.rho).toBeGreaterThan(0);
+    expect(g.epsilon(1e-6)).toBeGreaterThanOrEqual(0);
+    const l = laplacePrivacy({ scales: [1e300], sensitivity: [2 ** -400] }); // ratio 2.6e-421: below the smallest double
+    expect(l.epsilonPure).toBeGreaterThan(0);
+    expect(l.epsilonPure).toBeLessThan(1e-300);
+    expect(compose([g, g]).kind).toBe('gaussian');
+    expect((compose([g, g]) as { mu: number }).mu).toBeGreaterThan(g.mu);
+    const tiny = gaussianPrivacy({ scales: [1e300], sensitivity: [2 ** -400] });
+    expect(tiny.mu).toBeGreaterThan(0);
+    expect(compose([tiny, laplacePrivacy({ scales: [1e300], sensitivity: [2 ** -400] })]).epsilon(1e-6)).toBeGreaterThan(0);
+  });
+
+  it('the arrays a mechanism shows are fresh copies on every read: writing one falsifies nothing for other holders', () => {
+    const m = gaussianMechanism({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6 });
+    const scales = Array.from(m.scales);
+    m.scales.fill(1e-9);
+    m.sensitivity.fill(0);
+    expect(m.scales).not.toBe(m.scales);
+    expect(Array.from(m.scales)).toEqual(scales);
+    expect(Array.from(m.sensitivity).every((s) => s > 0)).toBe(true);
+  });
+
+  it('-0 and 0 give the same release through a zero-sensitivity coordinate', () => {
+    for (const mode of ['grid', 'continuous'] as const) {
+      const m = laplaceMechanism({ sensitivity: [0, 1], epsilon: 1, mode });
+      expect(Object.is(m.release([-0, 0])[0], 0), mode).toBe(true);
+      const g = gaussianMechanism({ sensitivity: [0, 1], epsilon: 1, delta: 1e-6, mode });
+      expect(Object.is(g.release([-0, 0])[0], 0), mode).toBe(true);
+    }
+  });
+
+  it('correlatedSum in grid mode refuses sums beyond 2^1000 grid steps before drawing any noise', () => {
+    const c = correlatedSum({ dimension: 2, epsilon: 1, delta: 1e-6 });
+    const rng = createRng({ seed: 'range' });
+    expect(() => c.release([Number.MAX_VALUE, 0], 3, { rng })).toThrow(RangeError);
+    expect(() => c.release([Number.MAX_VALUE, 0], 3, { rng })).toThrow(/^dpnoise: `sums\[0\]` must be a finite number of magnitude at most/);
+    expect(c.release([1, 0], 3, { rng })).toEqual(c.release([1, 0], 3, { rng: createRng({ seed: 'range' }) })); // nothing was drawn
+  });
+
+  it('the default grid is the power of two documented, also just below a power of two', () => {
+    // fine = 1024 (1 - 2^-53): the grid is 2^floor(log2(fine / 1024)) = 1/2, not 1.
+    const justBelow = 1 - 2 ** -53;
+    const m = laplaceMechanism({ sensitivity: [1024 * justBelow], epsilon: 1e6 });
+    expect(m.grid).toBe(0.5);
   });
 });

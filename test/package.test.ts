@@ -21,6 +21,11 @@ describe('the published package', () => {
     expect(() => run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'test/consumer/tsconfig.json'])).not.toThrow();
   });
 
+  it('npm pack --json prints JSON only: its prepack build writes its messages to standard error', () => {
+    const printed = run('npm', ['pack', '--json', '--dry-run']);
+    expect(() => JSON.parse(printed)).not.toThrow();
+  });
+
   it('npm pack ships dist/ (with both wasm builds), the README and the licence, nothing else', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dpnoise-pack-'));
     try {

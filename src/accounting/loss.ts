@@ -34,15 +34,17 @@ function norm(ratios: Float64Array, q: 1 | 2, unit: number): number {
 export function lossNorm(lambda: Float64Array, scaleAt: (i: number) => number, q: 1 | 2): Loss {
   const ratios = new Float64Array(lambda.length);
   let largest = 0;
+  let any = false; // a coordinate with lambda > 0: its ratio may underflow to 0, its loss is still positive
   for (let i = 0; i < lambda.length; i++) {
     const l = lambda[i]!;
     if (l === 0) continue;
     const s = scaleAt(i);
     if (s === 0) return { total: Infinity, exactAt: i };
+    any = true;
     ratios[i] = l / s;
     largest = Math.max(largest, ratios[i]!);
   }
-  if (largest === 0) return { total: 0, exactAt: undefined };
+  if (!any) return { total: 0, exactAt: undefined };
   if (largest === Infinity) return { total: Infinity, exactAt: undefined };
   // Squares beyond 2^1024 overflow to Infinity: no privacy, as the loss is reported.
   if (largest >= TINY) return { total: norm(ratios, q, 1), exactAt: undefined };

@@ -128,7 +128,7 @@ function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon'> {
   return {
     delta: (epsilon) => {
       const eps = readEpsilon(epsilon);
-      return eps >= epsilonPure ? 0 : epsilonPure === Infinity ? 1 : -Math.expm1(eps - epsilonPure);
+      return eps >= epsilonPure ? 0 : epsilonPure === Infinity ? 1 : -wasm().expm1(eps - epsilonPure);
     },
     epsilon: (delta) => {
       readDelta(delta); // validated all the same

@@ -142,20 +142,20 @@ interface Family {
 }
 
 const LN2 = Math.LN2;
-const LOG_SQRT_PI = 0.5 * Math.log(Math.PI);
+const LOG_SQRT_PI = 0.5723649429247001; // ln(sqrt(pi)), written out: the engines' Math.log may differ in the last bit
 
 const GAUSSIAN: Family = {
   q: 2,
   variance: 1,
   // E|N(0,1)|^p = 2^(p/2) Gamma((p+1)/2) / sqrt(pi)
-  moment: (w, p) => (p === 2 ? 1 : Math.exp(0.5 * p * LN2 + w.logGamma(0.5 * (p + 1)) - LOG_SQRT_PI)),
+  moment: (w, p) => (p === 2 ? 1 : w.exp(0.5 * p * LN2 + w.logGamma(0.5 * (p + 1)) - LOG_SQRT_PI)),
 };
 
 const LAPLACE: Family = {
   q: 1,
   variance: 2,
   // E|Laplace(1)|^p = Gamma(p + 1)
-  moment: (w, p) => (p === 2 ? 2 : p === 1 ? 1 : Math.exp(w.logGamma(p + 1))),
+  moment: (w, p) => (p === 2 ? 2 : p === 1 ? 1 : w.exp(w.logGamma(p + 1))),
 };
 
 interface Profile {
@@ -243,6 +243,9 @@ function fillScales(w: WasmExports, { lambda, weights }: Profile, alpha: number,
   return scales;
 }
 
+/** x^(1/q) for q = 1 or 2: correctly rounded on every engine (x ** 0.5 need not be). */
+const root = (x: number, q: 1 | 2) => (q === 2 ? Math.sqrt(x) : x);
+
 function calibrate(w: WasmExports, family: Family, profile: Profile, budget: number) {
   const { lambda, allocation, p } = profile;
   const { q } = family;
@@ -263,11 +266,11 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   if (allocation === 'optimal') requested.push(optimal, [(2 * q) / (p + q), -2 / (p + q) + counted]);
   const [normQq = 0, ...rest] = profileSums(w, profile, requested);
   const sumW = weighted ? rest.shift()! : K;
-  const normQ = normQq ** (1 / q);
+  const normQ = root(normQq, q);
   const [cost, errorSum, squareSum] =
     allocation === 'iid' ? [normQq, sumW, profile.grouped ? sumW : K] : allocation === 'spr' ? [K, rest[0]!, rest[1]!] : [rest[0]!, rest[0]!, rest[1]!];
 
-  const c = (SAFETY * cost ** (1 / q)) / budget;
+  const c = (SAFETY * root(cost, q)) / budget;
   const mse = family.variance * c * c * squareSum;
   // mse >= (largest scale)^2, so a finite mse means every scale is finite.
   if (!Number.isFinite(mse)) {
@@ -286,13 +289,13 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   }
   // gain = (c_iid / c)^p sum(w) / errorSum, where c_iid / c = normQ / cost^(1/q); a profile of
   // zeros gets no noise from any allocation.
-  const gain = normQ === 0 ? 1 : Math.exp(p * Math.log(normQ / cost ** (1 / q)) + Math.log(sumW) - Math.log(errorSum));
+  const gain = normQ === 0 ? 1 : w.exp(p * w.log(normQ / root(cost, q)) + w.log(sumW) - w.log(errorSum));
   return {
     scales,
     sizes: profile.grouped ? profile.weights : undefined, // an own property either way: never inherited
     sensitivity: lambda,
     mse,
-    error: family.moment(w, p) * c ** p * errorSum,
+    error: family.moment(w, p) * w.pow(c, p) * errorSum,
     gain,
   };
 }

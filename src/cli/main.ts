@@ -309,7 +309,8 @@ async function releaseCommand(args: string[]): Promise<void> {
   let copied: readonly string[] = [];
   const others = (fields: readonly string[]) => {
     copied = fields;
-    if (fields.length > 0) warn(`${fields.length === 1 ? 'the column' : 'the columns'} ${list(fields)} ${fields.length === 1 ? 'is' : 'are'} copied unchanged and NOT protected.`);
+    if (fields.length > 0)
+      warn(`${fields.length === 1 ? 'the column' : 'the columns'} ${list(fields)} ${fields.length === 1 ? 'is' : 'are'} copied unchanged and NOT protected.`);
   };
   const out = await PrivateOutput.create(output);
   let rows = 0;

@@ -26,8 +26,19 @@ export function scaleUp(upper: number, power: number): number {
   return x >= SMALLEST_NORMAL || upper === 0 ? x : x + Number.MIN_VALUE;
 }
 
-/** The largest power of two at or below x, exactly (x a positive normal double). */
+/**
+ * The largest power of two at or below x, exactly (x a positive normal double), on every engine:
+ * Math.log2 may round to the integer above or below near a power of two, and the result is
+ * corrected by a comparison, which is exact.
+ */
 export function powerOfTwoBelow(x: number): number {
   const p = 2 ** Math.floor(Math.log2(x));
-  return p > x ? p / 2 : p; // log2 rounds up to an integer for x just below a power of two
+  if (p > x) return p / 2;
+  return 2 * p <= x ? 2 * p : p;
+}
+
+/** The smallest power of two at or above x, exactly (x a positive normal double). */
+export function powerOfTwoAbove(x: number): number {
+  const p = powerOfTwoBelow(x);
+  return p === x ? p : 2 * p;
 }

@@ -12,6 +12,7 @@
 import { zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import { zcdpMu } from '../accounting/zcdp.js';
 import { MAX_GRID_SCALE, SAFETY } from '../core/domains.js';
+import { powerOfTwoAbove, powerOfTwoBelow } from '../core/rounding.js';
 import { integerIn, vector } from '../core/validate.js';
 import { readRng } from '../noise/random.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
@@ -67,14 +68,19 @@ const MAX_VARIANCE = MAX_GRID_SCALE * MAX_GRID_SCALE;
  * when d B^2 / rho would take the noise past the sampler's 2^40 steps of standard deviation.
  */
 function layout(C: number, d: number, rho: number, grid: number | undefined): { g: number; s: number; Cg: number; B: number } {
-  const sFor = (B: number) => 2 ** Math.max(0, Math.round(Math.log2(B * d ** 0.25)));
+  // The power of two nearest B d^(1/4) on a log scale, at least 1, by exact comparisons (no log2).
+  const sFor = (B: number) => {
+    const x = B * Math.sqrt(Math.sqrt(d));
+    const p = powerOfTwoBelow(x);
+    return Math.max(1, x >= p * Math.SQRT2 ? 2 * p : p);
+  };
   let g: number;
   let s: number;
   if (grid === undefined) {
     // s^2 <= 2 B^2 sqrt(d) after rounding s to a power of two; a factor 2 to spare.
     const cells = Math.min(512, Math.floor(Math.sqrt((MAX_VARIANCE * rho) / (d + 2 * Math.sqrt(d)))) - 2);
     if (cells < 1) throw new RangeError(`dpnoise: grid mode cannot give rho = ${rho} at dimension ${d}: the noise would pass 2^40 grid steps.`);
-    g = 2 ** Math.ceil(Math.log2(C / cells));
+    g = powerOfTwoAbove(C / cells);
     s = sFor(Math.ceil(C / g) + 2);
   } else {
     // g = grid 2s, with s depending on g: a few rounds settle it (keep the last, any is private).
@@ -123,7 +129,8 @@ export function gridCorrelatedSum(
   const sigma = Math.sqrt(sigma2);
   const independentScale = (g * sigma) / 2;
   const sharedScale = (g * Cg * sigma) / (2 * s);
-  const sumScale = Math.hypot(independentScale, sharedScale);
+  const larger = Math.max(independentScale, sharedScale); // sqrt of the sum of squares, in basic operations (Math.hypot differs between engines)
+  const sumScale = larger * Math.sqrt((independentScale / larger) ** 2 + (sharedScale / larger) ** 2);
   const mse = d * sumScale * sumScale;
   const outputGrid = g / (2 * s);
   const sumEntries = queryEntries(g); // checked before any noise is drawn: the exact integers stay finite

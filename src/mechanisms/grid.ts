@@ -29,7 +29,7 @@ export type Mode = (typeof MODES)[number];
 /** A power of two, 2^-1000 to 2^800. */
 export function readGrid(value: unknown): number {
   const g = numberIn('grid', value, GRID);
-  if (g !== 2 ** Math.round(Math.log2(g))) throw new RangeError(`dpnoise: \`grid\` must be a power of two; got ${g}.`);
+  if (g !== powerOfTwoBelow(g)) throw new RangeError(`dpnoise: \`grid\` must be a power of two; got ${g}.`);
   return g;
 }
 

@@ -6,6 +6,11 @@ export interface WasmExports {
   readonly memory: WebAssembly.Memory;
   /** 1 for the build compiled with WebAssembly SIMD, 0 for the scalar one. */
   hasSimd(): number;
+  /** AssemblyScript's exp, log, expm1 and pow: the same results on every engine (assembly/math/elementary.ts). */
+  exp(x: number): number;
+  log(x: number): number;
+  expm1(x: number): number;
+  pow(x: number, y: number): number;
   erfc(x: number): number;
   normalSf(x: number): number;
   normalLogSf(x: number): number;

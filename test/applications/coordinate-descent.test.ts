@@ -182,7 +182,18 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
   ];
 
   it.each(cases)('continuous: %s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
-    const r = privateCoordinateDescent({ ...lasso, stepSizes: paperSteps(lasso), passes, clip, epsilon, delta, allocation, noiseWeights, mode: 'continuous', rng: createRng({ seed: 1 }) });
+    const r = privateCoordinateDescent({
+      ...lasso,
+      stepSizes: paperSteps(lasso),
+      passes,
+      clip,
+      epsilon,
+      delta,
+      allocation,
+      noiseWeights,
+      mode: 'continuous',
+      rng: createRng({ seed: 1 }),
+    });
     const n = lasso.labels.length;
     const mu0 = gaussianMu(epsilon, delta);
     expect(r.mu).toBe(mu0);
@@ -241,7 +252,17 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
   });
 
   it.each(cases)('grid (the default): %s (%s weights), %i passes, epsilon %f, delta %f', (allocation, noiseWeights, passes, epsilon, delta) => {
-    const r = privateCoordinateDescent({ ...lasso, stepSizes: paperSteps(lasso), passes, clip, epsilon, delta, allocation, noiseWeights, rng: createRng({ seed: 1 }) });
+    const r = privateCoordinateDescent({
+      ...lasso,
+      stepSizes: paperSteps(lasso),
+      passes,
+      clip,
+      epsilon,
+      delta,
+      allocation,
+      noiseWeights,
+      rng: createRng({ seed: 1 }),
+    });
     expect(r.mode).toBe('grid');
     const g = r.grid!;
     expect(Number.isInteger(Math.log2(g))).toBe(true);
@@ -305,7 +326,8 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
   it('is reproducible with a seed and fresh with the CSPRNG', () => {
     const { logistic } = boundedProblems(300);
     const run = (rng?: ReturnType<typeof createRng>) =>
-      privateCoordinateDescent({ ...logistic, stepSizes: paperSteps(logistic), passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5, ...(rng ? { rng } : {}) }).parameters;
+      privateCoordinateDescent({ ...logistic, stepSizes: paperSteps(logistic), passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5, ...(rng ? { rng } : {}) })
+        .parameters;
     expect(run(createRng({ seed: 7 }))).toEqual(run(createRng({ seed: 7 })));
     expect(run(createRng({ seed: 7 }))).not.toEqual(run(createRng({ seed: 8 })));
     expect(run()).not.toEqual(run());

@@ -220,7 +220,9 @@ describe.concurrent('dpnoise release', () => {
     expect(plain.status, plain.stderr).toBe(0);
     const [warning, summary] = plain.stderr.trim().split('\n');
     expect(warning).toBe('dpnoise: warning: the columns "name", "age" are copied unchanged and NOT protected.');
-    expect(summary).toMatch(/Each person \(at most 1 row\) gets \(1\.00000, 1e-6\)-DP over the whole file for the column "income", against neighbouring files that differ in that person's rows \(the number of rows is public\)\. Not protected: "name", "age", copied unchanged\. For counts, sums and means, release the aggregate instead/);
+    expect(summary).toMatch(
+      /Each person \(at most 1 row\) gets \(1\.00000, 1e-6\)-DP over the whole file for the column "income", against neighbouring files that differ in that person's rows \(the number of rows is public\)\. Not protected: "name", "age", copied unchanged\. For counts, sums and means, release the aggregate instead/,
+    );
     expect(zero.stderr).toMatch(/^dpnoise: warning: --sensitivity is 0 for "age": released exactly, unprotected/);
     expect(seeded.stderr).toMatch(/^dpnoise: warning: --seed makes the noise predictable: this output is NOT private/);
     expect(seeded.stderr).toMatch(/No privacy: --seed made the noise predictable\./);

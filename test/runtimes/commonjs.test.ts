@@ -3,7 +3,9 @@
 // `engines` allows, 20.0.0 (its binary: see runtime.ts): require() and import both give Node's
 // numbers under one seed, and parallel sampling (whose worker, dist/noise/worker.js, the bundle
 // finds through the ES build's URL). The bundle's types are checked as a CommonJS project sees them.
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { built } from '../built.js';
 import { binary, expected, NODE20, output, run } from './runtime.js';
 
 describe('CommonJS', () => {
@@ -13,6 +15,14 @@ describe('CommonJS', () => {
 
   it('import on Node 20.0.0 does too', () => {
     expect(run(binary(NODE20), ['test/runtimes/run.mjs'])).toEqual(expected());
+  });
+
+  it('a generator from the CommonJS build, given to the ES build, is refused with the reason: the two hold separate states', () => {
+    const commonjs = createRequire(import.meta.url)('../../dist/index.cjs') as typeof built;
+    expect(() => built.gaussianNoise(3, 1, { rng: commonjs.createRng({ seed: 1 }) })).toThrow(
+      /`rng` was made by createRng\(\) of another copy of dpnoise \(for example the CommonJS build, require\('dpnoise'\), while this is the ES module build, or the reverse\): the two hold separate states/,
+    );
+    expect(() => commonjs.gaussianNoise(3, 1, { rng: built.createRng({ seed: 1 }) })).toThrow(/another copy of dpnoise/);
   });
 
   it('types resolve for require() under `module: node16`', () => {
