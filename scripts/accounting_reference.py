@@ -307,9 +307,7 @@ def cases_laplace():
       event = dpa.SelfComposedDpEvent(dpa.LaplaceDpEvent(b), count)
       cid = f'laplace_b{b:g}_T{count}'
       deltas, epsilons = (1e-6,), (1.0,)
-      # 1e-5 only where the composed PLD stays small (support ~ 2 T / b / interval).
-      intervals = (FINE, COARSE) + ((FINEST,) if count / b <= 100 else ())
-      results = pld_results(cid, event, intervals, deltas, epsilons)
+      results = pld_results(cid, event, (FINE, COARSE, FINEST), deltas, epsilons)
       results += rdp_results(event, deltas, epsilons)
       if count == 1:
         results += exact_records(lambda d: laplace_epsilon_exact(d, b),
@@ -402,7 +400,7 @@ def cases_discrete():
   for scale in (1.0, 3.0):
     a = 1 / scale
     for count in (1, 10):
-      event = dpa.SelfComposedDpEvent(dpa.DiscreteLaplaceDpEvent(noise_parameter=a, sensitivity=1), count)
+      event = dpa.SelfComposedDpEvent(dp_event.DiscreteLaplaceDpEvent(noise_parameter=a, sensitivity=1), count)
       cid = f'discrete_laplace_t{scale:g}_T{count}'
       assert not RdpAccountant().supports(event)
       results = pld_results(cid, event, (FINE, COARSE, FINEST), (1e-6,))
