@@ -1,8 +1,8 @@
 // The WebAssembly module's exports: numbers and pointers only. src/wasm/exports.ts mirrors them
 // (test/wasm/loader.test.ts checks the two against each other for both builds).
 export { exp, log, expm1, pow } from "./math/elementary";
-export { erfc, normalSf, normalLogSf, normalIsf, logGamma } from "./noise/special";
-export { gaussianDelta, gaussianLogDelta, gaussianMu, gaussianEpsilon } from "./noise/profile";
+export { erfc, normalSf, normalLogSf, normalIsf, logGamma } from "./math/special";
+export { gaussianDelta, gaussianLogDelta, gaussianMu, gaussianEpsilon } from "./accounting/profile";
 export { zcdpDelta, zcdpEpsilon, zcdpMu } from "./accounting/zcdp";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";

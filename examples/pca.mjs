@@ -31,10 +31,10 @@ const truth = topEigenvectors(exact, d, k);
 const sre = (matrix) => subspaceError(topEigenvectors(matrix, d, k), truth, d, k);
 
 const settings = [
-  ['Gaussian', 'iid', { mechanism: 'gaussian', delta, allocation: 'iid' }],
-  ['Gaussian', 'optimal', { mechanism: 'gaussian', delta, allocation: 'optimal' }],
-  ['Laplace', 'iid', { mechanism: 'laplace', allocation: 'iid' }],
-  ['Laplace', 'optimal', { mechanism: 'laplace', allocation: 'optimal' }],
+  ['Gaussian', 'iid', { noise: 'gaussian', delta, allocation: 'iid' }],
+  ['Gaussian', 'optimal', { noise: 'gaussian', delta, allocation: 'optimal' }],
+  ['Laplace', 'iid', { noise: 'laplace', allocation: 'iid' }],
+  ['Laplace', 'optimal', { noise: 'laplace', allocation: 'optimal' }],
 ];
 
 const results = settings.map(() => []);

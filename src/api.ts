@@ -1,7 +1,7 @@
 // The public API but init(), shared by the entries (index.ts, asset.ts, workerd.ts), which differ
 // only in how they load the WebAssembly module.
-export { erfc, normalSf, normalLogSf, normalIsf } from './noise/special.js';
-export { gaussianDelta, gaussianMu, gaussianEpsilon } from './noise/profile.js';
+export { erfc, normalSf, normalLogSf, normalIsf } from './math/special.js';
+export { gaussianDelta, gaussianMu, gaussianEpsilon } from './accounting/profile.js';
 export {
   calibrateGaussian,
   calibrateLaplace,
@@ -10,9 +10,11 @@ export {
   type Allocation,
   type Calibration,
   type CalibrationOptions,
+  type GaussianBudget,
   type GaussianCalibration,
   type GaussianCalibrationOptions,
   type LaplaceCalibration,
+  type ProfileOptions,
 } from './calibrate/allocations.js';
 export { createRng, type Rng, type RngOptions } from './noise/random.js';
 export {
@@ -46,30 +48,31 @@ export {
   laplacePrivacy,
   compose,
   type AccountingOptions,
-  type GaussianPrivacy,
-  type LaplacePrivacy,
-  type MixedPrivacy,
+  type ApproximatePrivacy,
+  type Composable,
+  type GdpPrivacy,
   type Privacy,
+  type PrivacyFamily,
+  type PurePrivacy,
   type ZcdpPrivacy,
 } from './accounting/privacy.js';
+export type { Budget } from './core/budget.js';
 export {
   gaussianMechanism,
   laplaceMechanism,
-  recommend,
   type GaussianMechanism,
   type GaussianMechanismOptions,
   type LaplaceMechanism,
   type LaplaceMechanismOptions,
-  type Recommendation,
+  type ModeChoice,
 } from './mechanisms/independent.js';
+export { recommend, type Recommendation, type RecommendOptions } from './calibrate/recommend.js';
 export { perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
 export {
   covarianceSensitivity,
   gramMatrix,
   privateCovariance,
-  PCA_MECHANISMS,
   type CovarianceClip,
-  type PcaMechanism,
   type PrivateCovarianceOptions,
   type PrivateCovariance,
 } from './applications/pca.js';
@@ -91,3 +94,4 @@ export {
 } from './applications/coordinate-descent.js';
 export { gini } from './calibrate/gini.js';
 export { MODES, type Mode } from './mechanisms/grid.js';
+export { NOISE_FAMILIES, type NoiseFamilyName } from './noise/families.js';

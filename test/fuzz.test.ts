@@ -137,7 +137,7 @@ const fuzzed: Array<[string, fc.Arbitrary<() => unknown>]> = [
         p.mu,
         p.delta(e as number),
         p.epsilon(d as number),
-        (dpnoise.compose([p, p]) as dpnoise.GaussianPrivacy).epsilon(d as number),
+        (dpnoise.compose([p, p]) as dpnoise.GdpPrivacy).epsilon(d as number),
         dpnoise.gaussianMechanism({ sensitivity, epsilon: e, delta: d } as never).release(scales as never),
       ];
     }),

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { embeddedBytes } from '../src/wasm/embedded-init.js';
+import { useExactPath } from '../src/noise/discrete-exact.js';
 import { instantiateSync, type WasmExports } from '../src/wasm/loader.js';
 
 /**
@@ -33,6 +34,8 @@ export const ROUND_UP = 4 * EPS;
  * (docs/math.md, "Calibration"): 1e-12 = 4503.6 EPS, rounded down.
  */
 export const SEARCH = 4503 * EPS;
+
+useExactPath(); // the tests below call the discrete kernels of these instances directly
 
 /** The scalar and the SIMD build, each in its own instance, for parity tests. */
 export const builds: ReadonlyArray<readonly [string, WasmExports]> = [

@@ -43,7 +43,7 @@ const row = (d: number, wild = false) =>
 describe('privateCovariance: add/remove one row changes nothing but the noisy matrix', () => {
   const sizes = [1, 2, 10, 11, 255, 256, 257, 1023, 1024];
   const options = fc.record({
-    mechanism: fc.constantFrom('gaussian' as const, 'laplace' as const),
+    noise: fc.constantFrom('gaussian' as const, 'laplace' as const),
     allocation: fc.constantFrom('optimal' as const, 'iid' as const, 'spr' as const),
     mode: fc.constantFrom('grid' as const, 'continuous' as const),
     epsilon: fc.constantFrom(0.1, 1, 8),
@@ -59,7 +59,7 @@ describe('privateCovariance: add/remove one row changes nothing but the noisy ma
         ([d, n, seedRows, extra, o]) => {
           const rows = Array.from({ length: n }, (_, i) => seedRows[i % seedRows.length]!);
           const call = (data: number[][]) =>
-            privateCovariance({ data, ...o, ...(o.mechanism === 'gaussian' ? { delta: 1e-6 } : {}), ...(o.clip ? { clip: o.clip } : {}) });
+            privateCovariance({ data, ...o, ...(o.noise === 'gaussian' ? { delta: 1e-6 } : {}), ...(o.clip ? { clip: o.clip } : {}) });
           const base = observable(call(rows), ['matrix']);
           expect(observable(call([...rows, extra]), ['matrix']), `add a row to n = ${n}, d = ${d}`).toEqual(base);
           if (n > 1) expect(observable(call(rows.slice(1)), ['matrix']), `remove a row from n = ${n}`).toEqual(base);
@@ -71,8 +71,8 @@ describe('privateCovariance: add/remove one row changes nothing but the noisy ma
 
   it('at n = 1482909 and 1482910, where the summation bound used to add a grid step', () => {
     const rows = Array.from({ length: 1482909 }, (_, i) => [Math.sin(i)]);
-    for (const mechanism of ['gaussian', 'laplace'] as const) {
-      const call = (data: number[][]) => privateCovariance({ data, epsilon: 1, mechanism, ...(mechanism === 'gaussian' ? { delta: 1e-6 } : {}) });
+    for (const noise of ['gaussian', 'laplace'] as const) {
+      const call = (data: number[][]) => privateCovariance({ data, epsilon: 1, noise, ...(noise === 'gaussian' ? { delta: 1e-6 } : {}) });
       const small = call([[0.5], [1]]);
       // The power: the old calibration gave sensitivity 1.0000000000000278 at n = 10 and
       // 1.0000000000000329 at n = 11; now every n gives the clip level itself.

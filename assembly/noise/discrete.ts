@@ -12,7 +12,7 @@
 // Every decision compares a uniform (U, V: the bits of random words, extended by further words
 // as far as needed) with exp(-x) for a rational x. Here it is decided in double precision when the
 // uniform's known bits lie farther from the threshold than a proven bound on the rounding error
-// (MARGIN); otherwise the draw is handed, in its current state, to the exact path (src/wasm/exact-path.ts,
+// (MARGIN); otherwise the draw is handed, in its current state, to the exact path (src/noise/discrete-exact.ts,
 // rational arithmetic), which makes the same decisions from the same words. Both are therefore
 // one function of the random words: the fast path only skips work. The hand-over happens for
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).

@@ -106,7 +106,7 @@ function poolWord(): u64 {
   return word;
 }
 
-/** nextWord for the exact path (src/wasm/exact-path.ts), which continues a draw from the same words. */
+/** nextWord for the exact path (src/noise/discrete-exact.ts), which continues a draw from the same words. */
 export function exactWord(): u64 {
   return nextWord();
 }

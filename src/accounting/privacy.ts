@@ -6,35 +6,47 @@
 // delta(eps; mu), mu-GDP and rho-zCDP with rho = mu^2 / 2. Laplace: epsilon = sum_i lambda_i / b_i.
 // Sums are compensated and rounded up, so the reported privacy is never better than the truth.
 //
-// Every privacy object has one shape: `kind`, its own parameters as numbers (mu, rho, epsilonPure),
-// and the functions epsilon(delta) and delta(epsilon); it is frozen. Accounting fails closed: a
+// Every privacy object has one shape (README, "Conventions"): `kind`, the notion its numbers
+// certify ('pure', 'gdp', 'zcdp', 'approximate'); `family`, the noise that gives it; its own
+// numbers (epsilonPure, mu, rho); and the functions epsilon(delta) and delta(epsilon). It is
+// frozen, and genuine: compose takes only objects this module made. Accounting fails closed: a
 // figure is never NaN, null or negative; an overflow means Infinity (no privacy) with a warning.
-import { CompensatedSum } from '../core/summation.js';
-import { roundUp } from '../core/rounding.js';
-import { halfSquare, lossNorm } from './loss.js';
 import { DELTA, GAUSSIAN_EPSILON, PROFILE_ENTRIES } from '../core/domains.js';
-import { describe, numberIn, readOptions, vector } from '../core/validate.js';
+import { roundUp } from '../core/rounding.js';
+import { CompensatedSum } from '../core/summation.js';
+import { describe, integerIn, numberIn, readOptions, vector } from '../core/validate.js';
 import { wasm } from '../wasm/loader.js';
+import { halfSquare, lossNorm } from './loss.js';
 import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
+
+/**
+ * The noise a privacy object accounts for: a family of noise, its exact discrete version, or a
+ * composition of releases.
+ *
+ * @group Accounting
+ */
+export type PrivacyFamily = 'gaussian' | 'laplace' | 'discrete-gaussian' | 'discrete-laplace' | 'composition';
 
 /** What every privacy object offers. */
 interface Curves {
+  /** The noise it accounts for. */
+  readonly family: PrivacyFamily;
   /** The smallest delta (or a safe upper bound) for which the release is (epsilon, delta)-DP. */
   delta(epsilon: number): number;
-  /** The smallest epsilon (or a safe upper bound) for which the release is (epsilon, delta)-DP. */
+  /** The smallest epsilon (or a safe upper bound) for which the release is (epsilon, delta)-DP; delta in [0, 1). */
   epsilon(delta: number): number;
   /** Present when there is no privacy (a coordinate released exactly, or a loss that overflows). */
   readonly warning?: string;
 }
 
 /**
- * The privacy of independent Gaussian noise (or of Gaussian releases composed).
+ * mu-GDP (Gaussian noise, or Gaussian releases composed): the exact (epsilon, delta) curve.
  *
  * @group Accounting
  */
-export interface GaussianPrivacy extends Curves {
-  /** Which kind of privacy object this is. */
-  readonly kind: 'gaussian';
+export interface GdpPrivacy extends Curves {
+  /** The notion: mu-Gaussian differential privacy. */
+  readonly kind: 'gdp';
   /** Mahalanobis distance between neighbouring outputs (mu-GDP); Infinity for no privacy. */
   readonly mu: number;
   /** rho-zCDP, rho = mu^2 / 2. */
@@ -42,28 +54,28 @@ export interface GaussianPrivacy extends Curves {
 }
 
 /**
- * The privacy of independent Laplace noise (or of Laplace releases composed): pure epsilon-DP.
+ * Pure epsilon-DP (Laplace noise, or Laplace releases composed).
  *
  * @group Accounting
  */
-export interface LaplacePrivacy extends Curves {
-  /** Which kind of privacy object this is. */
-  readonly kind: 'laplace';
+export interface PurePrivacy extends Curves {
+  /** The notion: pure epsilon-DP. */
+  readonly kind: 'pure';
   /** Pure epsilon-DP; Infinity for no privacy. `epsilon(delta)` is this for every delta. */
   readonly epsilonPure: number;
 }
 
 /**
- * Gaussian and Laplace releases composed: (epsilonPure + epsilon_G(delta), delta)-DP.
+ * (epsilon, delta)-DP of Gaussian and pure parts by basic composition: (epsilonPure + epsilon_G(delta), delta).
  *
  * @group Accounting
  */
-export interface MixedPrivacy extends Curves {
-  /** Which kind of privacy object this is. */
-  readonly kind: 'mixed';
+export interface ApproximatePrivacy extends Curves {
+  /** The notion: (epsilon, delta)-DP, here by basic composition. */
+  readonly kind: 'approximate';
   /** The Gaussian part's distance. */
   readonly mu: number;
-  /** The Laplace part's epsilon. */
+  /** The pure part's epsilon. */
   readonly epsilonPure: number;
 }
 
@@ -73,26 +85,34 @@ export interface MixedPrivacy extends Curves {
  * @group Accounting
  */
 export interface ZcdpPrivacy extends Curves {
-  /** Which kind of privacy object this is. */
+  /** The notion: rho-zero-concentrated DP. */
   readonly kind: 'zcdp';
   /** rho of rho-zCDP; Infinity for no privacy. */
   readonly rho: number;
 }
 
 /**
- * Any privacy object: what gaussianPrivacy, laplacePrivacy, compose and mechanisms give.
+ * Any privacy object: what gaussianPrivacy, laplacePrivacy, compose and every release give.
  *
  * @group Accounting
  */
-export type Privacy = GaussianPrivacy | LaplacePrivacy | MixedPrivacy | ZcdpPrivacy;
+export type Privacy = GdpPrivacy | PurePrivacy | ApproximatePrivacy | ZcdpPrivacy;
+
+/** The privacy objects this module made: compose takes these only. */
+const genuine = new WeakSet<object>();
+
+/** Freezes a privacy object and records it as genuine. */
+function issue<T extends Privacy>(privacy: T): T {
+  Object.freeze(privacy);
+  genuine.add(privacy);
+  return privacy;
+}
 
 const OVERFLOW = 'no privacy: the privacy loss overflows double precision (a noise scale is far too small for its sensitivity).';
 
 /** A privacy parameter: a number >= 0, or Infinity (no privacy). */
-function parameter(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !(value >= 0)) {
-    throw new TypeError(`dpnoise: \`${name}\` must be a number >= 0 (Infinity for no privacy); got ${describe(value)}.`);
-  }
+function parameter(name: string, value: number): number {
+  if (!(value >= 0)) throw new RangeError(`dpnoise: internal error: \`${name}\` must be a number >= 0 (Infinity for no privacy); got ${describe(value)}.`);
   return value;
 }
 
@@ -104,7 +124,8 @@ function warningFor(values: readonly number[], warnings: readonly string[]): { w
 }
 
 const readEpsilon = (epsilon: number) => numberIn('epsilon', epsilon, GAUSSIAN_EPSILON);
-const readDelta = (delta: number) => numberIn('delta', delta, DELTA);
+/** delta in [0, 1): at 0, pure DP answers its epsilon and the other notions Infinity. */
+const readDelta = (delta: number) => (delta === 0 ? 0 : numberIn('delta', delta, DELTA));
 
 /** delta(epsilon) and epsilon(delta) of a Gaussian mechanism at distance mu, any mu. */
 function gaussianCurves(mu: number): Pick<Curves, 'delta' | 'epsilon'> {
@@ -115,7 +136,7 @@ function gaussianCurves(mu: number): Pick<Curves, 'delta' | 'epsilon'> {
     },
     epsilon(delta: number): number {
       const d = readDelta(delta);
-      if (mu === Infinity) return Infinity;
+      if (mu === Infinity || (d === 0 && mu > 0)) return mu === 0 ? 0 : Infinity;
       const w = wasm();
       // Beyond mu = 1000: delta(eps; mu) <= Q(eps/mu - mu/2), so mu (Q^-1(delta) + mu/2) is enough.
       return mu <= 1000 ? w.gaussianEpsilon(mu, d) : roundUp(mu * (w.normalIsf(d) + mu / 2));
@@ -131,41 +152,47 @@ function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon'> {
       return eps >= epsilonPure ? 0 : epsilonPure === Infinity ? 1 : -wasm().expm1(eps - epsilonPure);
     },
     epsilon: (delta) => {
-      readDelta(delta); // validated all the same
+      readDelta(delta); // validated all the same: (epsilonPure, delta)-DP for every delta, 0 included
       return epsilonPure;
     },
   };
 }
 
-/** A Gaussian privacy object at distance mu. */
-export function gaussianFromMu(mu: number, warnings: readonly string[] = []): GaussianPrivacy {
+/** A mu-GDP privacy object (Gaussian noise by default). */
+export function gdpPrivacy(mu: number, family: PrivacyFamily = 'gaussian', warnings: readonly string[] = []): GdpPrivacy {
   parameter('mu', mu);
-  return Object.freeze({ kind: 'gaussian', mu, rho: halfSquare(mu), ...gaussianCurves(mu), ...warningFor([mu], warnings) } as const);
+  return issue({ kind: 'gdp', family, mu, rho: halfSquare(mu), ...gaussianCurves(mu), ...warningFor([mu], warnings) });
 }
 
-/** A pure epsilon-DP privacy object. */
-export function laplaceFromEpsilon(epsilonPure: number, warnings: readonly string[] = []): LaplacePrivacy {
+/** A pure epsilon-DP privacy object (Laplace noise by default). */
+export function purePrivacy(epsilonPure: number, family: PrivacyFamily = 'laplace', warnings: readonly string[] = []): PurePrivacy {
   parameter('epsilonPure', epsilonPure);
-  return Object.freeze({ kind: 'laplace', epsilonPure, ...pureCurves(epsilonPure), ...warningFor([epsilonPure], warnings) } as const);
+  return issue({ kind: 'pure', family, epsilonPure, ...pureCurves(epsilonPure), ...warningFor([epsilonPure], warnings) });
 }
 
-/** A rho-zCDP privacy object. */
-export function zcdpPrivacy(rho: number, warnings: readonly string[] = []): ZcdpPrivacy {
+/** A rho-zCDP privacy object (grid mode's discrete Gaussian noise by default). */
+export function zcdpPrivacy(rho: number, family: PrivacyFamily = 'discrete-gaussian', warnings: readonly string[] = []): ZcdpPrivacy {
   parameter('rho', rho);
-  return Object.freeze({
+  return issue({
     kind: 'zcdp',
+    family,
     rho,
     delta: (epsilon: number) => (rho === Infinity ? 1 : zcdpDelta(rho, readEpsilon(epsilon))),
-    epsilon: (delta: number) => (rho === Infinity ? Infinity : roundUp(zcdpEpsilon(rho, readDelta(delta)))),
+    epsilon: (delta: number) => {
+      const d = readDelta(delta);
+      if (rho === 0) return 0;
+      return rho === Infinity || d === 0 ? Infinity : roundUp(zcdpEpsilon(rho, d));
+    },
     ...warningFor([rho], warnings),
-  } as const);
+  });
 }
 
 /** Gaussian and pure parts by basic composition: (epsilonPure + epsilon_G(delta), delta)-DP. */
-function mixedPrivacy(mu: number, epsilonPure: number, warnings: readonly string[]): MixedPrivacy {
+function approximatePrivacy(mu: number, epsilonPure: number, warnings: readonly string[]): ApproximatePrivacy {
   const curves = gaussianCurves(mu);
-  return Object.freeze({
-    kind: 'mixed',
+  return issue({
+    kind: 'approximate',
+    family: 'composition',
     mu,
     epsilonPure,
     delta(epsilon: number): number {
@@ -176,7 +203,23 @@ function mixedPrivacy(mu: number, epsilonPure: number, warnings: readonly string
       return roundUp(epsilonPure + curves.epsilon(delta));
     },
     ...warningFor([mu, epsilonPure], warnings),
-  } as const);
+  });
+}
+
+/** Noise families whose independent noise this module accounts for directly. */
+type IndependentFamily = 'gaussian' | 'laplace';
+
+/**
+ * The privacy of independent noise of `family` with these scales, for arrays already validated:
+ * mu-GDP (Gaussian) or pure epsilon-DP (Laplace); with `discrete`, the exact discrete noise of grid
+ * mode in grid steps (lambda and scales in steps): rho-zCDP with rho = sum (lambda_i / sigma_i)^2 / 2
+ * for the discrete Gaussian (Canonne, Kamath & Steinke 2020), pure epsilon-DP for the discrete Laplace.
+ */
+export function independentPrivacy(family: IndependentFamily, lambda: Float64Array, scaleAt: (i: number) => number, discrete = false): Privacy {
+  const { total, exactAt } = lossNorm(lambda, scaleAt, family === 'gaussian' ? 2 : 1);
+  const warnings = exactAt === undefined ? [] : [`no privacy: coordinate ${exactAt} has sensitivity ${lambda[exactAt]} and scale 0, so it is released exactly.`];
+  if (family === 'laplace') return purePrivacy(total, discrete ? 'discrete-laplace' : 'laplace', warnings);
+  return discrete ? zcdpPrivacy(halfSquare(total), 'discrete-gaussian', warnings) : gdpPrivacy(total, 'gaussian', warnings);
 }
 
 /**
@@ -193,36 +236,33 @@ export interface AccountingOptions {
 
 const SCALE_ENTRIES = { min: 0, max: Number.MAX_VALUE, basic: 'a finite number >= 0', range: 'a finite number >= 0' };
 
-/** (sum_i (lambda_i / s_i)^q)^(1/q) over the profile, rounded up; Infinity (with the first culprit) for a zero scale. */
-function spend(options: AccountingOptions, q: 1 | 2): { total: number; warnings: string[] } {
+/** The privacy of a family's noise with the scales and sensitivities of `options`, validated here. */
+function accounted(family: IndependentFamily, options: AccountingOptions): Privacy {
   const o = readOptions('options', options, ['scales', 'sensitivity']);
   const lambda = vector('sensitivity', o.sensitivity, PROFILE_ENTRIES);
   const scales =
     typeof o.scales === 'number'
       ? numberIn('scales', o.scales, { min: 0, max: Number.MAX_VALUE })
       : vector('scales', o.scales, SCALE_ENTRIES, { length: lambda.length });
-  const { total, exactAt } = lossNorm(lambda, typeof scales === 'number' ? () => scales : (i) => scales[i]!, q);
-  if (exactAt === undefined) return { total, warnings: [] };
-  return { total, warnings: [`no privacy: coordinate ${exactAt} has sensitivity ${lambda[exactAt]} and scale 0, so it is released exactly.`] };
+  return independentPrivacy(family, lambda, typeof scales === 'number' ? () => scales : (i) => scales[i]!);
 }
 
 /**
- * The privacy of independent Gaussian noise with standard deviations `scales`.
+ * The privacy (mu-GDP) of independent Gaussian noise with standard deviations `scales`.
  *
  * @example
  * ```ts
  * import { gaussianPrivacy } from 'dpnoise';
  *
  * const p = gaussianPrivacy({ scales: [0.5, 1, 2], sensitivity: [0.1, 0.2, 0.4] });
- * console.log(p.mu, p.rho); // 0.3464 = sqrt(3 * 0.2^2), 0.06
+ * console.log(p.kind, p.mu, p.rho); // 'gdp' 0.3464 = sqrt(3 * 0.2^2), 0.06
  * console.log(p.epsilon(1e-6), p.delta(1)); // 1.510, 0.00032
  * ```
  *
  * @group Accounting
  */
-export function gaussianPrivacy(options: AccountingOptions): GaussianPrivacy {
-  const { total, warnings } = spend(options, 2);
-  return gaussianFromMu(total, warnings);
+export function gaussianPrivacy(options: AccountingOptions): GdpPrivacy {
+  return accounted('gaussian', options) as GdpPrivacy;
 }
 
 /**
@@ -233,87 +273,92 @@ export function gaussianPrivacy(options: AccountingOptions): GaussianPrivacy {
  * import { laplacePrivacy } from 'dpnoise';
  *
  * const p = laplacePrivacy({ scales: [1, 2], sensitivity: [0.5, 0.5] });
- * console.log(p.epsilonPure); // 0.75 = 0.5 / 1 + 0.5 / 2, rounded up by an ulp or two
+ * console.log(p.kind, p.epsilonPure); // 'pure' 0.75 = 0.5 / 1 + 0.5 / 2, rounded up by an ulp or two
  * ```
  *
  * @group Accounting
  */
-export function laplacePrivacy(options: AccountingOptions): LaplacePrivacy {
-  const { total, warnings } = spend(options, 1);
-  return laplaceFromEpsilon(total, warnings);
-}
-
-const KINDS = ['gaussian', 'laplace', 'mixed', 'zcdp'] as const;
-
-/** One item of compose's list, read once and checked: its kind, its parameters, its warning. */
-function readPrivacy(item: unknown, i: number): { kind: (typeof KINDS)[number]; mu: number; epsilonPure: number; rho: number; warning?: string } {
-  const what = `list[${i}]`;
-  const kind = typeof item === 'object' && item !== null ? (item as { kind?: unknown }).kind : undefined;
-  if (!KINDS.includes(kind as never)) {
-    throw new TypeError(`dpnoise: \`${what}\` must be a privacy object (from gaussianPrivacy, laplacePrivacy, compose or a mechanism); got ${describe(item)}.`);
-  }
-  const field = (name: string) => parameter(`${what}.${name}`, (item as Record<string, unknown>)[name]);
-  const k = kind as (typeof KINDS)[number];
-  const warning = (item as { warning?: unknown }).warning;
-  if (warning !== undefined && typeof warning !== 'string') throw new TypeError(`dpnoise: \`${what}.warning\` must be a string; got ${describe(warning)}.`);
-  return {
-    kind: k,
-    mu: k === 'gaussian' || k === 'mixed' ? field('mu') : 0,
-    epsilonPure: k === 'laplace' || k === 'mixed' ? field('epsilonPure') : 0,
-    rho: k === 'zcdp' ? field('rho') : 0,
-    warning: warning as string | undefined,
-  };
+export function laplacePrivacy(options: AccountingOptions): PurePrivacy {
+  return accounted('laplace', options) as PurePrivacy;
 }
 
 /**
- * The privacy of releasing every item of `list` (results of gaussianPrivacy, laplacePrivacy,
- * compose, or a mechanism's `privacy`). Gaussian parts compose exactly (mu = sqrt(sum mu_j^2));
- * Laplace parts add their epsilons; a mixture is (epsilonPure + epsilon_G(delta), delta)-DP by
- * basic composition of the pure part with the Gaussian part, a safe rule. With any zCDP part
- * (grid-mode Gaussian noise) everything composes as zCDP: rho adds up, mu-GDP is mu^2/2-zCDP and
- * each pure epsilon-DP part is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe. Every item is checked: its
- * parameters must be numbers >= 0 or Infinity, so a privacy object saved as JSON (where Infinity
- * became null) or edited by hand fails instead of counting as no cost.
+ * An item of compose's list: a privacy object, or `{ privacy, times }` for `times` releases with
+ * the same privacy (a whole number >= 1).
+ *
+ * @group Accounting
+ */
+export type Composable = Privacy | { privacy: Privacy; times: number };
+
+/** One item of compose's list, checked: genuine, with its repetition count. */
+function readItem(item: unknown, i: number): { privacy: Privacy; times: number } {
+  let privacy: unknown = item;
+  let times = 1;
+  if (typeof item === 'object' && item !== null && !genuine.has(item) && 'privacy' in item) {
+    const o = readOptions(`list[${i}]`, item, ['privacy', 'times']);
+    privacy = o.privacy;
+    times = o.times === undefined ? 1 : integerIn(`list[${i}].times`, o.times, { min: 1, max: Number.MAX_SAFE_INTEGER });
+  }
+  if (typeof privacy !== 'object' || privacy === null || !genuine.has(privacy)) {
+    const kinded = typeof privacy === 'object' && privacy !== null && 'kind' in privacy;
+    throw new TypeError(
+      `dpnoise: \`list[${i}]\` must be a privacy object made by dpnoise (gaussianPrivacy, laplacePrivacy, compose or a release's \`privacy\`), or { privacy, times }; got ${
+        kinded ? 'an object of that shape that dpnoise did not make (a copy, JSON, or an object from another copy of dpnoise)' : describe(privacy)
+      }.`,
+    );
+  }
+  return { privacy: privacy as Privacy, times };
+}
+
+/**
+ * The privacy of releasing every item of `list`: privacy objects, or `{ privacy, times }` for a
+ * release repeated `times` times. Gaussian parts compose exactly (mu = sqrt(sum mu_j^2)); pure
+ * parts add their epsilons; a mixture is (epsilonPure + epsilon_G(delta), delta)-DP by basic
+ * composition of the pure part with the Gaussian part, a safe rule. With any zCDP part (grid-mode
+ * Gaussian noise) everything composes as zCDP: rho adds up, mu-GDP is mu^2/2-zCDP and each pure
+ * epsilon-DP part is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe. Only privacy objects made by
+ * dpnoise are taken: a copy or a JSON round trip is refused rather than counted as free.
  *
  * @example
  * ```ts
  * import { compose, gaussianPrivacy, laplacePrivacy } from 'dpnoise';
  *
  * const step = gaussianPrivacy({ scales: 4, sensitivity: [1, 1] }); // mu = sqrt(2) / 4
- * const twice = compose([step, step]); // Gaussian, mu = 0.5
+ * const twice = compose([{ privacy: step, times: 2 }]); // mu-GDP, mu = 0.5
  * const count = laplacePrivacy({ scales: 2, sensitivity: [0.5, 0.5] }); // epsilon 0.5
  * const all = compose([twice, count]);
  * console.log(twice.epsilon(1e-6)); // 2.254
- * console.log(all.kind, all.epsilon(1e-6)); // 'mixed' 2.754
+ * console.log(all.kind, all.epsilon(1e-6)); // 'approximate' 2.754
  * ```
  *
  * @group Accounting
  */
-export function compose(list: readonly Privacy[]): Privacy {
+export function compose(list: readonly Composable[]): Privacy {
   if (!Array.isArray(list) || list.length === 0) {
-    throw new TypeError('dpnoise: `list` must be a non-empty array of privacy objects (from gaussianPrivacy, laplacePrivacy, compose or a mechanism).');
+    throw new TypeError('dpnoise: `list` must be a non-empty array of privacy objects (from gaussianPrivacy, laplacePrivacy, compose or a release).');
   }
-  const items = Array.from(list, readPrivacy);
+  const items = Array.from(list, readItem);
   const epsilons = new CompensatedSum();
   // zCDP parts, each mu-GDP part as mu^2/2-zCDP and each pure epsilon-DP part as epsilon^2/2-zCDP.
   const rhos = new CompensatedSum();
-  const warnings = items.flatMap((item) => (item.warning ? [item.warning] : []));
-  for (const item of items) {
-    epsilons.add(item.epsilonPure);
-    rhos.add(item.rho);
-    rhos.add(halfSquare(item.mu));
-    rhos.add(halfSquare(item.epsilonPure));
+  const warnings = [...new Set(items.flatMap(({ privacy }) => (privacy.warning ? [privacy.warning] : [])))];
+  const mus: number[] = [];
+  for (const { privacy: p, times } of items) {
+    const mu = 'mu' in p ? p.mu : 0;
+    const epsilonPure = 'epsilonPure' in p ? p.epsilonPure : 0;
+    const rho = p.kind === 'zcdp' ? p.rho : 0;
+    epsilons.add(times * epsilonPure);
+    rhos.add(times * rho);
+    rhos.add(times * halfSquare(mu));
+    rhos.add(times * halfSquare(epsilonPure));
+    mus.push(mu * Math.sqrt(times));
   }
-  const has = (kinds: readonly string[]) => items.some((item) => kinds.includes(item.kind));
-  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value), warnings);
+  const has = (kinds: readonly string[]) => items.some(({ privacy }) => kinds.includes(privacy.kind));
+  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value), 'composition', warnings);
   // mu = sqrt(sum mu_j^2), formed without underflow for tiny distances.
-  const mu = lossNorm(
-    Float64Array.from(items, (item) => item.mu),
-    () => 1,
-    2,
-  ).total;
+  const mu = lossNorm(Float64Array.from(mus), () => 1, 2).total;
   const epsilonPure = roundUp(epsilons.value);
-  if (!has(['laplace', 'mixed'])) return gaussianFromMu(mu, warnings);
-  if (!has(['gaussian', 'mixed'])) return laplaceFromEpsilon(epsilonPure, warnings);
-  return mixedPrivacy(mu, epsilonPure, warnings);
+  if (!has(['pure', 'approximate'])) return gdpPrivacy(mu, 'composition', warnings);
+  if (!has(['gdp', 'approximate'])) return purePrivacy(epsilonPure, 'composition', warnings);
+  return approximatePrivacy(mu, epsilonPure, warnings);
 }

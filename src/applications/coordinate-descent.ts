@@ -49,14 +49,17 @@
 //    from the features (coordinateDescent's 1 / M_j, which the paper assumes public, would make
 //    the scales of two neighbouring datasets differ). Public bounds on the features give them:
 //    |x_ij| <= B_j bounds M_j by B_j^2 (squared loss) or B_j^2 / 4 (logistic), so gamma_j = 1 / that.
-import { gaussianFromMu, type GaussianPrivacy, zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
-import { zcdpMu } from '../accounting/zcdp.js';
-import { ALLOCATIONS, calibrateGaussian, type Allocation } from '../calibrate/allocations.js';
-import { DELTA, MAX_SCALE } from '../core/domains.js';
+import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
+import { gdpPrivacy, type GdpPrivacy, zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { ALLOCATIONS, calibrateProfile, type Allocation } from '../calibrate/allocations.js';
+import { type GaussianBudget } from '../calibrate/allocations.js';
+import { readBudget, type Target } from '../core/budget.js';
+import { MAX_SCALE } from '../core/domains.js';
+import { roundUp } from '../core/rounding.js';
+import { GAUSSIAN } from '../noise/families.js';
 import { CompensatedSum, summationFactor } from '../core/summation.js';
 import { type Entries, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, type ModeOptions, readMode, roundHalfUp, roundingScale } from '../mechanisms/grid.js';
-import { gaussianMu } from '../noise/profile.js';
 import { sourceOf, type Rng } from '../noise/random.js';
 import { drawValidated, gaussianNoise } from '../noise/samplers.js';
 
@@ -121,7 +124,15 @@ export interface CoordinateDescentOptions extends CoordinateDescentProblem {
  *
  * @group Applications
  */
-export interface PrivateCoordinateDescentOptions extends CoordinateDescentOptions {
+export type PrivateCoordinateDescentOptions = PrivateCoordinateDescentSettings & GaussianBudget;
+
+/**
+ * The settings of privateCoordinateDescent besides the budget (`epsilon` and `delta`, `mu` or
+ * `rho`: the whole run meets it under replace-one neighbours).
+ *
+ * @group Applications
+ */
+export interface PrivateCoordinateDescentSettings extends CoordinateDescentOptions {
   /**
    * Per-coordinate step sizes gamma_j > 0, required: they must not come from the private data
    * (they weigh the noise). From public feature bounds |x_ij| <= B_j: 1 / B_j^2 for the squared
@@ -130,10 +141,6 @@ export interface PrivateCoordinateDescentOptions extends CoordinateDescentOption
   stepSizes: Float64Array | readonly number[];
   /** Clipping thresholds C_j >= 0: every record's coordinate-j gradient is clipped to [-C_j, C_j]. */
   clip: Float64Array | readonly number[];
-  /** The whole run is (epsilon, delta)-DP under replace-one neighbours. */
-  epsilon: number;
-  /** delta in [1e-300, 1). */
-  delta: number;
   /** `optimal` (default; improved DP-CD), `spr` (DP-CD: scales proportional to C_j) or `iid`. */
   allocation?: Allocation;
   /**
@@ -172,7 +179,7 @@ export interface PrivateCoordinateDescentResult {
   /** The run's own distance, at most `mu`: sqrt(sum over all updates of (Delta_j / sigma_j)^2), or in grid mode sqrt(2 rho) for the rounded sensitivities. */
   runMu: number;
   /** The privacy of the whole run: mu-GDP (continuous) or rho-zCDP (grid), from the scales used. */
-  privacy: GaussianPrivacy | ZcdpPrivacy;
+  privacy: GdpPrivacy | ZcdpPrivacy;
   /** 'grid' or 'continuous'. */
   mode: Mode;
   /** Grid mode: every released gradient was an exact multiple of this power of two. */
@@ -189,12 +196,10 @@ const CLIP_ENTRIES: Entries = { min: 1e-100, max: 1e100, zero: true, basic: 'a f
 const STEP_ENTRIES: Entries = { min: 1e-100, max: 1e100, basic: 'a finite number > 0', range: 'between 1e-100 and 1e+100' };
 const STRENGTH: Range = { min: 0, max: 1e100 };
 const PASSES: Range = { min: 1, max: 1e6 };
-/** Epsilon > 0: at 0 no noise is enough. */
-const EPSILON: Range = { min: 0, max: 1e6, minOpen: true };
 
 const PROBLEM_OPTIONS = ['features', 'labels', 'loss', 'l1', 'l2'] as const;
 const DESCENT_OPTIONS = [...PROBLEM_OPTIONS, 'passes', 'stepSizes'] as const;
-const PRIVATE_OPTIONS = [...DESCENT_OPTIONS, 'clip', 'epsilon', 'delta', 'allocation', 'noiseWeights', 'rng', 'mode', 'grid', 'fixedWork'] as const;
+const PRIVATE_OPTIONS = [...DESCENT_OPTIONS, 'clip', 'epsilon', 'delta', 'mu', 'rho', 'allocation', 'noiseWeights', 'rng', 'mode', 'grid', 'fixedWork'] as const;
 
 interface Problem {
   x: Float64Array;
@@ -382,7 +387,7 @@ interface Noise {
   scales: Float64Array;
   mu: number;
   runMu: number;
-  privacy: GaussianPrivacy | ZcdpPrivacy;
+  privacy: GdpPrivacy | ZcdpPrivacy;
   grid: number | undefined;
   noisyPass: NoisyPass;
 }
@@ -414,13 +419,13 @@ function continuousNoise(
   sensitivity.forEach((l, j) => {
     if (l > 0) perPass.add((l / scales[j]!) ** 2);
   });
-  const runMu = Math.sqrt(passes * perPass.value) * (1 + 2 ** -50);
+  const runMu = roundUp(Math.sqrt(passes * perPass.value));
   const options = rng === undefined ? undefined : { rng };
   const noisyPass: NoisyPass = () => {
     const eta = gaussianNoise(sensitivity.length, scales, options);
     return (j, average) => average + eta[j]!;
   };
-  return { scales, mu: mu0, runMu, privacy: gaussianFromMu(runMu), grid: undefined, noisyPass };
+  return { scales, mu: mu0, runMu, privacy: gdpPrivacy(runMu), grid: undefined, noisyPass };
 }
 
 /**
@@ -432,19 +437,13 @@ function continuousNoise(
 function gridNoise(
   calibrate: (sensitivity: Float64Array, mu: number) => Float64Array,
   sensitivity: Float64Array,
-  epsilon: number,
-  delta: number,
-  mu0: number,
+  target: Target,
   passes: number,
   rng: Rng | undefined,
   mode: ModeOptions,
   clip: Float64Array,
 ): Noise {
-  const mu = zcdpMu(epsilon, delta, mu0);
-  if (!(mu > 0))
-    throw new RangeError(
-      `dpnoise: grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or mode 'continuous'.`,
-    );
+  const mu = gridGaussianDistance(target);
   const first = runScales(calibrate, sensitivity, mu, passes);
   const g =
     mode.grid ??
@@ -461,7 +460,7 @@ function gridNoise(
   rounded.forEach((l, j) => {
     if (l > 0) perPass.add((l / g) ** 2 / (2 * variances[j]!));
   });
-  const rho = passes * perPass.value * (1 + 2 ** -50);
+  const rho = roundUp(passes * perPass.value);
   const stream = sourceOf(rng).stream(); // one stream for the run: update (pass, j) is coordinate pass d + j
   const noisyPass: NoisyPass = (pass) => {
     const Y = drawValidated('discreteGaussianSamples', new Float64Array(sensitivity.length), variances, stream, {
@@ -521,8 +520,7 @@ export function privateCoordinateDescent(options: PrivateCoordinateDescentOption
   const p = readProblem(o);
   const passes = integerIn('passes', o.passes, PASSES);
   const clip = Float64Array.from(vector('clip', o.clip, CLIP_ENTRIES, { length: p.d }));
-  const epsilon = numberIn('epsilon', o.epsilon, EPSILON);
-  const delta = numberIn('delta', o.delta, DELTA);
+  const target = readBudget(o, GAUSSIAN_NOTIONS);
   const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
   const noiseWeights = o.noiseWeights === undefined ? 'step-sizes' : oneOf('noiseWeights', o.noiseWeights, NOISE_WEIGHTS);
   const mode = readMode(o);
@@ -539,12 +537,11 @@ export function privateCoordinateDescent(options: PrivateCoordinateDescentOption
   const sensitivity = clip.map((c) => ((2 * c) / p.n) * summationFactor(p.n));
   const weighted = allocation === 'optimal' && noiseWeights === 'step-sizes';
   const calibrate = (lambda: Float64Array, mu: number) =>
-    calibrateGaussian({ sensitivity: lambda, mu, allocation, ...(weighted ? { weights: steps } : {}) }).scales;
-  const mu0 = gaussianMu(epsilon, delta);
+    calibrateProfile(GAUSSIAN, { lambda, weights: weighted ? steps : undefined, grouped: false, allocation, p: 2 }, mu).scales;
   const noise =
     mode.mode === 'grid'
-      ? gridNoise(calibrate, sensitivity, epsilon, delta, mu0, passes, rng, mode, clip)
-      : continuousNoise(calibrate, sensitivity, mu0, passes, rng);
+      ? gridNoise(calibrate, sensitivity, target, passes, rng, mode, clip)
+      : continuousNoise(calibrate, sensitivity, gaussianDistance(target), passes, rng);
   if (!(noise.runMu <= noise.mu)) throw new Error(`dpnoise: internal error: the run's distance ${noise.runMu} exceeds ${noise.mu}.`);
 
   const parameters = descend(p, passes, steps, clip, noise.noisyPass);

@@ -5,8 +5,10 @@
 // with sensitivities C_l: the optimal per-layer scales minimise the total noise sum_l n_l sigma_l^2
 // at that mu. The usual per-layer rule sets sigma_l proportional to C_l (spr); global clipping
 // clips the whole gradient to ||C||_2 and adds sigma = ||C||_2 z to every coordinate (iid).
-import { calibrateGaussian, type GaussianCalibration } from '../calibrate/allocations.js';
-import { numberIn, readOptions } from '../core/validate.js';
+import { gaussianCalibration, type GaussianCalibration } from '../calibrate/allocations.js';
+import { PROFILE_ENTRIES } from '../core/domains.js';
+import { frozenResult } from '../core/frozen.js';
+import { numberIn, readOptions, readSizes, vector } from '../core/validate.js';
 
 /**
  * Options of perLayerNoise.
@@ -63,7 +65,10 @@ export interface PerLayerNoise {
 export function perLayerNoise(options: PerLayerNoiseOptions): PerLayerNoise {
   const o = readOptions('options', options, ['layerSizes', 'clipNorms', 'noiseMultiplier']);
   const z = numberIn('noiseMultiplier', o.noiseMultiplier, { min: 0.001, max: 1e6 });
+  // The layers are groups: sizes n_l, group sensitivities C_l (the l2 clipping norms).
+  const lambda = vector('clipNorms', o.clipNorms, PROFILE_ENTRIES);
+  const sizes = readSizes('layerSizes', o.layerSizes, lambda.length);
   const calibrate = (allocation: 'optimal' | 'spr' | 'iid') =>
-    calibrateGaussian({ groups: { sizes: o.layerSizes as never, sensitivity: o.clipNorms as never }, mu: 1 / z, allocation });
-  return { optimal: calibrate('optimal'), spr: calibrate('spr'), global: calibrate('iid') };
+    gaussianCalibration({ notion: 'gdp', mu: 1 / z }, { lambda, weights: sizes, grouped: true, allocation, p: 2 });
+  return frozenResult({ optimal: calibrate('optimal'), spr: calibrate('spr'), global: calibrate('iid') });
 }

@@ -30,33 +30,16 @@
 // less than the profile's l2 norm sqrt(d + d(d-1)/8) and l1 norm d + d(d-1)/4; iid noise
 // calibrated to those joint sensitivities (Dwork et al.'s "Analyze Gauss" for Gaussian noise) is
 // much more accurate than either allocation here. The allocations are compared on equal terms.
-import type { Allocation } from '../calibrate/allocations.js';
+import { GAUSSIAN_NOTIONS } from '../accounting/distance.js';
+import { ALLOCATIONS, type Allocation } from '../calibrate/allocations.js';
+import { BUDGET_OPTIONS, readBudget } from '../core/budget.js';
 import { powerOfTwoBelow } from '../core/rounding.js';
 import { fail, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
+import { GAUSSIAN, LAPLACE, NOISE_FAMILIES, type NoiseFamilyName } from '../noise/families.js';
 import { sourceOf, type Rng } from '../noise/random.js';
-import { type Mode, roundHalfUp } from '../mechanisms/grid.js';
-import {
-  gaussianMechanism,
-  type GaussianMechanism,
-  type GaussianMechanismOptions,
-  laplaceMechanism,
-  type LaplaceMechanism,
-  type LaplaceMechanismOptions,
-} from '../mechanisms/independent.js';
+import { type Mode, MODE_OPTIONS, readMode, roundHalfUp } from '../mechanisms/grid.js';
+import { type GaussianMechanism, independentMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { MATRIX_DIMENSION } from './subspaces.js';
-
-/**
- * The noise families privateCovariance offers.
- *
- * @group Applications
- */
-export const PCA_MECHANISMS = ['gaussian', 'laplace'] as const;
-/**
- * The noise of `privateCovariance`: Gaussian for (epsilon, delta)-DP, Laplace for pure epsilon-DP.
- *
- * @group Applications
- */
-export type PcaMechanism = (typeof PCA_MECHANISMS)[number];
 
 /**
  * Per-entry clip levels of each user's contribution x_i x_j; they become the sensitivities.
@@ -78,12 +61,16 @@ export interface CovarianceClip {
 export interface PrivateCovarianceOptions {
   /** The n rows (users) of X, each of length d, finite; rows of l2 norm <= 1 are released unclipped. */
   data: readonly (Float64Array | readonly number[])[];
-  /** The privacy budget epsilon. */
-  epsilon: number;
-  /** Required for Gaussian noise, not allowed for Laplace noise. */
+  /** The budget: `epsilon` and `delta` (Gaussian noise), `mu` or `rho` (Gaussian), or `epsilon` alone (Laplace). */
+  epsilon?: number;
+  /** delta in [1e-300, 1), with `epsilon`, for Gaussian noise. */
   delta?: number;
-  /** 'gaussian' ((epsilon, delta)-DP, needs delta) or 'laplace' (pure epsilon-DP). */
-  mechanism: PcaMechanism;
+  /** mu-GDP, for Gaussian noise. */
+  mu?: number;
+  /** rho-zCDP, for Gaussian noise. */
+  rho?: number;
+  /** 'gaussian' ((epsilon, delta)-DP, mu-GDP or rho-zCDP) or 'laplace' (pure epsilon-DP). */
+  noise: NoiseFamilyName;
   /** How the noise is spread over the d(d+1)/2 entries (default 'optimal'). */
   allocation?: Allocation;
   /** Per-entry clip levels (default: 1 on the diagonal, 1/2 off it, which unit rows never exceed). */
@@ -112,6 +99,8 @@ export interface PrivateCovariance {
   sensitivity: Float64Array;
   /** The mechanism used: its calibration (scales per upper-triangle entry, in the profile's order), privacy, mode and grid. */
   calibration: GaussianMechanism | LaplaceMechanism;
+  /** The privacy of the release (the mechanism's). */
+  privacy: GaussianMechanism['privacy'] | LaplaceMechanism['privacy'];
 }
 
 const DIAGONAL_CLIP: Range = { min: 0, max: 1, minOpen: true };
@@ -260,36 +249,33 @@ export function gramMatrix(data: readonly (Float64Array | readonly number[])[], 
  * @group Applications
  */
 export function privateCovariance(options: PrivateCovarianceOptions): PrivateCovariance {
-  const o = readOptions('options', options, ['data', 'epsilon', 'delta', 'mechanism', 'allocation', 'clip', 'rng', 'mode', 'grid', 'fixedWork']);
-  const family = oneOf('mechanism', o.mechanism, PCA_MECHANISMS);
-  if (family === 'laplace' && o.delta !== undefined) {
-    throw new TypeError('dpnoise: `delta` applies to the Gaussian mechanism only; Laplace noise gives pure epsilon-DP.');
-  }
+  const o = readOptions('options', options, ['data', ...BUDGET_OPTIONS, 'noise', 'allocation', 'clip', 'rng', ...MODE_OPTIONS]);
+  const family = oneOf('noise', o.noise, NOISE_FAMILIES) === 'gaussian' ? GAUSSIAN : LAPLACE;
+  const target = readBudget(o, family === GAUSSIAN ? GAUSSIAN_NOTIONS : ['pure']);
+  const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
+  const mode = readMode(o);
+  const rng = sourceOf(o.rng);
   const { rows, d } = readRows(o.data);
   const limits = readClip(o.clip);
-  // The mechanism checks epsilon, delta, allocation and the mode; sourceOf checks rng; all before
-  // any work. Nothing here reads the rows' count or values: the calibration is public.
-  const { data: _d, mechanism: _m, clip: _c, rng: _r, ...rest } = o;
-  const build = (options: Record<string, unknown>, sensitivity: Float64Array) =>
-    family === 'gaussian'
-      ? gaussianMechanism({ ...options, sensitivity } as GaussianMechanismOptions)
-      : laplaceMechanism({ ...options, sensitivity } as LaplaceMechanismOptions);
+  // Everything is read and checked; nothing below reads the rows' count or values until the sums:
+  // the calibration is public.
   const clipLevels = covarianceSensitivity(d, limits);
   const largest = Math.max(limits.diagonal, limits.offDiagonal);
   const finest = powerOfTwoBelow(largest) * 2 ** -20; // ceil(c / q) <= 2^21 for every clip level c
+  const build = (lambda: Float64Array, grid: number | undefined) =>
+    independentMechanism(family, target, { lambda, weights: undefined, grouped: false, allocation, p: 2 }, { ...mode, grid });
   // Continuous mode: noise for the clip levels rounded up to whole quanta (exact for powers of two).
-  const continuous = rest.mode === 'continuous'; // any other value is the mechanism's to check
-  let mechanism = build(rest, continuous ? clipLevels.map((c) => finest * Math.ceil(c / finest)) : clipLevels);
+  const continuous = mode.mode === 'continuous';
+  let mechanism = build(continuous ? clipLevels.map((c) => finest * Math.ceil(c / finest)) : clipLevels, mode.grid);
   if (!continuous && mechanism.grid! < finest) {
-    if (rest.grid !== undefined) {
+    if (mode.grid !== undefined) {
       throw new RangeError(
-        `dpnoise: \`grid\` must be at least ${finest} (2^-20 of the largest clip level, rounded to a power of two) for privateCovariance, so that the sums over users stay exact; got ${rest.grid}.`,
+        `dpnoise: \`grid\` must be at least ${finest} (2^-20 of the largest clip level, rounded to a power of two) for privateCovariance, so that the sums over users stay exact; got ${mode.grid}.`,
       );
     }
-    mechanism = build({ ...rest, grid: finest }, clipLevels); // clip levels far apart: the finest grid the exact sums allow
+    mechanism = build(clipLevels, finest); // clip levels far apart: the finest grid the exact sums allow
   }
   const quantum = mechanism.grid ?? finest;
-  const rng = sourceOf(o.rng);
   const released = mechanism.release(quantizedGram(rows, d, limits, quantum), { rng });
-  return { matrix: mirror(released, d), dimension: d, sensitivity: mechanism.sensitivity, calibration: mechanism };
+  return { matrix: mirror(released, d), dimension: d, sensitivity: mechanism.sensitivity, calibration: mechanism, privacy: mechanism.privacy };
 }

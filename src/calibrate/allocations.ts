@@ -10,9 +10,13 @@
 // n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
 // Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
 // so groups are the weighted problem with w_g = n_g (docs/math.md, "Allocations": the weighted formula).
+import { type Budget, budgetOf, readBudget, type Target } from '../core/budget.js';
+import { PROFILE_ENTRIES, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
+import { frozenResult } from '../core/frozen.js';
 import { CompensatedSum } from '../core/summation.js';
-import { PROFILE_ENTRIES, readGaussianBudget, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
-import { numberIn, oneOf, readOptions, POSITIVE, type Range, readSizes, vector } from '../core/validate.js';
+import { numberIn, oneOf, readOptions, type Range, readSizes, vector } from '../core/validate.js';
+import { GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
+import { type FamilyName, GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
 
@@ -45,17 +49,15 @@ export interface Groups {
 }
 
 /**
- * The options of calibrateLaplace, and (with `delta` or `mu`) of calibrateGaussian.
+ * The profile and allocation options every calibration takes.
  *
  * @group Calibration
  */
-export interface CalibrationOptions {
+export interface ProfileOptions {
   /** Per-coordinate sensitivities lambda_i >= 0 (0 or between 2^-400 and 2^400). */
   sensitivity?: Float64Array | readonly number[];
   /** Groups of coordinates with one scale each, in place of `sensitivity`. */
   groups?: Groups;
-  /** The privacy budget epsilon (> 0 for Laplace noise). */
-  epsilon: number;
   /** How to spread the noise over the coordinates (default `optimal`). */
   allocation?: Allocation;
   /** The p of the error sum_i w_i E|n_i|^p that `optimal` minimises (default 2, the MSE). */
@@ -65,44 +67,60 @@ export interface CalibrationOptions {
 }
 
 /**
- * The options of calibrateGaussian: (epsilon, delta), or mu.
+ * The options of calibrateLaplace: the profile, and pure `epsilon`.
  *
  * @group Calibration
  */
-export interface GaussianCalibrationOptions extends Omit<CalibrationOptions, 'epsilon'> {
-  /** (epsilon, delta)-DP; or give `mu` instead to calibrate to a Mahalanobis distance (mu-GDP). */
-  epsilon?: number;
-  /** delta in [1e-300, 1), with `epsilon`. */
-  delta?: number;
-  /** The Mahalanobis distance to calibrate to, in place of (epsilon, delta); at most 2000. */
-  mu?: number;
+export interface CalibrationOptions extends ProfileOptions {
+  /** The privacy budget epsilon (> 0): pure epsilon-DP. */
+  epsilon: number;
 }
 
 /**
- * What a calibration returns.
+ * The options of calibrateGaussian: the profile, and a budget: `epsilon` and `delta`
+ * ((epsilon, delta)-DP), `mu` (mu-GDP) or `rho` (rho-zCDP).
+ *
+ * @group Calibration
+ */
+export type GaussianCalibrationOptions = ProfileOptions & GaussianBudget;
+
+/**
+ * A budget Gaussian noise can meet: (epsilon, delta)-DP, mu-GDP or rho-zCDP; exactly one.
+ *
+ * @group Calibration
+ */
+export type GaussianBudget =
+  | { epsilon: number; delta: number; mu?: undefined; rho?: undefined }
+  | { mu: number; epsilon?: undefined; delta?: undefined; rho?: undefined }
+  | { rho: number; epsilon?: undefined; delta?: undefined; mu?: undefined };
+
+/**
+ * What a calibration returns (frozen; each read of an array field is a fresh copy).
  *
  * @group Calibration
  */
 export interface Calibration {
   /** The noise family. */
-  mechanism: 'gaussian' | 'laplace';
+  readonly family: FamilyName;
+  /** The budget calibrated to, as asked: `{ epsilon, delta }`, `{ epsilon }`, `{ mu }` or `{ rho }`. */
+  readonly budget: Budget;
   /** The allocation used. */
-  allocation: Allocation;
+  readonly allocation: Allocation;
   /** The p of the error the allocation minimises. */
-  errorPower: number;
+  readonly errorPower: number;
   /** Noise scales, one per coordinate (one per group with groups): standard deviations
    * (Gaussian) or Laplace scales b_i. */
-  scales: Float64Array;
+  readonly scales: Float64Array;
   /** With groups: the group sizes, for expanding the scales ({ sizes, scales } in the samplers). */
-  sizes?: Float64Array;
+  readonly sizes?: Float64Array;
   /** The sensitivity of each entry of `scales` (per coordinate, or per group). */
-  sensitivity: Float64Array;
+  readonly sensitivity: Float64Array;
   /** Expected squared error sum_i E[n_i^2]. */
-  mse: number;
+  readonly mse: number;
   /** Expected error sum_i w_i E|n_i|^p for the chosen errorPower p and weights w. */
-  error: number;
+  readonly error: number;
   /** The iid allocation's error divided by this one's (for p = 2 and unit weights, the MSE ratio). */
-  gain: number;
+  readonly gain: number;
 }
 
 /**
@@ -111,13 +129,9 @@ export interface Calibration {
  * @group Calibration
  */
 export interface GaussianCalibration extends Calibration {
-  mechanism: 'gaussian';
-  /** The (epsilon, delta) asked for; absent when calibrated to `mu`. */
-  epsilon?: number;
-  /** The delta asked for; absent when calibrated to `mu`. */
-  delta?: number;
-  /** The Mahalanobis distance the scales are calibrated to: mu0(epsilon, delta), or `mu`. */
-  mu: number;
+  readonly family: 'gaussian';
+  /** The Mahalanobis distance the scales are calibrated to: mu0(epsilon, delta), `mu`, or sqrt(2 rho). */
+  readonly mu: number;
 }
 
 /**
@@ -126,39 +140,11 @@ export interface GaussianCalibration extends Calibration {
  * @group Calibration
  */
 export interface LaplaceCalibration extends Calibration {
-  mechanism: 'laplace';
-  /** The epsilon asked for. */
-  epsilon: number;
+  readonly family: 'laplace';
 }
 
-/** What differs between the two noise families. */
-interface Family {
-  /** The exponent of the privacy constraint sum (lambda_i / scale_i)^q <= budget^q. */
-  q: 1 | 2;
-  /** Var(n) / scale^2. */
-  variance: number;
-  /** E|n|^p at scale 1. */
-  moment(w: WasmExports, p: number): number;
-}
-
-const LN2 = Math.LN2;
-const LOG_SQRT_PI = 0.5723649429247001; // ln(sqrt(pi)), written out: the engines' Math.log may differ in the last bit
-
-const GAUSSIAN: Family = {
-  q: 2,
-  variance: 1,
-  // E|N(0,1)|^p = 2^(p/2) Gamma((p+1)/2) / sqrt(pi)
-  moment: (w, p) => (p === 2 ? 1 : w.exp(0.5 * p * LN2 + w.logGamma(0.5 * (p + 1)) - LOG_SQRT_PI)),
-};
-
-const LAPLACE: Family = {
-  q: 1,
-  variance: 2,
-  // E|Laplace(1)|^p = Gamma(p + 1)
-  moment: (w, p) => (p === 2 ? 2 : p === 1 ? 1 : w.exp(w.logGamma(p + 1))),
-};
-
-interface Profile {
+/** A validated profile: what a calibration reads, checked once. */
+export interface Profile {
   lambda: Float64Array;
   /** Error weights, or with groups the group sizes. */
   weights: Float64Array | undefined;
@@ -182,13 +168,19 @@ export function readSensitivities(o: Record<string, unknown>, copy = false): { l
   return { lambda, sizes: readSizes('groups.sizes', groups.sizes, lambda.length) };
 }
 
-function readProfile(o: Record<string, unknown>): Profile {
+/** The profile options (PROFILE_OPTIONS) of a snapshot, validated once; with `copy` the caller's arrays are copied. */
+export function readProfile(o: Record<string, unknown>, copy = false): Profile {
   const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
   const p = o.errorPower === undefined ? 2 : numberIn('errorPower', o.errorPower, ERROR_POWER);
-  const { lambda, sizes } = readSensitivities(o);
+  const { lambda, sizes } = readSensitivities(o, copy);
   if (sizes) return { lambda, weights: sizes, grouped: true, allocation, p };
-  const weights = o.weights === undefined ? undefined : vector('weights', o.weights, WEIGHT_ENTRIES, { length: lambda.length });
+  const weights = o.weights === undefined ? undefined : vector('weights', o.weights, WEIGHT_ENTRIES, { length: lambda.length, copy });
   return { lambda, weights, grouped: false, allocation, p };
+}
+
+/** The profile with other sensitivities (grid mode's rounded ones), the rest unchanged. */
+export function withSensitivity(profile: Profile, lambda: Float64Array): Profile {
+  return { ...profile, lambda };
 }
 
 /** A sum sum_i lambda_i^a w_i^b over the profile (w_i = 1 without weights). */
@@ -246,7 +238,22 @@ function fillScales(w: WasmExports, { lambda, weights }: Profile, alpha: number,
 /** x^(1/q) for q = 1 or 2: correctly rounded on every engine (x ** 0.5 need not be). */
 const root = (x: number, q: 1 | 2) => (q === 2 ? Math.sqrt(x) : x);
 
-function calibrate(w: WasmExports, family: Family, profile: Profile, budget: number) {
+/** What calibrateProfile computes: the scales and their figures. */
+export interface Calibrated {
+  scales: Float64Array;
+  sizes: Float64Array | undefined;
+  sensitivity: Float64Array;
+  mse: number;
+  error: number;
+  gain: number;
+}
+
+/**
+ * Scales for a validated profile: sum_i (lambda_i / scale_i)^q <= budget^q with q the family's
+ * (budget: mu for Gaussian noise, epsilon for Laplace noise), allocated as the profile says.
+ */
+export function calibrateProfile(family: NoiseFamily, profile: Profile, budget: number): Calibrated {
+  const w = wasm();
   const { lambda, allocation, p } = profile;
   const { q } = family;
   const K = lambda.length;
@@ -300,12 +307,30 @@ function calibrate(w: WasmExports, family: Family, profile: Profile, budget: num
   };
 }
 
-/** The options calibrateLaplace takes (calibrateGaussian adds `delta` and `mu`). */
-export const CALIBRATION_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocation', 'errorPower', 'weights'] as const;
+/** The profile options every calibration takes. */
+export const PROFILE_OPTIONS = ['sensitivity', 'groups', 'allocation', 'errorPower', 'weights'] as const;
+
+/** A frozen calibration result. */
+function calibration<T extends Calibration>(fields: T): T {
+  return frozenResult(fields);
+}
+
+/** calibrateGaussian for options already read: the target and the profile. */
+export function gaussianCalibration(target: Target, profile: Profile, mu = gaussianDistance(target)): GaussianCalibration {
+  const result = calibrateProfile(GAUSSIAN, profile, mu);
+  return calibration({ family: 'gaussian', budget: budgetOf(target), allocation: profile.allocation, errorPower: profile.p, mu, ...result });
+}
+
+/** calibrateLaplace for options already read. */
+export function laplaceCalibration(target: Target & { notion: 'pure' }, profile: Profile): LaplaceCalibration {
+  const result = calibrateProfile(LAPLACE, profile, target.epsilon);
+  return calibration({ family: 'laplace', budget: budgetOf(target), allocation: profile.allocation, errorPower: profile.p, ...result });
+}
 
 /**
- * Calibrates independent Gaussian noise for (epsilon, delta)-DP: one standard deviation per
- * coordinate, allocated from the sensitivity profile (default `optimal`, minimising the MSE).
+ * Calibrates independent Gaussian noise for (epsilon, delta)-DP (or mu-GDP, or rho-zCDP): one
+ * standard deviation per coordinate, allocated from the sensitivity profile (default `optimal`,
+ * minimising the MSE).
  *
  * @example
  * ```ts
@@ -323,13 +348,9 @@ export const CALIBRATION_OPTIONS = ['sensitivity', 'groups', 'epsilon', 'allocat
  * @group Calibration
  */
 export function calibrateGaussian(options: GaussianCalibrationOptions): GaussianCalibration {
-  const o = readOptions('options', options, [...CALIBRATION_OPTIONS, 'delta', 'mu']);
-  const budget = readGaussianBudget(o);
-  const profile = readProfile(o);
-  const w = wasm();
-  const mu = 'mu' in budget ? budget.mu : w.gaussianMu(budget.epsilon, budget.delta);
-  const result = calibrate(w, GAUSSIAN, profile, mu);
-  return { mechanism: 'gaussian', allocation: profile.allocation, ...budget, mu, errorPower: profile.p, ...result };
+  const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta', 'mu', 'rho']);
+  const target = readBudget(o, GAUSSIAN_NOTIONS);
+  return gaussianCalibration(target, readProfile(o));
 }
 
 /**
@@ -348,9 +369,7 @@ export function calibrateGaussian(options: GaussianCalibrationOptions): Gaussian
  * @group Calibration
  */
 export function calibrateLaplace(options: CalibrationOptions): LaplaceCalibration {
-  const o = readOptions('options', options, CALIBRATION_OPTIONS);
-  const epsilon = numberIn('epsilon', o.epsilon, POSITIVE);
-  const profile = readProfile(o);
-  const result = calibrate(wasm(), LAPLACE, profile, epsilon);
-  return { mechanism: 'laplace', allocation: profile.allocation, epsilon, errorPower: profile.p, ...result };
+  const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta']);
+  const target = readBudget(o, ['pure']) as Target & { notion: 'pure' };
+  return laplaceCalibration(target, readProfile(o));
 }

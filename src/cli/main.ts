@@ -4,21 +4,12 @@
 // input is read once, and the output appears only once every row has been checked and noised.
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { parseArgs } from 'node:util';
-import {
-  gaussianFromMu,
-  laplaceFromEpsilon,
-  zcdpPrivacy,
-  type GaussianPrivacy,
-  type LaplacePrivacy,
-  type Privacy,
-  type ZcdpPrivacy,
-} from '../accounting/privacy.js';
-import { zcdpMu } from '../accounting/zcdp.js';
+import { gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
+import { compose } from '../accounting/privacy.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration } from '../calibrate/allocations.js';
 import { csv, decimal, ndjson, type Noise } from './formats.js';
 import { PrivateOutput, readText, sameFile, UsageError } from './io.js';
 import { gaussianMechanism, laplaceMechanism } from '../mechanisms/independent.js';
-import { gaussianMu } from '../noise/profile.js';
 import { createRng } from '../noise/random.js';
 import { init } from '../wasm/embedded-init.js';
 
@@ -30,7 +21,7 @@ Commands:
   release     add calibrated noise to columns of a CSV or NDJSON file
 
 Run "dpnoise <command> --help" for a command's options, "dpnoise --version" for the version.`,
-  calibrate: `Usage: dpnoise calibrate --mechanism gaussian|laplace --epsilon E [--delta D]
+  calibrate: `Usage: dpnoise calibrate --noise gaussian|laplace --epsilon E [--delta D]
                          --sensitivity 1,2,3|file.csv [--allocation optimal|iid|spr] [--json]
 
 Prints the noise scale of every coordinate and the figures (MSE, error, gain): a table, or JSON
@@ -38,7 +29,7 @@ with --json. Gaussian noise gives (epsilon, delta)-DP and needs --delta; Laplace
 --sensitivity is a comma-separated list or a file of numbers (commas or newlines).`,
   release: `Usage: dpnoise release --input data.csv --columns a,b --sensitivity 1,0.5
                        --rows-per-person K --epsilon E [--delta D]
-                       [--mechanism gaussian|laplace] [--allocation optimal|iid|spr]
+                       [--noise gaussian|laplace] [--allocation optimal|iid|spr]
                        [--mode grid|continuous] [--grid G] [--format csv|ndjson]
                        [--output out.csv] [--seed S]
 
@@ -138,8 +129,8 @@ function choice<T extends string>(values: Values, name: string, choices: readonl
   return v as T;
 }
 
-const MECHANISMS = ['gaussian', 'laplace'] as const;
-type Mechanism = (typeof MECHANISMS)[number];
+const NOISE = ['gaussian', 'laplace'] as const;
+type NoiseFamily = (typeof NOISE)[number];
 
 /** Epsilon, and delta exactly when the noise is Gaussian. */
 interface Budget {
@@ -147,12 +138,12 @@ interface Budget {
   delta: number | undefined;
 }
 
-function budgetOf(mechanism: Mechanism, values: Values): Budget {
+function budgetOf(noise: NoiseFamily, values: Values): Budget {
   const epsilon = optionalNumber(values, 'epsilon');
   if (epsilon === undefined) throw new UsageError('--epsilon is required.');
   const delta = optionalNumber(values, 'delta');
-  if (mechanism === 'gaussian' && delta === undefined) throw new UsageError('--delta is required for Gaussian noise.');
-  if (mechanism === 'laplace' && delta !== undefined) throw new UsageError('--delta applies to Gaussian noise only; Laplace noise is pure epsilon-DP.');
+  if (noise === 'gaussian' && delta === undefined) throw new UsageError('--delta is required for Gaussian noise.');
+  if (noise === 'laplace' && delta !== undefined) throw new UsageError('--delta applies to Gaussian noise only; Laplace noise is pure epsilon-DP.');
   return { epsilon, delta };
 }
 
@@ -162,7 +153,7 @@ const fmt = (x: number) => (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e6 ? x.toPreci
 
 function calibrateCommand(args: string[]): void {
   const values = options('calibrate', args, {
-    mechanism: 'string',
+    noise: 'string',
     epsilon: 'string',
     delta: 'string',
     sensitivity: 'string',
@@ -171,14 +162,14 @@ function calibrateCommand(args: string[]): void {
     help: 'boolean',
   });
   if (values.help) return void console.log(HELP.calibrate);
-  const mechanism = choice(values, 'mechanism', MECHANISMS);
+  const noise = choice(values, 'noise', NOISE);
   const sensitivity = profileArgument(required(values, 'sensitivity'), 'sensitivity');
-  const { epsilon, delta } = budgetOf(mechanism, values);
+  const { epsilon, delta } = budgetOf(noise, values);
   const c: Calibration & { mu?: number } =
-    mechanism === 'gaussian'
+    noise === 'gaussian'
       ? calibrateGaussian({ sensitivity, epsilon, delta: delta!, ...allocationOf(values) })
       : calibrateLaplace({ sensitivity, epsilon, ...allocationOf(values) });
-  const figures = { mechanism, allocation: c.allocation, ...(c.mu !== undefined && { mu: c.mu }), mse: c.mse, error: c.error, gain: c.gain };
+  const figures = { noise, allocation: c.allocation, ...(c.mu !== undefined && { mu: c.mu }), mse: c.mse, error: c.error, gain: c.gain };
   if (values.json) {
     console.log(JSON.stringify({ ...figures, scales: Array.from(c.scales) }, null, 2));
     return;
@@ -211,32 +202,19 @@ function rowsPerPerson(values: Values): number {
  * One mechanism for every row, calibrated over a row's columns for a 1/k share of the budget,
  * so that the k rows of a person compose (basic composition) to the budget asked for.
  */
-function rowMechanism(mechanism: Mechanism, { epsilon, delta }: Budget, values: Values, sensitivity: number[], k: number) {
+function rowMechanism(noise: NoiseFamily, { epsilon, delta }: Budget, values: Values, sensitivity: number[], k: number) {
   const mode = choice(values, 'mode', ['grid', 'continuous'] as const);
   const grid = optionalNumber(values, 'grid');
   const common = { sensitivity, mode, ...(grid !== undefined && { grid }), ...allocationOf(values) };
-  if (mechanism === 'laplace') {
+  if (noise === 'laplace') {
     if (!(epsilon > 0)) throw new UsageError(`--epsilon must be > 0 for Laplace noise; got ${epsilon}.`);
     return laplaceMechanism({ ...common, epsilon: epsilon / k });
   }
   // k releases at distance mu / sqrt(k) are at distance mu (mu-GDP), and in grid mode k releases
-  // of rho / k-zCDP are rho-zCDP; there mu is the largest distance whose rho = mu^2 / 2 converts
-  // to (epsilon, delta), smaller than the continuous gaussianMu.
-  const continuous = gaussianMu(epsilon, delta!);
-  const mu = mode === 'grid' ? zcdpMu(epsilon, delta!, continuous) : continuous;
-  if (!(mu > 0))
-    throw new UsageError(
-      `grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or --mode continuous.`,
-    );
+  // of rho / k-zCDP are rho-zCDP; there mu is grid mode's distance for (epsilon, delta).
+  const target = { notion: 'approximate', epsilon, delta: delta! } as const;
+  const mu = mode === 'grid' ? gridGaussianDistance(target) : gaussianDistance(target);
   return gaussianMechanism({ ...common, mu: mu / Math.sqrt(k) });
-}
-
-/** The privacy of k releases, each with `privacy` (a person's k rows), rounded up like the accounting. */
-function composed(privacy: GaussianPrivacy | LaplacePrivacy | ZcdpPrivacy, k: number): Privacy {
-  const up = (x: number) => x * (1 + 2 ** -50);
-  if (privacy.kind === 'laplace') return laplaceFromEpsilon(up(k * privacy.epsilonPure));
-  if (privacy.kind === 'zcdp') return zcdpPrivacy(up(k * privacy.rho));
-  return gaussianFromMu(up(Math.sqrt(k) * privacy.mu));
 }
 
 function inputStats(input: string): Stats {
@@ -262,7 +240,7 @@ async function releaseCommand(args: string[]): Promise<void> {
     columns: 'string',
     sensitivity: 'string',
     'rows-per-person': 'string',
-    mechanism: 'string',
+    noise: 'string',
     epsilon: 'string',
     delta: 'string',
     allocation: 'string',
@@ -284,9 +262,9 @@ async function releaseCommand(args: string[]): Promise<void> {
   const perColumn = numbers(required(values, 'sensitivity'), 'sensitivity');
   if (perColumn.length !== names.length) throw new UsageError(`--sensitivity needs one value per column (${names.length}); got ${perColumn.length}.`);
   const k = rowsPerPerson(values);
-  const mechanism = choice(values, 'mechanism', MECHANISMS);
-  const budget = budgetOf(mechanism, values);
-  const m = rowMechanism(mechanism, budget, values, perColumn, k);
+  const noise = choice(values, 'noise', NOISE);
+  const budget = budgetOf(noise, values);
+  const m = rowMechanism(noise, budget, values, perColumn, k);
   const seeded = values.seed !== undefined;
   const sampling = seeded ? { rng: createRng({ seed: values.seed as string }) } : undefined;
 
@@ -316,7 +294,7 @@ async function releaseCommand(args: string[]): Promise<void> {
   let rows = 0;
   try {
     const { text, bytesRead } = readText(input);
-    const noise: Noise = (row, line) => {
+    const noised: Noise = (row, line) => {
       if (++rows % 65536 === 0 && progress) {
         const done = Math.min(bytesRead(), size) / size;
         const filled = Math.round(30 * done);
@@ -329,7 +307,7 @@ async function releaseCommand(args: string[]): Promise<void> {
         throw new UsageError(`line ${line}: ${error.message.replace(/^dpnoise: /, '')}`);
       }
     };
-    for await (const piece of format(text, names, noise, others)) await out.write(piece);
+    for await (const piece of format(text, names, noised, others)) await out.write(piece);
     if (rows === 0) throw new UsageError(`${input} has no data rows.`);
     await out.commit();
   } catch (error) {
@@ -337,8 +315,8 @@ async function releaseCommand(args: string[]): Promise<void> {
     throw error;
   }
   if (progress) process.stderr.write('\n');
-  const person = composed(m.privacy, k);
-  const guarantee = person.kind === 'laplace' ? `${fmt(person.epsilonPure)}-DP` : `(${fmt(person.epsilon(budget.delta!))}, ${values.delta})-DP`;
+  const person = compose([{ privacy: m.privacy, times: k }]); // the k rows of one person
+  const guarantee = person.kind === 'pure' ? `${fmt(person.epsilonPure)}-DP` : `(${fmt(person.epsilon(budget.delta!))}, ${values.delta})-DP`;
   const grid = m.grid === undefined ? 'continuous mode' : `grid mode, grid ${fmt(m.grid)} = 2^${Math.log2(m.grid)}`;
   const protectedColumns = `for ${names.length === 1 ? 'the column' : 'the columns'} ${list(names)}`;
   const privacy = seeded
@@ -346,7 +324,7 @@ async function releaseCommand(args: string[]): Promise<void> {
     : `Each person (at most ${plural(k, 'row')}) gets ${guarantee} over the whole file ${protectedColumns}, against neighbouring files that differ in that person's rows (the number of rows is public).`;
   const unprotected = copied.length > 0 ? ` Not protected: ${list(copied)}, copied unchanged.` : '';
   process.stderr.write(
-    `dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${mechanism}, ${grid}; ` +
+    `dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${noise}, ${grid}; ` +
       `scales per row ${Array.from(m.scales, fmt).join(', ')}). ${privacy}${unprotected} For counts, sums and means, release the aggregate instead (see --help).\n`,
   );
 }

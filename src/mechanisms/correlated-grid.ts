@@ -10,9 +10,8 @@
 // so sums are exact multiples of g / (2s), the output grid. The outputs are computed from the exact
 // integers s A_hat + Cg N_hat = 2 s F + s Y + Cg Z and rounded once: a function of the release.
 import { zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
-import { zcdpMu } from '../accounting/zcdp.js';
 import { MAX_GRID_SCALE, SAFETY } from '../core/domains.js';
-import { powerOfTwoAbove, powerOfTwoBelow } from '../core/rounding.js';
+import { powerOfTwoAbove, powerOfTwoBelow, roundUp } from '../core/rounding.js';
 import { integerIn, vector } from '../core/validate.js';
 import { readRng } from '../noise/random.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
@@ -104,28 +103,17 @@ function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
 }
 
 /**
- * correlatedSum({ ..., mode: 'grid' }), already checked for d, C, the neighbour relation and the
- * privacy asked (`rho`, or `epsilon` and `delta` whose continuous distance is mu0).
+ * correlatedSum({ ..., mode: 'grid' }), already checked for d, C and the neighbour relation, at
+ * rho-zCDP `rhoTarget` (grid mode's budget); mu0 is the continuous distance, for the gain.
  */
-export function gridCorrelatedSum(
-  o: Record<string, unknown>,
-  d: number,
-  C: number,
-  mu0: number,
-  gridOption: number | undefined,
-  fixedWork: boolean,
-): GridCorrelatedSum {
-  // rho asked, or the largest rho whose zCDP-to-(epsilon, delta) conversion meets the request.
-  const rhoTarget = o.rho !== undefined ? (o.rho as number) : zcdpMu(o.epsilon as number, o.delta as number, mu0) ** 2 / 2;
-  if (!(rhoTarget > 0))
-    throw new RangeError("dpnoise: grid mode's zCDP accounting cannot meet this epsilon and delta; use a larger epsilon or delta, or mode 'continuous'.");
+export function gridCorrelatedSum(d: number, C: number, rhoTarget: number, mu0: number, gridOption: number | undefined, fixedWork: boolean): GridCorrelatedSum {
   const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption);
   const sigma2 = (SAFETY * (d * B * B + s * s)) / (2 * rhoTarget);
   if (!(sigma2 <= MAX_VARIANCE))
     throw new RangeError(
       `dpnoise: with \`grid\` ${g / (2 * s)} the noise standard deviation is ${Math.sqrt(sigma2)} grid steps, above 2^40; use a larger grid.`,
     );
-  const rho = ((d * B * B + s * s) / (2 * sigma2)) * (1 + 2 ** -50);
+  const rho = roundUp((d * B * B + s * s) / (2 * sigma2));
   const sigma = Math.sqrt(sigma2);
   const independentScale = (g * sigma) / 2;
   const sharedScale = (g * Cg * sigma) / (2 * s);

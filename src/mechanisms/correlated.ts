@@ -10,14 +10,16 @@
 // For k-sparse records (sums only) the shared and independent variances follow Joseph & Yu's
 // ellipse as extended in docs/math.md, "Correlated sums". Under replace-one neighbours the standard mechanism
 // is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
-import type { ZcdpPrivacy } from '../accounting/privacy.js';
-import { DELTA, GAUSSIAN_EPSILON, MAX_SCALE, RHO, SAFETY } from '../core/domains.js';
+import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
+import { gdpPrivacy, type GdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import type { GaussianBudget } from '../calibrate/allocations.js';
+import { budgetOf, type Budget, BUDGET_OPTIONS, readBudget } from '../core/budget.js';
+import { MAX_SCALE, SAFETY } from '../core/domains.js';
 import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { readRng } from '../noise/random.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
-import { wasm } from '../wasm/loader.js';
 import { type CorrelatedNoise, type CorrelatedRelease, gridCorrelatedSum } from './correlated-grid.js';
-import { type Mode, readMode } from './grid.js';
+import { type Mode, MODE_OPTIONS, readMode } from './grid.js';
 
 export type { CorrelatedNoise, CorrelatedRelease } from './correlated-grid.js';
 
@@ -35,19 +37,20 @@ export const NEIGHBOURS = ['add-remove', 'replace-one'] as const;
 export type Neighbours = (typeof NEIGHBOURS)[number];
 
 /**
- * Options of `correlatedSum`.
+ * Options of `correlatedSum`: the settings, and a budget (`epsilon` and `delta`, `mu` or `rho`).
  *
  * @group Mechanisms
  */
-export interface CorrelatedSumOptions {
+export type CorrelatedSumOptions = CorrelatedSumSettings & GaussianBudget;
+
+/**
+ * The settings of `correlatedSum` besides the budget.
+ *
+ * @group Mechanisms
+ */
+export interface CorrelatedSumSettings {
   /** d, the length of each record. */
   dimension: number;
-  /** (epsilon, delta)-DP; or give `rho` instead for rho-zCDP. */
-  epsilon?: number;
-  /** delta in [1e-300, 1), with `epsilon`. */
-  delta?: number;
-  /** rho-zCDP in place of (epsilon, delta): mu = sqrt(2 rho). */
-  rho?: number;
   /** C: every record lies in [0, C]^d (default 1). */
   bound?: number;
   /** k: every record has at most k non-zero entries (sums only, no count). */
@@ -80,27 +83,16 @@ export interface CorrelatedSumMechanism extends CorrelatedNoise {
   readonly grid?: number;
   /** Grid mode: whether a release does the same work whatever noise it draws. */
   readonly fixedWork: boolean;
-  /** Grid mode: the rho-zCDP the release guarantees (never less than asked). */
-  readonly privacy?: ZcdpPrivacy;
+  /** The budget calibrated to, as asked. */
+  readonly budget: Budget;
+  /** The privacy the release guarantees (never less than asked): rho-zCDP in grid mode, mu-GDP in continuous mode. */
+  readonly privacy: ZcdpPrivacy | GdpPrivacy;
 }
 
 /** Largest dimension: one Float64Array of sums. */
 const DIMENSION: Range = { min: 1, max: 2 ** 32 };
 const POSITIVE_FINITE: Range = { min: 0, max: Number.MAX_VALUE, minOpen: true };
 const BOUND: Range = { min: 0, max: 1e150, minOpen: true };
-
-/** mu from (epsilon, delta) or rho, exactly one of the two. */
-function privacyDistance(o: Record<string, unknown>): number {
-  if (o.rho !== undefined) {
-    if (o.epsilon !== undefined || o.delta !== undefined) {
-      throw new TypeError('dpnoise: give either `epsilon` and `delta` or `rho`, not both.');
-    }
-    return Math.sqrt(2 * numberIn('rho', o.rho, RHO));
-  }
-  const epsilon = numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON);
-  const delta = numberIn('delta', o.delta, DELTA);
-  return wasm().gaussianMu(epsilon, delta);
-}
 
 /** Shared and independent variances at unit scale (C = 1, mu = 1), and the count's. */
 interface Design {
@@ -142,32 +134,23 @@ function sparseDesign(d: number, k: number): Design {
  * @group Mechanisms
  */
 export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMechanism {
-  const o = readOptions('options', options, [
-    'dimension',
-    'epsilon',
-    'delta',
-    'rho',
-    'bound',
-    'sparsity',
-    'tradeoff',
-    'neighbours',
-    'mode',
-    'grid',
-    'fixedWork',
-  ]);
+  const o = readOptions('options', options, ['dimension', ...BUDGET_OPTIONS, 'bound', 'sparsity', 'tradeoff', 'neighbours', ...MODE_OPTIONS]);
   const d = integerIn('dimension', o.dimension, DIMENSION);
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
   const { mode, grid, fixedWork } = readMode(o);
-  const mu = privacyDistance(o);
+  const target = readBudget(o, GAUSSIAN_NOTIONS);
+  const budget = budgetOf(target);
   if (mode === 'grid') {
     if (o.sparsity !== undefined || o.tradeoff !== undefined || neighbours !== 'add-remove') {
       throw new TypeError(
         "dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`; pass `mode: 'continuous'` for those (not floating-point safe).",
       );
     }
-    return Object.freeze({ dimension: d, neighbours, mode, fixedWork, ...gridCorrelatedSum(o, d, C, mu, grid, fixedWork) });
+    const mu = gridGaussianDistance(target);
+    return Object.freeze({ dimension: d, neighbours, mode, fixedWork, budget, ...gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid, fixedWork) });
   }
+  const mu = gaussianDistance(target);
   const sparse = o.sparsity !== undefined;
   const k = sparse ? integerIn('sparsity', o.sparsity, { min: 1, max: d }) : d;
   if (sparse && o.tradeoff !== undefined) throw new TypeError('dpnoise: `tradeoff` applies to the count, which sparse records do not release.');
@@ -216,7 +199,8 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     mode,
     grid: undefined,
     fixedWork: false,
-    privacy: undefined,
+    budget,
+    privacy: gdpPrivacy(mu), // the noise is calibrated to distance mu with every scale rounded up
     mu,
     sharedScale,
     independentScale,

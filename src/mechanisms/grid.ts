@@ -39,6 +39,9 @@ export function queryEntries(grid: number): Entries {
   return { min: -max, max, basic: 'a finite number', range: `a finite number of magnitude at most ${max} (2^1000 grid steps)` };
 }
 
+/** The options of a mechanism's mode. */
+export const MODE_OPTIONS = ['mode', 'grid', 'fixedWork'] as const;
+
 /** A mechanism's mode options, read once. */
 export interface ModeOptions {
   mode: Mode;

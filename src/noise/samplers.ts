@@ -4,6 +4,7 @@
 import { MAX_SCALE } from '../core/domains.js';
 import { isFloat64Array, lengthOfArray, plainView, setAt } from '../core/arrays.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
+import { useExactPath } from './discrete-exact.js';
 import { readRng, type Rng, type Stream } from './random.js';
 import { describe, type Entries, FINITE_ENTRIES, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
@@ -128,7 +129,9 @@ export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scal
   drawing = true;
   try {
     const { add = false, origin = 0, fixedWork = false } = how;
-    const extra = kernel.startsWith('discrete') ? (how.grid ?? 1) : (how.shared ?? 0);
+    const discrete = kernel.startsWith('discrete');
+    if (discrete) useExactPath();
+    const extra = discrete ? (how.grid ?? 1) : (how.shared ?? 0);
     const w: WasmExports = wasm();
     const flags = (typeof scales === 'number' ? 0 : PER_COORDINATE) | (add ? ADD : 0) | (fixedWork ? FIXED_WORK : 0);
     const scale = typeof scales === 'number' ? scales : 1;

@@ -1,6 +1,7 @@
 // What the module imports from its host: fresh CSPRNG words when its pool runs dry mid-draw, and
-// the discrete samplers' exact path when a draw's floating-point shortcut cannot decide.
-import { finishDraw } from './exact-path.js';
+// the discrete samplers' exact path when a draw's floating-point shortcut cannot decide. The exact
+// path lives beside the discrete samplers (src/noise/discrete-exact.ts), which hand it here before
+// they draw (this layer imports nothing above it).
 import type { WasmExports } from './exports.js';
 
 /** The bytes getRandomValues fills at most per call. */
@@ -31,12 +32,18 @@ function refillPool(w: WasmExports): void {
   w.usePoolExtras(count);
 }
 
-/** The state a discrete sampler hands to the exact path (EXACT, assembly/memory.ts). */
+/** Finishes a discrete draw exactly from the module's state; set by setExactPath. */
+export type ExactPath = (w: WasmExports, stage: number) => number;
+let exactPath: ExactPath | undefined;
+
+/** Installs the discrete samplers' exact path (src/noise/discrete-exact.ts), which every instance then calls. */
+export function setExactPath(path: ExactPath): void {
+  exactPath = path;
+}
+
 function exactDraw(w: WasmExports, stage: number): number {
-  const slots = new Float64Array(w.memory.buffer, w.exactPointer(), 7);
-  const word = new BigUint64Array(w.memory.buffer, w.exactPointer() + 16, 1)[0]!;
-  const state = { parameter: slots[0]!, laplaceScale: slots[1]!, word, negative: slots[3] === 1, h: slots[4]!, y: slots[5]!, value: slots[6]! };
-  return finishDraw(stage, state, () => BigInt.asUintN(64, w.exactWord()));
+  if (exactPath === undefined) throw new Error('dpnoise: internal error: a discrete draw needs the exact path, which was not installed.');
+  return exactPath(w, stage);
 }
 
 /**

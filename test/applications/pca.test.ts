@@ -86,7 +86,7 @@ describe('privateCovariance', () => {
 
   it('releases the upper triangle through the mechanisms, exact on a grid by default, and mirrors it', () => {
     for (const allocation of ['optimal', 'iid'] as const) {
-      const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation, rng: createRng({ seed: 7 }) });
+      const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, noise: 'gaussian', allocation, rng: createRng({ seed: 7 }) });
       expect(g.dimension).toBe(d);
       // The clip levels 1 and 1/2 are whole grid steps: the sensitivities are exactly them.
       expect(Array.from(g.sensitivity)).toEqual(Array.from(covarianceSensitivity(d)));
@@ -98,15 +98,15 @@ describe('privateCovariance', () => {
       for (const x of g.matrix) expect(Number.isInteger(x / m.grid!)).toBe(true);
       for (let i = 0; i < d; i++) for (let j = 0; j < i; j++) expect(g.matrix[i * d + j]).toBe(g.matrix[j * d + i]);
 
-      const l = privateCovariance({ data: rows, epsilon: 2, mechanism: 'laplace', allocation, rng: createRng({ seed: 8 }) });
+      const l = privateCovariance({ data: rows, epsilon: 2, noise: 'laplace', allocation, rng: createRng({ seed: 8 }) });
       const lm = laplaceMechanism({ sensitivity: l.sensitivity, epsilon: 2, allocation });
-      expect(l.calibration.mechanism).toBe('laplace');
+      expect(l.calibration.family).toBe('laplace');
       expect(l.calibration.privacy.epsilon(1e-10)).toBeLessThanOrEqual(2);
       expect(Array.from(upper(l.matrix, d))).toEqual(Array.from(lm.release(quantizedUpper(rows, lm.grid!), { rng: createRng({ seed: 8 }) })));
 
       // mode 'continuous' (simulations): the calibrated scales added in floating point to the
       // exact sums of contributions rounded to 2^-20.
-      const c = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation, mode: 'continuous', rng: createRng({ seed: 7 }) });
+      const c = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, noise: 'gaussian', allocation, mode: 'continuous', rng: createRng({ seed: 7 }) });
       expect(Array.from(c.sensitivity)).toEqual(Array.from(covarianceSensitivity(d)));
       const calibration = calibrateGaussian({ sensitivity: c.sensitivity, epsilon: 1, delta: 1e-5, allocation });
       expect(c.calibration.scales).toEqual(calibration.scales);
@@ -132,29 +132,29 @@ describe('privateCovariance', () => {
     const l2 = Math.sqrt(d + (K - d) / 4);
     const l1 = d + (K - d) / 2;
     const continuous = { mode: 'continuous' } as const;
-    const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', allocation: 'iid', ...continuous }).calibration;
+    const g = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, noise: 'gaussian', allocation: 'iid', ...continuous }).calibration;
     // The iid scales are raised by SAFETY, plus a few roundings: 4 EPS. (The sums are exact, so no
     // summation bound is added, and nothing depends on the number of rows.)
     const raised = SAFETY + 4 * EPS;
     expectClose(g.scales[0]!, l2 / gaussianMu(1, 1e-5), raised, 'Gaussian iid');
     expect(new Set(g.scales).size).toBe(1);
     expectClose(
-      privateCovariance({ data: rows, epsilon: 0.5, mechanism: 'laplace', allocation: 'iid', ...continuous }).calibration.scales[1]!,
+      privateCovariance({ data: rows, epsilon: 0.5, noise: 'laplace', allocation: 'iid', ...continuous }).calibration.scales[1]!,
       l1 / 0.5,
       raised,
       'Laplace iid',
     );
     // A ratio of two scales, each a power of its sensitivity times one constant: 4 EPS (measured
     // 0.71 EPS and exact; earlier 1e-14).
-    const go = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', ...continuous }).calibration.scales;
+    const go = privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, noise: 'gaussian', ...continuous }).calibration.scales;
     expectClose(go[0]! / go[1]!, Math.SQRT2, 4 * EPS, 'Gaussian optimal: sigma ~ sqrt(lambda)');
-    const lo = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', ...continuous }).calibration.scales;
+    const lo = privateCovariance({ data: rows, epsilon: 1, noise: 'laplace', ...continuous }).calibration.scales;
     expectClose(lo[0]! / lo[1]!, Math.cbrt(2), 4 * EPS, 'Laplace optimal: b ~ lambda^(1/3)');
   });
 
   it('clips each contribution and calibrates to the clip levels', () => {
     const clip = { diagonal: 0.2, offDiagonal: 0.05 };
-    const r = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', clip, rng: createRng({ seed: 9 }) });
+    const r = privateCovariance({ data: rows, epsilon: 1, noise: 'laplace', clip, rng: createRng({ seed: 9 }) });
     const lm = laplaceMechanism({ sensitivity: [0.2, 0.05], epsilon: 1 });
     // The clip levels rounded up to whole grid steps.
     expect(r.sensitivity[0]).toBe(lm.grid! * Math.ceil(0.2 / lm.grid!));
@@ -180,7 +180,7 @@ describe('DP-PCA on a fully random model (journal section VI-B)', () => {
         const rng = createRng({ seed: `pca-noise-${mechanism}` });
         let sum = 0;
         for (let t = 0; t < trials; t++) {
-          const { matrix } = privateCovariance({ data: rows, epsilon, ...(delta === undefined ? {} : { delta }), mechanism, allocation, rng });
+          const { matrix } = privateCovariance({ data: rows, epsilon, ...(delta === undefined ? {} : { delta }), noise: mechanism, allocation, rng });
           const sre = subspaceError(topEigenvectors(matrix, d, k), truth, d, k);
           expect(sre).toBeGreaterThan(0);
           sum += sre;
@@ -206,30 +206,30 @@ describe('bad input', () => {
     [() => covarianceSensitivity(3, { offDiagonal: 0 }), RangeError, 'dpnoise: `clip.offDiagonal` must be a number > 0 and <= 0.5; got 0.'],
     [() => covarianceSensitivity(3, { diag: 1 } as never), TypeError, /`clip` has an unknown option `diag`/],
     [() => privateCovariance(undefined as never), TypeError, 'dpnoise: `options` must be an options object; got undefined.'],
-    [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'gaussian', seed: 1 } as never), TypeError, /unknown option `seed`/],
+    [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, noise: 'gaussian', seed: 1 } as never), TypeError, /unknown option `seed`/],
     [
-      () => privateCovariance({ data: rows, epsilon: 1, mechanism: 'staircase' as never }),
+      () => privateCovariance({ data: rows, epsilon: 1, noise: 'staircase' as never }),
       RangeError,
       "dpnoise: `mechanism` must be one of 'gaussian', 'laplace'; got \"staircase\".",
     ],
-    [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, mechanism: 'laplace' }), TypeError, /`delta` applies to the Gaussian mechanism only/],
-    [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'gaussian' }), TypeError, 'dpnoise: `delta` must be a number; got undefined.'],
-    [() => privateCovariance({ data: rows, epsilon: -1, delta: 1e-5, mechanism: 'gaussian' }), RangeError, /`epsilon` must be a number >= 0/],
-    [() => privateCovariance({ data: rows, epsilon: 0, mechanism: 'laplace' }), RangeError, 'dpnoise: `epsilon` must be a finite number > 0; got 0.'],
+    [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, noise: 'laplace' }), TypeError, /`delta` applies to the Gaussian mechanism only/],
+    [() => privateCovariance({ data: rows, epsilon: 1, noise: 'gaussian' }), TypeError, 'dpnoise: `delta` must be a number; got undefined.'],
+    [() => privateCovariance({ data: rows, epsilon: -1, delta: 1e-5, noise: 'gaussian' }), RangeError, /`epsilon` must be a number >= 0/],
+    [() => privateCovariance({ data: rows, epsilon: 0, noise: 'laplace' }), RangeError, 'dpnoise: `epsilon` must be a finite number > 0; got 0.'],
     [
-      () => privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', allocation: 'equal' as never }),
+      () => privateCovariance({ data: rows, epsilon: 1, noise: 'laplace', allocation: 'equal' as never }),
       RangeError,
       /`allocation` must be one of 'optimal', 'iid', 'spr'/,
     ],
-    [() => privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng: {} as never }), TypeError, /`rng` must be a generator made by createRng\(\)/],
+    [() => privateCovariance({ data: rows, epsilon: 1, noise: 'laplace', rng: {} as never }), TypeError, /`rng` must be a generator made by createRng\(\)/],
     [
-      () => privateCovariance({ data: new Float64Array(4) as never, epsilon: 1, mechanism: 'laplace' }),
+      () => privateCovariance({ data: new Float64Array(4) as never, epsilon: 1, noise: 'laplace' }),
       TypeError,
       'dpnoise: `data` must be an array of rows (Float64Arrays or arrays of numbers); got a Float64Array.',
     ],
-    [() => privateCovariance({ data: [], epsilon: 1, mechanism: 'laplace' }), RangeError, 'dpnoise: `data.length` must be at least 1; got 0.'],
+    [() => privateCovariance({ data: [], epsilon: 1, noise: 'laplace' }), RangeError, 'dpnoise: `data.length` must be at least 1; got 0.'],
     [
-      () => privateCovariance({ data: [[1, 0], [1]], epsilon: 1, mechanism: 'laplace' }),
+      () => privateCovariance({ data: [[1, 0], [1]], epsilon: 1, noise: 'laplace' }),
       RangeError,
       'dpnoise: `data[1].length` must be 2 (one entry per coordinate); got 1.',
     ],
@@ -241,13 +241,13 @@ describe('bad input', () => {
             [0, NaN],
           ],
           epsilon: 1,
-          mechanism: 'laplace',
+          noise: 'laplace',
         }),
       RangeError,
       'dpnoise: `data[1][1]` must be a finite number; got NaN.',
     ],
     [
-      () => privateCovariance({ data: [[1, 0], 'x'] as never, epsilon: 1, mechanism: 'laplace' }),
+      () => privateCovariance({ data: [[1, 0], 'x'] as never, epsilon: 1, noise: 'laplace' }),
       TypeError,
       /`data\[1\]` must be a Float64Array or an array of numbers/,
     ],
@@ -267,12 +267,12 @@ describe('bad input', () => {
           [0, NaN],
         ],
         epsilon: 1,
-        mechanism: 'laplace',
+        noise: 'laplace',
         rng,
       }),
     ).toThrow(RangeError);
-    const a = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng }).matrix;
-    const b = privateCovariance({ data: rows, epsilon: 1, mechanism: 'laplace', rng: createRng({ seed: 'unused' }) }).matrix;
+    const a = privateCovariance({ data: rows, epsilon: 1, noise: 'laplace', rng }).matrix;
+    const b = privateCovariance({ data: rows, epsilon: 1, noise: 'laplace', rng: createRng({ seed: 'unused' }) }).matrix;
     expect(a).toEqual(b);
   });
 });

@@ -202,9 +202,9 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
     ['grid not a power of two', () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid', grid: 0.3 }), RangeError, /`grid` must be a power of two; got 0.3/],
     [
       'rho and epsilon',
-      () => correlatedSum({ dimension: 3, rho: 1, epsilon: 1, delta: 1e-6, mode: 'grid' }),
+      () => correlatedSum({ dimension: 3, rho: 1, epsilon: 1, delta: 1e-6, mode: 'grid' } as never),
       TypeError,
-      /either `epsilon` and `delta` or `rho`/,
+      /give one budget: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `delta` and `rho`/,
     ],
     ['unknown mode', () => correlatedSum({ dimension: 3, rho: 1, mode: 'exact' as never }), RangeError, /`mode` must be one of/],
     [

@@ -192,11 +192,11 @@ describe('bad input throws before any noise is drawn', () => {
     ['sparsity above d', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, sparsity: 4 }), RangeError, /`sparsity`/],
     [
       'rho and epsilon',
-      () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, epsilon: 1, delta: 1e-5 }),
+      () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, epsilon: 1, delta: 1e-5 } as never),
       TypeError,
-      /either `epsilon` and `delta` or `rho`/,
+      /give one budget: `epsilon` and `delta`, `mu` or `rho`/,
     ],
-    ['no privacy', () => correlatedSum({ mode: 'continuous', dimension: 3 }), TypeError, /`epsilon` must be a number/],
+    ['no privacy', () => correlatedSum({ mode: 'continuous', dimension: 3 } as never), TypeError, /`epsilon` must be a number/],
     ['negative bound', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, bound: -1 }), RangeError, /`bound`/],
     [
       'sparse under replace-one',

@@ -1,5 +1,5 @@
 // The exact discrete Laplace and discrete Gaussian samplers (assembly/noise/discrete.ts): their laws,
-// the fast path against the exact path (src/wasm/exact-path.ts), and random words running out.
+// the fast path against the exact path (src/noise/discrete-exact.ts), and random words running out.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cryptoStream } from '../../src/noise/random.js';
 import { setPoolWordsForTesting } from '../../src/wasm/host.js';

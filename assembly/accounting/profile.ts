@@ -4,7 +4,7 @@
 // e^eps Q(b) = phi(a) M(b) with M the Mills ratio, and
 //     delta = Q(a) - e^eps Q(b) = phi(a) (M(a) - M(b)).
 // Working with log phi(a) and Mills ratios never forms e^eps and never underflows.
-import { millsRatio, normalIsf, normalLogPdf, normalLogSf } from "./special";
+import { millsRatio, normalIsf, normalLogPdf, normalLogSf } from "../math/special";
 
 const SQRT_2PI = reinterpret<f64>(0x40040D931FF62706); // 2.5066282746310005024
 

@@ -8,6 +8,9 @@
 // and extended by a word exactly when the threshold lies strictly inside that interval. The
 // thresholds exp(-x), x > 0 rational, are irrational, so every comparison ends.
 
+import type { WasmExports } from '../wasm/exports.js';
+import { setExactPath } from '../wasm/host.js';
+
 /** The next extra random word of the coordinate being drawn. */
 export type NextWord = () => bigint;
 
@@ -248,4 +251,17 @@ export function finishDraw(stage: number, state: DrawState, next: NextWord): num
       throw new Error(`dpnoise: internal error: unknown sampler stage ${stage}.`);
   }
   return Number(BigInt(state.value) + noise);
+}
+
+/** The state a discrete sampler hands to the exact path (EXACT, assembly/memory.ts), finished exactly. */
+function exactDraw(w: WasmExports, stage: number): number {
+  const slots = new Float64Array(w.memory.buffer, w.exactPointer(), 7);
+  const word = new BigUint64Array(w.memory.buffer, w.exactPointer() + 16, 1)[0]!;
+  const state = { parameter: slots[0]!, laplaceScale: slots[1]!, word, negative: slots[3] === 1, h: slots[4]!, y: slots[5]!, value: slots[6]! };
+  return finishDraw(stage, state, () => BigInt.asUintN(64, w.exactWord()));
+}
+
+/** Installs the exact path in the module's host; the discrete draws call it before drawing. */
+export function useExactPath(): void {
+  setExactPath(exactDraw);
 }

@@ -18,7 +18,7 @@ const fixtures = fixture<{ gaussianDelta: Rows; gaussianMu: SafeRows; gaussianEp
 const rootTolerance = (delta: number) => SEARCH + 36 * EPS * Math.max(1, -Math.log(delta));
 
 /**
- * The error bound gaussianMu and gaussianEpsilon keep as a margin (assembly/noise/profile.ts,
+ * The error bound gaussianMu and gaussianEpsilon keep as a margin (assembly/accounting/profile.ts,
  * deltaError; docs/math.md, "The safe side", tau): delta = exp(log delta) carries 4e-15 per unit
  * of |log delta| (18.01 EPS, rounded down to 18), and the rounding of a = eps/mu - mu/2 moves
  * log delta by (|a| + 1) times a few ulp of eps/mu + mu/2 (2^-50 = 4 EPS, as in the library).

@@ -1,0 +1,41 @@
+// The distance mu that Gaussian noise is calibrated to, for a budget: the one place that turns a
+// budget into mu, for continuous noise (the exact Gaussian curve) and for grid mode's discrete
+// Gaussian noise (through rho-zCDP, rho = mu^2 / 2, converted to (epsilon, delta) by zcdp.ts).
+import type { Target } from '../core/budget.js';
+import { wasm } from '../wasm/loader.js';
+import { zcdpMu } from './zcdp.js';
+
+/** Budgets Gaussian noise can meet. */
+export const GAUSSIAN_NOTIONS = ['approximate', 'gdp', 'zcdp'] as const;
+
+/** The largest mu at which continuous Gaussian noise meets `target` (approximate: mu0(epsilon, delta); rho-zCDP: sqrt(2 rho)). */
+export function gaussianDistance(target: Target): number {
+  switch (target.notion) {
+    case 'approximate':
+      return wasm().gaussianMu(target.epsilon, target.delta);
+    case 'gdp':
+      return target.mu;
+    case 'zcdp':
+      return Math.sqrt(2 * target.rho);
+    case 'pure':
+      throw new TypeError('dpnoise: Gaussian noise cannot give pure epsilon-DP; give `delta` too, or use Laplace noise.');
+  }
+}
+
+/**
+ * The largest mu at which grid mode's discrete Gaussian noise, accounted as rho-zCDP with
+ * rho = mu^2 / 2 (Canonne, Kamath & Steinke 2020), meets `target`: for (epsilon, delta), the largest
+ * mu whose zCDP conversion gives it (below the continuous mu0, as the conversion is never tighter);
+ * mu and rho as asked.
+ */
+export function gridGaussianDistance(target: Target): number {
+  if (target.notion !== 'approximate') return gaussianDistance(target);
+  const { epsilon, delta } = target;
+  const mu = zcdpMu(epsilon, delta, wasm().gaussianMu(epsilon, delta));
+  if (!(mu > 0)) {
+    throw new RangeError(
+      `dpnoise: grid mode's zCDP accounting cannot give epsilon ${epsilon} with delta ${delta}; use a larger epsilon or delta, or mode 'continuous'.`,
+    );
+  }
+  return mu;
+}

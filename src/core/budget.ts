@@ -1,0 +1,72 @@
+// The privacy budget, asked for in one shape everywhere (README, "Conventions"): flat options
+// `epsilon` with `delta` for (epsilon, delta)-DP, `epsilon` alone for pure epsilon-DP, `mu` for
+// mu-GDP, or `rho` for rho-zCDP; exactly one form. Each function says which forms its noise can
+// meet; readBudget validates them once, into a Target the inner layers take as it is.
+import { DELTA, GAUSSIAN_EPSILON, MU, RHO } from './domains.js';
+import { numberIn, POSITIVE } from './validate.js';
+
+/**
+ * A privacy budget: `{ epsilon, delta }` ((epsilon, delta)-DP), `{ epsilon }` (pure epsilon-DP),
+ * `{ mu }` (mu-GDP) or `{ rho }` (rho-zCDP). Options objects take these fields directly.
+ *
+ * @group Accounting
+ */
+export type Budget = { epsilon: number; delta?: number } | { mu: number } | { rho: number };
+
+/** A validated budget: the notion, and its numbers. */
+export type Target =
+  | { readonly notion: 'pure'; readonly epsilon: number }
+  | { readonly notion: 'approximate'; readonly epsilon: number; readonly delta: number }
+  | { readonly notion: 'gdp'; readonly mu: number }
+  | { readonly notion: 'zcdp'; readonly rho: number };
+
+export type Notion = Target['notion'];
+
+/** The budget's fields, for options lists. */
+export const BUDGET_OPTIONS = ['epsilon', 'delta', 'mu', 'rho'] as const;
+
+const FORMS: Record<Notion, string> = {
+  pure: '`epsilon` (pure epsilon-DP)',
+  approximate: '`epsilon` and `delta`',
+  gdp: '`mu`',
+  zcdp: '`rho`',
+};
+
+/** What a caller may give, in words: "`epsilon` and `delta`, `mu` or `rho`". */
+function forms(accepted: readonly Notion[]): string {
+  const words = accepted.map((n) => FORMS[n]);
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
+/**
+ * The budget of options `o` (a snapshot from readOptions), one of the `accepted` notions. Epsilon
+ * with delta is (epsilon, delta)-DP, epsilon alone pure DP; `mu` and `rho` stand alone.
+ */
+export function readBudget(o: Record<string, unknown>, accepted: readonly Notion[]): Target {
+  const given = BUDGET_OPTIONS.filter((k) => o[k] !== undefined);
+  if (given.includes('mu') || given.includes('rho')) {
+    const key = given.includes('mu') ? 'mu' : 'rho';
+    if (given.length > 1) throw new TypeError(`dpnoise: give one budget: ${forms(accepted)}; got ${given.map((k) => `\`${k}\``).join(' and ')}.`);
+    if (!accepted.includes(key === 'mu' ? 'gdp' : 'zcdp')) throw new TypeError(`dpnoise: \`${key}\` is not a budget this noise can meet; give ${forms(accepted)}.`);
+    return key === 'mu' ? { notion: 'gdp', mu: numberIn('mu', o.mu, MU) } : { notion: 'zcdp', rho: numberIn('rho', o.rho, RHO) };
+  }
+  if (o.delta === undefined && accepted.includes('pure')) return { notion: 'pure', epsilon: numberIn('epsilon', o.epsilon, POSITIVE) };
+  if (!accepted.includes('approximate')) {
+    throw new TypeError(`dpnoise: \`delta\` applies to (epsilon, delta)-DP, which this noise does not give; give ${forms(accepted)}.`);
+  }
+  return { notion: 'approximate', epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
+}
+
+/** The budget as the caller's shape, for results to echo. */
+export function budgetOf(target: Target): Budget {
+  switch (target.notion) {
+    case 'pure':
+      return { epsilon: target.epsilon };
+    case 'approximate':
+      return { epsilon: target.epsilon, delta: target.delta };
+    case 'gdp':
+      return { mu: target.mu };
+    case 'zcdp':
+      return { rho: target.rho };
+  }
+}
