@@ -10,7 +10,6 @@ export {
   type Allocation,
   type Calibration,
   type CalibrationOptions,
-  type GaussianBudget,
   type GaussianCalibration,
   type GaussianCalibrationOptions,
   type LaplaceCalibration,
@@ -38,6 +37,7 @@ export {
   correlatedSum,
   NEIGHBOURS,
   type CorrelatedSumOptions,
+  type CorrelatedSumSettings,
   type CorrelatedSumMechanism,
   type CorrelatedRelease,
   type CorrelatedNoise,
@@ -50,13 +50,14 @@ export {
   type AccountingOptions,
   type ApproximatePrivacy,
   type Composable,
+  type Repeated,
   type GdpPrivacy,
   type Privacy,
   type PrivacyFamily,
   type PurePrivacy,
   type ZcdpPrivacy,
 } from './accounting/privacy.js';
-export type { Budget } from './core/budget.js';
+export type { ApproximateBudget, Budget, GaussianBudget, GdpBudget, PureBudget, ZcdpBudget } from './core/budget.js';
 export {
   gaussianMechanism,
   laplaceMechanism,
@@ -90,6 +91,7 @@ export {
   type CoordinateDescentProblem,
   type CoordinateDescentOptions,
   type PrivateCoordinateDescentOptions,
+  type PrivateCoordinateDescentSettings,
   type PrivateCoordinateDescentResult,
 } from './applications/coordinate-descent.js';
 export { gini } from './calibrate/gini.js';

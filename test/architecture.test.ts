@@ -8,8 +8,8 @@ const root = resolve(import.meta.dirname, '..');
 
 /** Lowest first: a module may import from its own layer and the layers before it. */
 const LAYERS: Record<string, readonly string[]> = {
-  src: ['core', 'wasm', 'noise', 'calibrate', 'accounting', 'mechanisms', 'applications', 'cli', '.'],
-  assembly: ['memory.ts', 'math', 'noise', 'calibrate', 'accounting', '.'],
+  src: ['core', 'wasm', 'math', 'accounting', 'noise', 'calibrate', 'mechanisms', 'applications', 'cli', '.'],
+  assembly: ['memory.ts', 'math', 'accounting', 'noise', 'calibrate', '.'],
 };
 
 function sources(dir: string): string[] {

@@ -263,7 +263,7 @@ describe('the last fail-open corners', () => {
     const l = laplacePrivacy({ scales: [1e300], sensitivity: [2 ** -400] }); // ratio 2.6e-421: below the smallest double
     expect(l.epsilonPure).toBeGreaterThan(0);
     expect(l.epsilonPure).toBeLessThan(1e-300);
-    expect(compose([g, g]).kind).toBe('gaussian');
+    expect(compose([g, g]).kind).toBe('gdp');
     expect((compose([g, g]) as { mu: number }).mu).toBeGreaterThan(g.mu);
     const tiny = gaussianPrivacy({ scales: [1e300], sensitivity: [2 ** -400] });
     expect(tiny.mu).toBeGreaterThan(0);

@@ -174,9 +174,9 @@ describe('the command line: what it prints for neighbouring files (one row repla
   it('for every mechanism and mode, the standard error output is identical', () => {
     execFileSync(process.execPath, [cli, '--version']); // the built command line is there
     for (const args of [
-      ['--mechanism', 'laplace', '--epsilon', '1'],
-      ['--mechanism', 'gaussian', '--epsilon', '1', '--delta', '1e-6'],
-      ['--mechanism', 'gaussian', '--epsilon', '1', '--delta', '1e-6', '--mode', 'continuous'],
+      ['--noise', 'laplace', '--epsilon', '1'],
+      ['--noise', 'gaussian', '--epsilon', '1', '--delta', '1e-6'],
+      ['--noise', 'gaussian', '--epsilon', '1', '--delta', '1e-6', '--mode', 'continuous'],
     ]) {
       const run = (input: string) =>
         spawnSync(process.execPath, [cli, 'release', '--input', input, '--columns', 'salary', '--sensitivity', '200000', '--rows-per-person', '1', ...args], {

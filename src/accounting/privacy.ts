@@ -217,7 +217,8 @@ type IndependentFamily = 'gaussian' | 'laplace';
  */
 export function independentPrivacy(family: IndependentFamily, lambda: Float64Array, scaleAt: (i: number) => number, discrete = false): Privacy {
   const { total, exactAt } = lossNorm(lambda, scaleAt, family === 'gaussian' ? 2 : 1);
-  const warnings = exactAt === undefined ? [] : [`no privacy: coordinate ${exactAt} has sensitivity ${lambda[exactAt]} and scale 0, so it is released exactly.`];
+  const warnings =
+    exactAt === undefined ? [] : [`no privacy: coordinate ${exactAt} has sensitivity ${lambda[exactAt]} and scale 0, so it is released exactly.`];
   if (family === 'laplace') return purePrivacy(total, discrete ? 'discrete-laplace' : 'laplace', warnings);
   return discrete ? zcdpPrivacy(halfSquare(total), 'discrete-gaussian', warnings) : gdpPrivacy(total, 'gaussian', warnings);
 }
@@ -288,7 +289,19 @@ export function laplacePrivacy(options: AccountingOptions): PurePrivacy {
  *
  * @group Accounting
  */
-export type Composable = Privacy | { privacy: Privacy; times: number };
+export type Composable = Privacy | Repeated;
+
+/**
+ * `times` releases with the same privacy.
+ *
+ * @group Accounting
+ */
+export interface Repeated {
+  /** The privacy of one release. */
+  privacy: Privacy;
+  /** How many releases (a whole number >= 1). */
+  times: number;
+}
 
 /** One item of compose's list, checked: genuine, with its repetition count. */
 function readItem(item: unknown, i: number): { privacy: Privacy; times: number } {

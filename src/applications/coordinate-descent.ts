@@ -52,7 +52,7 @@
 import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
 import { gdpPrivacy, type GdpPrivacy, zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import { ALLOCATIONS, calibrateProfile, type Allocation } from '../calibrate/allocations.js';
-import { type GaussianBudget } from '../calibrate/allocations.js';
+import type { GaussianBudget } from '../core/budget.js';
 import { readBudget, type Target } from '../core/budget.js';
 import { MAX_SCALE } from '../core/domains.js';
 import { roundUp } from '../core/rounding.js';
@@ -199,7 +199,20 @@ const PASSES: Range = { min: 1, max: 1e6 };
 
 const PROBLEM_OPTIONS = ['features', 'labels', 'loss', 'l1', 'l2'] as const;
 const DESCENT_OPTIONS = [...PROBLEM_OPTIONS, 'passes', 'stepSizes'] as const;
-const PRIVATE_OPTIONS = [...DESCENT_OPTIONS, 'clip', 'epsilon', 'delta', 'mu', 'rho', 'allocation', 'noiseWeights', 'rng', 'mode', 'grid', 'fixedWork'] as const;
+const PRIVATE_OPTIONS = [
+  ...DESCENT_OPTIONS,
+  'clip',
+  'epsilon',
+  'delta',
+  'mu',
+  'rho',
+  'allocation',
+  'noiseWeights',
+  'rng',
+  'mode',
+  'grid',
+  'fixedWork',
+] as const;
 
 interface Problem {
   x: Float64Array;

@@ -238,7 +238,7 @@ export function gramMatrix(data: readonly (Float64Array | readonly number[])[], 
  *   data: rows,
  *   epsilon: 1,
  *   delta: 1e-6,
- *   mechanism: 'gaussian',
+ *   noise: 'gaussian',
  * });
  * // Private PCA: the top-2 subspace of the noisy X^T X, near the true one.
  * const estimate = topEigenvectors(matrix, 10, 2);

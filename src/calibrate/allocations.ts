@@ -10,7 +10,7 @@
 // n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
 // Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
 // so groups are the weighted problem with w_g = n_g (docs/math.md, "Allocations": the weighted formula).
-import { type Budget, budgetOf, readBudget, type Target } from '../core/budget.js';
+import { type Budget, budgetOf, type GaussianBudget, readBudget, type Target } from '../core/budget.js';
 import { PROFILE_ENTRIES, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
 import { CompensatedSum } from '../core/summation.js';
@@ -83,16 +83,6 @@ export interface CalibrationOptions extends ProfileOptions {
  * @group Calibration
  */
 export type GaussianCalibrationOptions = ProfileOptions & GaussianBudget;
-
-/**
- * A budget Gaussian noise can meet: (epsilon, delta)-DP, mu-GDP or rho-zCDP; exactly one.
- *
- * @group Calibration
- */
-export type GaussianBudget =
-  | { epsilon: number; delta: number; mu?: undefined; rho?: undefined }
-  | { mu: number; epsilon?: undefined; delta?: undefined; rho?: undefined }
-  | { rho: number; epsilon?: undefined; delta?: undefined; mu?: undefined };
 
 /**
  * What a calibration returns (frozen; each read of an array field is a fresh copy).

@@ -3,7 +3,7 @@
 import { budgetOf, readBudget } from '../core/budget.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
-import { gaussianCalibration, type GaussianCalibration, laplaceCalibration, type LaplaceCalibration, readProfile } from './allocations.js';
+import { gaussianCalibration, type GaussianCalibration, type Groups, laplaceCalibration, type LaplaceCalibration, readProfile } from './allocations.js';
 
 /**
  * What `recommend` returns.
@@ -28,7 +28,7 @@ export interface RecommendOptions {
   /** Per-coordinate sensitivities. */
   sensitivity?: Float64Array | readonly number[];
   /** Groups of coordinates with one scale each, in place of `sensitivity`. */
-  groups?: { sizes: Float64Array | readonly number[]; sensitivity: Float64Array | readonly number[] };
+  groups?: Groups;
   /** epsilon: the Gaussian calibration meets (epsilon, delta), the Laplace one pure epsilon. */
   epsilon: number;
   /** delta, for the Gaussian calibration. */

@@ -6,12 +6,83 @@ import { DELTA, GAUSSIAN_EPSILON, MU, RHO } from './domains.js';
 import { numberIn, POSITIVE } from './validate.js';
 
 /**
+ * (epsilon, delta)-DP asked for.
+ *
+ * @group Accounting
+ */
+export interface ApproximateBudget {
+  /** epsilon >= 0. */
+  epsilon: number;
+  /** delta in [1e-300, 1). */
+  delta: number;
+  /** Not with epsilon and delta. */
+  mu?: undefined;
+  /** Not with epsilon and delta. */
+  rho?: undefined;
+}
+
+/**
+ * Pure epsilon-DP asked for.
+ *
+ * @group Accounting
+ */
+export interface PureBudget {
+  /** epsilon > 0. */
+  epsilon: number;
+  /** Absent: pure DP has no delta. */
+  delta?: undefined;
+  /** Not with epsilon. */
+  mu?: undefined;
+  /** Not with epsilon. */
+  rho?: undefined;
+}
+
+/**
+ * mu-GDP asked for (mu a Mahalanobis distance; 1/z for a DP-SGD step of noise multiplier z).
+ *
+ * @group Accounting
+ */
+export interface GdpBudget {
+  /** mu in (0, 2000]. */
+  mu: number;
+  /** Not with mu. */
+  epsilon?: undefined;
+  /** Not with mu. */
+  delta?: undefined;
+  /** Not with mu. */
+  rho?: undefined;
+}
+
+/**
+ * rho-zCDP asked for.
+ *
+ * @group Accounting
+ */
+export interface ZcdpBudget {
+  /** rho in (0, 5e5]. */
+  rho: number;
+  /** Not with rho. */
+  epsilon?: undefined;
+  /** Not with rho. */
+  delta?: undefined;
+  /** Not with rho. */
+  mu?: undefined;
+}
+
+/**
  * A privacy budget: `{ epsilon, delta }` ((epsilon, delta)-DP), `{ epsilon }` (pure epsilon-DP),
  * `{ mu }` (mu-GDP) or `{ rho }` (rho-zCDP). Options objects take these fields directly.
  *
  * @group Accounting
  */
-export type Budget = { epsilon: number; delta?: number } | { mu: number } | { rho: number };
+export type Budget = ApproximateBudget | PureBudget | GdpBudget | ZcdpBudget;
+
+/**
+ * A budget Gaussian noise can meet: (epsilon, delta)-DP, mu-GDP or rho-zCDP; exactly one.
+ *
+ * @group Accounting
+ */
+export type GaussianBudget = ApproximateBudget | GdpBudget | ZcdpBudget;
 
 /** A validated budget: the notion, and its numbers. */
 export type Target =
@@ -47,7 +118,8 @@ export function readBudget(o: Record<string, unknown>, accepted: readonly Notion
   if (given.includes('mu') || given.includes('rho')) {
     const key = given.includes('mu') ? 'mu' : 'rho';
     if (given.length > 1) throw new TypeError(`dpnoise: give one budget: ${forms(accepted)}; got ${given.map((k) => `\`${k}\``).join(' and ')}.`);
-    if (!accepted.includes(key === 'mu' ? 'gdp' : 'zcdp')) throw new TypeError(`dpnoise: \`${key}\` is not a budget this noise can meet; give ${forms(accepted)}.`);
+    if (!accepted.includes(key === 'mu' ? 'gdp' : 'zcdp'))
+      throw new TypeError(`dpnoise: \`${key}\` is not a budget this noise can meet; give ${forms(accepted)}.`);
     return key === 'mu' ? { notion: 'gdp', mu: numberIn('mu', o.mu, MU) } : { notion: 'zcdp', rho: numberIn('rho', o.rho, RHO) };
   }
   if (o.delta === undefined && accepted.includes('pure')) return { notion: 'pure', epsilon: numberIn('epsilon', o.epsilon, POSITIVE) };

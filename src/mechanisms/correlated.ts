@@ -12,7 +12,7 @@
 // is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
 import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
 import { gdpPrivacy, type GdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
-import type { GaussianBudget } from '../calibrate/allocations.js';
+import type { GaussianBudget } from '../core/budget.js';
 import { budgetOf, type Budget, BUDGET_OPTIONS, readBudget } from '../core/budget.js';
 import { MAX_SCALE, SAFETY } from '../core/domains.js';
 import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
@@ -148,7 +148,14 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
       );
     }
     const mu = gridGaussianDistance(target);
-    return Object.freeze({ dimension: d, neighbours, mode, fixedWork, budget, ...gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid, fixedWork) });
+    return Object.freeze({
+      dimension: d,
+      neighbours,
+      mode,
+      fixedWork,
+      budget,
+      ...gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid, fixedWork),
+    });
   }
   const mu = gaussianDistance(target);
   const sparse = o.sparsity !== undefined;

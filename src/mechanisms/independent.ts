@@ -128,13 +128,21 @@ function budgetValue(family: NoiseFamily, target: Target, grid: boolean): number
 /** The mechanism of `family` for a budget, a profile (owned by the mechanism) and a mode, all validated. */
 export function independentMechanism(family: NoiseFamily, target: Target, profile: Profile, mode: ModeOptions): GaussianMechanism | LaplaceMechanism {
   const distance = budgetValue(family, target, mode.mode === 'grid');
-  const asked = { family: family.name, budget: budgetOf(target), allocation: profile.allocation, errorPower: profile.p, ...(family === GAUSSIAN ? { mu: distance } : {}) };
+  const asked = {
+    family: family.name,
+    budget: budgetOf(target),
+    allocation: profile.allocation,
+    errorPower: profile.p,
+    ...(family === GAUSSIAN ? { mu: distance } : {}),
+  };
   if (mode.mode === 'continuous') {
     const calibration = calibrateProfile(family, profile, distance);
     const { scales, sensitivity } = calibration;
     const privacy = independentPrivacy(family.name, sensitivity, (i) => scales[i]!);
     const release = releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined });
-    return frozenResult({ ...asked, ...calibration, privacy, mode: mode.mode, grid: undefined, fixedWork: false, release }) as GaussianMechanism | LaplaceMechanism;
+    return frozenResult({ ...asked, ...calibration, privacy, mode: mode.mode, grid: undefined, fixedWork: false, release }) as
+      | GaussianMechanism
+      | LaplaceMechanism;
   }
   // Grid mode: calibrate to the sensitivities rounded to the grid (in steps); the scales in grid
   // units need not be whole steps. The privacy is computed from the integer changes and the noise drawn.
@@ -146,7 +154,12 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
   const calibration = calibrateProfile(family, withSensitivity(profile, rounded), distance);
   const parameters = gridUnits(calibration.scales, g, family.scaleName).map(family.gridParameter);
   const steps = parameters.map(family.gridScale);
-  const privacy = independentPrivacy(family.name, rounded.map((l) => l / g), (i) => steps[i]!, true);
+  const privacy = independentPrivacy(
+    family.name,
+    rounded.map((l) => l / g),
+    (i) => steps[i]!,
+    true,
+  );
   const release = releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
   const scales = steps.map((s) => s * g);
   return frozenResult({ ...asked, ...calibration, scales, privacy, mode: 'grid', grid: g, fixedWork: mode.fixedWork, release }) as

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calibrateGaussian, calibrateLaplace, compose, gaussianDelta, gaussianEpsilon, gaussianMu, gaussianPrivacy, laplacePrivacy } from '../../src/index.js';
+import {
+  calibrateGaussian,
+  calibrateLaplace,
+  compose,
+  gaussianDelta,
+  gaussianEpsilon,
+  gaussianMechanism,
+  gaussianMu,
+  gaussianPrivacy,
+  laplacePrivacy,
+} from '../../src/index.js';
 import { EPS, expectClose, ROUND_UP, SAFETY, SEARCH } from '../helpers.js';
 
 /**
@@ -92,7 +102,8 @@ describe('compose', () => {
     const b = gaussianPrivacy({ scales: [3], sensitivity: [2] });
     const both = compose([a, b]);
     const joint = gaussianPrivacy({ scales: [1, 2, 3], sensitivity: [1, 1, 2] });
-    expect(both.kind).toBe('gaussian');
+    expect(both.kind).toBe('gdp');
+    expect(both.family).toBe('composition');
     // Both are MU above the exact value; compose rounds up once more (ROUND_UP): measured 3.84 EPS.
     expectClose((both as typeof a).mu, joint.mu, MU, 'mu');
     // k identical steps: mu sqrt(k). The step's mu is 6 EPS high and compose rounds up once more
@@ -103,7 +114,7 @@ describe('compose', () => {
 
   it('Laplace releases add their epsilons', () => {
     const c = compose([laplacePrivacy({ scales: [2], sensitivity: [1] }), laplacePrivacy({ scales: [1, 1], sensitivity: [0.1, 0.2] })]);
-    expect(c.kind).toBe('laplace');
+    expect(c.kind).toBe('pure');
     // Two round-ups (laplacePrivacy's and compose's): 8 EPS, plus 4 EPS of rounding (measured 7.5 EPS).
     expectClose((c as { epsilonPure: number }).epsilonPure, 0.8, 2 * ROUND_UP + 4 * EPS, 'epsilon');
     expect(c.epsilon(1e-9)).toBe((c as { epsilonPure: number }).epsilonPure);
@@ -138,19 +149,34 @@ describe('compose', () => {
     expect(() => compose([{ mu: 1 } as never])).toThrow(/`list\[0\]` must be a privacy object/);
   });
 
-  it('fails closed on anything but genuine figures: JSON round trips, strings, negatives, NaN', () => {
+  it('takes only the privacy objects dpnoise made: a JSON round trip, a copy or a literal of the right shape is refused', () => {
     const none = gaussianPrivacy({ scales: [0], sensitivity: [1] }); // mu = Infinity
     const saved = JSON.parse(JSON.stringify(none)); // Infinity became null
     expect(saved.mu).toBeNull();
-    expect(() => compose([saved])).toThrow(/`list\[0\].mu` must be a number >= 0 \(Infinity for no privacy\); got null/);
-    expect(() => compose([{ kind: 'gaussian', mu: '2' } as never])).toThrow(/`list\[0\].mu` must be a number >= 0 \(Infinity for no privacy\); got "2"/);
-    expect(() => compose([{ kind: 'laplace', epsilonPure: -1 } as never])).toThrow(/`list\[0\].epsilonPure` must be a number >= 0/);
-    expect(() => compose([{ kind: 'laplace', epsilon: 1 } as never])).toThrow(/`list\[0\].epsilonPure` must be a number >= 0.*got undefined/);
-    expect(() => compose([{ kind: 'zcdp', rho: NaN } as never])).toThrow(/`list\[0\].rho`/);
-    expect(() => compose([{ kind: 'mixed', mu: 1, epsilonPure: Infinity, warning: 3 } as never])).toThrow(/`list\[0\].warning` must be a string/);
-    // Saved genuine figures still compose; Infinity stays no privacy.
-    expect(compose([JSON.parse(JSON.stringify(gaussianPrivacy({ scales: [1], sensitivity: [1] })))]).kind).toBe('gaussian');
+    const refused = /`list\[0\]` must be a privacy object made by dpnoise .*; got an object of that shape that dpnoise did not make/;
+    expect(() => compose([saved])).toThrow(refused);
+    expect(() => compose([{ ...gaussianPrivacy({ scales: [1], sensitivity: [1] }) }])).toThrow(refused); // a copy
+    expect(() => compose([{ kind: 'pure', family: 'laplace', epsilonPure: 0.001, epsilon: () => 0.001, delta: () => 0 } as never])).toThrow(refused);
+    expect(() => compose([{ kind: 'laplace', epsilonPure: 0.001 } as never])).toThrow(refused); // the review's example
+    expect(() => compose(['gdp' as never])).toThrow(/`list\[0\]` must be a privacy object made by dpnoise .*; got "gdp"/);
+    // Infinity stays no privacy.
     expect((compose([none, none]) as { mu: number }).mu).toBe(Infinity);
+  });
+
+  it('composes a release repeated k times ({ privacy, times }) as k copies of it', () => {
+    const g = gaussianPrivacy({ scales: [2], sensitivity: [1] });
+    const l = laplacePrivacy({ scales: [4], sensitivity: [1] });
+    const z = compose([g, { privacy: l, times: 1 }, gaussianMechanism({ sensitivity: [1], epsilon: 1, delta: 1e-6 }).privacy]);
+    for (const p of [g, l, z]) {
+      const repeated = compose([{ privacy: p, times: 7 }]);
+      const copies = compose(Array(7).fill(p));
+      expect(repeated.kind).toBe(copies.kind);
+      // The same figure by k * rho (or sqrt(k) mu) and by a sum of k terms: 8 EPS.
+      expectClose(repeated.epsilon(1e-6), copies.epsilon(1e-6), 8 * EPS, `${p.kind} x 7`);
+    }
+    expect(() => compose([{ privacy: g, times: 0 }])).toThrow(/`list\[0\].times` must be a number >= 1/);
+    expect(() => compose([{ privacy: g, times: 1.5 }])).toThrow(/`list\[0\].times` must be an integer/);
+    expect(() => compose([{ privacy: g, times: 2, count: 3 } as never])).toThrow(/unknown option `count`/);
   });
 
   it('composing k calibrated steps gives back the per-step budget rule mu0 / sqrt(k)', () => {
@@ -182,9 +208,10 @@ describe('accounting fails closed: never NaN, null or negative; overflow is Infi
       gaussianPrivacy({ scales: [1], sensitivity: [1] }),
       laplacePrivacy({ scales: [2], sensitivity: [1] }),
       compose([gaussianPrivacy({ scales: [1], sensitivity: [1] }), laplacePrivacy({ scales: [2], sensitivity: [1] })]),
-      compose([gaussianPrivacy({ scales: [1], sensitivity: [1] }), { kind: 'zcdp', rho: 0.1 } as never]),
+      compose([gaussianPrivacy({ scales: [1], sensitivity: [1] }), gaussianMechanism({ sensitivity: [1], rho: 0.1 }).privacy]),
     ];
-    expect(objects.map((p) => p.kind)).toEqual(['gaussian', 'laplace', 'mixed', 'zcdp']);
+    expect(objects.map((p) => p.kind)).toEqual(['gdp', 'pure', 'approximate', 'zcdp']);
+    expect(objects.map((p) => p.family)).toEqual(['gaussian', 'laplace', 'composition', 'composition']);
     for (const p of objects) {
       expect(typeof p.epsilon).toBe('function');
       expect(typeof p.delta).toBe('function');
@@ -192,12 +219,15 @@ describe('accounting fails closed: never NaN, null or negative; overflow is Infi
       expect(p.delta(0.1)).toBeGreaterThanOrEqual(0);
       expect(Object.isFrozen(p)).toBe(true);
       expect(() => {
-        (p as { kind: string }).kind = 'gaussian';
+        (p as { kind: string }).kind = 'pure';
       }).toThrow(TypeError);
     }
-    // Pure epsilon0-DP is (eps, 1 - e^(eps - eps0))-DP below eps0, and (eps0, 0)-DP.
+    // Pure epsilon0-DP is (eps, 1 - e^(eps - eps0))-DP below eps0, and (eps0, 0)-DP: epsilon(0) answers.
     const pure = objects[1]!;
     expect(pure.delta((pure as { epsilonPure: number }).epsilonPure)).toBe(0);
+    expect(pure.epsilon(0)).toBe((pure as { epsilonPure: number }).epsilonPure);
+    expect(objects[0]!.epsilon(0)).toBe(Infinity); // no finite epsilon at delta 0 for Gaussian noise
+    expect(objects[3]!.epsilon(0)).toBe(Infinity);
     // epsilonPure is 0.5 rounded up (2 EPS absolute), which moves 1 - e^(0.2 - epsilonPure) by
     // e^-0.3 2 EPS = 1.5 EPS absolute, 5.7 EPS relative to 0.26: 8 EPS (measured 5.79 EPS).
     expectClose(pure.delta(0.2), -Math.expm1(0.2 - 0.5), 8 * EPS, 'pure delta');

@@ -199,7 +199,7 @@ describe('privacy accounting (replace-one neighbours, Gaussian composition over 
     expect(r.mu).toBe(mu0);
     expect(r.updates).toBe(passes * D);
     expect(r.mode).toBe('continuous');
-    expect(r.privacy.kind).toBe('gaussian');
+    expect(r.privacy.kind).toBe('gdp');
     expect(r.privacy.epsilon(delta)).toBeLessThanOrEqual(epsilon);
     // 2 C_j / n, raised by 2 n gamma_n (the floating-point sum of n clipped terms; u = 2^-53).
     const sum = 1 + (2 * n * n * 2 ** -53) / (1 - n * 2 ** -53);
@@ -478,7 +478,9 @@ describe('bad input', () => {
     );
     expect(call({ clip: undefined })).toThrow(new TypeError('dpnoise: `clip` must be a Float64Array or an array of numbers; got undefined.'));
     expect(call({ stepSizes: RANGE.map(() => 0) })).toThrow(new RangeError('dpnoise: `stepSizes[0]` must be a finite number > 0; got 0.'));
-    expect(call({ epsilon: 0 })).toThrow(new RangeError('dpnoise: `epsilon` must be a number > 0 and <= 1000000; got 0.'));
+    expect(call({ epsilon: -1 })).toThrow(new RangeError('dpnoise: `epsilon` must be a number >= 0 and <= 1000000; got -1.'));
+    expect(call({ epsilon: undefined, delta: undefined, mu: 0.5 })).not.toThrow(); // every Gaussian budget: mu-GDP, rho-zCDP
+    expect(call({ epsilon: undefined, delta: undefined, rho: 0.125 })).not.toThrow();
     expect(call({ epsilon: NaN })).toThrow(RangeError);
     expect(call({ delta: 1 })).toThrow(new RangeError('dpnoise: `delta` must be a number >= 1e-300 and < 1; got 1.'));
     expect(call({ delta: undefined })).toThrow(new TypeError('dpnoise: `delta` must be a number; got undefined.'));

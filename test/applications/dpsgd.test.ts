@@ -32,7 +32,7 @@ describe('DP-SGD with per-layer clipping', () => {
   });
 
   it('checks its input', () => {
-    expect(() => perLayerNoise({ layerSizes: [10], clipNorms: [1, 1], noiseMultiplier: 1 })).toThrow(/`groups.sizes.length` must be 2/);
+    expect(() => perLayerNoise({ layerSizes: [10], clipNorms: [1, 1], noiseMultiplier: 1 })).toThrow(/`layerSizes.length` must be 2/);
     expect(() => perLayerNoise({ layerSizes: [10], clipNorms: [1], noiseMultiplier: 0 })).toThrow(/`noiseMultiplier`/);
   });
 });

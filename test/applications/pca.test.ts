@@ -210,9 +210,13 @@ describe('bad input', () => {
     [
       () => privateCovariance({ data: rows, epsilon: 1, noise: 'staircase' as never }),
       RangeError,
-      "dpnoise: `mechanism` must be one of 'gaussian', 'laplace'; got \"staircase\".",
+      "dpnoise: `noise` must be one of 'gaussian', 'laplace'; got \"staircase\".",
     ],
-    [() => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, noise: 'laplace' }), TypeError, /`delta` applies to the Gaussian mechanism only/],
+    [
+      () => privateCovariance({ data: rows, epsilon: 1, delta: 1e-5, noise: 'laplace' }),
+      TypeError,
+      /`delta` applies to \(epsilon, delta\)-DP, which this noise does not give; give `epsilon` \(pure epsilon-DP\)/,
+    ],
     [() => privateCovariance({ data: rows, epsilon: 1, noise: 'gaussian' }), TypeError, 'dpnoise: `delta` must be a number; got undefined.'],
     [() => privateCovariance({ data: rows, epsilon: -1, delta: 1e-5, noise: 'gaussian' }), RangeError, /`epsilon` must be a number >= 0/],
     [() => privateCovariance({ data: rows, epsilon: 0, noise: 'laplace' }), RangeError, 'dpnoise: `epsilon` must be a finite number > 0; got 0.'],

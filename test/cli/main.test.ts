@@ -126,10 +126,10 @@ describe.concurrent('dpnoise (no command, --version, --help)', () => {
 describe.concurrent('dpnoise calibrate', () => {
   it('prints the figures and scales as a table, or as JSON equal to the library', async () => {
     const [table, json] = await Promise.all([
-      dpnoise('calibrate', '--mechanism', 'gaussian', '--epsilon', '0.5', '--delta', '1e-6', '--sensitivity', '1,2,3'),
+      dpnoise('calibrate', '--noise', 'gaussian', '--epsilon', '0.5', '--delta', '1e-6', '--sensitivity', '1,2,3'),
       dpnoise(
         'calibrate',
-        '--mechanism',
+        '--noise',
         'gaussian',
         '--epsilon',
         '0.5',
@@ -153,9 +153,9 @@ describe.concurrent('dpnoise calibrate', () => {
 
   it('explains bad input with exit code 2', async () => {
     const cases = [
-      ['calibrate', '--mechanism', 'gaussian', '--epsilon', '1', '--sensitivity', '1'], // no delta
-      ['calibrate', '--mechanism', 'laplace', '--epsilon', '1', '--delta', '1e-6', '--sensitivity', '1'],
-      ['calibrate', '--mechanism', 'uniform', '--epsilon', '1', '--sensitivity', '1'],
+      ['calibrate', '--noise', 'gaussian', '--epsilon', '1', '--sensitivity', '1'], // no delta
+      ['calibrate', '--noise', 'laplace', '--epsilon', '1', '--delta', '1e-6', '--sensitivity', '1'],
+      ['calibrate', '--noise', 'uniform', '--epsilon', '1', '--sensitivity', '1'],
       ['calibrate', '--epsilon', '-1', '--delta', '1e-6', '--sensitivity', '1'],
       ['calibrate', '--epsilon', '1', '--delta', '1e-6', '--sensitivity', '1,x'],
       ['calibrate', '--bogus'],
@@ -170,12 +170,12 @@ describe.concurrent('dpnoise calibrate', () => {
 
   it('says which --sensitivity entry is not a number (not "no such file"), and lists the options', async () => {
     const [r, bogus] = await Promise.all([
-      dpnoise('calibrate', '--mechanism', 'gaussian', '--epsilon', '1', '--delta', '1e-6', '--sensitivity', '1,x,3'),
+      dpnoise('calibrate', '--noise', 'gaussian', '--epsilon', '1', '--delta', '1e-6', '--sensitivity', '1,x,3'),
       dpnoise('calibrate', '--bogus'),
     ]);
     expect(r.stderr).toBe('dpnoise: --sensitivity: entry 2 ("x") is not a number; give numbers separated by commas.\n');
     expect(bogus.stderr).toBe(
-      `dpnoise: Unknown option '--bogus'. The options of "dpnoise calibrate" are --mechanism, --epsilon, --delta, --sensitivity, --allocation, --json, --help.\n`,
+      `dpnoise: Unknown option '--bogus'. The options of "dpnoise calibrate" are --noise, --epsilon, --delta, --sensitivity, --allocation, --json, --help.\n`,
     );
   });
 });
@@ -237,7 +237,7 @@ describe.concurrent('dpnoise release', () => {
     const [missing, fraction, laplace4, gaussian4, grid1, grid4] = await Promise.all([
       dpnoise(...base, '--delta', '1e-6'),
       dpnoise(...base, '--delta', '1e-6', '--rows-per-person', '1.5'),
-      dpnoise(...base, '--rows-per-person', '4', '--mechanism', 'laplace', '--mode', 'continuous'),
+      dpnoise(...base, '--rows-per-person', '4', '--noise', 'laplace', '--mode', 'continuous'),
       dpnoise(...base, '--rows-per-person', '4', '--delta', '1e-6', '--mode', 'continuous'),
       dpnoise(...base, '--rows-per-person', '1', '--delta', '1e-6'),
       dpnoise(...base, '--rows-per-person', '4', '--delta', '1e-6'),
@@ -279,7 +279,7 @@ describe.concurrent('dpnoise release', () => {
       '1',
       '--epsilon',
       '1',
-      '--mechanism',
+      '--noise',
       'laplace',
       '--rows-per-person',
       '1',

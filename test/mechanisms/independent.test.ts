@@ -90,7 +90,9 @@ describe('group (per-layer) calibration', () => {
     expect(() => calibrateGaussian({ groups: { sizes: [1], sensitivity: [1] }, sensitivity: [1], epsilon: 1, delta: 1e-6 })).toThrow(
       /in place of `sensitivity`/,
     );
-    expect(() => calibrateGaussian({ sensitivity: [1], mu: 1, epsilon: 1 } as never)).toThrow(/give one budget: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `mu`/);
+    expect(() => calibrateGaussian({ sensitivity: [1], mu: 1, epsilon: 1 } as never)).toThrow(
+      /give one budget: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `mu`/,
+    );
   });
 });
 

@@ -1,9 +1,12 @@
 // The exact discrete Laplace and discrete Gaussian samplers (assembly/noise/discrete.ts): their laws,
 // the fast path against the exact path (src/noise/discrete-exact.ts), and random words running out.
 import { afterEach, describe, expect, it } from 'vitest';
+import { useExactPath } from '../../src/noise/discrete-exact.js';
 import { cryptoStream } from '../../src/noise/random.js';
 import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
+
+useExactPath(); // these tests call the discrete kernels directly, past the samplers that install it
 
 type DiscreteKernel = 'discreteLaplaceSamples' | 'discreteGaussianSamples';
 const w = wasm();
