@@ -1,5 +1,7 @@
 // Summation of many doubles: compensated sums (for sums over chunks and for accounting), and the
 // error bound of plain sums (for queries the library computes itself).
+import { roundUp } from './rounding.js';
+
 /**
  * Sums many doubles with Neumaier's compensation (for the per-chunk partial sums). A sum that
  * overflows is Infinity, never NaN: the compensation stops at the first infinite partial sum.
@@ -27,5 +29,5 @@ export class CompensatedSum {
  */
 export function summationFactor(terms: number): number {
   const mu = terms * 2 ** -53;
-  return (1 + (2 * terms * mu) / (1 - mu)) * (1 + 2 ** -50);
+  return roundUp(1 + (2 * terms * mu) / (1 - mu));
 }

@@ -10,7 +10,7 @@
 // in l2 (l1) norm moves by less than lambda / g + sqrt(n) (lambda / g + n) steps, each rounding
 // being off by less than one step between neighbours.
 import { GRID, MAX_GRID_SCALE, PROFILE_ENTRIES } from '../core/domains.js';
-import { powerOfTwoBelow } from '../core/rounding.js';
+import { powerOfTwoBelow, roundUp } from '../core/rounding.js';
 import { describe, type Entries, numberIn, oneOf } from '../core/validate.js';
 
 /**
@@ -82,7 +82,7 @@ export function defaultGrid(fine: number, largestScale: number): number {
  */
 export function gridSensitivity(lambda: Float64Array, g: number, sizes?: Float64Array, q: 1 | 2 = 2): Float64Array {
   const rounded = sizes
-    ? lambda.map((l, k) => (l === 0 ? 0 : g * (l / g + (q === 2 ? Math.sqrt(sizes[k]!) : sizes[k]!)) * (1 + 2 ** -50)))
+    ? lambda.map((l, k) => (l === 0 ? 0 : roundUp(g * (l / g + (q === 2 ? Math.sqrt(sizes[k]!) : sizes[k]!)))))
     : lambda.map((l) => g * Math.ceil(l / g));
   // A grid coarser than the sensitivities (noise beyond 2^36 sensitivities) can push them out of their domain.
   const largest = rounded.reduce((m, l) => Math.max(m, l), 0);

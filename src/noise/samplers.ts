@@ -95,10 +95,6 @@ export function readValues(values: unknown): Float64Array {
   return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0 });
 }
 
-/** Kernel flags (assembly/noise/samplers.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
-const PER_COORDINATE = 1;
-const ADD = 2;
-const FIXED_WORK = 4;
 
 /** How drawValidated draws. */
 export interface DrawOptions {
@@ -133,7 +129,8 @@ export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scal
     if (discrete) useExactPath();
     const extra = discrete ? (how.grid ?? 1) : (how.shared ?? 0);
     const w: WasmExports = wasm();
-    const flags = (typeof scales === 'number' ? 0 : PER_COORDINATE) | (add ? ADD : 0) | (fixedWork ? FIXED_WORK : 0);
+    // The kernels' flags, as the module defines them.
+    const flags = (typeof scales === 'number' ? 0 : w.flagPerCoordinate()) | (add ? w.flagAdd() : 0) | (fixedWork ? w.flagFixedWork() : 0);
     const scale = typeof scales === 'number' ? scales : 1;
     stream.begin(w);
     forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {

@@ -38,6 +38,10 @@ export interface WasmExports {
   /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */
   discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
   discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  /** The samplers' flags (assembly/noise/samplers.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
+  flagPerCoordinate(): number;
+  flagAdd(): number;
+  flagFixedWork(): number;
   /** Tests: every discrete draw through the exact path. */
   setExactOnly(on: boolean): void;
   chunkLength(): number;

@@ -25,7 +25,8 @@ const FILE = new URL('../fixtures/discrete-noreg.json', import.meta.url);
 const UPDATE = process.env.UPDATE_NOREG === '1';
 
 type Kernel = 'discreteLaplaceSamples' | 'discreteGaussianSamples';
-const FIXED_WORK = 4; // the kernels' flag (assembly/noise/discrete.ts): no noise-dependent shortcut
+// The kernels' flag (assembly/noise/discrete.ts) for no noise-dependent shortcut, as the module reports it.
+const FIXED_WORK = builds[0]![1].flagFixedWork();
 
 /** The seeded stream of the kernels: key and gamma (an odd increment), as the library's streams. */
 const STREAM = [0x6e6f726567n, 0x9e3779b97f4a7c15n] as const; // key: 'noreg' in ASCII
