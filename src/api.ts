@@ -24,6 +24,7 @@ export {
   laplaceNoiseInto,
   addLaplaceNoise,
   type GroupScales,
+  type ScalesArgument,
   type SampleOptions,
 } from './noise/samplers.js';
 export {

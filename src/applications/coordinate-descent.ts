@@ -55,6 +55,7 @@ import { ALLOCATIONS, calibrateProfile, type Allocation } from '../calibrate/all
 import type { GaussianBudget } from '../core/budget.js';
 import { readBudget, type Target } from '../core/budget.js';
 import { MAX_SCALE } from '../core/domains.js';
+import { frozenResult } from '../core/frozen.js';
 import { roundUp } from '../core/rounding.js';
 import { GAUSSIAN } from '../noise/families.js';
 import { CompensatedSum, summationFactor } from '../core/summation.js';
@@ -167,25 +168,25 @@ export interface PrivateCoordinateDescentSettings extends CoordinateDescentOptio
  */
 export interface PrivateCoordinateDescentResult {
   /** The parameter vector w after the last pass. */
-  parameters: Float64Array;
+  readonly parameters: Float64Array;
   /** sigma_j: the standard deviation of the noise added to coordinate j's averaged clipped gradient at each of its updates. */
-  scales: Float64Array;
+  readonly scales: Float64Array;
   /** Delta_j: the sensitivity of coordinate j's averaged clipped gradient, 2 C_j / n raised to cover the floating-point sum (by 2.2e-12 relative at n = 100). */
-  sensitivity: Float64Array;
+  readonly sensitivity: Float64Array;
   /** The step sizes gamma_j used. */
-  stepSizes: Float64Array;
+  readonly stepSizes: Float64Array;
   /** The distance the run is calibrated to: mu0(epsilon, delta) (continuous), or the largest mu whose zCDP conversion, rho = mu^2 / 2, meets (epsilon, delta) (grid). */
-  mu: number;
+  readonly mu: number;
   /** The run's own distance, at most `mu`: sqrt(sum over all updates of (Delta_j / sigma_j)^2), or in grid mode sqrt(2 rho) for the rounded sensitivities. */
-  runMu: number;
+  readonly runMu: number;
   /** The privacy of the whole run: mu-GDP (continuous) or rho-zCDP (grid), from the scales used. */
-  privacy: GdpPrivacy | ZcdpPrivacy;
+  readonly privacy: GdpPrivacy | ZcdpPrivacy;
   /** 'grid' or 'continuous'. */
-  mode: Mode;
+  readonly mode: Mode;
   /** Grid mode: every released gradient was an exact multiple of this power of two. */
-  grid: number | undefined;
+  readonly grid: number | undefined;
   /** Updates in total: passes * d. */
-  updates: number;
+  readonly updates: number;
 }
 
 /** Features and labels within +-1e100, so no loss or gradient can overflow for bounded w. */
@@ -559,5 +560,5 @@ export function privateCoordinateDescent(options: PrivateCoordinateDescentOption
 
   const parameters = descend(p, passes, steps, clip, noise.noisyPass);
   const { scales, mu, runMu, privacy, grid } = noise;
-  return { parameters, scales, sensitivity, stepSizes: steps, mu, runMu, privacy, mode: mode.mode, grid, updates: passes * p.d };
+  return frozenResult({ parameters, scales, sensitivity, stepSizes: steps, mu, runMu, privacy, mode: mode.mode, grid, updates: passes * p.d }, ['parameters']);
 }

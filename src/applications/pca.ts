@@ -33,6 +33,7 @@
 import { GAUSSIAN_NOTIONS } from '../accounting/distance.js';
 import { ALLOCATIONS, type Allocation } from '../calibrate/allocations.js';
 import { BUDGET_OPTIONS, readBudget } from '../core/budget.js';
+import { frozenResult } from '../core/frozen.js';
 import { powerOfTwoBelow } from '../core/rounding.js';
 import { fail, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, NOISE_FAMILIES, type NoiseFamilyName } from '../noise/families.js';
@@ -91,16 +92,16 @@ export interface PrivateCovarianceOptions {
  * @group Applications
  */
 export interface PrivateCovariance {
-  /** The noisy symmetric d x d matrix, row-major. */
-  matrix: Float64Array;
+  /** The noisy symmetric d x d matrix, row-major (the caller's own array). */
+  readonly matrix: Float64Array;
   /** d, the number of features. */
-  dimension: number;
+  readonly dimension: number;
   /** The per-entry sensitivities the noise is calibrated to: the clip levels (covarianceSensitivity) rounded up to whole grid steps (continuous mode: to whole quanta of 2^-20 of the largest), the same for every dataset. */
-  sensitivity: Float64Array;
+  readonly sensitivity: Float64Array;
   /** The mechanism used: its calibration (scales per upper-triangle entry, in the profile's order), privacy, mode and grid. */
-  calibration: GaussianMechanism | LaplaceMechanism;
+  readonly calibration: GaussianMechanism | LaplaceMechanism;
   /** The privacy of the release (the mechanism's). */
-  privacy: GaussianMechanism['privacy'] | LaplaceMechanism['privacy'];
+  readonly privacy: GaussianMechanism['privacy'] | LaplaceMechanism['privacy'];
 }
 
 const DIAGONAL_CLIP: Range = { min: 0, max: 1, minOpen: true };
@@ -277,5 +278,7 @@ export function privateCovariance(options: PrivateCovarianceOptions): PrivateCov
   }
   const quantum = mechanism.grid ?? finest;
   const released = mechanism.release(quantizedGram(rows, d, limits, quantum), { rng });
-  return { matrix: mirror(released, d), dimension: d, sensitivity: mechanism.sensitivity, calibration: mechanism, privacy: mechanism.privacy };
+  return frozenResult({ matrix: mirror(released, d), dimension: d, sensitivity: mechanism.sensitivity, calibration: mechanism, privacy: mechanism.privacy }, [
+    'matrix',
+  ]);
 }

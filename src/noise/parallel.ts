@@ -6,7 +6,7 @@
 import { copyOf, plainView, setAt } from '../core/arrays.js';
 import { integerIn, readOptions } from '../core/validate.js';
 import { cryptoStream, SeededStream, sourceOf } from './random.js';
-import { drawValidated, type GroupScales, type Kernel, readLength, readScales, readValues, type SampleOptions, type Scales } from './samplers.js';
+import { drawValidated, type Kernel, readLength, readScales, readValues, type SampleOptions, type Scales, type ScalesArgument } from './samplers.js';
 import type { Job } from './worker.js';
 import { releaseWorker, startWorker, takeIdleWorkers } from './worker-pool.js';
 import { giveBack, takeShared } from './workspace.js';
@@ -208,7 +208,7 @@ function addNoise(kernel: Kernel, values: Float64Array, scales: unknown, options
  *
  * @group Sampling
  */
-export function gaussianNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
+export function gaussianNoiseParallel(length: number, scales: ScalesArgument, options?: ParallelOptions): Promise<Float64Array> {
   return noise('gaussianSamples', length, scales, options);
 }
 
@@ -227,7 +227,7 @@ export function gaussianNoiseParallel(length: number, scales: number | Float64Ar
  *
  * @group Sampling
  */
-export function addGaussianNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
+export function addGaussianNoiseParallel(values: Float64Array, scales: ScalesArgument, options?: ParallelOptions): Promise<Float64Array> {
   return addNoise('gaussianSamples', values, scales, options);
 }
 
@@ -244,7 +244,7 @@ export function addGaussianNoiseParallel(values: Float64Array, scales: number | 
  *
  * @group Sampling
  */
-export function laplaceNoiseParallel(length: number, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
+export function laplaceNoiseParallel(length: number, scales: ScalesArgument, options?: ParallelOptions): Promise<Float64Array> {
   return noise('laplaceSamples', length, scales, options);
 }
 
@@ -263,6 +263,6 @@ export function laplaceNoiseParallel(length: number, scales: number | Float64Arr
  *
  * @group Sampling
  */
-export function addLaplaceNoiseParallel(values: Float64Array, scales: number | Float64Array | GroupScales, options?: ParallelOptions): Promise<Float64Array> {
+export function addLaplaceNoiseParallel(values: Float64Array, scales: ScalesArgument, options?: ParallelOptions): Promise<Float64Array> {
   return addNoise('laplaceSamples', values, scales, options);
 }

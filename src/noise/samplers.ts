@@ -21,6 +21,14 @@ export interface GroupScales {
   scales: Float64Array | readonly number[];
 }
 
+/**
+ * Noise scales for a sampler: one number for every coordinate, one per coordinate (a Float64Array
+ * or an array of numbers), or one per group ({ sizes, scales }).
+ *
+ * @group Sampling
+ */
+export type ScalesArgument = number | Float64Array | readonly number[] | GroupScales;
+
 /** Validated scales: one for all, one per coordinate, or per group with cumulative ends. */
 export type Scales = number | Float64Array | { ends: Float64Array; scales: Float64Array };
 
@@ -42,8 +50,8 @@ export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamp
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
 export function readScales(scales: unknown, length: number): Scales {
   if (typeof scales === 'number') return numberIn('scales', scales, { min: 0, max: MAX_SCALE });
-  if (isFloat64Array(scales)) return vector('scales', scales, SCALE_ENTRIES, { arrays: false, length });
-  if (typeof scales === 'object' && scales !== null && !Array.isArray(scales)) {
+  if (isFloat64Array(scales) || Array.isArray(scales)) return vector('scales', scales, SCALE_ENTRIES, { length });
+  if (typeof scales === 'object' && scales !== null) {
     const groups = readOptions('scales', scales, ['sizes', 'scales']);
     const sizes = readSizes('scales.sizes', groups.sizes);
     const perGroup = vector('scales.scales', groups.scales, SCALE_ENTRIES, { length: sizes.length });
@@ -55,7 +63,7 @@ export function readScales(scales: unknown, length: number): Scales {
     return { ends, scales: perGroup };
   }
   throw new TypeError(
-    `dpnoise: \`scales\` must be a number, a Float64Array or { sizes, scales }; got ${Array.isArray(scales) ? 'an array' : scales === null ? 'null' : typeof scales}.`,
+    `dpnoise: \`scales\` must be a number, a Float64Array or an array of numbers, or { sizes, scales }; got ${scales === null ? 'null' : typeof scales}.`,
   );
 }
 
@@ -94,7 +102,6 @@ function outputArray(out: unknown): Float64Array {
 export function readValues(values: unknown): Float64Array {
   return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0 });
 }
-
 
 /** How drawValidated draws. */
 export interface DrawOptions {
@@ -177,7 +184,7 @@ function validateAndDraw(kernel: Kernel, target: Float64Array, add: boolean, sca
  *
  * @group Sampling
  */
-export function gaussianNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+export function gaussianNoise(length: number, scales: ScalesArgument, options?: SampleOptions): Float64Array {
   return validateAndDraw('gaussianSamples', newTarget(length), false, scales, options);
 }
 
@@ -199,7 +206,7 @@ export function gaussianNoise(length: number, scales: number | Float64Array | Gr
  *
  * @group Sampling
  */
-export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+export function gaussianNoiseInto(out: Float64Array, scales: ScalesArgument, options?: SampleOptions): Float64Array {
   validateAndDraw('gaussianSamples', outputArray(out), false, scales, options);
   return out;
 }
@@ -221,7 +228,7 @@ export function gaussianNoiseInto(out: Float64Array, scales: number | Float64Arr
  *
  * @group Sampling
  */
-export function addGaussianNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+export function addGaussianNoise(values: Float64Array, scales: ScalesArgument, options?: SampleOptions): Float64Array {
   validateAndDraw('gaussianSamples', readValues(values), true, scales, options);
   return values;
 }
@@ -241,7 +248,7 @@ export function addGaussianNoise(values: Float64Array, scales: number | Float64A
  *
  * @group Sampling
  */
-export function laplaceNoise(length: number, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+export function laplaceNoise(length: number, scales: ScalesArgument, options?: SampleOptions): Float64Array {
   return validateAndDraw('laplaceSamples', newTarget(length), false, scales, options);
 }
 
@@ -261,7 +268,7 @@ export function laplaceNoise(length: number, scales: number | Float64Array | Gro
  *
  * @group Sampling
  */
-export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+export function laplaceNoiseInto(out: Float64Array, scales: ScalesArgument, options?: SampleOptions): Float64Array {
   validateAndDraw('laplaceSamples', outputArray(out), false, scales, options);
   return out;
 }
@@ -283,7 +290,7 @@ export function laplaceNoiseInto(out: Float64Array, scales: number | Float64Arra
  *
  * @group Sampling
  */
-export function addLaplaceNoise(values: Float64Array, scales: number | Float64Array | GroupScales, options?: SampleOptions): Float64Array {
+export function addLaplaceNoise(values: Float64Array, scales: ScalesArgument, options?: SampleOptions): Float64Array {
   validateAndDraw('laplaceSamples', readValues(values), true, scales, options);
   return values;
 }

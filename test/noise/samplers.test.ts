@@ -363,6 +363,12 @@ describe('scales and the add variants', () => {
     expect(() => gaussianNoiseInto([1, 2] as never, 1)).toThrow(/`out` must be a Float64Array; got an array of length 2/);
   });
 
+  it('takes scales as an array of numbers as every other option does', () => {
+    expect(gaussianNoise(3, [1, 2, 4], { rng: createRng({ seed: 5 }) })).toEqual(
+      gaussianNoise(3, Float64Array.from([1, 2, 4]), { rng: createRng({ seed: 5 }) }),
+    );
+  });
+
   it('length 0 and length 1 work', () => {
     expect(gaussianNoise(0, 1).length).toBe(0);
     expect(laplaceNoise(1, 1).length).toBe(1);
@@ -377,11 +383,12 @@ describe('bad input throws before any noise is drawn, and leaves values unchange
     ['infinite scale', () => gaussianNoise(3, Infinity), RangeError, /`scales`/],
     ['NaN in scales', () => gaussianNoise(3, Float64Array.from([1, NaN, 1])), RangeError, /`scales\[1\]` must be a finite number >= 0; got NaN\./],
     ['scales of the wrong length', () => gaussianNoise(3, new Float64Array(2)), RangeError, /`scales.length` must be 3/],
+    ['scales as an array with a bad entry', () => gaussianNoise(3, [1, '1', 1] as never), TypeError, /`scales\[1\]` must be a number; got "1"\./],
     [
-      'scales as an array',
-      () => gaussianNoise(3, [1, 1, 1] as never),
+      'scales of another type',
+      () => gaussianNoise(3, 'wide' as never),
       TypeError,
-      /`scales` must be a number, a Float64Array or \{ sizes, scales \}; got an array/,
+      /`scales` must be a number, a Float64Array or an array of numbers, or \{ sizes, scales \}; got string/,
     ],
     ['fractional length', () => gaussianNoise(2.5, 1), RangeError, /`length` must be an integer; got 2.5\./],
     ['negative length', () => laplaceNoise(-1, 1), RangeError, /`length`/],
