@@ -1,14 +1,14 @@
 // Pure-JavaScript baseline for the calibration benchmarks (no WebAssembly).
 //
-// A straightforward scalar implementation of the same mathematics as dpnoise (docs/math.md
-// sections 1-4), written the way one would without the package: plain functions and loops,
+// A straightforward scalar implementation of the same mathematics as dpnoise (docs/math.md,
+// docs/accounting.md and docs/calibration.md), written the way one would without the package: plain functions and loops,
 // no SIMD, no chunking, no special-casing beyond what the formulas need.
 //   - erfc / erfcx: W. J. Cody's rational Chebyshev approximations (CALERF, Math. Comp. 23
 //     (1969) 631-637; the netlib SPECFUN routine), accurate to a few ulp.
 //   - Q(x), log Q(x) (through erfcx, so no underflow), Q^-1(p) (Wichura's AS 241).
 //   - delta(eps; mu) = Q(a) - e^eps Q(b), a = eps/mu - mu/2, b = eps/mu + mu/2, evaluated as
-//     docs/math.md ("Gaussian privacy") says: exp(logQ(a)) * -expm1(eps + logQ(b) - logQ(a)).
-//   - mu0(eps, delta) by bisection on w = 1/mu over [0, w_u] (docs/math.md, "Calibration"; Algorithm 1 of
+//     docs/accounting.md ("Gaussian privacy") says: exp(logQ(a)) * -expm1(eps + logQ(b) - logQ(a)).
+//   - mu0(eps, delta) by bisection on w = 1/mu over [0, w_u] (docs/accounting.md, "Calibration"; Algorithm 1 of
 //     the conference paper) to 1e-12 relative, returning the safe end of the bracket.
 //   - The p = 2 optimal Gaussian allocation sigma_i = sqrt(Delta_1 lambda_i) / mu0 in a plain loop.
 // It exists to measure what the WebAssembly implementation buys; it is not part of the package.
@@ -140,7 +140,7 @@ export function normalIsf(p) {
   return q > 0 ? x : -x;
 }
 
-/** The privacy profile delta(eps; mu) (docs/math.md, "Gaussian privacy"), for mu > 0. */
+/** The privacy profile delta(eps; mu) (docs/accounting.md, "Gaussian privacy"), for mu > 0. */
 export function gaussianDelta(mu, eps) {
   const a = eps / mu - 0.5 * mu;
   const b = eps / mu + 0.5 * mu;

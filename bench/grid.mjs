@@ -57,7 +57,7 @@ export async function run(ctx) {
         'laplaceMechanism({ sensitivity: 1/(1 + i % 100), epsilon: 1 }), gaussianMechanism({ ..., delta: 1e-6 }) and correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6 }): ' +
         "release with the default mode 'grid' and with mode: 'continuous', interleaved. The default grid is the power of two at most 2^-10 of the smallest sensitivity " +
         '(for correlated sums C/g in (256, 512], released on g / (2s)). Grid mode rounds the query to the grid and adds exact discrete Laplace or discrete Gaussian noise ' +
-        '(docs/math.md, "Exact discrete noise"): a floating-point fast path, one logarithm per discrete Laplace draw and about 1.3 trials per discrete Gaussian draw, ' +
+        '(docs/noise.md, "Exact discrete noise"): a floating-point fast path, one logarithm per discrete Laplace draw and about 1.3 trials per discrete Gaussian draw, ' +
         `with exact arithmetic when it cannot be sure. Aim: grid within ${AIM}× of continuous.`,
       columns: ['noise', 'K', 'source', 'grid', 'continuous ns/coord', 'grid ns/coord', 'grid ÷ continuous', `within ${AIM}×`],
       rows,

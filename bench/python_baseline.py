@@ -81,7 +81,7 @@ def main():
     versions = {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__}
 
     # The typical implementation: delta(eps; mu) = Q(a) - e^eps Q(b) with scipy.stats.norm, and
-    # brentq on mu over a bracket whose lower end is the Q^-1 bound of docs/math.md, "Calibration".
+    # brentq on mu over a bracket whose lower end is the Q^-1 bound of docs/accounting.md, "Calibration".
     # Tolerances are tightened from brentq's defaults to the 1e-12 relative dpnoise promises.
     def make_mu0(sf, isf):
         def delta_of(mu, eps):

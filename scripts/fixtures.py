@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the high-precision reference fixtures in test/fixtures/ for dpnoise.
 
-Writes three JSON files (formulas: docs/math.md, sections "Special functions" to "Figures of merit"):
+Writes three JSON files (formulas: docs/math.md, docs/accounting.md and docs/calibration.md):
   test/fixtures/special.json    erfc, normalSf (Q), normalLogSf (log Q), normalIsf (Q^-1)
   test/fixtures/privacy.json    gaussianDelta delta(eps; mu), gaussianMu mu0(eps, delta),
                                 gaussianEpsilon eps(mu, delta)
@@ -18,7 +18,7 @@ check, and rounded once to the nearest double. Roots are found with bracketed me
 (mpmath findroot 'anderson' on a sign-verified bracket, bisection as fallback) and their
 residuals are checked before anything is written; a sample of delta(eps; mu) values is
 also checked against a cancellation-free quadrature. The script asserts the reference
-numbers of docs/math.md ("Calibration", "Figures of merit") and prints which error power p the published Laplace
+numbers of docs/accounting.md ("Calibration", "Figures of merit") and prints which error power p the published Laplace
 gains (dB) correspond to. Runs in about 20 s.
 """
 
@@ -494,12 +494,12 @@ def build_privacy():
     order = ["eps_zero", "eps_zero_tiny_delta", "small_eps", "small_eps_tiny_delta", "typical",
              "typical_tiny_delta", "large_eps", "large_eps_tiny_delta"]
     gm = {k: gm[k] for k in order}
-    # docs/math.md "Calibration" reference rows, to 11 significant digits
+    # docs/accounting.md "Calibration" reference rows, to 11 significant digits
     ref1 = mu0_cache[(0.5, 1e-6)]
     ref2 = 1 / mu0_cache[(1.0, 1e-5)]
     assert abs(ref1 / mpf("0.124106149031") - 1) < 1e-11, ref1
     assert abs(ref2 / mpf("3.73063163482") - 1) < 1e-11, ref2
-    print("  docs/math.md, Calibration: mu0(0.5, 1e-6) = %s; 1/mu0(1, 1e-5) = %s (reference 0.124106149031,"
+    print("  docs/accounting.md, Calibration: mu0(0.5, 1e-6) = %s; 1/mu0(1, 1e-5) = %s (reference 0.124106149031,"
           " 3.73063163482)" % (mp.nstr(ref1, 15), mp.nstr(ref2, 15)))
     print("  gaussianMu done (%.1fs)" % (time.time() - t0))
 
@@ -703,18 +703,18 @@ def build_calibrate(mu0_cache):
         mae.append(r["optimal"]["error"])
         assert abs(r["iid"]["error"] * e / 2 - 1) < 1e-15     # iid Laplace MAE = 2/eps
 
-    # ---- docs/math.md "Figures of merit": published numbers ----
+    # ---- docs/calibration.md "Figures of merit": published numbers ----
     published_g = {"linear-K20": "1.3016", "quadratic-K20": "1.7547", "exponential-K20": "9.2423"}
     for pname, ref in published_g.items():
         got = main_gain[(pname, "gaussian", 2)]
         assert mp.nstr(got, 5) == ref, (pname, got, ref)
-        # p = 2 gain equals K Delta_2^2 / Delta_1^2 (docs/math.md, "Allocations")
+        # p = 2 gain equals K Delta_2^2 / Delta_1^2 (docs/calibration.md, "Allocations")
         lam = [mpf(l) for l in profiles[pname]]
         kappa = K * sum(l * l for l in lam) / sum(lam) ** 2
         assert abs(got / kappa - 1) < 1e-40
     table_ref = ["3.4283", "1.7141", "1.1428", "0.8571", "0.6857", "0.5714"]
     assert ["%.4f" % v for v in mae] == table_ref, [mp.nstr(v, 8) for v in mae]
-    print("  docs/math.md, Figures of merit: Gaussian p=2 gains %s; 2-d Laplace MAE %s: reproduced" % (
+    print("  docs/calibration.md, Figures of merit: Gaussian p=2 gains %s; 2-d Laplace MAE %s: reproduced" % (
         ", ".join(mp.nstr(main_gain[(n, "gaussian", 2)], 8) for n in published_g),
         ", ".join(mp.nstr(v, 8) for v in mae)))
     published_db = {"linear-K20": "0.546", "quadratic-K20": "1.39", "exponential-K20": "7.609"}
@@ -725,7 +725,7 @@ def build_calibrate(mu0_cache):
         ok = all("%.*f" % (len(ref.split(".")[1]), dbs[n]) == ref for n, ref in published_db.items())
         print("  Laplace gains at error power p=%d: %s dB -> %s" % (
             p, ", ".join(mp.nstr(dbs[n], 6) for n in published_db),
-            "MATCHES docs/math.md (0.546, 1.39, 7.609 dB)" if ok else "does not match"))
+            "MATCHES docs/calibration.md (0.546, 1.39, 7.609 dB)" if ok else "does not match"))
         if ok:
             matching.append(p)
     assert matching == [2], matching

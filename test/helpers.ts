@@ -13,25 +13,25 @@ import { instantiateSync, type WasmExports } from '../src/wasm/loader.js';
 
 /**
  * Machine epsilon, 2^-52 = 2.22e-16: the spacing of doubles in [1, 2), so one ulp of a double is
- * at most EPS relative. (docs/math.md writes u = 2^-53 = EPS / 2 for the unit roundoff.)
+ * at most EPS relative. (docs/README.md writes u = 2^-53 = EPS / 2 for the unit roundoff.)
  */
 export const EPS = Number.EPSILON;
 
 /**
  * The library's relative margin on every calibrated noise scale: scales are multiplied by
- * 1 + 2^-36 (src/core/domains.ts; docs/math.md, "Rounding safety"). 2^-36 = 2^16 EPS.
+ * 1 + 2^-36 (src/core/domains.ts; docs/calibration.md, "Rounding safety"). 2^-36 = 2^16 EPS.
  */
 export const SAFETY = 2 ** 16 * EPS;
 
 /**
  * The accounting's round-up: sums, distances and epsilons are multiplied by 1 + 2^-50
- * (src/accounting/privacy.ts; docs/math.md, "Accounting"). 2^-50 = 4 EPS.
+ * (src/accounting/privacy.ts; docs/accounting.md, "Accounting"). 2^-50 = 4 EPS.
  */
 export const ROUND_UP = 4 * EPS;
 
 /**
  * The root searches of gaussianMu and gaussianEpsilon stop within 1e-12 relative
- * (docs/math.md, "Calibration"): 1e-12 = 4503.6 EPS, rounded down.
+ * (docs/accounting.md, "Calibration"): 1e-12 = 4503.6 EPS, rounded down.
  */
 export const SEARCH = 4503 * EPS;
 

@@ -1,4 +1,4 @@
-// The Gaussian privacy profile delta(eps; mu) and its inverses (docs/math.md, "Gaussian privacy" and "Calibration").
+// The Gaussian privacy profile delta(eps; mu) and its inverses (docs/accounting.md, "Gaussian privacy" and "Calibration").
 //
 // With a = eps/mu - mu/2 and b = eps/mu + mu/2 we have b^2 - a^2 = 2 eps, so
 // e^eps Q(b) = phi(a) M(b) with M the Mills ratio, and
@@ -112,7 +112,7 @@ export function gaussianMu(eps: f64, delta: f64): f64 {
  * computed delta(eps; mu) <= delta (1 - bound) holds in exact arithmetic too: the error of
  * exp(log delta), 4e-15 max(1, |ln delta|), and that of rounding a = eps/mu - mu/2, which moves
  * log delta by about (|a| + 1) times a's error of a few ulp of eps/mu + mu/2 (it dominates for
- * eps beyond about 1e4). The mpmath fixtures check this bound region by region (docs/math.md,
+ * eps beyond about 1e4). The mpmath fixtures check this bound region by region (docs/accounting.md,
  * "Calibration").
  */
 // @ts-ignore: decorator

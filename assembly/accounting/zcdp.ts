@@ -1,5 +1,5 @@
 // rho-zCDP (Bun & Steinke 2016) converted to (epsilon, delta)-DP, both ways, and the distance
-// mu = sqrt(2 rho) whose conversion meets a request (docs/math.md, "Accounting"). In WebAssembly
+// mu = sqrt(2 rho) whose conversion meets a request (docs/accounting.md, "Accounting"). In WebAssembly
 // so that every engine computes the same figures (the engines' own Math.exp and Math.log1p differ
 // in the last bit; AssemblyScript's are the same code everywhere).
 

@@ -1,4 +1,4 @@
-// Per-coordinate noise scales over a chunk of a sensitivity profile (docs/math.md, "Allocations").
+// Per-coordinate noise scales over a chunk of a sensitivity profile (docs/calibration.md, "Allocations").
 // Every allocation has the shape scale_i = c * lambda_i^alpha * w_i^-gamma; the facade derives c
 // from sums over the whole profile, which these kernels compute chunk by chunk.
 import { PROFILE, RESULTS, WEIGHTS } from "../memory";

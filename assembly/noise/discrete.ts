@@ -1,5 +1,5 @@
 // Exact discrete Laplace and discrete Gaussian noise for grid mode, at close to the cost of
-// continuous noise (docs/math.md, "Exact discrete noise").
+// continuous noise (docs/noise.md, "Exact discrete noise").
 //
 // Discrete Laplace, P(y) proportional to exp(-|y|/t), t > 0: a sign bit s and X = B H + L, where
 // H = floor(-(t/B) ln U) for a uniform U (so P(H >= h) = exp(-h B/t)), and L in [0, B) has
@@ -37,7 +37,7 @@ const GAUSSIAN_TRIAL: i32 = 3;
 const GAUSSIAN_REMAINDER: i32 = 4;
 const GAUSSIAN_ACCEPT: i32 = 5;
 
-/** 2^-30: far above every rounding error bounded in docs/math.md (below 2^-38 in all cases). */
+/** 2^-30: far above every rounding error bounded in docs/noise.md, "The fast path" (below 2^-38 in all cases). */
 const MARGIN: f64 = 9.313225746154785e-10;
 /** 2^-63, 2^-53, 2^-50. */
 const TWO_M63: f64 = 1.0842021724855044e-19;
@@ -227,7 +227,7 @@ function gaussian(word: u64): f64 {
   }
 }
 
-/** floor(x + 1/2), exactly: the test x - floor(x) >= 1/2 is exact for every double (docs/math.md, "Floating-point safety"). */
+/** floor(x + 1/2), exactly: the test x - floor(x) >= 1/2 is exact for every double (docs/mechanisms.md, "Floating-point safety"). */
 // @ts-ignore: decorator
 @inline function roundHalfUp(x: f64): f64 {
   const f = Math.floor(x);

@@ -4,7 +4,7 @@
 // where shared is a term common to every coordinate (correlated sums draw it once per release).
 // Coordinate i draws from its primary word RANDOM[i]; about 1% of draws also take extra words
 // of the coordinate (random.ts), so noise depends only on the words, never on chunking.
-// No tail is cut off (docs/math.md, "Samplers"): the exponential tail is r plus a fresh
+// No tail is cut off (docs/noise.md, "Samplers"): the exponential tail is r plus a fresh
 // exponential (memoryless), and the normal tail beyond r = 3.654 is Marsaglia's (1964) r + E1/r,
 // accepted when 2 E2 > (E1/r)^2, with E1 and E2 exponentials from the same unbounded sampler. A
 // uniform-based tail (-log U with a 53-bit U) could never pass 13.71 standard deviations, which

@@ -1,4 +1,4 @@
-// The privacy loss of independent noise, summed over coordinates (docs/math.md, "Accounting":
+// The privacy loss of independent noise, summed over coordinates (docs/accounting.md, "Accounting":
 // from scales): the Gaussian distance mu = sqrt(sum_i (lambda_i / s_i)^2) and the Laplace epsilon
 // sum_i lambda_i / b_i, as upper bounds that are never 0 for a positive loss. Ratios below 2^-400
 // would lose their squares (or themselves) to underflow, so when every ratio is that small the sum

@@ -1,7 +1,7 @@
 // Privacy accounting: what any vector of noise scales guarantees for a sensitivity profile, and
 // the composition of several releases. Users need not trust scales computed elsewhere.
 //
-// Gaussian (docs/math.md, "Gaussian privacy"): independent scales sigma_i give the Mahalanobis
+// Gaussian (docs/accounting.md, "Gaussian privacy"): independent scales sigma_i give the Mahalanobis
 // distance mu = sqrt(sum_i (lambda_i / sigma_i)^2) (the box bound), hence the exact profile
 // delta(eps; mu), mu-GDP and rho-zCDP with rho = mu^2 / 2. Laplace: epsilon = sum_i lambda_i / b_i.
 // Sums are compensated and rounded up, so the reported privacy is never better than the truth.

@@ -1,4 +1,4 @@
-// The Gaussian privacy profile (docs/math.md, "Gaussian privacy" and "Calibration"), computed in WebAssembly.
+// The Gaussian privacy profile (docs/accounting.md, "Gaussian privacy" and "Calibration"), computed in WebAssembly.
 //
 // Gaussian noise whose neighbouring outputs are at Mahalanobis distance mu is (epsilon, delta)-DP
 // exactly when delta >= delta(epsilon; mu) = Q(epsilon/mu - mu/2) - e^epsilon Q(epsilon/mu + mu/2).

@@ -1,5 +1,5 @@
 // rho-zCDP (Bun & Steinke 2016) converted to (epsilon, delta)-DP, both ways, and the distance
-// mu = sqrt(2 rho) whose conversion meets a request (docs/math.md, "Accounting"), computed in
+// mu = sqrt(2 rho) whose conversion meets a request (docs/accounting.md, "Accounting"), computed in
 // WebAssembly (assembly/accounting/zcdp.ts) so that every engine reports the same figures.
 import { wasm } from '../wasm/loader.js';
 

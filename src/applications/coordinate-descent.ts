@@ -1,7 +1,7 @@
 // Differentially private coordinate descent (DP-CD, Mangold et al. 2022) with per-coordinate
 // Gaussian noise, and the journal's "improved DP-CD" (section VI-A, appendix C), which replaces
 // DP-CD's noise scales (proportional to the clipping thresholds: the `spr` allocation) by the
-// optimal non-identical scales of docs/math.md, "Allocations".
+// optimal non-identical scales of docs/calibration.md, "Allocations".
 //
 // Which optimum: the noise n_j of an update moves w_j by gamma_j n_j, which raises F by about
 // M_j gamma_j^2 n_j^2 / 2 = gamma_j n_j^2 / 2 for the usual step gamma_j = 1 / M_j. So by default
@@ -27,11 +27,11 @@
 //    point (itself a function of the earlier releases), so replacing one record moves one term,
 //    by at most 2 C_j; the distance is Delta_j / sigma_j. The iterates and the output are
 //    post-processing of the releases. The average is a floating-point sum of n terms, so Delta_j
-//    is raised by 2 n gamma_n (docs/math.md, "Floating-point safety": queries the library computes).
+//    is raised by 2 n gamma_n (docs/mechanisms.md, "Floating-point safety": queries the library computes).
 //  - A run is the adaptive composition of passes * d such mechanisms; Gaussian mechanisms compose
 //    exactly in Gaussian DP (Dong, Roth & Su 2019): the run is mu-GDP with
 //    mu^2 = sum over updates of (Delta_j / sigma_j)^2 = passes * sum_j (Delta_j / sigma_j)^2.
-//  - mu-GDP is (epsilon, delta(epsilon; mu))-DP (docs/math.md, "Gaussian privacy"), so the run is
+//  - mu-GDP is (epsilon, delta(epsilon; mu))-DP (docs/accounting.md, "Gaussian privacy"), so the run is
 //    (epsilon, delta)-DP when mu <= mu0(epsilon, delta). We calibrate one pass with
 //    calibrateGaussian (sum_j (Delta_j / sigma_j)^2 <= mu0^2, scales rounded up by the library)
 //    and multiply every scale by sqrt(passes), rounded up by a relative 2^-40: then
@@ -444,7 +444,7 @@ function continuousNoise(
 
 /**
  * Grid mode: every update releases g (r(average / g) + Y) with Y discrete Gaussian of variance s_j
- * steps^2, a (ceil(Delta_j / g)^2 / (2 s_j))-zCDP mechanism (docs/math.md, "Floating-point
+ * steps^2, a (ceil(Delta_j / g)^2 / (2 s_j))-zCDP mechanism (docs/mechanisms.md, "Floating-point
  * safety"); the run composes to rho = passes * sum_j of those, calibrated so that the zCDP
  * conversion meets (epsilon, delta).
  */

@@ -11,7 +11,7 @@
 // the default levels the clipping changes nothing. Smaller clip levels trade bias for less noise.
 //
 // The entries are released by gaussianMechanism / laplaceMechanism on that profile (the box bound
-// of docs/math.md, "Allocations"): `optimal` gives each entry its own scale, `iid` one scale for
+// of docs/calibration.md, "Allocations"): `optimal` gives each entry its own scale, `iid` one scale for
 // all (for Gaussian noise the l2 norm of the profile over mu0, for Laplace its l1 norm over
 // epsilon). As for every mechanism the release is exact on a grid by default, so no floating-point
 // low bit tells neighbours apart.

@@ -1,4 +1,5 @@
 // Synthetic data for private PCA experiments: rows around a random low-dimensional subspace.
+import { frozenResult } from '../core/frozen.js';
 import { integerIn, numberIn, type Range, readOptions } from '../core/validate.js';
 import { sourceOf, type Rng } from '../noise/random.js';
 import { gaussianNoise } from '../noise/samplers.js';
@@ -94,5 +95,5 @@ export function syntheticPcaData(options: SyntheticPcaOptions): SyntheticPcaData
     if (norm > 0) for (let r = 0; r < d; r++) x[r]! /= norm;
     rows.push(x);
   }
-  return { rows, basis };
+  return frozenResult({ rows, basis }, ['basis']); // data for experiments: the caller's own arrays
 }

@@ -1,4 +1,4 @@
-// Per-coordinate noise scales for a sensitivity profile (docs/math.md, "Allocations").
+// Per-coordinate noise scales for a sensitivity profile (docs/calibration.md, "Allocations").
 //
 // Every allocation has the shape scale_i = c * g_i with g_i = lambda_i^alpha * w_i^-gamma:
 // iid (g = 1), spr (g = lambda) and optimal (alpha = q/(p+q), gamma = 1/(p+q)). The privacy
@@ -9,7 +9,7 @@
 // Groups (for example the layers of a network) are entries with a multiplicity: group g holds
 // n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
 // Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
-// so groups are the weighted problem with w_g = n_g (docs/math.md, "Allocations": the weighted formula).
+// so groups are the weighted problem with w_g = n_g (docs/calibration.md, "Allocations": the weighted formula).
 import { type Budget, budgetOf, type GaussianBudget, readBudget, type Target } from '../core/budget.js';
 import { PROFILE_ENTRIES, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';

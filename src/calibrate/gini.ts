@@ -1,4 +1,4 @@
-// Figures of merit of a sensitivity profile (docs/math.md, "Figures of merit").
+// Figures of merit of a sensitivity profile (docs/calibration.md, "Figures of merit").
 import { PROFILE_ENTRIES } from '../core/domains.js';
 import { vector } from '../core/validate.js';
 

@@ -1,5 +1,5 @@
 // The domains of the privacy parameters and the numeric limits that several modules share.
-// docs/math.md, "Numbers at the edges", gives the reason for every bound.
+// docs/core.md, "Numbers at the edges", gives the reason for every bound.
 import { type Entries, numberIn, type Range } from './validate.js';
 
 /** Epsilon for Gaussian noise: beyond 1e6 no meaningful privacy is left and accuracy degrades. */

@@ -1,4 +1,4 @@
-// Rounding to the safe side, written once (docs/math.md, "Accounting": the round-up).
+// Rounding to the safe side, written once (docs/accounting.md, "Accounting": the round-up).
 //
 // A privacy figure computed in double precision (a compensated sum of a few thousand terms, a
 // square root, a division) is off from the exact value by a few ulp; multiplying it by

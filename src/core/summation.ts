@@ -23,7 +23,7 @@ export class CompensatedSum {
 
 /**
  * What the sensitivity of a sum of `terms` computed terms, each in [-c, c], grows to when the sum
- * is added in floating point in any order (docs/math.md, "Floating-point safety", queries the
+ * is added in floating point in any order (docs/mechanisms.md, "Floating-point safety", queries the
  * library computes): c (1 + 2 m gamma_m), gamma_m = m u / (1 - m u), u = 2^-53; returned as the
  * factor, rounded up by 2^-50 (which also covers a final division).
  */

@@ -1,4 +1,4 @@
-// Grid mode of correlatedSum: the correlated mechanism's proof (docs/math.md, "Correlated sums"),
+// Grid mode of correlatedSum: the correlated mechanism's proof (docs/mechanisms.md, "Correlated sums"),
 // carried out on integers. The sums are rounded to a power-of-two grid g (F = round(f / g)), and
 // the mechanism releases A = 2F - n Cg (Cg = ceil(C / g)) and s n with independent discrete
 // Gaussian noise of one variance sigma^2, then post-processes, exactly as the continuous version:

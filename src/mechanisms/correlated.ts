@@ -1,4 +1,4 @@
-// Correlated Gaussian noise for sums under add/remove neighbours (docs/math.md, "Correlated sums").
+// Correlated Gaussian noise for sums under add/remove neighbours (docs/mechanisms.md, "Correlated sums").
 //
 // Records x in [0, C]^d; the release is the d sums and the record count. At unit privacy
 // (mu = 1) one draw eta ~ N(0, (d + t) / (4t)) is shared by every sum and independent
@@ -8,7 +8,7 @@
 // mu^2 for the requested privacy. t = sqrt(d) minimises the sums' error: each gets
 // C^2 (sqrt d + 1)^2 / (4 mu^2) against C^2 d / mu^2 for the standard mechanism (gain -> 4).
 // For k-sparse records (sums only) the shared and independent variances follow Joseph & Yu's
-// ellipse as extended in docs/math.md, "Correlated sums". Under replace-one neighbours the standard mechanism
+// ellipse as extended in docs/mechanisms.md, "Correlated sums". Under replace-one neighbours the standard mechanism
 // is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
 import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
 import { gdpPrivacy, type GdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
@@ -117,7 +117,7 @@ function sparseDesign(d: number, k: number): Design {
 
 /**
  * A mechanism releasing the sums of d-dimensional records in [0, C]^d, and their count, with
- * Gaussian noise correlated across the sums (docs/math.md, "Correlated sums").
+ * Gaussian noise correlated across the sums (docs/mechanisms.md, "Correlated sums").
  *
  * @example
  * ```ts

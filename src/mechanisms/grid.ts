@@ -1,4 +1,4 @@
-// Grid mode (docs/math.md, "Floating-point safety"): continuous noise added in floating point leaks
+// Grid mode (docs/mechanisms.md, "Floating-point safety"): continuous noise added in floating point leaks
 // through the low bits of the result (Mironov 2012). In grid mode every value is rounded to a
 // power-of-two grid g and exact integer noise is added in grid units, so every released value
 // is an exact multiple of g, and the output is a function of an exact integer release.
@@ -107,7 +107,7 @@ export function roundingScale(lambda: Float64Array, sizes?: Float64Array, q: 1 |
 
 /**
  * floor(x + 1/2) exactly, as the kernels round: the test x - floor(x) >= 1/2 is decided exactly
- * for every double (docs/math.md, "Floating-point safety"), although the difference itself can
+ * for every double (docs/mechanisms.md, "Floating-point safety"), although the difference itself can
  * round for -1/2 < x < 0.
  */
 export function roundHalfUp(x: number): number {

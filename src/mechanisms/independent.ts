@@ -1,7 +1,7 @@
 // One-line mechanisms: calibration, its verified privacy, and release in one object, for any
 // noise family (noise/families.ts): gaussianMechanism and laplaceMechanism are the same code.
 //
-// By default a release is exact on a grid (grid.ts, docs/math.md "Floating-point safety"):
+// By default a release is exact on a grid (grid.ts, docs/mechanisms.md "Floating-point safety"):
 // the query is rounded to a power-of-two grid and exact discrete Laplace or discrete Gaussian
 // noise is added in integer grid units, so no floating-point low bit can tell neighbours apart.
 // `mode: 'continuous'` adds floating-point noise instead (simulations, post-processing).

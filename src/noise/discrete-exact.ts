@@ -2,7 +2,7 @@
 // comparison of a uniform against exp(-x) (x rational) decided in exact rational arithmetic. The
 // WebAssembly fast path hands a draw over, in its current state, when double precision cannot
 // decide a comparison (about one draw in 2^28); this module finishes it from the same words, so
-// fast and exact are one function of the random words (docs/math.md, "Exact discrete noise").
+// fast and exact are one function of the random words (docs/noise.md, "Exact discrete noise").
 //
 // A uniform is the binary fraction of its random words, read lazily: known as [A, A + 1) / 2^k,
 // and extended by a word exactly when the threshold lies strictly inside that interval. The

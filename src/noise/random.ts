@@ -53,6 +53,10 @@ export const cryptoStream: Stream = {
 
 class CryptoSource extends RandomSource {
   readonly seeded = false;
+  constructor() {
+    super();
+    Object.freeze(this);
+  }
   stream(): Stream {
     return cryptoStream;
   }
@@ -134,16 +138,20 @@ export class SeededStream implements Stream {
   }
 }
 
+/** A seeded generator: frozen, its call count in a private field (which freezing leaves writable, and nothing outside can reach). */
 class SeededSource extends RandomSource {
   readonly seeded = true;
-  private calls = 0n;
-  constructor(private readonly state: readonly [bigint, bigint]) {
+  #calls = 0n;
+  readonly #state: readonly [bigint, bigint];
+  constructor(state: readonly [bigint, bigint]) {
     super();
+    this.#state = state;
+    Object.freeze(this);
   }
   stream(): SeededStream {
-    this.calls++;
-    const key = mix64((this.state[0] + this.calls * GOLDEN) & MASK);
-    const gamma = mixGamma((this.state[1] + this.calls * GOLDEN) & MASK);
+    this.#calls++;
+    const key = mix64((this.#state[0] + this.#calls * GOLDEN) & MASK);
+    const gamma = mixGamma((this.#state[1] + this.#calls * GOLDEN) & MASK);
     return new SeededStream(key, gamma);
   }
 }

@@ -1,4 +1,4 @@
-// Gaussian and Laplace noise over long vectors (docs/math.md, "Samplers"). Arguments are checked in full
+// Gaussian and Laplace noise over long vectors (docs/noise.md, "Samplers"). Arguments are checked in full
 // before any noise is drawn; then the vector streams through WebAssembly chunk by chunk: random
 // words in, noise (scaled, and added to the values for the add* variants) out.
 import { MAX_SCALE } from '../core/domains.js';
@@ -162,7 +162,7 @@ function validateAndDraw(kernel: Kernel, target: Float64Array, add: boolean, sca
 }
 
 // The samplers are noise generators, not releases: noise added in floating point can leak
-// through the low bits of the result (docs/math.md, "Floating-point safety"). Releases go through
+// through the low bits of the result (docs/mechanisms.md, "Floating-point safety"). Releases go through
 // the mechanisms (gaussianMechanism, laplaceMechanism, correlatedSum), exact on a grid by default.
 
 /**

@@ -12,14 +12,14 @@ const fixtures = fixture<{ gaussianDelta: Rows; gaussianMu: SafeRows; gaussianEp
  * gaussianMu keeps a margin of 4e-15 max(1, |ln delta|) below delta (gaussianDelta's verified error
  * bound, the test above), so it is that much (over the profile's elasticity, about 1) below the
  * root, and the geometric steps at most twice that; the search itself is exact to 1e-12
- * (SEARCH). docs/math.md, "The safe side": within 1e-12 + 8e-15 max(1, |ln delta|) below the root,
+ * (SEARCH). docs/accounting.md, "The safe side": within 1e-12 + 8e-15 max(1, |ln delta|) below the root,
  * and 8e-15 = 36.03 EPS, rounded down. Measured: 0.78 of it at worst (eps = 0, delta = 1e-200).
  */
 const rootTolerance = (delta: number) => SEARCH + 36 * EPS * Math.max(1, -Math.log(delta));
 
 /**
  * The error bound gaussianMu and gaussianEpsilon keep as a margin (assembly/accounting/profile.ts,
- * deltaError; docs/math.md, "The safe side", tau): delta = exp(log delta) carries 4e-15 per unit
+ * deltaError; docs/accounting.md, "The safe side", tau): delta = exp(log delta) carries 4e-15 per unit
  * of |log delta| (18.01 EPS, rounded down to 18), and the rounding of a = eps/mu - mu/2 moves
  * log delta by (|a| + 1) times a few ulp of eps/mu + mu/2 (2^-50 = 4 EPS, as in the library).
  * Measured: at most 0.10 of the bound.
@@ -62,7 +62,7 @@ describe.each(builds)('privacy profile against mpmath, %s build', (_, w) => {
 });
 
 describe('calibration', () => {
-  it('reproduces the references of docs/math.md, "Calibration"', () => {
+  it('reproduces the references of docs/accounting.md, "Calibration"', () => {
     expect(gaussianMu(0.5, 1e-6).toFixed(12)).toBe('0.124106149031');
     expect((1 / gaussianMu(1, 1e-5)).toFixed(11)).toBe('3.73063163482');
   });

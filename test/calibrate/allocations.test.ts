@@ -23,7 +23,7 @@ function laplaceEpsilon(lambda: ArrayLike<number>, scales: ArrayLike<number>): n
   return exactSum(Array.from(lambda, (l, i) => (l === 0 ? 0 : l / scales[i]!)));
 }
 
-describe('published numbers (docs/math.md, "Figures of merit")', () => {
+describe('published numbers (docs/calibration.md, "Figures of merit")', () => {
   const shapes = { linear: (i: number) => i, quadratic: (i: number) => i * i, exponential: (i: number) => Math.exp(i) };
 
   it('Gaussian gains 1.3016, 1.7547, 9.2423 for K = 20, whatever epsilon and delta', () => {
@@ -101,7 +101,7 @@ interface CalibrateCase {
 describe('allocations against mpmath (test/fixtures/calibrate.json)', () => {
   const { cases } = fixture<{ cases: CalibrateCase[] }>('calibrate.json');
   /**
-   * gaussianMu against the exact root: docs/math.md, "The safe side", measures 2.9e-14 (130 EPS)
+   * gaussianMu against the exact root: docs/accounting.md, "The safe side", measures 2.9e-14 (130 EPS)
    * below the root for typical eps and delta, as here: 128 EPS (measured 30.8 EPS). Every scale is
    * proportional to 1 / mu, so it carries this error too.
    */

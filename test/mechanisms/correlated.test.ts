@@ -51,7 +51,7 @@ function distance2(sigma: number[][], d: number, m: number, C: number): number {
   return delta.reduce((s, v, i) => s + v * x[i]!, 0);
 }
 
-describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated sums")', () => {
+describe('correlated sums under add/remove neighbours (docs/mechanisms.md, "Correlated sums")', () => {
   it('scales, count scale and gain against an independent computation (t = sqrt(d))', () => {
     for (const [d, eps, delta, C] of [
       [1, 1, 1e-5, 1],
@@ -119,7 +119,7 @@ describe('correlated sums under add/remove neighbours (docs/math.md, "Correlated
     expect(empirical(0, 1)).toBeGreaterThan(5 * se01);
   });
 
-  it('k-sparse records: the numbers of docs/math.md (d = 100, k = 5: MSE 492.19 against 500 spherical; k = 1 spherical)', () => {
+  it('k-sparse records: the numbers of docs/mechanisms.md, "Correlated sums" (d = 100, k = 5: MSE 492.19 against 500 spherical; k = 1 spherical)', () => {
     const m = correlatedSum({ mode: 'continuous', dimension: 100, rho: 0.5, sparsity: 5 });
     expect(m.mse.toFixed(2)).toBe('492.19');
     expectClose(m.gain, (500 * S * S) / m.mse, CLOSED_FORM, 'gain');

@@ -1,4 +1,4 @@
-// Grid mode (src/mechanisms/grid.ts, docs/math.md "Floating-point safety"): the rounding to the
+// Grid mode (src/mechanisms/grid.ts, docs/mechanisms.md "Floating-point safety"): the rounding to the
 // grid, and the Gaussian and Laplace mechanisms released on it.
 import { describe, expect, it } from 'vitest';
 import { zcdpDelta } from '../../src/accounting/zcdp.js';

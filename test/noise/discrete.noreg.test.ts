@@ -1,7 +1,7 @@
 // No-regression snapshot of the exact discrete samplers (assembly/noise/discrete.ts) and of the
 // grid-mode releases built on them: for fixed seeds, the exact outputs are recorded in
 // test/fixtures/discrete-noreg.json, and any change fails this test. The outputs are a function
-// of the random words only (docs/math.md, "Exact discrete noise"), so a change means the algorithm
+// of the random words only (docs/noise.md, "Exact discrete noise"), so a change means the algorithm
 // or its consumption of random words changed: intended changes regenerate the snapshot, and the
 // commit says why.
 //
@@ -188,7 +188,7 @@ describe('no-regression snapshot of the discrete samplers (test/fixtures/discret
     }
   });
 
-  // A property the code guarantees (docs/math.md, "The fast path"): the fast path, the exact path
+  // A property the code guarantees (docs/noise.md, "The fast path"): the fast path, the exact path
   // and fixed work are one function of the words, so one record holds for all three.
   it.each(KERNEL_CASES.flatMap(([kernel, scales]) => scales.map((scale) => [kernel, scale] as const)))(
     '%s at %d: fixed work and the exact path give the default draws',

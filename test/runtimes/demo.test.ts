@@ -87,7 +87,7 @@ describe('the demo page', () => {
       0.5,
       1e-6,
     );
-    expect((await shown(page, 'Gaussian', 'optimal')).gain).toBe(9.2423); // docs/math.md, "Figures of merit"
+    expect((await shown(page, 'Gaussian', 'optimal')).gain).toBe(9.2423); // docs/calibration.md, "Figures of merit"
     await page.selectOption('select[name=profile]', 'linear');
     await page.fill('input[name=epsilon]', '2');
     await page.fill('input[name=K]', '50');
