@@ -23,6 +23,17 @@ export interface WasmExports {
   zcdpDelta(rho: number, epsilon: number): number;
   zcdpEpsilon(rho: number, delta: number): number;
   zcdpMu(epsilon: number, delta: number, upper: number): number;
+  /** The accountant's working memory (assembly/accounting/arena.ts): `bytes` bytes from the returned pointer (0: memory could not grow). */
+  arena(bytes: number): number;
+  /** FFT convolution (assembly/accounting/fft.ts); `work` holds 3n doubles, n a power of two >= the result's length. */
+  convolve(a: number, na: number, b: number, nb: number, out: number, work: number, n: number): void;
+  square(a: number, na: number, out: number, work: number, n: number): void;
+  /** Privacy-loss distributions (assembly/accounting/pld.ts): kind 0 Gaussian (mu), 1 Laplace (epsilon0); direction 0 remove, 1 add. */
+  hockeyDelta(kind: number, parameter: number, rate: number, direction: number, epsilon: number): number;
+  hockeyDeltas(kind: number, parameter: number, rate: number, direction: number, lower: number, h: number, n: number, deltas: number): void;
+  connectDots(kind: number, parameter: number, rate: number, direction: number, lower: number, h: number, n: number, deltas: number, probs: number): number;
+  pldDelta(probs: number, n: number, lower: number, h: number, infinity: number, slack: number, epsilon: number): number;
+  pldEpsilon(probs: number, n: number, lower: number, h: number, infinity: number, slack: number, delta: number): number;
   profileMoments(n: number): void;
   powerSums(n: number, weighted: boolean, a1: number, b1: number, a2: number, b2: number, a3: number, b3: number): void;
   fillScales(n: number, weighted: boolean, alpha: number, gamma: number, c: number): void;

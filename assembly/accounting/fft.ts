@@ -1,0 +1,120 @@
+// Convolution of probability mass functions by the fast Fourier transform (docs/accounting.md,
+// "Composition by FFT"). An iterative radix-2 transform over interleaved complex doubles; the
+// twiddle factors are each computed directly with cos and sin (no recurrence, so their error does
+// not grow with the length). Two real sequences are transformed together as the real and the
+// imaginary part of one complex sequence.
+//
+// Layout (pointers into linear memory the caller reserved, see arena.ts): `work` holds 2n doubles
+// (n complex values) and then n doubles of twiddles (n/2 complex), n a power of two at least the
+// length of the result.
+
+/** 2 pi. */
+const TWO_PI: f64 = 6.283185307179586;
+
+// @ts-ignore: decorator
+@inline function re(p: usize, k: i32): f64 {
+  return load<f64>(p + (<usize>k << 4));
+}
+// @ts-ignore: decorator
+@inline function im(p: usize, k: i32): f64 {
+  return load<f64>(p + (<usize>k << 4), 8);
+}
+// @ts-ignore: decorator
+@inline function set(p: usize, k: i32, x: f64, y: f64): void {
+  store<f64>(p + (<usize>k << 4), x);
+  store<f64>(p + (<usize>k << 4), y, 8);
+}
+
+/** tw[k] = exp(-2 pi i k / n) for k < n/2. */
+function twiddles(tw: usize, n: i32): void {
+  for (let k = 0; k < n >> 1; k++) {
+    const angle = (TWO_PI * <f64>k) / <f64>n;
+    set(tw, k, Math.cos(angle), -Math.sin(angle));
+  }
+}
+
+/** In place: the discrete Fourier transform of the n complex values at `data` (conjugate twiddles when `inverse`; unscaled). */
+function transform(data: usize, n: i32, tw: usize, inverse: bool): void {
+  // Bit-reversal permutation.
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      const xr = re(data, i);
+      const xi = im(data, i);
+      set(data, i, re(data, j), im(data, j));
+      set(data, j, xr, xi);
+    }
+  }
+  const sign: f64 = inverse ? -1.0 : 1.0;
+  for (let length = 2; length <= n; length <<= 1) {
+    const half = length >> 1;
+    const stride = n / length;
+    for (let start = 0; start < n; start += length) {
+      for (let k = 0; k < half; k++) {
+        const wr = re(tw, k * stride);
+        const wi = sign * im(tw, k * stride);
+        const a = start + k;
+        const b = a + half;
+        const br = re(data, b);
+        const bi = im(data, b);
+        const tr = br * wr - bi * wi;
+        const ti = br * wi + bi * wr;
+        const ar = re(data, a);
+        const ai = im(data, a);
+        set(data, a, ar + tr, ai + ti);
+        set(data, b, ar - tr, ai - ti);
+      }
+    }
+  }
+}
+
+/**
+ * out[0 .. na + nb - 1) = the convolution of the na doubles at a and the nb doubles at b (out may
+ * overlap neither). n: a power of two >= na + nb - 1.
+ */
+export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work: usize, n: i32): void {
+  const tw = work + (<usize>n << 4);
+  twiddles(tw, n);
+  for (let k = 0; k < n; k++) set(work, k, k < na ? load<f64>(a + (<usize>k << 3)) : 0.0, k < nb ? load<f64>(b + (<usize>k << 3)) : 0.0);
+  transform(work, n, tw, false);
+  // With Z = FFT(a + i b): A_k = (Z_k + conj Z_{n-k}) / 2, B_k = (Z_k - conj Z_{n-k}) / (2i); C = A B.
+  // Pairs (k, n - k) are updated together, so each reads the other's original values.
+  for (let k = 0; k <= n >> 1; k++) {
+    const m = (n - k) & (n - 1);
+    const zr = re(work, k);
+    const zi = im(work, k);
+    const wr = re(work, m);
+    const wi = im(work, m);
+    // A_k = ((zr + wr) + i (zi - wi)) / 2, B_k = ((zi + wi) - i (zr - wr)) / 2
+    const akr = 0.5 * (zr + wr);
+    const aki = 0.5 * (zi - wi);
+    const bkr = 0.5 * (zi + wi);
+    const bki = -0.5 * (zr - wr);
+    set(work, k, akr * bkr - aki * bki, akr * bki + aki * bkr);
+    if (m != k) {
+      // A_m = conj A_k, B_m = conj B_k, so C_m = conj C_k.
+      set(work, m, akr * bkr - aki * bki, -(akr * bki + aki * bkr));
+    }
+  }
+  transform(work, n, tw, true);
+  const scale = 1.0 / <f64>n;
+  for (let k = 0; k < na + nb - 1; k++) store<f64>(out + (<usize>k << 3), re(work, k) * scale);
+}
+
+/** out[0 .. 2 na - 1) = the convolution of the na doubles at a with themselves. n: a power of two >= 2 na - 1. */
+export function square(a: usize, na: i32, out: usize, work: usize, n: i32): void {
+  const tw = work + (<usize>n << 4);
+  twiddles(tw, n);
+  for (let k = 0; k < n; k++) set(work, k, k < na ? load<f64>(a + (<usize>k << 3)) : 0.0, 0.0);
+  transform(work, n, tw, false);
+  for (let k = 0; k < n; k++) {
+    const zr = re(work, k);
+    const zi = im(work, k);
+    set(work, k, zr * zr - zi * zi, 2.0 * zr * zi);
+  }
+  transform(work, n, tw, true);
+  const scale = 1.0 / <f64>n;
+  for (let k = 0; k < 2 * na - 1; k++) store<f64>(out + (<usize>k << 3), re(work, k) * scale);
+}

@@ -1,0 +1,329 @@
+// Privacy-loss distributions (docs/accounting.md, "Privacy-loss distributions"): the hockey-stick
+// curves delta(eps) of the mechanisms the library accounts for, their pessimistic discretization
+// on a grid of losses (connect the dots, Doroshenko et al. 2022, made certain by a check of every
+// grid point), and delta(eps) and eps(delta) of a discretized distribution.
+//
+// A discretized distribution is the n doubles p_i at `probs` (the probability, under the first of
+// the two neighbouring output laws, of loss (lower + i) h) and a mass at infinite loss.
+import { normalLogSf, normalLogPdf, normalSf } from "../math/special";
+import { gaussianDelta } from "./profile";
+
+/** Mechanism kinds of hockeyDelta. */
+export const GAUSSIAN: i32 = 0;
+export const LAPLACE: i32 = 1;
+/** Randomized response, the worst pair of pure epsilon-DP (Kairouz, Oh & Viswanath 2015). */
+export const PURE: i32 = 2;
+/** Directions of a Poisson-subsampled pair (add/remove neighbours). */
+export const REMOVE: i32 = 0;
+export const ADD: i32 = 1;
+
+/** The unit roundoff, 2^-53. */
+const U: f64 = 1.1102230246251565e-16;
+
+/** delta(eps) of the base mechanism for every real eps (symmetric: H(P, Q) = H(Q, P)). */
+function baseDelta(kind: i32, parameter: f64, eps: f64): f64 {
+  if (kind == GAUSSIAN) {
+    if (parameter == 0.0) return eps >= 0.0 ? 0.0 : -Math.expm1(eps);
+    if (eps >= 0.0) return gaussianDelta(parameter, eps);
+    // H_{e^eps}(P, Q) = 1 - e^eps + e^eps H_{e^-eps}(Q, P), and the Gaussian pair is symmetric.
+    return -Math.expm1(eps) + Math.exp(eps) * gaussianDelta(parameter, -eps);
+  }
+  if (eps >= parameter) return 0.0;
+  if (eps < -parameter) return -Math.expm1(eps);
+  // Laplace with epsilon0 = sensitivity / scale: 1 - e^((eps - epsilon0) / 2) between -epsilon0 and epsilon0.
+  if (kind == LAPLACE) return -Math.expm1(0.5 * (eps - parameter));
+  // Randomized response: losses +-epsilon0 with masses e^epsilon0 / (1 + e^epsilon0) and 1 / (1 + e^epsilon0).
+  return -Math.expm1(eps - parameter) / (1.0 + Math.exp(-parameter));
+}
+
+/**
+ * delta(eps), rounded up, of a mechanism (`kind`, its parameter) on a Poisson-subsampled batch
+ * (`rate` in (0, 1]; 1 for none), in the direction given (remove: the mixture against the base;
+ * add: the base against the mixture; Balle, Barthe & Gaboardi 2018).
+ */
+export function hockeyDelta(kind: i32, parameter: f64, rate: f64, direction: i32, eps: f64): f64 {
+  let delta: f64;
+  if (rate >= 1.0) delta = baseDelta(kind, parameter, eps);
+  else if (direction == REMOVE) {
+    // (1 - q) Q + q P against Q: q H_{e^eps'}(P, Q) with e^eps' = 1 + (e^eps - 1) / q, when e^eps > 1 - q.
+    const m = Math.expm1(eps); // e^eps - 1
+    delta = m <= -rate ? -m : rate * baseDelta(kind, parameter, Math.log1p(m / rate));
+  } else {
+    // Q against (1 - q) Q + q P: a H_{e^eps''}(Q, P) with a = 1 - (1 - q) e^eps and e^eps'' = q e^eps / a, when a > 0.
+    const a = -Math.expm1(eps) + rate * Math.exp(eps);
+    delta = a <= 0.0 ? 0.0 : a * baseDelta(kind, parameter, eps + Math.log(rate / a));
+  }
+  return Math.min(1.0, delta);
+}
+
+/** deltas[i] = hockeyDelta(..., (lower + i) h) for i < n. */
+export function hockeyDeltas(kind: i32, parameter: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize): void {
+  for (let i = 0; i < n; i++) store<f64>(deltas + (<usize>i << 3), hockeyDelta(kind, parameter, rate, direction, (lower + <f64>i) * h));
+}
+
+// @ts-ignore: decorator
+@inline function at(p: usize, i: i32): f64 {
+  return load<f64>(p + (<usize>i << 3));
+}
+// @ts-ignore: decorator
+@inline function put(p: usize, i: i32, x: f64): void {
+  store<f64>(p + (<usize>i << 3), x);
+}
+
+// 8-point Gauss-Legendre rule on [-1, 1] (nodes and weights in symmetric pairs), as profile.ts.
+const GL_X1 = reinterpret<f64>(0x3FC77AC94F3C7345); // 0.1834346424956498049394761
+const GL_X2 = reinterpret<f64>(0x3FE0D129583284B4); // 0.525532409916328985817739
+const GL_X3 = reinterpret<f64>(0x3FE97E4AB249F41E); // 0.7966664774136267395915539
+const GL_X4 = reinterpret<f64>(0x3FEEBAB1CB0ACC67); // 0.9602898564975362316835609
+const GL_W1 = reinterpret<f64>(0x3FD736360B199343); // 0.3626837833783619829651504
+const GL_W2 = reinterpret<f64>(0x3FD413C50A255615); // 0.3137066458778872873379622
+const GL_W3 = reinterpret<f64>(0x3FCC76FB531D2B96); // 0.222381034453374470544356
+const GL_W4 = reinterpret<f64>(0x3FB9EA1D04CA0374); // 0.1012285362903762591525314
+
+// @ts-ignore: decorator
+@inline function pdf(z: f64): f64 {
+  return Math.exp(normalLogPdf(z));
+}
+
+/**
+ * P(z0 < Z <= z1) for a standard normal Z, to a few ulp: on a narrow interval (|z| w <= 1 and
+ * w <= 1/2 for the width w) the 8-point Gauss-Legendre rule, whose error there is far below an
+ * ulp; otherwise a difference of tails that do not cancel, Q(z0) (1 - Q(z1)/Q(z0)) by logarithms.
+ */
+function normalMass(z0: f64, z1: f64): f64 {
+  if (!(z1 > z0)) return 0.0;
+  if (z0 == -Infinity) return normalSf(-z1);
+  if (z1 == Infinity) return normalSf(z0);
+  const w = z1 - z0;
+  const c = 0.5 * (z0 + z1);
+  if (w <= 0.5 && Math.abs(c) * w <= 1.0) {
+    const r = 0.5 * w;
+    return r * (GL_W1 * (pdf(c - r * GL_X1) + pdf(c + r * GL_X1)) + GL_W2 * (pdf(c - r * GL_X2) + pdf(c + r * GL_X2)) +
+      GL_W3 * (pdf(c - r * GL_X3) + pdf(c + r * GL_X3)) + GL_W4 * (pdf(c - r * GL_X4) + pdf(c + r * GL_X4)));
+  }
+  if (z0 >= 0.0) {
+    const l0 = normalLogSf(z0);
+    return Math.exp(l0) * -Math.expm1(normalLogSf(z1) - l0);
+  }
+  if (z1 <= 0.0) {
+    const l1 = normalLogSf(-z1);
+    return Math.exp(l1) * -Math.expm1(normalLogSf(-z0) - l1);
+  }
+  return 1.0 - normalSf(-z0) - normalSf(z1);
+}
+
+/** The masses of one bin, set by baseBin: under the first law (P) and the second (Q). */
+let binP: f64 = 0.0;
+let binQ: f64 = 0.0;
+
+/**
+ * The P- and Q-masses of the base pair's loss L in (y0, y1] (in [y0, y1) with `leftClosed`, which
+ * matters for atoms only). Gaussian at distance mu: L = mu Z + mu^2/2 under P, mu Z - mu^2/2 under
+ * Q. Laplace with epsilon0: atoms at epsilon0 (P-mass 1/2, Q-mass e^-epsilon0 / 2) and at
+ * -epsilon0 (e^-epsilon0 / 2, 1/2), and between them P(L <= l) = e^((l - epsilon0)/2) / 2,
+ * Q(L >= l) = e^((-l - epsilon0)/2) / 2. Randomized response: the atoms alone, with masses
+ * e^epsilon0 / (1 + e^epsilon0) and 1 / (1 + e^epsilon0).
+ */
+function baseBin(kind: i32, parameter: f64, y0: f64, y1: f64, leftClosed: bool): void {
+  if (kind == GAUSSIAN) {
+    const mu = parameter;
+    const m = 0.5 * mu * mu;
+    binP = normalMass((y0 - m) / mu, (y1 - m) / mu);
+    binQ = normalMass((y0 + m) / mu, (y1 + m) / mu);
+    return;
+  }
+  const e0 = parameter;
+  binP = 0.0;
+  binQ = 0.0;
+  const inLow = leftClosed ? y0 <= -e0 && -e0 < y1 : y0 < -e0 && -e0 <= y1;
+  const inHigh = leftClosed ? y0 <= e0 && e0 < y1 : y0 < e0 && e0 <= y1;
+  if (kind == LAPLACE) {
+    if (inHigh) {
+      binP += 0.5;
+      binQ += 0.5 * Math.exp(-e0);
+    }
+    if (inLow) {
+      binP += 0.5 * Math.exp(-e0);
+      binQ += 0.5;
+    }
+    const a = Math.max(y0, -e0);
+    const b = Math.min(y1, e0);
+    if (b > a) {
+      const spread = Math.expm1(0.5 * (b - a));
+      binP += 0.5 * Math.exp(0.5 * (a - e0)) * spread;
+      binQ += 0.5 * Math.exp(0.5 * (-b - e0)) * spread;
+    }
+    return;
+  }
+  const heavy = 1.0 / (1.0 + Math.exp(-e0)); // e^e0 / (1 + e^e0)
+  const light = 1.0 / (1.0 + Math.exp(e0));
+  if (inHigh) {
+    binP += heavy;
+    binQ += light;
+  }
+  if (inLow) {
+    binP += light;
+    binQ += heavy;
+  }
+}
+
+/** The base loss whose subsampled loss is y: ln(1 + (e^y - 1)/q), or -Infinity at and below ln(1 - q). */
+// @ts-ignore: decorator
+@inline function baseLoss(y: f64, rate: f64): f64 {
+  const m = Math.expm1(y);
+  return m <= -rate ? -Infinity : Math.log1p(m / rate);
+}
+
+/**
+ * The P- and Q-masses (binP, binQ) of the pair's loss in (x0, x1], on a Poisson-subsampled batch
+ * (rate q; 1 for none) in a direction. Remove: the loss is ln(1 - q + q e^L), increasing in the base
+ * loss L, under P' = (1 - q) Q + q P and Q' = Q. Add: the loss is -ln(1 - q + q e^L), decreasing,
+ * under P' = Q and Q' = (1 - q) Q + q P.
+ */
+function pairBin(kind: i32, parameter: f64, rate: f64, direction: i32, x0: f64, x1: f64): void {
+  if (rate >= 1.0) {
+    baseBin(kind, parameter, x0, x1, false);
+    return;
+  }
+  if (direction == REMOVE) {
+    baseBin(kind, parameter, baseLoss(x0, rate), baseLoss(x1, rate), false);
+    binP = (1.0 - rate) * binQ + rate * binP;
+    return;
+  }
+  baseBin(kind, parameter, baseLoss(-x1, rate), baseLoss(-x0, rate), true);
+  const p = binP;
+  binP = binQ;
+  binQ = (1.0 - rate) * binQ + rate * p;
+}
+
+/**
+ * A bound on the relative error of hockeyDelta's result d: the Gaussian profile is within
+ * 4e-15 max(1, |ln d|) (docs/accounting.md, "Gaussian privacy"), doubled to cover the subsampling
+ * transforms' few roundings; the closed forms of the other kinds are within a few ulp.
+ */
+// @ts-ignore: decorator
+@inline function deltaError(d: f64): f64 {
+  return 8e-15 * Math.max(1.0, Math.abs(Math.log(d)));
+}
+
+/**
+ * The pessimistic connect-the-dots distribution of a pair (kind, parameter, rate, direction as
+ * hockeyDelta) on the losses (lower + i) h, i < n (n >= 2): probs[i] the masses, returned the
+ * mass at infinity (Doroshenko et al. 2022). The loss's mass in each bin (loss_{k-1}, loss_k] is
+ * split between the bin's two ends so that both its P-mass a_k and its Q-mass b_k are kept: the
+ * lower end gets a_k (e^t - 1) / (e^h - 1) and the upper end the rest, where e^t = e^loss_k b_k / a_k;
+ * the mass at or below loss_0 goes to loss_0, the mass above loss_{n-1} to infinity. This is the
+ * construction whose hockey-stick curve joins the true one's values at the grid points (linearly in
+ * e^eps between them), above it since the curve is convex in e^eps.
+ *
+ * Then the check: `deltas` (n doubles of scratch) gets hockeyDelta at every grid point, and the
+ * distribution's own delta there, D_j plus the infinite mass with D_j = sum_{i > j} p_i
+ * (1 - e^((j - i) h)), computed by the recurrence D_{j-1} = D_j + c (A_{j-1} - D_j), c = 1 - e^-h,
+ * A_j = sum_{i > j} p_i, both carried in double-double so that its error stays within
+ * 16 u (A_j + D_j + infinity), must reach it raised by its error bound; the largest shortfall, a
+ * few ulp of the probability 1 at most, moves from the lowest losses to infinity (docs/accounting.md,
+ * "Connect the dots").
+ */
+export function connectDots(kind: i32, parameter: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize, probs: usize): f64 {
+  for (let i = 0; i < n; i++) put(probs, i, 0.0);
+  const em1 = Math.expm1(h);
+  // Everything at or below loss_0 moves up to it; everything above loss_{n-1} to infinity.
+  pairBin(kind, parameter, rate, direction, -Infinity, lower * h);
+  put(probs, 0, binP);
+  pairBin(kind, parameter, rate, direction, (lower + <f64>(n - 1)) * h, Infinity);
+  let infinity = binP;
+  for (let k = 1; k < n; k++) {
+    const top = (lower + <f64>k) * h; // bin edges are computed one way, so an atom on an edge falls in one bin only
+    pairBin(kind, parameter, rate, direction, (lower + <f64>(k - 1)) * h, top);
+    if (!(binP > 0.0)) continue;
+    // t = loss_k - (the P-mean of the loss in the bin, as e^-mean = b / a), within [0, h].
+    const t = Math.min(h, Math.max(0.0, top + Math.log(binQ / binP)));
+    const low = binP * Math.min(1.0, Math.expm1(t) / em1);
+    put(probs, k - 1, at(probs, k - 1) + low);
+    put(probs, k, at(probs, k) + (binP - low));
+  }
+  // A total P-mass above 1 (rounding) leaves from the lowest losses, which no grid point's delta counts.
+  let total: f64 = infinity;
+  for (let i = 0; i < n; i++) total += at(probs, i);
+  let excess = total - 1.0;
+  for (let i = 0; i < n && excess > 0.0; i++) {
+    const p = at(probs, i);
+    const taken = Math.min(p, excess);
+    put(probs, i, p - taken);
+    excess -= taken;
+  }
+  hockeyDeltas(kind, parameter, rate, direction, lower, h, n, deltas);
+  // The check, from the top, in double-double (Neumaier's two-sum).
+  const c = -Math.expm1(-h);
+  let ah: f64 = 0.0;
+  let al: f64 = 0.0;
+  let dh: f64 = 0.0;
+  let dl: f64 = 0.0;
+  let missing: f64 = 0.0;
+  for (let j = n - 1; j >= 0; j--) {
+    const target = at(deltas, j);
+    const a = ah + al;
+    const d = dh + dl;
+    if (target > 0.0) {
+      const own = infinity + d - 16.0 * U * (a + d + infinity);
+      missing = Math.max(missing, target * (1.0 + deltaError(target)) - own);
+    }
+    const p = at(probs, j);
+    const s = ah + p;
+    al += Math.abs(ah) >= Math.abs(p) ? ah - s + p : p - s + ah;
+    ah = s;
+    const t = c * (ah + al - d);
+    const r = dh + t;
+    dl += Math.abs(dh) >= Math.abs(t) ? dh - r + t : t - r + dh;
+    dh = r;
+  }
+  let move = missing;
+  for (let i = 0; i < n && move > 0.0; i++) {
+    const p = at(probs, i);
+    const taken = Math.min(p, move);
+    put(probs, i, p - taken);
+    move -= taken;
+  }
+  return Math.min(1.0, infinity + missing);
+}
+
+/**
+ * delta(eps) of the distribution (probs, n, lower, h, infinity): infinity + sum over losses above eps
+ * of p_i (1 - e^(eps - loss_i)), plus `slack` (the caller's bound on the l2 norm of the masses'
+ * errors) times the square root of the number of terms, and this sum's own rounding; capped at 1.
+ */
+export function pldDelta(probs: usize, n: i32, lower: f64, h: f64, infinity: f64, slack: f64, eps: f64): f64 {
+  let sum: f64 = 0.0;
+  let terms: f64 = 0.0;
+  for (let i = n - 1; i >= 0; i--) {
+    const loss = (lower + <f64>i) * h;
+    if (loss <= eps) break;
+    sum += at(probs, i) * -Math.expm1(eps - loss);
+    terms += 1.0;
+  }
+  // Masses off by at most `slack` in l2 norm move the sum by at most slack sqrt(terms) (Cauchy-Schwarz, weights <= 1).
+  return Math.min(1.0, infinity + sum * (1.0 + 4.0 * U * (terms + 2.0)) + slack * Math.sqrt(terms));
+}
+
+/**
+ * The smallest eps (a safe upper bound, by bisection to 2^-40 relative or 2^-60 absolute) with
+ * pldDelta(eps) <= delta; Infinity when even the infinite loss's mass exceeds delta.
+ */
+export function pldEpsilon(probs: usize, n: i32, lower: f64, h: f64, infinity: f64, slack: f64, delta: f64): f64 {
+  let hi = (lower + <f64>n) * h;
+  if (pldDelta(probs, n, lower, h, infinity, slack, hi) > delta) return Infinity;
+  let lo = Math.min(0.0, lower * h);
+  if (pldDelta(probs, n, lower, h, infinity, slack, lo) <= delta) {
+    // delta at eps is at least 1 - e^eps for every pair: below 0 only a delta near 1 is met.
+    lo = Math.log1p(-delta) - 1.0;
+    if (lo >= hi) return hi;
+    if (pldDelta(probs, n, lower, h, infinity, slack, lo) <= delta) return lo;
+  }
+  for (let k = 0; k < 200; k++) {
+    if (hi - lo <= Math.max(Math.abs(hi) * 9.094947017729282e-13, 8.673617379884035e-19)) break;
+    const mid = 0.5 * (lo + hi);
+    if (pldDelta(probs, n, lower, h, infinity, slack, mid) > delta) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}

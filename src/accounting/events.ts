@@ -1,0 +1,25 @@
+// What the accountant accounts for: a release described by its noise and how its batch was drawn,
+// as a tree of events (the shape of dp_accounting's DpEvent, in dpnoise's own names). Privacy
+// objects carry their event; compose builds a 'composed' event; the PLD and RDP methods each
+// evaluate an event tree. Parameters are in the units of the noise relative to the sensitivity.
+
+/** A release, or a composition of releases, to account for. */
+export type Event =
+  /** Gaussian noise at Mahalanobis distance mu (sensitivity / standard deviation; 1/z for noise multiplier z). */
+  | { readonly type: 'gaussian'; readonly mu: number }
+  /** Laplace noise with sensitivity / scale = epsilon (pure epsilon-DP). */
+  | { readonly type: 'laplace'; readonly epsilon: number }
+  /** Discrete Laplace noise, P(y) proportional to exp(-|y| / scale), for an integer sensitivity (in steps). */
+  | { readonly type: 'discrete-laplace'; readonly scale: number; readonly sensitivity: number }
+  /** Discrete Gaussian noise, P(y) proportional to exp(-y^2 / (2 variance)), for an integer sensitivity (in steps). */
+  | { readonly type: 'discrete-gaussian'; readonly variance: number; readonly sensitivity: number }
+  /** Pure epsilon-DP, nothing more known. */
+  | { readonly type: 'pure'; readonly epsilon: number }
+  /** rho-zCDP, nothing more known. */
+  | { readonly type: 'zcdp'; readonly rho: number }
+  /** The event on a Poisson-subsampled batch: each record in with probability `rate` (add/remove neighbours). */
+  | { readonly type: 'poisson'; readonly rate: number; readonly event: Event }
+  /** The event on a batch of `size` records drawn without replacement from `population` (replace-one neighbours). */
+  | { readonly type: 'without-replacement'; readonly size: number; readonly population: number; readonly event: Event }
+  /** Events composed, each `times` times. */
+  | { readonly type: 'composed'; readonly events: ReadonlyArray<readonly [Event, number]> };

@@ -1,0 +1,248 @@
+// Privacy-loss distributions (docs/accounting.md, "Privacy-loss distributions"): the tight method of
+// the accountant. An event (events.ts) becomes a distribution of the privacy loss on a grid of
+// step h, discretized pessimistically by connect the dots (assembly/accounting/pld.ts); releases
+// compose by FFT convolution (assembly/accounting/fft.ts) and a release repeated k times by
+// repeated squaring. Every figure is an upper bound: the discretization dominates the true
+// distribution, the mass cut from the tails goes to the infinite loss, and the convolutions'
+// rounding is bounded and added (docs/accounting.md, "Composition by FFT"). Add/remove neighbours
+// have two directions (a subsampled pair is not symmetric); each is composed on its own and the
+// larger delta is reported.
+import { wasm, type WasmExports } from '../wasm/loader.js';
+import type { Event } from './events.js';
+
+/**
+ * A discretized privacy-loss distribution: P-mass probs[i] at loss (lower + i) h, mass at
+ * infinity, and bounds on the l2 and the l1 norm of the masses' rounding errors.
+ */
+interface Pmf {
+  readonly lower: number;
+  readonly probs: Float64Array;
+  readonly infinity: number;
+  readonly error: number;
+  readonly error1: number;
+}
+
+/**
+ * The tail mass cut after each convolution, on each side: the left tail moves up to the lowest
+ * kept loss, the right tail to infinity. 1e-16, or the FFT's noise floor over the result if more
+ * (its entries far from the mass are rounding noise of about u times the largest mass), so that the
+ * noise of a convolution does not keep the support growing.
+ */
+function tailBudget(probs: Float64Array): number {
+  let largest = 0;
+  for (const p of probs) largest = Math.max(largest, p);
+  return Math.max(1e-16, 8 * U * largest * probs.length);
+}
+/** The longest distribution the accountant builds: beyond, a call throws instead of running for minutes. */
+const MAX_LENGTH = 2 ** 24;
+/** Standard deviations of a Gaussian loss kept on each side of its mean (the rest is within connect the dots' end points). */
+const SPREAD = 9;
+/** The unit roundoff 2^-53. */
+const U = 2 ** -53;
+/** The wasm kinds of assembly/accounting/pld.ts. */
+const KIND = { gaussian: 0, laplace: 1, pure: 2 } as const;
+/** The two directions of add/remove neighbours. */
+export type Direction = 0 | 1;
+const REMOVE: Direction = 0;
+const ADD: Direction = 1;
+
+/** The events this method can account for exactly. */
+export function pldSupports(event: Event): boolean {
+  switch (event.type) {
+    case 'gaussian':
+    case 'laplace':
+    case 'pure':
+      return true;
+    case 'poisson':
+      return ['gaussian', 'laplace', 'pure'].includes(event.event.type);
+    case 'composed':
+      return event.events.every(([e]) => pldSupports(e));
+    default:
+      return false;
+  }
+}
+
+/** Whether both directions of add/remove neighbours give the same distribution (no subsampling inside). */
+function symmetric(event: Event): boolean {
+  if (event.type === 'poisson') return false;
+  if (event.type === 'composed') return event.events.every(([e]) => symmetric(e));
+  return true;
+}
+
+/** Runs `body` with `bytes` bytes of the module's arena at `base` (memory grown as needed). */
+function inArena<T>(w: WasmExports, bytes: number, body: (base: number) => T): T {
+  const base = w.arena(bytes);
+  if (base === 0) throw new RangeError('dpnoise: the accountant ran out of WebAssembly memory; use fewer distinct releases or a coarser discretization.');
+  return body(base);
+}
+
+const f64 = (w: WasmExports, pointer: number, length: number) => new Float64Array(w.memory.buffer, pointer, length);
+
+/** ln(1 - q + q e^x): a loss x of the base pair on a Poisson-subsampled batch (remove direction). */
+function subsampledLoss(w: WasmExports, q: number, x: number): number {
+  return w.log(1 + q * w.expm1(x));
+}
+
+/** The range of losses, [lo, hi], that carries the mass of a base pair (subsampled at rate q, in a direction). */
+function lossRange(w: WasmExports, base: Event, q: number, direction: Direction): [number, number] {
+  let lo: number;
+  let hi: number;
+  if (base.type === 'gaussian') {
+    const mu = base.mu;
+    // The loss is N(mu^2/2, mu^2) under the first law, N(-mu^2/2, mu^2) under the second.
+    const centre = direction === REMOVE || q >= 1 ? (mu * mu) / 2 : -(mu * mu) / 2;
+    lo = centre - SPREAD * mu;
+    hi = centre + SPREAD * mu;
+  } else {
+    const e = base.type === 'laplace' ? base.epsilon : (base as { epsilon: number }).epsilon;
+    lo = -e;
+    hi = e;
+  }
+  if (q >= 1) return [lo, hi];
+  if (direction === REMOVE) return [subsampledLoss(w, q, lo), subsampledLoss(w, q, hi)];
+  return [-subsampledLoss(w, q, hi), -subsampledLoss(w, q, lo)];
+}
+
+/** The connect-the-dots distribution of a base pair on a Poisson-subsampled batch (q = 1: none). */
+function basePmf(base: Event, q: number, direction: Direction, h: number): Pmf {
+  const w = wasm();
+  const [lo, hi] = lossRange(w, base, q, direction);
+  const lower = Math.floor(lo / h);
+  const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
+  if (n > MAX_LENGTH) throw tooLong(n);
+  const kind = KIND[base.type as keyof typeof KIND];
+  const parameter = base.type === 'gaussian' ? base.mu : (base as { epsilon: number }).epsilon;
+  return inArena(w, 16 * n, (at) => {
+    const deltas = at;
+    const probs = at + 8 * n;
+    const infinity = w.connectDots(kind, parameter, q, direction, lower, h, n, deltas, probs);
+    return { lower, probs: f64(w, probs, n).slice(), infinity, error: 0, error1: 0 };
+  });
+}
+
+function tooLong(n: number): RangeError {
+  return new RangeError(
+    `dpnoise: the privacy-loss distribution would need ${n} grid points, more than 2^24: the releases lose far more privacy than any epsilon worth reporting, or the discretization is too fine.`,
+  );
+}
+
+const l1 = (a: Float64Array) => a.reduce((s, x) => s + x, 0);
+const l2 = (a: Float64Array) => Math.sqrt(a.reduce((s, x) => s + x * x, 0));
+/** The smallest power of two >= n (and its log2), by doubling: exact on every engine. */
+function pow2(n: number): [number, number] {
+  let p = 2;
+  let bits = 1;
+  for (; p < n; bits++) p *= 2;
+  return [p, bits];
+}
+
+/**
+ * The composition of two distributions (the convolution of their masses), with the tails cut:
+ * the left TAIL/2 of mass moves up to the lowest kept loss, the right TAIL/2 (plus what the
+ * rounding could hide there) to infinity. The error bound: the FFT's, 32 u log2(N) (|a|_2 + |b|_2)
+ * (docs/accounting.md, "Composition by FFT"), plus each input's error times the other's l1 norm.
+ */
+function convolve(a: Pmf, b: Pmf | undefined): Pmf {
+  const w = wasm();
+  const na = a.probs.length;
+  const nb = b ? b.probs.length : na;
+  const length = na + nb - 1;
+  if (length > MAX_LENGTH) throw tooLong(length);
+  const [N, bits] = pow2(length);
+  const probs = inArena(w, 8 * (na + nb + length + 3 * N), (at) => {
+    const pa = at;
+    const pb = pa + 8 * na;
+    const out = pb + 8 * nb;
+    const work = out + 8 * length;
+    f64(w, pa, na).set(a.probs);
+    if (b) {
+      f64(w, pb, nb).set(b.probs);
+      w.convolve(pa, na, pb, nb, out, work, N);
+    } else w.square(pa, na, out, work, N);
+    return f64(w, out, length).slice();
+  });
+  const other = b ?? a;
+  const fft = 32 * U * bits * (l2(a.probs) + l2(other.probs) + l2(probs));
+  const [na1, nb1] = [l1(a.probs), l1(other.probs)];
+  // Young's inequality: |x * y|_2 <= |x|_1 |y|_2 and |x * y|_1 <= |x|_1 |y|_1; an l2 error over N entries is at most sqrt(N) times that in l1.
+  const error = fft + a.error * nb1 + other.error * na1 + a.error * other.error;
+  const error1 = Math.sqrt(N) * fft + a.error1 * nb1 + other.error1 * na1 + a.error1 * other.error1;
+  for (let i = 0; i < length; i++) if (probs[i]! < 0) probs[i] = 0; // the true masses are >= 0
+  const infinity = a.infinity + other.infinity - a.infinity * other.infinity;
+  return cut({ lower: a.lower + other.lower, probs, infinity, error, error1 });
+}
+
+/** The distribution with its tails cut (see convolve). */
+function cut(pmf: Pmf): Pmf {
+  const { probs } = pmf;
+  const budget = tailBudget(probs);
+  let left = 0;
+  let mass = 0;
+  while (left < probs.length - 1 && mass + probs[left]! <= budget) mass += probs[left++]!;
+  let right = probs.length;
+  let tail = 0;
+  while (right - 1 > left && tail + probs[right - 1]! <= budget) tail += probs[--right]!;
+  if (left === 0 && right === probs.length) return pmf;
+  const kept = probs.slice(left, right);
+  kept[0]! += mass;
+  // The cut masses are computed ones; what their errors may hide stays within error1, which every delta adds.
+  return { ...pmf, lower: pmf.lower + left, probs: kept, infinity: Math.min(1, pmf.infinity + tail) };
+}
+
+/** `times` compositions of a distribution with itself, by repeated squaring. */
+function repeat(pmf: Pmf, times: number): Pmf {
+  let result: Pmf | undefined;
+  let power = pmf;
+  for (let k = times; k > 0; k = Math.floor(k / 2)) {
+    if (k % 2 === 1) result = result ? convolve(result, power) : power;
+    if (k > 1) power = convolve(power, undefined);
+  }
+  return result!;
+}
+
+/** The distribution of an event in one direction, on the grid of step h. */
+function eventPmf(event: Event, h: number, direction: Direction): Pmf {
+  switch (event.type) {
+    case 'gaussian':
+    case 'laplace':
+    case 'pure':
+      return basePmf(event, 1, direction, h);
+    case 'poisson':
+      return basePmf(event.event, event.rate, direction, h);
+    case 'composed': {
+      let result: Pmf | undefined;
+      for (const [child, times] of event.events) {
+        const pmf = repeat(eventPmf(child, h, direction), times);
+        result = result ? convolve(result, pmf) : pmf;
+      }
+      return result!;
+    }
+    default:
+      throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
+  }
+}
+
+/** The distributions of an event in both directions (one when they are the same). */
+export function eventPmfs(event: Event, h: number): Pmf[] {
+  return symmetric(event) ? [eventPmf(event, h, REMOVE)] : [eventPmf(event, h, REMOVE), eventPmf(event, h, ADD)];
+}
+
+/** delta(epsilon) of a distribution, an upper bound. */
+export function pmfDelta(pmf: Pmf, h: number, epsilon: number): number {
+  const w = wasm();
+  const n = pmf.probs.length;
+  return inArena(w, 8 * n, (at) => {
+    f64(w, at, n).set(pmf.probs);
+    return w.pldDelta(at, n, pmf.lower, h, pmf.infinity + pmf.error1, 0, epsilon);
+  });
+}
+
+/** epsilon(delta) of a distribution, an upper bound. */
+export function pmfEpsilon(pmf: Pmf, h: number, delta: number): number {
+  const w = wasm();
+  const n = pmf.probs.length;
+  return inArena(w, 8 * n, (at) => {
+    f64(w, at, n).set(pmf.probs);
+    return w.pldEpsilon(at, n, pmf.lower, h, pmf.infinity + pmf.error1, 0, delta);
+  });
+}
