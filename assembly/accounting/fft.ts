@@ -5,8 +5,9 @@
 // imaginary part of one complex sequence.
 //
 // Layout (pointers into linear memory the caller reserved, see arena.ts): `work` holds 2n doubles
-// (n complex values) and then n doubles of twiddles (n/2 complex), n a power of two at least the
-// length of the result.
+// (n complex values), n a power of two at least the length of the result; `tw` holds the twiddles
+// of a size m >= n (m/2 complex values), which serve every smaller power of two with stride m/n.
+// The caller keeps one table, computed by twiddles() for the largest size it has needed.
 
 /** 2 pi. */
 const TWO_PI: f64 = 6.283185307179586;
@@ -26,15 +27,15 @@ const TWO_PI: f64 = 6.283185307179586;
 }
 
 /** tw[k] = exp(-2 pi i k / n) for k < n/2. */
-function twiddles(tw: usize, n: i32): void {
+export function twiddles(tw: usize, n: i32): void {
   for (let k = 0; k < n >> 1; k++) {
     const angle = (TWO_PI * <f64>k) / <f64>n;
     set(tw, k, Math.cos(angle), -Math.sin(angle));
   }
 }
 
-/** In place: the discrete Fourier transform of the n complex values at `data` (conjugate twiddles when `inverse`; unscaled). */
-function transform(data: usize, n: i32, tw: usize, inverse: bool): void {
+/** In place: the discrete Fourier transform of the n complex values at `data` (conjugate twiddles when `inverse`; unscaled), with the twiddles of size m. */
+function transform(data: usize, n: i32, tw: usize, m: i32, inverse: bool): void {
   // Bit-reversal permutation.
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
@@ -50,7 +51,7 @@ function transform(data: usize, n: i32, tw: usize, inverse: bool): void {
   const sign: f64 = inverse ? -1.0 : 1.0;
   for (let length = 2; length <= n; length <<= 1) {
     const half = length >> 1;
-    const stride = n / length;
+    const stride = m / length;
     for (let start = 0; start < n; start += length) {
       for (let k = 0; k < half; k++) {
         const wr = re(tw, k * stride);
@@ -74,11 +75,9 @@ function transform(data: usize, n: i32, tw: usize, inverse: bool): void {
  * out[0 .. na + nb - 1) = the convolution of the na doubles at a and the nb doubles at b (out may
  * overlap neither). n: a power of two >= na + nb - 1.
  */
-export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work: usize, n: i32): void {
-  const tw = work + (<usize>n << 4);
-  twiddles(tw, n);
+export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work: usize, n: i32, tw: usize, m: i32): void {
   for (let k = 0; k < n; k++) set(work, k, k < na ? load<f64>(a + (<usize>k << 3)) : 0.0, k < nb ? load<f64>(b + (<usize>k << 3)) : 0.0);
-  transform(work, n, tw, false);
+  transform(work, n, tw, m, false);
   // With Z = FFT(a + i b): A_k = (Z_k + conj Z_{n-k}) / 2, B_k = (Z_k - conj Z_{n-k}) / (2i); C = A B.
   // Pairs (k, n - k) are updated together, so each reads the other's original values.
   for (let k = 0; k <= n >> 1; k++) {
@@ -98,23 +97,21 @@ export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work:
       set(work, m, akr * bkr - aki * bki, -(akr * bki + aki * bkr));
     }
   }
-  transform(work, n, tw, true);
+  transform(work, n, tw, m, true);
   const scale = 1.0 / <f64>n;
   for (let k = 0; k < na + nb - 1; k++) store<f64>(out + (<usize>k << 3), re(work, k) * scale);
 }
 
 /** out[0 .. 2 na - 1) = the convolution of the na doubles at a with themselves. n: a power of two >= 2 na - 1. */
-export function square(a: usize, na: i32, out: usize, work: usize, n: i32): void {
-  const tw = work + (<usize>n << 4);
-  twiddles(tw, n);
+export function square(a: usize, na: i32, out: usize, work: usize, n: i32, tw: usize, m: i32): void {
   for (let k = 0; k < n; k++) set(work, k, k < na ? load<f64>(a + (<usize>k << 3)) : 0.0, 0.0);
-  transform(work, n, tw, false);
+  transform(work, n, tw, m, false);
   for (let k = 0; k < n; k++) {
     const zr = re(work, k);
     const zi = im(work, k);
     set(work, k, zr * zr - zi * zi, 2.0 * zr * zi);
   }
-  transform(work, n, tw, true);
+  transform(work, n, tw, m, true);
   const scale = 1.0 / <f64>n;
   for (let k = 0; k < 2 * na - 1; k++) store<f64>(out + (<usize>k << 3), re(work, k) * scale);
 }

@@ -288,6 +288,55 @@ export function connectDots(kind: i32, parameter: f64, rate: f64, direction: i32
 }
 
 /**
+ * For the lower bound (docs/accounting.md, "The certified range"): the P-masses (intoP) and the
+ * Q-masses (intoQ) of the pair's loss in the bins (loss_k, loss_{k+1}], k < n - 1, each filed
+ * under its lower end (the loss rounded down); the masses below loss_0 and above loss_{n-1} are
+ * left out. The Q-masses are stored tilted, times e^(loss_k + h/2) (at most e^(h/2) times the
+ * P-mass, as the loss in the bin is at least loss_k; about the P-mass, as it is h/2 above loss_k
+ * on average), so that convolution keeps them at the scale of the P-masses, and their rounding
+ * relative to it. The tilt passes through convolution (e^(a + b) = e^a e^b): after T compositions
+ * the tilt is e^(l + T h/2), which floorDelta undoes with its `tilt` = T h/2.
+ * Any set of outcomes is a test between the two laws, so its P-mass minus e^eps times its
+ * Q-mass is a lower bound on delta(eps): composed bin by bin, these masses give such sets.
+ */
+export function floorBins(kind: i32, parameter: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, intoP: usize, intoQ: usize): void {
+  for (let k = 0; k < n; k++) {
+    if (k == n - 1) {
+      put(intoP, k, 0.0);
+      put(intoQ, k, 0.0);
+      continue;
+    }
+    const loss = (lower + <f64>k) * h;
+    pairBin(kind, parameter, rate, direction, loss, (lower + <f64>(k + 1)) * h);
+    put(intoP, k, binP);
+    put(intoQ, k, Math.min(binP * Math.exp(0.5 * h), binQ * Math.exp(loss + 0.5 * h)));
+  }
+}
+
+/**
+ * A lower bound on delta(eps) from composed bin masses P and tilted Q (n each, bin k at loss
+ * l_k = (lower + k) h rounded down): the largest, over thresholds K, of
+ * P(bins >= K) - e^eps Q(bins >= K), where Q = tilted Q e^-(l + tilt), less what the masses'
+ * errors (l1 bounds errorP and errorQ, the latter on the tilted masses) can move it:
+ * errorP + e^(eps - l_K - tilt) errorQ. At least 0.
+ */
+export function floorDelta(massP: usize, massQ: usize, n: i32, lower: f64, h: f64, tilt: f64, errorP: f64, errorQ: f64, eps: f64): f64 {
+  let sp: f64 = 0.0;
+  let sq: f64 = 0.0;
+  let best: f64 = 0.0;
+  for (let k = n - 1; k >= 0; k--) {
+    const tilted = (lower + <f64>k) * h + tilt;
+    const shift = eps - tilted;
+    sp += at(massP, k);
+    sq += at(massQ, k) * Math.exp(-tilted);
+    // The sums' own rounding (relative n u) counts against the bound too.
+    const slack = errorP + Math.exp(shift) * errorQ + <f64>(n - k) * U * (sp + Math.exp(eps) * sq);
+    best = Math.max(best, sp - Math.exp(eps) * sq - slack);
+  }
+  return best;
+}
+
+/**
  * delta(eps) of the distribution (probs, n, lower, h, infinity): infinity + sum over losses above eps
  * of p_i (1 - e^(eps - loss_i)), plus `slack` (the caller's bound on the l2 norm of the masses'
  * errors) times the square root of the number of terms, and this sum's own rounding; capped at 1.

@@ -69,11 +69,32 @@ function symmetric(event: Event): boolean {
   return true;
 }
 
-/** Runs `body` with `bytes` bytes of the module's arena at `base` (memory grown as needed). */
+/**
+ * The arena's layout: the FFT's twiddle table (for the largest size used so far, which serves
+ * every smaller one) at its start, and each call's arrays after it. `table` is the size it holds,
+ * for the module instance `tableOwner`.
+ */
+let table = 0;
+let tableOwner: WasmExports | undefined;
+
+/** Runs `body` with `bytes` bytes of the module's arena, past the twiddle table, at `base` (memory grown as needed). */
 function inArena<T>(w: WasmExports, bytes: number, body: (base: number) => T): T {
-  const base = w.arena(bytes);
-  if (base === 0) throw new RangeError('dpnoise: the accountant ran out of WebAssembly memory; use fewer distinct releases or a coarser discretization.');
-  return body(base);
+  const size = tableOwner === w ? table : 0;
+  const start = w.arena(8 * size + bytes);
+  if (start === 0) throw new RangeError('dpnoise: the accountant ran out of WebAssembly memory; use fewer distinct releases or a coarser discretization.');
+  return body(start + 8 * size);
+}
+
+/** The twiddle table's pointer, computed for at least size N. */
+function twiddleTable(w: WasmExports, N: number): number {
+  if (tableOwner !== w || table < N) {
+    const start = w.arena(8 * N);
+    if (start === 0) throw new RangeError('dpnoise: the accountant ran out of WebAssembly memory; use fewer distinct releases or a coarser discretization.');
+    w.twiddles(start, N);
+    table = N;
+    tableOwner = w;
+  }
+  return w.arena(0);
 }
 
 const f64 = (w: WasmExports, pointer: number, length: number) => new Float64Array(w.memory.buffer, pointer, length);
@@ -149,7 +170,8 @@ function convolve(a: Pmf, b: Pmf | undefined): Pmf {
   const length = na + nb - 1;
   if (length > MAX_LENGTH) throw tooLong(length);
   const [N, bits] = pow2(length);
-  const probs = inArena(w, 8 * (na + nb + length + 3 * N), (at) => {
+  const tw = twiddleTable(w, N);
+  const probs = inArena(w, 8 * (na + nb + length + 2 * N), (at) => {
     const pa = at;
     const pb = pa + 8 * na;
     const out = pb + 8 * nb;
@@ -157,8 +179,8 @@ function convolve(a: Pmf, b: Pmf | undefined): Pmf {
     f64(w, pa, na).set(a.probs);
     if (b) {
       f64(w, pb, nb).set(b.probs);
-      w.convolve(pa, na, pb, nb, out, work, N);
-    } else w.square(pa, na, out, work, N);
+      w.convolve(pa, na, pb, nb, out, work, N, tw, table);
+    } else w.square(pa, na, out, work, N, tw, table);
     return f64(w, out, length).slice();
   });
   const other = b ?? a;
@@ -244,5 +266,133 @@ export function pmfEpsilon(pmf: Pmf, h: number, delta: number): number {
   return inArena(w, 8 * n, (at) => {
     f64(w, at, n).set(pmf.probs);
     return w.pldEpsilon(at, n, pmf.lower, h, pmf.infinity + pmf.error1, 0, delta);
+  });
+}
+
+/**
+ * For the lower bound (docs/accounting.md, "The certified range"): the P- and the Q-masses of the
+ * loss rounded down to the grid, composed bin by bin; with bounds on the l1 norm of their errors.
+ */
+interface FloorPair {
+  readonly lower: number;
+  readonly p: Float64Array;
+  /** Q-masses tilted by e^(loss + tilt). */
+  readonly q: Float64Array;
+  readonly tilt: number;
+  readonly errorP: number;
+  readonly errorQ: number;
+}
+
+/** The floor masses of a base pair (subsampled at rate q, in a direction). */
+function baseFloor(base: Event, q: number, direction: Direction, h: number): FloorPair {
+  const w = wasm();
+  const [lo, hi] = lossRange(w, base, q, direction);
+  const lower = Math.floor(lo / h);
+  const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
+  if (n > MAX_LENGTH) throw tooLong(n);
+  const kind = KIND[base.type as keyof typeof KIND];
+  const parameter = base.type === 'gaussian' ? base.mu : (base as { epsilon: number }).epsilon;
+  return inArena(w, 16 * n, (at) => {
+    w.floorBins(kind, parameter, q, direction, lower, h, n, at, at + 8 * n);
+    return { lower, p: f64(w, at, n).slice(), q: f64(w, at + 8 * n, n).slice(), tilt: h / 2, errorP: 0, errorQ: 0 };
+  });
+}
+
+/** The convolution of two mass arrays (b undefined: a with itself), and the l1 bound on the FFT's error. */
+function convolveMasses(a: Float64Array, b: Float64Array | undefined): [Float64Array, number] {
+  const w = wasm();
+  const na = a.length;
+  const other = b ?? a;
+  const nb = other.length;
+  const length = na + nb - 1;
+  if (length > MAX_LENGTH) throw tooLong(length);
+  const [N, bits] = pow2(length);
+  const tw = twiddleTable(w, N);
+  const out = inArena(w, 8 * (na + nb + length + 2 * N), (at) => {
+    const pa = at;
+    const pb = pa + 8 * na;
+    const result = pb + 8 * nb;
+    const work = result + 8 * length;
+    f64(w, pa, na).set(a);
+    if (b) {
+      f64(w, pb, nb).set(b);
+      w.convolve(pa, na, pb, nb, result, work, N, tw, table);
+    } else w.square(pa, na, result, work, N, tw, table);
+    return f64(w, result, length).slice();
+  });
+  for (let i = 0; i < length; i++) if (out[i]! < 0) out[i] = 0;
+  return [out, Math.sqrt(N) * 32 * U * bits * (l2(a) + l2(other) + l2(out))];
+}
+
+/** Two floor pairs composed; the outcomes in the far tails of both masses are left out of every test set (which keeps the bound valid). */
+function convolveFloor(a: FloorPair, b: FloorPair | undefined): FloorPair {
+  const other = b ?? a;
+  const [p, fftP] = convolveMasses(a.p, b?.p);
+  const [q, fftQ] = convolveMasses(a.q, b?.q);
+  const errorP = fftP + a.errorP * l1(other.p) + other.errorP * l1(a.p) + a.errorP * other.errorP;
+  const errorQ = fftQ + a.errorQ * l1(other.q) + other.errorQ * l1(a.q) + a.errorQ * other.errorQ;
+  // Keep the entries where either law has more than the budget of mass beyond them.
+  const budget = Math.max(tailBudget(p), tailBudget(q));
+  let left = 0;
+  let mp = 0;
+  let mq = 0;
+  while (left < p.length - 1 && mp + p[left]! <= budget && mq + q[left]! <= budget) {
+    mp += p[left]!;
+    mq += q[left++]!;
+  }
+  let right = p.length;
+  mp = 0;
+  mq = 0;
+  while (right - 1 > left && mp + p[right - 1]! <= budget && mq + q[right - 1]! <= budget) {
+    mp += p[--right]!;
+    mq += q[right]!;
+  }
+  return { lower: a.lower + other.lower + left, p: p.slice(left, right), q: q.slice(left, right), tilt: a.tilt + other.tilt, errorP, errorQ };
+}
+
+function repeatFloor(pair: FloorPair, times: number): FloorPair {
+  let result: FloorPair | undefined;
+  let power = pair;
+  for (let k = times; k > 0; k = Math.floor(k / 2)) {
+    if (k % 2 === 1) result = result ? convolveFloor(result, power) : power;
+    if (k > 1) power = convolveFloor(power, undefined);
+  }
+  return result!;
+}
+
+function eventFloor(event: Event, h: number, direction: Direction): FloorPair {
+  switch (event.type) {
+    case 'gaussian':
+    case 'laplace':
+    case 'pure':
+      return baseFloor(event, 1, direction, h);
+    case 'poisson':
+      return baseFloor(event.event, event.rate, direction, h);
+    case 'composed': {
+      let result: FloorPair | undefined;
+      for (const [child, times] of event.events) {
+        const pair = repeatFloor(eventFloor(child, h, direction), times);
+        result = result ? convolveFloor(result, pair) : pair;
+      }
+      return result!;
+    }
+    default:
+      throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
+  }
+}
+
+/** The floor pairs of an event in both directions (one when they are the same). */
+export function eventFloors(event: Event, h: number): FloorPair[] {
+  return symmetric(event) ? [eventFloor(event, h, REMOVE)] : [eventFloor(event, h, REMOVE), eventFloor(event, h, ADD)];
+}
+
+/** A lower bound on delta(epsilon) from a floor pair. */
+export function floorDelta(pair: FloorPair, h: number, epsilon: number): number {
+  const w = wasm();
+  const n = pair.p.length;
+  return inArena(w, 16 * n, (at) => {
+    f64(w, at, n).set(pair.p);
+    f64(w, at + 8 * n, n).set(pair.q);
+    return w.floorDelta(at, at + 8 * n, n, pair.lower, h, pair.tilt, pair.errorP, pair.errorQ, epsilon);
   });
 }

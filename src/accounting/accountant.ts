@@ -1,0 +1,124 @@
+// The accountant's answers for an event (docs/accounting.md, "Choosing the grid"): epsilon(delta)
+// and delta(epsilon) as certified upper bounds from the pessimistic distributions (pld.ts), and the
+// certified range [lower, upper] of epsilon with the lower end from the rounded-down masses. The
+// grid adapts to the answer: a first pass on a coarse grid finds epsilon roughly, the step is then
+// set to a fraction of it and halved while the answer still moves by more than 1/1000 of itself
+// (the discretization's error falls as the step squared). Distributions are kept per step, so
+// repeated questions cost only the sums.
+import { eventFloors, eventPmfs, floorDelta, pmfDelta, pmfEpsilon } from './pld.js';
+import type { Event } from './events.js';
+
+/** The coarse grid of the first pass, and the finest step the accountant goes to. */
+const COARSE = 0.05;
+const FINEST = 1e-6;
+/**
+ * The first fine step: epsilon / (STEPS sqrt(T)) for T releases composed. The upper bound's
+ * discretization error grows with T h^2, the lower bound's blur with h sqrt(T).
+ */
+const STEPS = 50;
+/** Halvings at most after the first fine grid, so that every question takes bounded time. */
+const HALVINGS = 4;
+/** Stop halving when the answer moved by at most this fraction of itself... */
+const SETTLED = 1e-3;
+/** ...and, for bounds, when the certified range is within this fraction of its upper end. */
+const TIGHT = 0.01;
+
+/** How many releases an event composes. */
+function releases(event: Event): number {
+  if (event.type === 'composed') return event.events.reduce((sum, [child, times]) => sum + times * releases(child), 0);
+  return 1;
+}
+
+/** The answers for one event. */
+export interface PldAccount {
+  /** The smallest epsilon certified for delta (an upper bound on the true one). */
+  epsilon(delta: number): number;
+  /** delta(epsilon), an upper bound. */
+  delta(epsilon: number): number;
+  /** A certified range for epsilon(delta): the true value lies in [lower, upper]. */
+  bounds(delta: number): { lower: number; upper: number };
+}
+
+/** The accountant for an event the PLD method supports (pldSupports). */
+export function pldAccount(event: Event): PldAccount {
+  const pmfs = new Map<number, ReturnType<typeof eventPmfs>>();
+  const floors = new Map<number, ReturnType<typeof eventFloors>>();
+  const upperAt = (h: number) => {
+    let value = pmfs.get(h);
+    if (!value) pmfs.set(h, (value = eventPmfs(event, h)));
+    return value;
+  };
+  const floorAt = (h: number) => {
+    let value = floors.get(h);
+    if (!value) floors.set(h, (value = eventFloors(event, h)));
+    return value;
+  };
+  const epsilonAt = (h: number, delta: number) => Math.max(...upperAt(h).map((pmf) => pmfEpsilon(pmf, h, delta)));
+  const deltaAt = (h: number, epsilon: number) => Math.max(...upperAt(h).map((pmf) => pmfDelta(pmf, h, epsilon)));
+
+  const T = releases(event);
+  /** The grid steps to use for an answer near `scale`: the first fine one and its halvings (powers of two, so grids are shared between questions). */
+  const steps = (scale: number) => {
+    const first = 2 ** Math.floor(Math.log2(Math.min(COARSE, Math.max(FINEST, scale / (STEPS * Math.sqrt(T))))));
+    return Array.from({ length: HALVINGS + 1 }, (_, k) => Math.max(FINEST, first / 2 ** k));
+  };
+
+  /** epsilon(delta) on grids refined until it settles; every grid's answer is an upper bound, so the smallest is kept. */
+  function epsilon(delta: number): { value: number; h: number } {
+    const coarse = epsilonAt(COARSE, delta);
+    if (coarse === Infinity) return { value: Infinity, h: COARSE };
+    let best = { value: coarse, h: COARSE };
+    let previous = Infinity;
+    for (const h of steps(Math.max(coarse, 1e-3))) {
+      const value = epsilonAt(h, delta);
+      if (value < best.value) best = { value, h };
+      if (Math.abs(previous - value) <= SETTLED * value) break;
+      previous = value;
+    }
+    return best;
+  }
+
+  /**
+   * The largest epsilon (below `upper`) whose lower bound on delta, from the rounded-down masses on
+   * the grid h, still exceeds delta: a certified lower bound on epsilon(delta), by bisection.
+   */
+  function lowerEpsilon(h: number, delta: number, upper: number): number {
+    const lowerDelta = (eps: number) => Math.max(...floorAt(h).map((pair) => floorDelta(pair, h, eps)));
+    let lo = 0;
+    let hi = upper;
+    if (lowerDelta(lo) <= delta) return 0;
+    for (let k = 0; k < 60 && hi - lo > 1e-12 * hi; k++) {
+      const mid = 0.5 * (lo + hi);
+      if (lowerDelta(mid) > delta) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  return {
+    epsilon: (delta) => epsilon(delta).value,
+    delta(epsilon) {
+      let best = deltaAt(COARSE, epsilon);
+      let previous = Infinity;
+      for (const h of steps(Math.max(epsilon, 1e-3))) {
+        const value = deltaAt(h, epsilon);
+        best = Math.min(best, value);
+        if (Math.abs(previous - value) <= SETTLED * value) break;
+        previous = value;
+      }
+      return best;
+    },
+    bounds(delta) {
+      let { value: upper, h } = epsilon(delta);
+      if (upper === Infinity) return { lower: lowerEpsilon(h, delta, Number.MAX_VALUE), upper };
+      let lower = lowerEpsilon(h, delta, upper);
+      // Refine until the certified range is within TIGHT of its upper end (or the halvings run out).
+      for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && h / 2 >= FINEST; k++) {
+        h /= 2;
+        upper = Math.min(upper, epsilonAt(h, delta));
+        lower = Math.max(lower, lowerEpsilon(h, delta, upper));
+      }
+      return { lower: Math.min(lower, upper), upper };
+    },
+  };
+}
