@@ -65,6 +65,7 @@ const OPTIONS: Record<string, OptionsCall> = {
   objective: { call: (o) => dpnoise.objective({ ...problem, ...o } as never, [0, 0]) },
   syntheticPcaData: { call: (o) => dpnoise.syntheticPcaData({ n: 10, d: 3, k: 1, rng: createRng({ seed: 2 }), ...o } as never) },
   createRng: { call: (o) => createRng({ seed: 1, ...o } as never) },
+  subsample: { call: (o) => dpnoise.subsample(dpnoise.gaussianPrivacy({ scales: 2, sensitivity: [1] }), { rate: 0.01, ...o } as never) },
 };
 
 /** The samplers: (length | values | out, scales, options); `rng` in the options. */

@@ -5,7 +5,7 @@
 // set to a fraction of it and halved while the answer still moves by more than 1/1000 of itself
 // (the discretization's error falls as the step squared). Distributions are kept per step, so
 // repeated questions cost only the sums.
-import { eventFloors, eventPmfs, floorDelta, pmfDelta, pmfEpsilon } from './pld.js';
+import { eventFloors, eventPmfs, floorDelta, pmfDelta, pmfEpsilon, TooLong } from './pld.js';
 import type { Event } from './events.js';
 
 /** The coarse grid of the first pass, and the finest step the accountant goes to. */
@@ -39,20 +39,21 @@ export interface PldAccount {
   bounds(delta: number): { lower: number; upper: number };
 }
 
+/** The value kept under `key`, made by `make` on first use. */
+export function memo<K, V>(cache: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept;
+  const value = make();
+  cache.set(key, value);
+  return value;
+}
+
 /** The accountant for an event the PLD method supports (pldSupports). */
 export function pldAccount(event: Event): PldAccount {
   const pmfs = new Map<number, ReturnType<typeof eventPmfs>>();
   const floors = new Map<number, ReturnType<typeof eventFloors>>();
-  const upperAt = (h: number) => {
-    let value = pmfs.get(h);
-    if (!value) pmfs.set(h, (value = eventPmfs(event, h)));
-    return value;
-  };
-  const floorAt = (h: number) => {
-    let value = floors.get(h);
-    if (!value) floors.set(h, (value = eventFloors(event, h)));
-    return value;
-  };
+  const upperAt = (h: number) => memo(pmfs, h, () => eventPmfs(event, h));
+  const floorAt = (h: number) => memo(floors, h, () => eventFloors(event, h));
   const epsilonAt = (h: number, delta: number) => Math.max(...upperAt(h).map((pmf) => pmfEpsilon(pmf, h, delta)));
   const deltaAt = (h: number, epsilon: number) => Math.max(...upperAt(h).map((pmf) => pmfDelta(pmf, h, epsilon)));
 
@@ -95,30 +96,45 @@ export function pldAccount(event: Event): PldAccount {
     return lo;
   }
 
-  return {
-    epsilon: (delta) => epsilon(delta).value,
-    delta(epsilon) {
-      let best = deltaAt(COARSE, epsilon);
-      let previous = Infinity;
-      for (const h of steps(Math.max(epsilon, 1e-3))) {
-        const value = deltaAt(h, epsilon);
-        best = Math.min(best, value);
-        if (Math.abs(previous - value) <= SETTLED * value) break;
-        previous = value;
-      }
-      return best;
-    },
-    bounds(delta) {
-      let { value: upper, h } = epsilon(delta);
-      if (upper === Infinity) return { lower: lowerEpsilon(h, delta, Number.MAX_VALUE), upper };
-      let lower = lowerEpsilon(h, delta, upper);
-      // Refine until the certified range is within TIGHT of its upper end (or the halvings run out).
-      for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && h / 2 >= FINEST; k++) {
-        h /= 2;
-        upper = Math.min(upper, epsilonAt(h, delta));
-        lower = Math.max(lower, lowerEpsilon(h, delta, upper));
-      }
-      return { lower: Math.min(lower, upper), upper };
-    },
+  /** A distribution too long to build means far more loss than any figure worth certifying: no privacy. */
+  const orNone = <T>(body: () => T, none: T): T => {
+    try {
+      return body();
+    } catch (error) {
+      if (error instanceof TooLong) return none;
+      throw error;
+    }
   };
+
+  return {
+    epsilon: (delta) => orNone(() => Math.max(0, epsilon(delta).value), Infinity),
+    delta: (eps) => orNone(() => deltaOf(eps), 1),
+    bounds: (delta) => orNone(() => boundsOf(delta), { lower: 0, upper: Infinity }),
+  };
+
+  /** delta(epsilon) on grids refined until it settles; each is an upper bound, the smallest is kept. */
+  function deltaOf(epsilon: number): number {
+    let best = deltaAt(COARSE, epsilon);
+    let previous = Infinity;
+    for (const h of steps(Math.max(epsilon, 1e-3))) {
+      const value = deltaAt(h, epsilon);
+      best = Math.min(best, value);
+      if (Math.abs(previous - value) <= SETTLED * value) break;
+      previous = value;
+    }
+    return best;
+  }
+
+  /** The certified range, refined until it is within TIGHT of its upper end (or the halvings run out). */
+  function boundsOf(delta: number): { lower: number; upper: number } {
+    let { value: upper, h } = epsilon(delta);
+    if (upper === Infinity) return { lower: lowerEpsilon(h, delta, Number.MAX_VALUE), upper };
+    let lower = lowerEpsilon(h, delta, upper);
+    for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && h / 2 >= FINEST; k++) {
+      h /= 2;
+      upper = Math.min(upper, epsilonAt(h, delta));
+      lower = Math.max(lower, lowerEpsilon(h, delta, upper));
+    }
+    return { lower: Math.max(0, Math.min(lower, upper)), upper: Math.max(0, upper) };
+  }
 }

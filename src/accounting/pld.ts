@@ -50,11 +50,12 @@ const ADD: Direction = 1;
 export function pldSupports(event: Event): boolean {
   switch (event.type) {
     case 'gaussian':
+      return Number.isFinite(event.mu);
     case 'laplace':
     case 'pure':
-      return true;
+      return Number.isFinite(event.epsilon);
     case 'poisson':
-      return ['gaussian', 'laplace', 'pure'].includes(event.event.type);
+      return ['gaussian', 'laplace', 'pure'].includes(event.event.type) && pldSupports(event.event);
     case 'composed':
       return event.events.every(([e]) => pldSupports(e));
     default:
@@ -141,8 +142,11 @@ function basePmf(base: Event, q: number, direction: Direction, h: number): Pmf {
   });
 }
 
+/** The accountant's refusal of a distribution too long to build (its callers answer Infinity: no privacy they can certify). */
+export class TooLong extends RangeError {}
+
 function tooLong(n: number): RangeError {
-  return new RangeError(
+  return new TooLong(
     `dpnoise: the privacy-loss distribution would need ${n} grid points, more than 2^24: the releases lose far more privacy than any epsilon worth reporting, or the discretization is too fine.`,
   );
 }
@@ -287,7 +291,7 @@ interface FloorPair {
 function baseFloor(base: Event, q: number, direction: Direction, h: number): FloorPair {
   const w = wasm();
   const [lo, hi] = lossRange(w, base, q, direction);
-  const lower = Math.floor(lo / h);
+  const lower = Math.floor(lo / h) - 1; // a bin below the lowest loss: bins are (l_k, l_k+1], and an atom may sit at lo
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
   if (n > MAX_LENGTH) throw tooLong(n);
   const kind = KIND[base.type as keyof typeof KIND];

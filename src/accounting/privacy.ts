@@ -7,16 +7,25 @@
 // Sums are compensated and rounded up, so the reported privacy is never better than the truth.
 //
 // Every privacy object has one shape (README, "Conventions"): `kind`, the notion its numbers
-// certify ('pure', 'gdp', 'zcdp', 'approximate'); `family`, the noise that gives it; its own
-// numbers (epsilonPure, mu, rho); and the functions epsilon(delta) and delta(epsilon). It is
-// frozen, and genuine: compose takes only objects this module made. Accounting fails closed: a
-// figure is never NaN, null or negative; an overflow means Infinity (no privacy) with a warning.
+// certify ('pure', 'gdp', 'zcdp', 'pld' for the accountant's numeric distributions, 'approximate'
+// for the best of several conversions); `family`, the noise that gives it; its own numbers
+// (epsilonPure, mu, rho); epsilon(delta), delta(epsilon), bounds(delta) (the certified range of
+// epsilon), rdp(alpha) and toDpEvent(). Behind each is an event (events.ts): what was released,
+// which compose combines and the accountant evaluates. It is frozen, and genuine: compose takes only
+// objects this module made. Accounting fails closed: a figure is never NaN, null or negative; an
+// overflow means Infinity (no privacy) with a warning.
 import { DELTA, GAUSSIAN_EPSILON, PROFILE_ENTRIES } from '../core/domains.js';
 import { roundUp } from '../core/rounding.js';
 import { CompensatedSum } from '../core/summation.js';
 import { describe, integerIn, numberIn, readOptions, vector } from '../core/validate.js';
 import { wasm } from '../wasm/loader.js';
+import { memo, type PldAccount, pldAccount } from './accountant.js';
+import { type DpEventJson, writeDpEvent } from './dp-event.js';
+import type { Event } from './events.js';
 import { halfSquare, lossNorm } from './loss.js';
+import { pldSupports } from './pld.js';
+import { rdp, rdpDelta, rdpEpsilon } from './rdp.js';
+import { powerOfTwoBelow } from '../core/rounding.js';
 import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
 
 /**
@@ -25,7 +34,7 @@ import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
  *
  * @group Accounting
  */
-export type PrivacyFamily = 'gaussian' | 'laplace' | 'discrete-gaussian' | 'discrete-laplace' | 'composition';
+export type PrivacyFamily = 'gaussian' | 'laplace' | 'discrete-gaussian' | 'discrete-laplace' | 'composition' | 'subsampled';
 
 /** What every privacy object offers. */
 interface Curves {
@@ -35,6 +44,15 @@ interface Curves {
   delta(epsilon: number): number;
   /** The smallest epsilon (or a safe upper bound) for which the release is (epsilon, delta)-DP; delta in [0, 1). */
   epsilon(delta: number): number;
+  /**
+   * A certified range for epsilon(delta): the true smallest epsilon lies in [lower, upper], and
+   * upper is what epsilon(delta) reports. lower is 0 where no lower bound is known.
+   */
+  bounds(delta: number): { readonly lower: number; readonly upper: number };
+  /** An upper bound on its Renyi DP at order alpha > 1 (Infinity where none is known). */
+  rdp(alpha: number): number;
+  /** This release as dp_accounting's DpEvent, in its JSON form (`to_named_tuple`), to check the accounting in Python. */
+  toDpEvent(): DpEventJson;
   /** Present when there is no privacy (a coordinate released exactly, or a loss that overflows). */
   readonly warning?: string;
 }
@@ -66,17 +84,25 @@ export interface PurePrivacy extends Curves {
 }
 
 /**
- * (epsilon, delta)-DP of Gaussian and pure parts by basic composition: (epsilonPure + epsilon_G(delta), delta).
+ * (epsilon, delta)-DP from a privacy-loss distribution: the accountant's tight, certified figures
+ * for compositions and subsampled releases (docs/accounting.md, "Privacy-loss distributions").
+ *
+ * @group Accounting
+ */
+export interface PldPrivacy extends Curves {
+  /** The notion: the releases' privacy-loss distribution, accounted numerically. */
+  readonly kind: 'pld';
+}
+
+/**
+ * (epsilon, delta)-DP as the best of several valid conversions (zCDP, basic composition), for
+ * compositions the privacy-loss distribution cannot take (parts known only by their rho).
  *
  * @group Accounting
  */
 export interface ApproximatePrivacy extends Curves {
-  /** The notion: (epsilon, delta)-DP, here by basic composition. */
+  /** The notion: (epsilon, delta)-DP, by the best of the conversions that apply. */
   readonly kind: 'approximate';
-  /** The Gaussian part's distance. */
-  readonly mu: number;
-  /** The pure part's epsilon. */
-  readonly epsilonPure: number;
 }
 
 /**
@@ -96,16 +122,62 @@ export interface ZcdpPrivacy extends Curves {
  *
  * @group Accounting
  */
-export type Privacy = GdpPrivacy | PurePrivacy | ApproximatePrivacy | ZcdpPrivacy;
+export type Privacy = GdpPrivacy | PurePrivacy | ZcdpPrivacy | PldPrivacy | ApproximatePrivacy;
 
-/** The privacy objects this module made: compose takes these only. */
-const genuine = new WeakSet<object>();
+/** The privacy objects this module made, each with its event: compose takes these only. */
+const genuine = new WeakMap<object, Event>();
+/**
+ * Each object's event for the lower end of its certified range, where it differs from its event
+ * (parameters rounded down instead of up).
+ */
+const floors = new WeakMap<object, Event>();
+const floorOf = (privacy: object) => floors.get(privacy) ?? genuine.get(privacy)!;
+/** The accountant of each event the privacy-loss distribution can take, made on first use. */
+const accounts = new WeakMap<Event, PldAccount>();
 
-/** Freezes a privacy object and records it as genuine. */
-function issue<T extends Privacy>(privacy: T): T {
+const accountOf = (event: Event): PldAccount => memo(accounts, event, () => pldAccount(event));
+
+/** Freezes a privacy object and records it as genuine, with its event (and the lower range's). */
+function issue<T extends Privacy>(privacy: T, event: Event, lower?: Event): T {
   Object.freeze(privacy);
-  genuine.add(privacy);
+  genuine.set(privacy, event);
+  if (lower) floors.set(privacy, lower);
   return privacy;
+}
+
+/**
+ * What every privacy object has besides its curves: bounds (from the accountant where it takes the
+ * event, never above `epsilon`; `exact` gives a lower end for closed forms) and the DpEvent.
+ */
+function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper: number) => number, floor: Event = event) {
+  return {
+    bounds(delta: number) {
+      const upper = epsilon(delta);
+      if (exact) return Object.freeze({ lower: Math.min(upper, exact(upper)), upper });
+      if (upper === Infinity || upper === 0 || !pldSupports(event)) return Object.freeze({ lower: 0, upper });
+      const d = readDelta(delta);
+      const range = accountOf(event).bounds(d);
+      // The lower end from the event with parameters rounded down, less 2^-40 for parameters (mu,
+      // epsilon) that are themselves rounded up by a few ulp.
+      const lower = (floor === event ? range.lower : accountOf(floor).bounds(d).lower) * (1 - 2 ** -40);
+      return Object.freeze({ lower: Math.min(lower, upper), upper: Math.min(range.upper, upper) });
+    },
+    rdp(alpha: number) {
+      return rdp(event, numberIn('alpha', alpha, ALPHA));
+    },
+    toDpEvent: () => writeDpEvent(event),
+  };
+}
+
+/** Renyi orders: above 1 (at 1 Renyi divergence is the KL divergence, a different notion). */
+const ALPHA = { min: 1, max: 1e6, minOpen: true };
+
+/** The RDP route: the event's RDP curve at the default orders, converted (rdp.ts). */
+function rdpRoute(event: Event): Route {
+  return {
+    epsilon: (delta) => (delta === 0 ? Infinity : rdpEpsilon(event, delta).epsilon),
+    delta: (eps) => rdpDelta(event, eps),
+  };
 }
 
 const OVERFLOW = 'no privacy: the privacy loss overflows double precision (a noise scale is far too small for its sensitivity).';
@@ -158,52 +230,147 @@ function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon'> {
   };
 }
 
-/** A mu-GDP privacy object (Gaussian noise by default). */
-export function gdpPrivacy(mu: number, family: PrivacyFamily = 'gaussian', warnings: readonly string[] = []): GdpPrivacy {
+/** gaussianEpsilon's root search stops within 1e-12 relative (docs/accounting.md, "Calibration"): its answer less that is below the exact one. */
+const belowGaussianEpsilon = (upper: number) => upper * (1 - 1e-11);
+
+/** A mu-GDP privacy object (Gaussian noise by default); its event, a Gaussian mechanism at distance mu unless given. */
+export function gdpPrivacy(
+  mu: number,
+  family: PrivacyFamily = 'gaussian',
+  warnings: readonly string[] = [],
+  event: Event = { type: 'gaussian', mu },
+): GdpPrivacy {
   parameter('mu', mu);
-  return issue({ kind: 'gdp', family, mu, rho: halfSquare(mu), ...gaussianCurves(mu), ...warningFor([mu], warnings) });
-}
-
-/** A pure epsilon-DP privacy object (Laplace noise by default). */
-export function purePrivacy(epsilonPure: number, family: PrivacyFamily = 'laplace', warnings: readonly string[] = []): PurePrivacy {
-  parameter('epsilonPure', epsilonPure);
-  return issue({ kind: 'pure', family, epsilonPure, ...pureCurves(epsilonPure), ...warningFor([epsilonPure], warnings) });
-}
-
-/** A rho-zCDP privacy object (grid mode's discrete Gaussian noise by default). */
-export function zcdpPrivacy(rho: number, family: PrivacyFamily = 'discrete-gaussian', warnings: readonly string[] = []): ZcdpPrivacy {
-  parameter('rho', rho);
-  return issue({
-    kind: 'zcdp',
-    family,
-    rho,
-    delta: (epsilon: number) => (rho === Infinity ? 1 : zcdpDelta(rho, readEpsilon(epsilon))),
-    epsilon: (delta: number) => {
-      const d = readDelta(delta);
-      if (rho === 0) return 0;
-      return rho === Infinity || d === 0 ? Infinity : roundUp(zcdpEpsilon(rho, d));
-    },
-    ...warningFor([rho], warnings),
-  });
-}
-
-/** Gaussian and pure parts by basic composition: (epsilonPure + epsilon_G(delta), delta)-DP. */
-function approximatePrivacy(mu: number, epsilonPure: number, warnings: readonly string[]): ApproximatePrivacy {
   const curves = gaussianCurves(mu);
-  return issue({
-    kind: 'approximate',
-    family: 'composition',
-    mu,
-    epsilonPure,
-    delta(epsilon: number): number {
-      const eps = readEpsilon(epsilon);
-      return eps < epsilonPure ? 1 : curves.delta(eps - epsilonPure);
+  return issue(
+    { kind: 'gdp', family, mu, rho: halfSquare(mu), ...curves, ...extras(event, curves.epsilon, belowGaussianEpsilon), ...warningFor([mu], warnings) },
+    event,
+  );
+}
+
+/**
+ * A pure epsilon-DP privacy object (Laplace noise by default); its event, randomized response at
+ * epsilonPure (the worst pure epsilon-DP pair) unless given.
+ */
+export function purePrivacy(
+  epsilonPure: number,
+  family: PrivacyFamily = 'laplace',
+  warnings: readonly string[] = [],
+  event: Event = { type: 'pure', epsilon: epsilonPure },
+  floor: Event = event,
+): PurePrivacy {
+  parameter('epsilonPure', epsilonPure);
+  const curves = pureCurves(epsilonPure);
+  // The accountant may certify less than the pure figures: each curve is the smaller.
+  const accounted = epsilonPure < Infinity && pldSupports(event);
+  const epsilon = (delta: number) => {
+    const d = readDelta(delta);
+    return d === 0 || !accounted ? epsilonPure : Math.min(epsilonPure, accountOf(event).epsilon(d));
+  };
+  const delta = (eps: number) => {
+    const pure = curves.delta(eps);
+    return pure === 0 || !accounted ? pure : Math.min(pure, accountOf(event).delta(eps));
+  };
+  return issue(
+    { kind: 'pure', family, epsilonPure, delta, epsilon, ...extras(event, epsilon, undefined, floor), ...warningFor([epsilonPure], warnings) },
+    event,
+    floor,
+  );
+}
+
+/** A rho-zCDP privacy object (grid mode's discrete Gaussian noise by default); its event, rho-zCDP unless given. */
+export function zcdpPrivacy(
+  rho: number,
+  family: PrivacyFamily = 'discrete-gaussian',
+  warnings: readonly string[] = [],
+  event: Event = { type: 'zcdp', rho },
+): ZcdpPrivacy {
+  parameter('rho', rho);
+  const epsilon = (delta: number) => {
+    const d = readDelta(delta);
+    if (rho === 0) return 0;
+    return rho === Infinity || d === 0 ? Infinity : roundUp(zcdpEpsilon(rho, d));
+  };
+  return issue(
+    {
+      kind: 'zcdp',
+      family,
+      rho,
+      delta: (eps: number) => (rho === Infinity ? 1 : zcdpDelta(rho, readEpsilon(eps))),
+      epsilon,
+      ...extras(event, epsilon),
+      ...warningFor([rho], warnings),
     },
-    epsilon(delta: number): number {
-      return roundUp(epsilonPure + curves.epsilon(delta));
+    event,
+  );
+}
+
+/** The accountant's privacy for an event it takes (pldSupports), with the routes `also` when they give less. */
+function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readonly string[], also: Route[] = [], floor: Event = event): PldPrivacy {
+  const account = accountOf(event);
+  const epsilon = (delta: number) => {
+    const d = readDelta(delta);
+    const routes = also.map((route) => route.epsilon(d));
+    return Math.min(d === 0 ? Infinity : account.epsilon(d), ...routes);
+  };
+  const delta = (eps: number) => {
+    const e = readEpsilon(eps);
+    return Math.min(account.delta(e), ...also.map((route) => route.delta(e)));
+  };
+  return issue({ kind: 'pld', family, epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) }, event, floor);
+}
+
+/**
+ * Basic composition of any parts (Dwork & Roth 2014): with delta split evenly over the n releases,
+ * the epsilons add up. delta(epsilon) is found by bisection on log delta (30 steps), keeping the
+ * side that meets epsilon.
+ */
+function basicRoute(items: ReadonlyArray<{ privacy: Privacy; times: number }>): Route {
+  const n = items.reduce((sum, { times }) => sum + times, 0);
+  const epsilon = (delta: number) => {
+    const share = delta / n;
+    if (delta > 0 && !(share >= DELTA.min)) return Infinity; // a share below the smallest delta taken: the route does not apply
+    return roundUp(items.reduce((sum, { privacy, times }) => sum + times * privacy.epsilon(share), 0));
+  };
+  return {
+    epsilon,
+    delta(eps) {
+      if (epsilon(0.999999) > eps) return 1;
+      let lo = -690; // log delta: e^-690 is above the smallest delta accepted, 1e-300
+      let hi = -1.0000005000003334e-6; // ln(0.999999), written out: an engine's Math.log may differ in the last bit
+      const exp = wasm().exp;
+      if (epsilon(exp(lo)) <= eps) return exp(lo);
+      for (let k = 0; k < 30; k++) {
+        const mid = 0.5 * (lo + hi);
+        if (epsilon(exp(mid)) <= eps) hi = mid;
+        else lo = mid;
+      }
+      return exp(hi);
     },
-    ...warningFor([mu, epsilonPure], warnings),
-  });
+  };
+}
+
+/** A valid conversion to (epsilon, delta): compose reports the best of those that apply. */
+interface Route {
+  epsilon(delta: number): number;
+  delta(epsilon: number): number;
+}
+
+/** The best of several routes, for compositions the accountant cannot take. */
+function approximatePrivacy(event: Event, routes: Route[], warnings: readonly string[], floor: Event = event): ApproximatePrivacy {
+  const epsilon = (delta: number) => {
+    const d = readDelta(delta);
+    return Math.min(...routes.map((route) => route.epsilon(d)));
+  };
+  const delta = (eps: number) => {
+    const e = readEpsilon(eps);
+    return Math.min(...routes.map((route) => route.delta(e)));
+  };
+  return issue(
+    { kind: 'approximate', family: 'composition', epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) },
+    event,
+    floor,
+  );
 }
 
 /** Noise families whose independent noise this module accounts for directly. */
@@ -219,8 +386,46 @@ export function independentPrivacy(family: IndependentFamily, lambda: Float64Arr
   const { total, exactAt } = lossNorm(lambda, scaleAt, family === 'gaussian' ? 2 : 1);
   const warnings =
     exactAt === undefined ? [] : [`no privacy: coordinate ${exactAt} has sensitivity ${lambda[exactAt]} and scale 0, so it is released exactly.`];
-  if (family === 'laplace') return purePrivacy(total, discrete ? 'discrete-laplace' : 'laplace', warnings);
+  if (family === 'laplace') {
+    // Continuous Laplace noise: its coordinates' Laplace pairs composed (so a long profile is tight
+    // for delta > 0); discrete: randomized response at the total, which dominates it.
+    const events = discrete || !(total < Infinity) ? undefined : laplaceEvents(lambda, scaleAt);
+    return purePrivacy(total, discrete ? 'discrete-laplace' : 'laplace', warnings, events?.upper, events?.lower);
+  }
   return discrete ? zcdpPrivacy(halfSquare(total), 'discrete-gaussian', warnings) : gdpPrivacy(total, 'gaussian', warnings);
+}
+
+/** Distinct epsilons up to which a Laplace profile's coordinates are grouped exactly. */
+const EXACT_GROUPS = 256;
+/** Mantissa bits kept when more are grouped: each epsilon moved by at most 2^-10 relative. */
+const BUCKET_BITS = 10;
+
+/**
+ * Independent Laplace coordinates with epsilons lambda_i / b_i, as events for the accountant: equal
+ * epsilons composed together, each rounded up (`upper`, for the figures) and down (`lower`, for
+ * the lower end of the certified range) past the division's rounding. With more than 256 distinct
+ * epsilons they are first rounded to 10 significant bits (up, and down), so a profile of any
+ * length is a few hundred compositions at most.
+ */
+function laplaceEvents(lambda: Float64Array, scaleAt: (i: number) => number): { upper: Event; lower: Event } {
+  const ratios = (key: (r: number) => number, limit: number) => {
+    const counts = new Map<number, number>();
+    for (let i = 0; i < lambda.length && counts.size <= limit; i++) {
+      const r = lambda[i] === 0 ? 0 : lambda[i]! / scaleAt(i);
+      if (r > 0) counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const grouped = (counts: Map<number, number>, move: (r: number) => number): Event => ({
+    type: 'composed',
+    events: [...counts].map(([r, times]) => [{ type: 'laplace', epsilon: move(r) }, times] as const),
+  });
+  const exact = ratios((r) => r, EXACT_GROUPS);
+  if (exact.size <= EXACT_GROUPS) return { upper: grouped(exact, (r) => r * (1 + 2 ** -52)), lower: grouped(exact, (r) => r * (1 - 2 ** -52)) };
+  const unit = (r: number) => powerOfTwoBelow(r) * 2 ** -BUCKET_BITS; // a power of two: r / unit is exact
+  const upper = ratios((r) => Math.ceil(r / unit(r)) * unit(r), Number.POSITIVE_INFINITY);
+  const lower = ratios((r) => Math.floor(r / unit(r)) * unit(r), Number.POSITIVE_INFINITY);
+  return { upper: grouped(upper, (r) => r * (1 + 2 ** -52)), lower: grouped(lower, (r) => r * (1 - 2 ** -52)) };
 }
 
 /**
@@ -351,27 +556,126 @@ export function compose(list: readonly Composable[]): Privacy {
     throw new TypeError('dpnoise: `list` must be a non-empty array of privacy objects (from gaussianPrivacy, laplacePrivacy, compose or a release).');
   }
   const items = Array.from(list, readItem);
-  const epsilons = new CompensatedSum();
-  // zCDP parts, each mu-GDP part as mu^2/2-zCDP and each pure epsilon-DP part as epsilon^2/2-zCDP.
-  const rhos = new CompensatedSum();
   const warnings = [...new Set(items.flatMap(({ privacy }) => (privacy.warning ? [privacy.warning] : [])))];
-  const mus: number[] = [];
+  const event: Event = { type: 'composed', events: items.map(({ privacy, times }) => [genuine.get(privacy)!, times] as const) };
+  const floor: Event = { type: 'composed', events: items.map(({ privacy, times }) => [floorOf(privacy), times] as const) };
+  const kinds = new Set(items.map(({ privacy }) => privacy.kind));
+  const only = (...allowed: string[]) => [...kinds].every((k) => allowed.includes(k));
+  // Gaussian parts compose exactly: mu = sqrt(sum mu_j^2), formed without underflow for tiny distances.
+  const mus = Float64Array.from(items, ({ privacy, times }) => (privacy.kind === 'gdp' ? privacy.mu * Math.sqrt(times) : 0));
+  const mu = lossNorm(mus, () => 1, 2).total;
+  if (only('gdp')) return gdpPrivacy(mu, 'composition', warnings, event);
+  // zCDP: rho adds up; a mu-GDP part is mu^2/2-zCDP and a pure epsilon-DP part epsilon^2/2-zCDP (Bun & Steinke 2016).
+  const rhos = new CompensatedSum();
+  const epsilons = new CompensatedSum();
   for (const { privacy: p, times } of items) {
-    const mu = 'mu' in p ? p.mu : 0;
-    const epsilonPure = 'epsilonPure' in p ? p.epsilonPure : 0;
-    const rho = p.kind === 'zcdp' ? p.rho : 0;
-    epsilons.add(times * epsilonPure);
-    rhos.add(times * rho);
-    rhos.add(times * halfSquare(mu));
-    rhos.add(times * halfSquare(epsilonPure));
-    mus.push(mu * Math.sqrt(times));
+    if (p.kind === 'zcdp') rhos.add(times * p.rho);
+    if (p.kind === 'gdp') rhos.add(times * halfSquare(p.mu));
+    if (p.kind === 'pure') {
+      rhos.add(times * halfSquare(p.epsilonPure));
+      epsilons.add(times * p.epsilonPure);
+    }
   }
-  const has = (kinds: readonly string[]) => items.some(({ privacy }) => kinds.includes(privacy.kind));
-  if (has(['zcdp'])) return zcdpPrivacy(roundUp(rhos.value), 'composition', warnings);
-  // mu = sqrt(sum mu_j^2), formed without underflow for tiny distances.
-  const mu = lossNorm(Float64Array.from(mus), () => 1, 2).total;
-  const epsilonPure = roundUp(epsilons.value);
-  if (!has(['pure', 'approximate'])) return gdpPrivacy(mu, 'composition', warnings);
-  if (!has(['gdp', 'approximate'])) return purePrivacy(epsilonPure, 'composition', warnings);
-  return approximatePrivacy(mu, epsilonPure, warnings);
+  const rho = roundUp(rhos.value);
+  if (only('gdp', 'zcdp')) return zcdpPrivacy(rho, 'composition', warnings, event);
+  if (only('pure')) return purePrivacy(roundUp(epsilons.value), 'composition', warnings, event, floor);
+  // The valid routes that apply to parts known in closed form: zCDP as above, and basic composition
+  // of the pure parts with the exact Gaussian curve of the Gaussian parts.
+  const routes: Route[] = [];
+  if (only('gdp', 'zcdp', 'pure')) {
+    const asZcdp = zcdpPrivacy(rho, 'composition');
+    routes.push({ epsilon: asZcdp.epsilon, delta: asZcdp.delta });
+  }
+  if (only('gdp', 'pure')) {
+    const epsilonPure = roundUp(epsilons.value);
+    const gaussian = gaussianCurves(mu);
+    routes.push({
+      epsilon: (delta) => (mu === 0 ? epsilonPure : roundUp(epsilonPure + gaussian.epsilon(delta))),
+      delta: (eps) => (eps < epsilonPure ? 1 : gaussian.delta(eps - epsilonPure)),
+    });
+  }
+  if (pldSupports(event)) return pldPrivacy(event, 'composition', warnings, routes, floor);
+  routes.push(basicRoute(items), rdpRoute(event));
+  return approximatePrivacy(event, routes, warnings, floor);
+}
+
+/**
+ * How a batch is drawn for `subsample`: Poisson sampling at `rate` (each record in the batch
+ * independently, add/remove neighbours), or a fixed `size` drawn without replacement from
+ * `population` records (replace-one neighbours).
+ *
+ * @group Accounting
+ */
+export type Sampling = { rate: number; size?: undefined; population?: undefined } | { size: number; population: number; rate?: undefined };
+
+const SAMPLING_OPTIONS = ['rate', 'size', 'population', 'sampling'] as const;
+
+/**
+ * The privacy of a release made on a random batch of the data instead of all of it: privacy
+ * amplification by subsampling. With `rate`, Poisson sampling (each record in with probability
+ * rate; add/remove neighbours; the accountant's privacy-loss distribution of the subsampled pair,
+ * in both directions, for Gaussian and Laplace releases, and the Renyi route for the others). With
+ * `size` and `population`, a fixed-size batch drawn without replacement (replace-one neighbours;
+ * the Renyi route of Wang, Balle & Kasiviswanathan 2019). Batches of shuffled epochs (each record
+ * once per epoch) have no tight accountant: they are refused rather than accounted as Poisson.
+ *
+ * @example
+ * ```ts
+ * import { compose, gaussianPrivacy, subsample } from 'dpnoise';
+ *
+ * // One DP-SGD step: noise multiplier 1.1 (mu = 1/1.1), 1% Poisson batches, 10000 steps.
+ * const step = subsample(gaussianPrivacy({ scales: 1.1, sensitivity: [1] }), { rate: 0.01 });
+ * const run = compose([{ privacy: step, times: 10000 }]);
+ * console.log(run.epsilon(1e-5)); // about 5.19
+ * console.log(run.bounds(1e-5)); // the certified range, within 1%
+ * ```
+ *
+ * @group Accounting
+ */
+export function subsample(privacy: Privacy, options: Sampling): Privacy {
+  const o = readOptions('options', options, SAMPLING_OPTIONS);
+  if (o.sampling !== undefined) {
+    throw new TypeError(
+      `dpnoise: \`sampling\` ${describe(o.sampling)} is not an option: give \`rate\` for Poisson batches, or \`size\` and \`population\` for batches drawn without replacement. Shuffled epochs (each record once per epoch) have no tight accountant; dpnoise refuses to account them as Poisson, which they are not.`,
+    );
+  }
+  const event = genuine.get(privacy as object);
+  if (event === undefined) throw new TypeError(`dpnoise: \`privacy\` must be a privacy object made by dpnoise; got ${describe(privacy)}.`);
+  const base = amplifiable(privacy, event);
+  if (o.rate !== undefined) {
+    if (o.size !== undefined || o.population !== undefined)
+      throw new TypeError('dpnoise: give `rate` (Poisson batches) or `size` and `population` (without replacement), not both.');
+    const rate = numberIn('rate', o.rate, { min: 0, max: 1, minOpen: true });
+    const sampled: Event = rate === 1 ? base : { type: 'poisson', rate, event: base };
+    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', privacy.warning ? [privacy.warning] : []);
+    return approximatePrivacy(sampled, [rdpRoute(sampled)], privacy.warning ? [privacy.warning] : []);
+  }
+  const population = integerIn('population', o.population, { min: 1, max: Number.MAX_SAFE_INTEGER });
+  const size = integerIn('size', o.size, { min: 1, max: population });
+  const sampled: Event = { type: 'without-replacement', size, population, event: base };
+  return approximatePrivacy(sampled, [rdpRoute(sampled)], privacy.warning ? [privacy.warning] : []);
+}
+
+/** Whether an event is one Laplace coordinate (laplaceEvent of a single nonzero ratio). */
+function oneLaplace(event: Event): boolean {
+  if (event.type === 'laplace') return true;
+  return event.type === 'composed' && event.events.length === 1 && event.events[0]![1] === 1 && event.events[0]![0].type === 'laplace';
+}
+
+/** The event to subsample: one mechanism applied to the batch (a Gaussian release at its distance, a pure one as randomized response). */
+function amplifiable(privacy: Privacy, event: Event): Event {
+  switch (privacy.kind) {
+    case 'gdp':
+      return { type: 'gaussian', mu: privacy.mu };
+    case 'pure':
+      // One Laplace coordinate is the Laplace pair at its epsilon; several, or discrete noise, are
+      // dominated by randomized response at the total (their product pair is not one Laplace pair).
+      return oneLaplace(event) ? { type: 'laplace', epsilon: privacy.epsilonPure } : { type: 'pure', epsilon: privacy.epsilonPure };
+    case 'zcdp':
+      return { type: 'zcdp', rho: privacy.rho };
+    default:
+      throw new TypeError(
+        `dpnoise: \`privacy\` must be the privacy of one release (kind 'gdp', 'pure' or 'zcdp') to subsample; got a ${privacy.kind} composition: subsample each release, then compose.`,
+      );
+  }
 }

@@ -1,0 +1,108 @@
+// dp_accounting's DpEvent in JSON (the `to_named_tuple()` form: objects with `module_name`,
+// `class_name` and the event's fields), read into dpnoise's events and written from them, so that
+// an accounting can move between dp_accounting and dpnoise and be checked on either side.
+import { describe, integerIn, numberIn } from '../core/validate.js';
+import type { Event } from './events.js';
+
+/** A DpEvent as JSON. */
+export type DpEventJson = { readonly class_name: string; readonly [field: string]: unknown };
+
+const MODULE = 'dp_accounting.dp_event';
+
+function field(json: Record<string, unknown>, name: string, where: string): unknown {
+  if (!Object.hasOwn(json, name)) throw new TypeError(`dpnoise: \`${where}\` (a ${String(json.class_name)}) has no field \`${name}\`.`);
+  return json[name];
+}
+
+/** A noise multiplier: sigma / sensitivity, > 0 (0 would be no noise at all). */
+const MULTIPLIER = { min: 0, max: Number.MAX_VALUE, minOpen: true };
+const RATE = { min: 0, max: 1, minOpen: true };
+
+/** dpnoise's event for a DpEvent JSON value (`where` names it in errors). */
+export function readDpEvent(json: unknown, where = 'event'): Event {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new TypeError(`dpnoise: \`${where}\` must be a DpEvent as JSON (an object with \`class_name\`); got ${describe(json)}.`);
+  }
+  const o = json as Record<string, unknown>;
+  const name = o.class_name;
+  const get = (f: string) => field(o, f, where);
+  switch (name) {
+    case 'GaussianDpEvent':
+      return { type: 'gaussian', mu: 1 / numberIn(`${where}.noise_multiplier`, get('noise_multiplier'), MULTIPLIER) };
+    case 'LaplaceDpEvent':
+      return { type: 'laplace', epsilon: 1 / numberIn(`${where}.noise_multiplier`, get('noise_multiplier'), MULTIPLIER) };
+    case 'DiscreteLaplaceDpEvent':
+      return {
+        type: 'discrete-laplace',
+        scale: 1 / numberIn(`${where}.noise_parameter`, get('noise_parameter'), MULTIPLIER),
+        sensitivity: integerIn(`${where}.sensitivity`, get('sensitivity'), { min: 1, max: 2 ** 40 }),
+      };
+    case 'DiscreteGaussianDpEvent': {
+      if (o.dimension !== undefined) integerIn(`${where}.dimension`, o.dimension, { min: 1, max: 1 }); // one coordinate
+      const sigma = numberIn(`${where}.sigma`, get('sigma'), MULTIPLIER);
+      return {
+        type: 'discrete-gaussian',
+        variance: sigma * sigma,
+        sensitivity: integerIn(`${where}.sensitivity`, get('sensitivity'), { min: 1, max: 2 ** 40 }),
+      };
+    }
+    case 'PoissonSampledDpEvent':
+      return {
+        type: 'poisson',
+        rate: numberIn(`${where}.sampling_probability`, get('sampling_probability'), RATE),
+        event: readDpEvent(get('event'), `${where}.event`),
+      };
+    case 'SampledWithoutReplacementDpEvent': {
+      const population = integerIn(`${where}.source_dataset_size`, get('source_dataset_size'), { min: 1, max: Number.MAX_SAFE_INTEGER });
+      const size = integerIn(`${where}.sample_size`, get('sample_size'), { min: 1, max: population });
+      return { type: 'without-replacement', size, population, event: readDpEvent(get('event'), `${where}.event`) };
+    }
+    case 'SelfComposedDpEvent':
+      return {
+        type: 'composed',
+        events: [[readDpEvent(get('event'), `${where}.event`), integerIn(`${where}.count`, get('count'), { min: 0, max: Number.MAX_SAFE_INTEGER })]],
+      };
+    case 'ComposedDpEvent': {
+      const events = get('events');
+      if (!Array.isArray(events)) throw new TypeError(`dpnoise: \`${where}.events\` must be an array of DpEvents; got ${describe(events)}.`);
+      return { type: 'composed', events: events.map((e, i) => [readDpEvent(e, `${where}.events[${i}]`), 1] as const) };
+    }
+    case 'NoOpDpEvent':
+      return { type: 'composed', events: [] };
+    default:
+      throw new TypeError(
+        `dpnoise: \`${where}\` is a DpEvent dpnoise does not account for (${describe(name)}); it takes Gaussian, Laplace, DiscreteGaussian, DiscreteLaplace, PoissonSampled, SampledWithoutReplacement, SelfComposed, Composed and NoOp events.`,
+      );
+  }
+}
+
+const tuple = (class_name: string, fields: Record<string, unknown>): DpEventJson => ({ module_name: MODULE, class_name, ...fields });
+
+/** The DpEvent JSON of one of dpnoise's events (the events dp_accounting has). */
+export function writeDpEvent(event: Event): DpEventJson {
+  switch (event.type) {
+    case 'gaussian':
+      return tuple('GaussianDpEvent', { noise_multiplier: 1 / event.mu });
+    case 'laplace':
+      return tuple('LaplaceDpEvent', { noise_multiplier: 1 / event.epsilon });
+    case 'discrete-laplace':
+      return tuple('DiscreteLaplaceDpEvent', { noise_parameter: 1 / event.scale, sensitivity: event.sensitivity });
+    case 'discrete-gaussian':
+      return tuple('DiscreteGaussianDpEvent', { sigma: Math.sqrt(event.variance), sensitivity: event.sensitivity, dimension: 1 });
+    case 'poisson':
+      return tuple('PoissonSampledDpEvent', { sampling_probability: event.rate, event: writeDpEvent(event.event) });
+    case 'without-replacement':
+      return tuple('SampledWithoutReplacementDpEvent', { source_dataset_size: event.population, sample_size: event.size, event: writeDpEvent(event.event) });
+    case 'composed':
+      if (event.events.length === 0) return tuple('NoOpDpEvent', {});
+      if (event.events.length === 1) return tuple('SelfComposedDpEvent', { event: writeDpEvent(event.events[0]![0]), count: event.events[0]![1] });
+      return tuple('ComposedDpEvent', {
+        events: event.events.map(([e, times]) => (times === 1 ? writeDpEvent(e) : tuple('SelfComposedDpEvent', { event: writeDpEvent(e), count: times }))),
+      });
+    case 'pure':
+    case 'zcdp':
+      throw new TypeError(
+        `dpnoise: this privacy object accounts for ${event.type === 'pure' ? 'pure epsilon-DP' : 'rho-zCDP'} known only by its parameter, which has no DpEvent in dp_accounting.`,
+      );
+  }
+}

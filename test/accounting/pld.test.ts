@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { Event } from '../../src/accounting/events.js';
+import { eventFloors, eventPmfs, floorDelta, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
+import { gaussianDelta, normalSf } from '../../src/index.js';
+
+/** delta(eps) of a Gaussian at distance mu on a Poisson batch of rate q, both directions, in closed form (the loss is monotone in x). */
+function subsampledGaussianDelta(mu: number, q: number, eps: number): [number, number] {
+  const Phi = (x: number) => normalSf(-x);
+  // Remove: P = (1 - q) N(0, 1) + q N(mu, 1) against Q = N(0, 1); P/Q > e^eps beyond x.
+  const x = (Math.log((Math.expm1(eps) + q) / q) + (mu * mu) / 2) / mu;
+  const remove = (1 - q) * normalSf(x) + q * normalSf(x - mu) - Math.exp(eps) * normalSf(x);
+  // Add: N(0, 1) against (1 - q) N(0, 1) + q N(mu, 1); the ratio exceeds e^eps below y (if e^-eps > 1 - q).
+  const a = Math.exp(-eps) - 1 + q;
+  const y = (Math.log(a / q) + (mu * mu) / 2) / mu;
+  const add = a <= 0 ? 0 : Phi(y) - Math.exp(eps) * ((1 - q) * Phi(y) + q * Phi(y - mu));
+  return [remove, add];
+}
+
+const gaussian: Event = { type: 'gaussian', mu: 1 };
+
+describe('eventPmfs: every delta an upper bound, close to the exact one on a fine grid', () => {
+  it('a Gaussian release: gaussianDelta(mu, eps) <= pmfDelta <= it plus O(h^2)', () => {
+    for (const h of [1e-2, 1e-3]) {
+      const [pmf] = eventPmfs(gaussian, h);
+      for (const eps of [0, 0.5, 1, 2, 4]) {
+        const exact = gaussianDelta(1, eps);
+        const bound = pmfDelta(pmf!, h, eps);
+        expect(bound).toBeGreaterThanOrEqual(exact);
+        expect(bound - exact).toBeLessThan(20 * h * h + 1e-14); // measured: about h^2 / 8
+      }
+    }
+  });
+
+  it('a Poisson-subsampled Gaussian: both directions above their closed forms, within 1% at h = 1e-3', () => {
+    const h = 1e-3;
+    const pmfs = eventPmfs({ type: 'poisson', rate: 0.05, event: gaussian }, h);
+    expect(pmfs.length).toBe(2); // the directions differ
+    for (const eps of [0.01, 0.05, 0.1, 0.3]) {
+      const exact = subsampledGaussianDelta(1, 0.05, eps);
+      const bounds = pmfs.map((pmf) => pmfDelta(pmf, h, eps));
+      for (const d of [0, 1]) {
+        expect(bounds[d]).toBeGreaterThanOrEqual(exact[d]!);
+        expect(bounds[d]!).toBeLessThan(exact[d]! * 1.01 + 1e-12);
+      }
+    }
+  });
+
+  it('pmfEpsilon is the smallest epsilon whose pmfDelta meets delta', () => {
+    const h = 1e-3;
+    const [pmf] = eventPmfs({ type: 'composed', events: [[gaussian, 9]] }, h);
+    for (const delta of [1e-3, 1e-6, 1e-10]) {
+      const eps = pmfEpsilon(pmf!, h, delta);
+      expect(pmfDelta(pmf!, h, eps)).toBeLessThanOrEqual(delta);
+      expect(pmfDelta(pmf!, h, eps * (1 - 1e-9))).toBeGreaterThan(delta * (1 - 1e-6));
+    }
+  });
+
+  it('composition keeps the mass: what the tails lose goes to the infinite loss', () => {
+    const [pmf] = eventPmfs({ type: 'composed', events: [[{ type: 'laplace', epsilon: 0.5 }, 37]] }, 1e-2);
+    let sum = pmf!.infinity;
+    for (const p of pmf!.probs) sum += p;
+    expect(Math.abs(sum - 1)).toBeLessThan(1e-12);
+  });
+});
+
+describe('eventFloors: lower bounds on delta', () => {
+  it('never above the exact delta of composed Gaussians (mu sqrt(T)), and close to it on a fine grid', () => {
+    const h = 1e-3;
+    const [floor] = eventFloors({ type: 'composed', events: [[gaussian, 16]] }, h);
+    for (const eps of [1, 4, 8, 12]) {
+      const exact = gaussianDelta(4, eps);
+      const lower = floorDelta(floor!, h, eps);
+      expect(lower).toBeLessThanOrEqual(exact);
+      expect(lower).toBeGreaterThan(exact * 0.97 - 1e-15);
+    }
+  });
+
+  it('both directions of a subsampled Gaussian, each below its closed form', () => {
+    const h = 1e-3;
+    const floors = eventFloors({ type: 'poisson', rate: 0.05, event: gaussian }, h);
+    for (const eps of [0.01, 0.1, 0.3]) {
+      const exact = subsampledGaussianDelta(1, 0.05, eps);
+      for (const [d, floor] of floors.entries()) expect(floorDelta(floor, h, eps)).toBeLessThanOrEqual(exact[d]!);
+    }
+  });
+});
+
+describe('pldSupports', () => {
+  it('takes Gaussian, Laplace and pure releases, Poisson-subsampled ones and their compositions, all finite', () => {
+    expect(
+      pldSupports({
+        type: 'composed',
+        events: [
+          [{ type: 'poisson', rate: 0.1, event: gaussian }, 5],
+          [{ type: 'laplace', epsilon: 1 }, 2],
+        ],
+      }),
+    ).toBe(true);
+    expect(pldSupports({ type: 'gaussian', mu: Infinity })).toBe(false);
+    expect(pldSupports({ type: 'poisson', rate: 0.1, event: { type: 'pure', epsilon: Infinity } })).toBe(false);
+    expect(pldSupports({ type: 'zcdp', rho: 1 })).toBe(false);
+    expect(pldSupports({ type: 'without-replacement', size: 1, population: 10, event: gaussian })).toBe(false);
+    expect(pldSupports({ type: 'discrete-gaussian', variance: 4, sensitivity: 1 })).toBe(false);
+  });
+});
