@@ -54,6 +54,8 @@ export {
   type AccountingOptions,
   type ApproximatePrivacy,
   type Composable,
+  type ComposeOptions,
+  type FromDpEvent,
   type Repeated,
   type GdpPrivacy,
   type Privacy,
@@ -61,6 +63,7 @@ export {
   type PurePrivacy,
   type ZcdpPrivacy,
 } from './accounting/privacy.js';
+export type { DpEventJson } from './accounting/dp-event.js';
 export type { ApproximateBudget, Budget, GaussianBudget, GdpBudget, PureBudget, ZcdpBudget } from './core/budget.js';
 export {
   gaussianMechanism,

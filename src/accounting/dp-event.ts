@@ -2,9 +2,15 @@
 // `class_name` and the event's fields), read into dpnoise's events and written from them, so that
 // an accounting can move between dp_accounting and dpnoise and be checked on either side.
 import { describe, integerIn, numberIn } from '../core/validate.js';
+import { roundUp } from '../core/rounding.js';
 import type { Event } from './events.js';
 
-/** A DpEvent as JSON. */
+/**
+ * dp_accounting's DpEvent as JSON: its `to_named_tuple()` form, an object with `class_name`
+ * (`GaussianDpEvent`, `PoissonSampledDpEvent`, `ComposedDpEvent`, ...) and the event's fields.
+ *
+ * @group Accounting
+ */
 export type DpEventJson = { readonly class_name: string; readonly [field: string]: unknown };
 
 const MODULE = 'dp_accounting.dp_event';
@@ -28,13 +34,14 @@ export function readDpEvent(json: unknown, where = 'event'): Event {
   const get = (f: string) => field(o, f, where);
   switch (name) {
     case 'GaussianDpEvent':
-      return { type: 'gaussian', mu: 1 / numberIn(`${where}.noise_multiplier`, get('noise_multiplier'), MULTIPLIER) };
+      return { type: 'gaussian', mu: roundUp(1 / numberIn(`${where}.noise_multiplier`, get('noise_multiplier'), MULTIPLIER)) };
     case 'LaplaceDpEvent':
-      return { type: 'laplace', epsilon: 1 / numberIn(`${where}.noise_multiplier`, get('noise_multiplier'), MULTIPLIER) };
+      return { type: 'laplace', epsilon: roundUp(1 / numberIn(`${where}.noise_multiplier`, get('noise_multiplier'), MULTIPLIER)) };
     case 'DiscreteLaplaceDpEvent':
       return {
         type: 'discrete-laplace',
-        scale: 1 / numberIn(`${where}.noise_parameter`, get('noise_parameter'), MULTIPLIER),
+        // The scale rounded down past the division's rounding (a smaller scale is less private).
+        scale: (1 / numberIn(`${where}.noise_parameter`, get('noise_parameter'), MULTIPLIER)) * (1 - 2 ** -50),
         sensitivity: integerIn(`${where}.sensitivity`, get('sensitivity'), { min: 1, max: 2 ** 40 }),
       };
     case 'DiscreteGaussianDpEvent': {

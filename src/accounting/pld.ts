@@ -8,6 +8,7 @@
 // have two directions (a subsampled pair is not symmetric); each is composed on its own and the
 // larger delta is reported.
 import { wasm, type WasmExports } from '../wasm/loader.js';
+import { roundUp } from '../core/rounding.js';
 import type { Event } from './events.js';
 
 /**
@@ -46,20 +47,35 @@ export type Direction = 0 | 1;
 const REMOVE: Direction = 0;
 const ADD: Direction = 1;
 
+/**
+ * The base pair of a single release, when this method has one: the Gaussian, Laplace and
+ * randomized-response pairs, and discrete Laplace noise at sensitivity 1, whose loss takes the two
+ * values +-1/scale with randomized response's masses (P(Y <= 0) = 1 / (1 + e^(-1/scale))), so it
+ * is that pair at epsilon 1/scale (rounded up).
+ */
+function basePair(event: Event): Event | undefined {
+  switch (event.type) {
+    case 'gaussian':
+      return Number.isFinite(event.mu) ? event : undefined;
+    case 'laplace':
+    case 'pure':
+      return Number.isFinite(event.epsilon) ? event : undefined;
+    case 'discrete-laplace':
+      return event.sensitivity === 1 ? { type: 'pure', epsilon: roundUp(1 / event.scale) } : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** The events this method can account for exactly. */
 export function pldSupports(event: Event): boolean {
   switch (event.type) {
-    case 'gaussian':
-      return Number.isFinite(event.mu);
-    case 'laplace':
-    case 'pure':
-      return Number.isFinite(event.epsilon);
     case 'poisson':
-      return ['gaussian', 'laplace', 'pure'].includes(event.event.type) && pldSupports(event.event);
+      return basePair(event.event) !== undefined;
     case 'composed':
       return event.events.every(([e]) => pldSupports(e));
     default:
-      return false;
+      return basePair(event) !== undefined;
   }
 }
 
@@ -162,10 +178,10 @@ function pow2(n: number): [number, number] {
 }
 
 /**
- * The composition of two distributions (the convolution of their masses), with the tails cut:
- * the left TAIL/2 of mass moves up to the lowest kept loss, the right TAIL/2 (plus what the
- * rounding could hide there) to infinity. The error bound: the FFT's, 32 u log2(N) (|a|_2 + |b|_2)
- * (docs/accounting.md, "Composition by FFT"), plus each input's error times the other's l1 norm.
+ * The composition of two distributions (the convolution of their masses), with the tails cut
+ * (see tailBudget): the left tail moves up to the lowest kept loss, the right tail to infinity.
+ * The error bound: the FFT's, 32 u log2(N) (|a|_2 + |b|_2 + |a * b|_2) (docs/accounting.md,
+ * "Composition by FFT"), plus each input's error times the other's l1 norm.
  */
 function convolve(a: Pmf, b: Pmf | undefined): Pmf {
   const w = wasm();
@@ -229,12 +245,8 @@ function repeat(pmf: Pmf, times: number): Pmf {
 /** The distribution of an event in one direction, on the grid of step h. */
 function eventPmf(event: Event, h: number, direction: Direction): Pmf {
   switch (event.type) {
-    case 'gaussian':
-    case 'laplace':
-    case 'pure':
-      return basePmf(event, 1, direction, h);
     case 'poisson':
-      return basePmf(event.event, event.rate, direction, h);
+      return basePmf(basePair(event.event)!, event.rate, direction, h);
     case 'composed': {
       let result: Pmf | undefined;
       for (const [child, times] of event.events) {
@@ -243,8 +255,11 @@ function eventPmf(event: Event, h: number, direction: Direction): Pmf {
       }
       return result!;
     }
-    default:
-      throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
+    default: {
+      const base = basePair(event);
+      if (!base) throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
+      return basePmf(base, 1, direction, h);
+    }
   }
 }
 
@@ -298,7 +313,10 @@ function baseFloor(base: Event, q: number, direction: Direction, h: number): Flo
   const parameter = base.type === 'gaussian' ? base.mu : (base as { epsilon: number }).epsilon;
   return inArena(w, 16 * n, (at) => {
     w.floorBins(kind, parameter, q, direction, lower, h, n, at, at + 8 * n);
-    return { lower, p: f64(w, at, n).slice(), q: f64(w, at + 8 * n, n).slice(), tilt: h / 2, errorP: 0, errorQ: 0 };
+    const p = f64(w, at, n).slice();
+    const tilted = f64(w, at + 8 * n, n).slice();
+    // Each mass is within a few ulp of the true one (16 u covers the bin's and the tilt's roundings).
+    return { lower, p, q: tilted, tilt: h / 2, errorP: 16 * U * l1(p), errorQ: 16 * U * l1(tilted) };
   });
 }
 
@@ -366,12 +384,8 @@ function repeatFloor(pair: FloorPair, times: number): FloorPair {
 
 function eventFloor(event: Event, h: number, direction: Direction): FloorPair {
   switch (event.type) {
-    case 'gaussian':
-    case 'laplace':
-    case 'pure':
-      return baseFloor(event, 1, direction, h);
     case 'poisson':
-      return baseFloor(event.event, event.rate, direction, h);
+      return baseFloor(basePair(event.event)!, event.rate, direction, h);
     case 'composed': {
       let result: FloorPair | undefined;
       for (const [child, times] of event.events) {
@@ -380,8 +394,11 @@ function eventFloor(event: Event, h: number, direction: Direction): FloorPair {
       }
       return result!;
     }
-    default:
-      throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
+    default: {
+      const base = basePair(event);
+      if (!base) throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
+      return baseFloor(base, 1, direction, h);
+    }
   }
 }
 

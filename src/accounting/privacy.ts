@@ -20,7 +20,7 @@ import { CompensatedSum } from '../core/summation.js';
 import { describe, integerIn, numberIn, readOptions, vector } from '../core/validate.js';
 import { wasm } from '../wasm/loader.js';
 import { memo, type PldAccount, pldAccount } from './accountant.js';
-import { type DpEventJson, writeDpEvent } from './dp-event.js';
+import { type DpEventJson, readDpEvent, writeDpEvent } from './dp-event.js';
 import type { Event } from './events.js';
 import { halfSquare, lossNorm } from './loss.js';
 import { pldSupports } from './pld.js';
@@ -357,7 +357,13 @@ interface Route {
 }
 
 /** The best of several routes, for compositions the accountant cannot take. */
-function approximatePrivacy(event: Event, routes: Route[], warnings: readonly string[], floor: Event = event): ApproximatePrivacy {
+function approximatePrivacy(
+  event: Event,
+  routes: Route[],
+  warnings: readonly string[],
+  floor: Event = event,
+  family: PrivacyFamily = 'composition',
+): ApproximatePrivacy {
   const epsilon = (delta: number) => {
     const d = readDelta(delta);
     return Math.min(...routes.map((route) => route.epsilon(d)));
@@ -367,7 +373,7 @@ function approximatePrivacy(event: Event, routes: Route[], warnings: readonly st
     return Math.min(...routes.map((route) => route.delta(e)));
   };
   return issue(
-    { kind: 'approximate', family: 'composition', epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) },
+    { kind: 'approximate', family, epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) },
     event,
     floor,
   );
@@ -494,7 +500,32 @@ export function laplacePrivacy(options: AccountingOptions): PurePrivacy {
  *
  * @group Accounting
  */
-export type Composable = Privacy | Repeated;
+export type Composable = Privacy | Repeated | FromDpEvent;
+
+/**
+ * A release described by dp_accounting's DpEvent in JSON (its `to_named_tuple()` form), `times`
+ * times: Gaussian, Laplace, discrete Gaussian, Poisson-sampled, sampled-without-replacement,
+ * self-composed and composed events.
+ *
+ * @group Accounting
+ */
+export interface FromDpEvent {
+  /** The DpEvent, as JSON. */
+  event: DpEventJson;
+  /** How many releases (a whole number >= 1). */
+  times?: number;
+}
+
+/**
+ * Options of compose: `method` 'pld' (the default: the privacy-loss distribution where it
+ * applies, else the best closed-form route) or 'rdp' (Renyi DP only, as Opacus and dp_accounting's
+ * RDP accountant report).
+ *
+ * @group Accounting
+ */
+export interface ComposeOptions {
+  method?: 'pld' | 'rdp';
+}
 
 /**
  * `times` releases with the same privacy.
@@ -508,19 +539,29 @@ export interface Repeated {
   times: number;
 }
 
+/** The privacy of an event read from a DpEvent: by the privacy-loss distribution where it applies, else by the Renyi route. */
+function eventPrivacy(event: Event): Privacy {
+  if (event.type === 'gaussian') return gdpPrivacy(event.mu, 'gaussian', [], event);
+  if (event.type === 'laplace') return purePrivacy(event.epsilon, 'laplace', [], event);
+  const family = event.type === 'poisson' || event.type === 'without-replacement' ? 'subsampled' : 'composition';
+  if (pldSupports(event)) return pldPrivacy(event, family, []);
+  return approximatePrivacy(event, [rdpRoute(event)], [], event, family);
+}
+
 /** One item of compose's list, checked: genuine, with its repetition count. */
 function readItem(item: unknown, i: number): { privacy: Privacy; times: number } {
   let privacy: unknown = item;
   let times = 1;
-  if (typeof item === 'object' && item !== null && !genuine.has(item) && 'privacy' in item) {
-    const o = readOptions(`list[${i}]`, item, ['privacy', 'times']);
-    privacy = o.privacy;
+  if (typeof item === 'object' && item !== null && !genuine.has(item) && ('privacy' in item || 'event' in item)) {
+    const fromJson = 'event' in item;
+    const o = readOptions(`list[${i}]`, item, fromJson ? ['event', 'times'] : ['privacy', 'times']);
+    privacy = fromJson ? eventPrivacy(readDpEvent(o.event, `list[${i}].event`)) : o.privacy;
     times = o.times === undefined ? 1 : integerIn(`list[${i}].times`, o.times, { min: 1, max: Number.MAX_SAFE_INTEGER });
   }
   if (typeof privacy !== 'object' || privacy === null || !genuine.has(privacy)) {
     const kinded = typeof privacy === 'object' && privacy !== null && 'kind' in privacy;
     throw new TypeError(
-      `dpnoise: \`list[${i}]\` must be a privacy object made by dpnoise (gaussianPrivacy, laplacePrivacy, compose or a release's \`privacy\`), or { privacy, times }; got ${
+      `dpnoise: \`list[${i}]\` must be a privacy object made by dpnoise (gaussianPrivacy, laplacePrivacy, compose or a release's \`privacy\`), { privacy, times } or { event, times } with a DpEvent as JSON; got ${
         kinded ? 'an object of that shape that dpnoise did not make (a copy, JSON, or an object from another copy of dpnoise)' : describe(privacy)
       }.`,
     );
@@ -531,11 +572,14 @@ function readItem(item: unknown, i: number): { privacy: Privacy; times: number }
 /**
  * The privacy of releasing every item of `list`: privacy objects, or `{ privacy, times }` for a
  * release repeated `times` times. Gaussian parts compose exactly (mu = sqrt(sum mu_j^2)); pure
- * parts add their epsilons; a mixture is (epsilonPure + epsilon_G(delta), delta)-DP by basic
- * composition of the pure part with the Gaussian part, a safe rule. With any zCDP part (grid-mode
- * Gaussian noise) everything composes as zCDP: rho adds up, mu-GDP is mu^2/2-zCDP and each pure
- * epsilon-DP part is epsilon^2/2-zCDP (Bun & Steinke 2016), all safe. Only privacy objects made by
- * dpnoise are taken: a copy or a JSON round trip is refused rather than counted as free.
+ * parts add their epsilons (and, for delta > 0, may be certified lower). Mixtures of Gaussian,
+ * Laplace and subsampled releases go to the accountant: their privacy-loss distribution,
+ * composed numerically, with a certified range (`bounds`) and never above the closed-form routes
+ * (docs/accounting.md, "Privacy-loss distributions"). With any zCDP part (grid-mode Gaussian
+ * noise) the closed-form conversions are used: rho adds up, mu-GDP is mu^2/2-zCDP and each pure
+ * epsilon-DP part is epsilon^2/2-zCDP (Bun & Steinke 2016), and a Renyi route; the smallest is
+ * reported. Only privacy objects made by dpnoise are taken: a copy or a JSON round trip is refused
+ * rather than counted as free.
  *
  * @example
  * ```ts
@@ -546,21 +590,25 @@ function readItem(item: unknown, i: number): { privacy: Privacy; times: number }
  * const count = laplacePrivacy({ scales: 2, sensitivity: [0.5, 0.5] }); // epsilon 0.5
  * const all = compose([twice, count]);
  * console.log(twice.epsilon(1e-6)); // 2.254
- * console.log(all.kind, all.epsilon(1e-6)); // 'approximate' 2.754
+ * console.log(all.kind, all.epsilon(1e-6)); // 'pld' 2.613 (basic composition would say 2.754)
+ * console.log(all.bounds(1e-6)); // { lower: 2.6131, upper: 2.6133 }
  * ```
  *
  * @group Accounting
  */
-export function compose(list: readonly Composable[]): Privacy {
+export function compose(list: readonly Composable[], options: ComposeOptions = {}): Privacy {
   if (!Array.isArray(list) || list.length === 0) {
     throw new TypeError('dpnoise: `list` must be a non-empty array of privacy objects (from gaussianPrivacy, laplacePrivacy, compose or a release).');
   }
+  const { method = 'pld' } = readOptions('options', options, ['method']);
+  if (method !== 'pld' && method !== 'rdp') throw new TypeError(`dpnoise: \`method\` must be 'pld' or 'rdp'; got ${describe(method)}.`);
   const items = Array.from(list, readItem);
   const warnings = [...new Set(items.flatMap(({ privacy }) => (privacy.warning ? [privacy.warning] : [])))];
   const event: Event = { type: 'composed', events: items.map(({ privacy, times }) => [genuine.get(privacy)!, times] as const) };
   const floor: Event = { type: 'composed', events: items.map(({ privacy, times }) => [floorOf(privacy), times] as const) };
   const kinds = new Set(items.map(({ privacy }) => privacy.kind));
   const only = (...allowed: string[]) => [...kinds].every((k) => allowed.includes(k));
+  if (method === 'rdp') return approximatePrivacy(event, [rdpRoute(event)], warnings);
   // Gaussian parts compose exactly: mu = sqrt(sum mu_j^2), formed without underflow for tiny distances.
   const mus = Float64Array.from(items, ({ privacy, times }) => (privacy.kind === 'gdp' ? privacy.mu * Math.sqrt(times) : 0));
   const mu = lossNorm(mus, () => 1, 2).total;
@@ -616,7 +664,8 @@ const SAMPLING_OPTIONS = ['rate', 'size', 'population', 'sampling'] as const;
  * rate; add/remove neighbours; the accountant's privacy-loss distribution of the subsampled pair,
  * in both directions, for Gaussian and Laplace releases, and the Renyi route for the others). With
  * `size` and `population`, a fixed-size batch drawn without replacement (replace-one neighbours;
- * the Renyi route of Wang, Balle & Kasiviswanathan 2019). Batches of shuffled epochs (each record
+ * the Renyi route of Wang, Balle & Kasiviswanathan 2019): `privacy` must then hold for replacing
+ * one record, which for a sum of clipped records means twice the clipping bound. Batches of shuffled epochs (each record
  * once per epoch) have no tight accountant: they are refused rather than accounted as Poisson.
  *
  * @example
@@ -648,12 +697,12 @@ export function subsample(privacy: Privacy, options: Sampling): Privacy {
     const rate = numberIn('rate', o.rate, { min: 0, max: 1, minOpen: true });
     const sampled: Event = rate === 1 ? base : { type: 'poisson', rate, event: base };
     if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', privacy.warning ? [privacy.warning] : []);
-    return approximatePrivacy(sampled, [rdpRoute(sampled)], privacy.warning ? [privacy.warning] : []);
+    return approximatePrivacy(sampled, [rdpRoute(sampled)], privacy.warning ? [privacy.warning] : [], sampled, 'subsampled');
   }
   const population = integerIn('population', o.population, { min: 1, max: Number.MAX_SAFE_INTEGER });
   const size = integerIn('size', o.size, { min: 1, max: population });
   const sampled: Event = { type: 'without-replacement', size, population, event: base };
-  return approximatePrivacy(sampled, [rdpRoute(sampled)], privacy.warning ? [privacy.warning] : []);
+  return approximatePrivacy(sampled, [rdpRoute(sampled)], privacy.warning ? [privacy.warning] : [], sampled, 'subsampled');
 }
 
 /** Whether an event is one Laplace coordinate (laplaceEvent of a single nonzero ratio). */

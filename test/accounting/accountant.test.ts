@@ -32,8 +32,8 @@ const pldCases = cases.flatMap((c) => {
 });
 
 describe('pldAccount against dp_accounting', () => {
-  it('takes the Gaussian, Laplace, Poisson-subsampled and mixed fixtures (34 of them)', () => {
-    expect(pldCases.length).toBe(34);
+  it('takes the Gaussian, Laplace, discrete Laplace (sensitivity 1), Poisson-subsampled and mixed fixtures (38 of them)', () => {
+    expect(pldCases.length).toBe(38);
   });
 
   it.each(pldCases.map((c) => [c.id, c] as const))(

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  type DpEventJson,
   calibrateGaussian,
   calibrateLaplace,
   compose,
@@ -333,5 +334,70 @@ describe('subsample: DP-SGD accounting', () => {
         if (rate === 0.001) expect(s.epsilon(1e-6)).toBeLessThan(0.05 * p.epsilon(1e-6));
       }
     }
+  });
+});
+
+describe("compose: dp_accounting's DpEvent JSON", () => {
+  interface Case {
+    id: string;
+    event?: DpEventJson;
+    results: { method: string; value_discretization_interval?: number; query: string; delta: number; epsilon: number }[];
+  }
+  const { cases } = fixture<{ cases: Case[] }>('accounting.json');
+  const withEvent = cases.filter((c) => c.event !== undefined && c.results.some((r) => r.query === 'epsilon'));
+
+  it('every fixture event is accounted from its JSON: above the true value, within 1% of dp_accounting (PLD) or at most its Renyi figure', () => {
+    expect(withEvent.length).toBeGreaterThanOrEqual(40);
+    for (const c of withEvent) {
+      const run = compose([{ event: c.event! }]);
+      const pld = c.results.filter((r) => r.method === 'pld' && r.query === 'epsilon');
+      const rdp = c.results.find((r) => r.method === 'rdp' && r.query === 'epsilon');
+      const direct = c.results.find((r) => r.method === 'pld_direct' && r.query === 'epsilon');
+      if (pld.length > 0) {
+        const finest = pld.reduce((a, b) => (a.value_discretization_interval! <= b.value_discretization_interval! ? a : b));
+        const value = run.epsilon(finest.delta);
+        expect(value / finest.epsilon - 1, c.id).toBeLessThan(0.01);
+        expect(value, c.id).toBeGreaterThan(finest.epsilon * (1 - 1e-6));
+      } else if (rdp) {
+        // Renyi only (discrete Gaussian, without replacement): never above dp_accounting's Renyi
+        // figure, and never below its direct PLD of the discrete Gaussian (the near-exact value).
+        const value = run.epsilon(rdp.delta);
+        expect(value, c.id).toBeLessThanOrEqual(rdp.epsilon * (1 + 1e-9));
+        if (direct) expect(value, c.id).toBeGreaterThanOrEqual(direct.epsilon);
+      }
+    }
+  });
+
+  it('an event composes with dpnoise releases, `times` repeats it, and the result writes the same JSON back', () => {
+    const gaussian = { module_name: 'dp_accounting.dp_event', class_name: 'GaussianDpEvent', noise_multiplier: 2 };
+    const twice = compose([{ event: gaussian, times: 2 }]);
+    expect(twice.kind).toBe('gdp');
+    expectClose((twice as { mu: number }).mu, Math.SQRT2 / 2, 16 * EPS, 'mu'); // 1/2 rounded up, then the composition's round-up
+    const mixed = compose([{ event: gaussian }, laplacePrivacy({ scales: 2, sensitivity: [1] })]);
+    expect(mixed.kind).toBe('pld');
+    // Written back with the noise multiplier 1/mu, mu rounded up: never larger than what was read.
+    const { event: written } = compose([{ event: gaussian }]).toDpEvent() as unknown as { event: { class_name: string; noise_multiplier: number } };
+    expect(written.class_name).toBe('GaussianDpEvent');
+    expect(written.noise_multiplier).toBeLessThanOrEqual(2);
+    expectClose(written.noise_multiplier, 2, 8 * EPS, 'noise multiplier');
+  });
+
+  it('refuses what is not a DpEvent, or an item with both a privacy and an event', () => {
+    expect(() => compose([{ event: { class_name: 'ShuffledDpEvent' } }])).toThrow(TypeError);
+    expect(() => compose([{ event: null as never }])).toThrow(/`list\[0\].event` must be a DpEvent/);
+    const g = gaussianPrivacy({ scales: 1, sensitivity: [1] });
+    expect(() => compose([{ event: { class_name: 'GaussianDpEvent', noise_multiplier: 1 }, privacy: g } as never])).toThrow(/privacy/);
+    expect(() => compose([g], { method: 'tight' as never })).toThrow(/`method` must be 'pld' or 'rdp'/);
+  });
+
+  it("method 'rdp' reports the Renyi route alone, as dp_accounting's RdpAccountant does", () => {
+    const step = subsample(gaussianPrivacy({ scales: 1.1, sensitivity: [1] }), { rate: 0.01 });
+    const ref = cases.find((c) => c.id === 'poisson_gaussian_z1.1_q0.01_T10000')!.results.find((r) => r.method === 'rdp')!;
+    const run = compose([{ privacy: step, times: 10000 }], { method: 'rdp' });
+    expect(run.kind).toBe('approximate');
+    expect(run.epsilon(ref.delta)).toBeGreaterThanOrEqual(ref.epsilon);
+    expect(run.epsilon(ref.delta) / ref.epsilon - 1).toBeLessThan(1e-9);
+    // ... which is looser than the privacy-loss distribution's figure.
+    expect(compose([{ privacy: step, times: 10000 }]).epsilon(ref.delta)).toBeLessThan(0.95 * ref.epsilon);
   });
 });
