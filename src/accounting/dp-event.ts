@@ -11,7 +11,11 @@ import type { Event } from './events.js';
  *
  * @group Accounting
  */
-export type DpEventJson = { readonly class_name: string; readonly [field: string]: unknown };
+export interface DpEventJson {
+  /** The event's class in dp_accounting, e.g. 'GaussianDpEvent'. */
+  readonly class_name: string;
+  readonly [field: string]: unknown;
+}
 
 const MODULE = 'dp_accounting.dp_event';
 

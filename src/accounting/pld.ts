@@ -169,6 +169,14 @@ function tooLong(n: number): RangeError {
 
 const l1 = (a: Float64Array) => a.reduce((s, x) => s + x, 0);
 const l2 = (a: Float64Array) => Math.sqrt(a.reduce((s, x) => s + x * x, 0));
+/**
+ * A bound on the l2 norm of the rounding error of c = a * b computed by FFT of size 2^bits
+ * (docs/accounting.md, "Composition by FFT"): 32 u log2(N) (|a|_2 max(1, |b|_1) + |b|_2 max(1, |a|_1) + |c|_2).
+ */
+function fftError(bits: number, a: Float64Array, b: Float64Array, c: Float64Array): number {
+  return 32 * U * bits * (l2(a) * Math.max(1, l1(b)) + l2(b) * Math.max(1, l1(a)) + l2(c));
+}
+
 /** The smallest power of two >= n (and its log2), by doubling: exact on every engine. */
 function pow2(n: number): [number, number] {
   let p = 2;
@@ -180,8 +188,7 @@ function pow2(n: number): [number, number] {
 /**
  * The composition of two distributions (the convolution of their masses), with the tails cut
  * (see tailBudget): the left tail moves up to the lowest kept loss, the right tail to infinity.
- * The error bound: the FFT's, 32 u log2(N) (|a|_2 + |b|_2 + |a * b|_2) (docs/accounting.md,
- * "Composition by FFT"), plus each input's error times the other's l1 norm.
+ * The error bound: the FFT's (fftError), plus each input's error times the other's l1 norm.
  */
 function convolve(a: Pmf, b: Pmf | undefined): Pmf {
   const w = wasm();
@@ -204,8 +211,9 @@ function convolve(a: Pmf, b: Pmf | undefined): Pmf {
     return f64(w, out, length).slice();
   });
   const other = b ?? a;
-  const fft = 32 * U * bits * (l2(a.probs) + l2(other.probs) + l2(probs));
-  const [na1, nb1] = [l1(a.probs), l1(other.probs)];
+  // l1 norms with the infinite loss's mass: the errors of the whole distributions propagate.
+  const [na1, nb1] = [l1(a.probs) + a.infinity, l1(other.probs) + other.infinity];
+  const fft = fftError(bits, a.probs, other.probs, probs);
   // Young's inequality: |x * y|_2 <= |x|_1 |y|_2 and |x * y|_1 <= |x|_1 |y|_1; an l2 error over N entries is at most sqrt(N) times that in l1.
   const error = fft + a.error * nb1 + other.error * na1 + a.error * other.error;
   const error1 = Math.sqrt(N) * fft + a.error1 * nb1 + other.error1 * na1 + a.error1 * other.error1;
@@ -343,7 +351,7 @@ function convolveMasses(a: Float64Array, b: Float64Array | undefined): [Float64A
     return f64(w, result, length).slice();
   });
   for (let i = 0; i < length; i++) if (out[i]! < 0) out[i] = 0;
-  return [out, Math.sqrt(N) * 32 * U * bits * (l2(a) + l2(other) + l2(out))];
+  return [out, Math.sqrt(N) * fftError(bits, a, other, out)];
 }
 
 /** Two floor pairs composed; the outcomes in the far tails of both masses are left out of every test set (which keeps the bound valid). */

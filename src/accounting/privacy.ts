@@ -36,6 +36,18 @@ import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
  */
 export type PrivacyFamily = 'gaussian' | 'laplace' | 'discrete-gaussian' | 'discrete-laplace' | 'composition' | 'subsampled';
 
+/**
+ * A certified range of epsilon(delta), as `bounds` gives it.
+ *
+ * @group Accounting
+ */
+export interface EpsilonRange {
+  /** A proven lower bound on the smallest epsilon (0 where none is known). */
+  readonly lower: number;
+  /** A proven upper bound: what epsilon(delta) reports. */
+  readonly upper: number;
+}
+
 /** What every privacy object offers. */
 interface Curves {
   /** The noise it accounts for. */
@@ -48,7 +60,7 @@ interface Curves {
    * A certified range for epsilon(delta): the true smallest epsilon lies in [lower, upper], and
    * upper is what epsilon(delta) reports. lower is 0 where no lower bound is known.
    */
-  bounds(delta: number): { readonly lower: number; readonly upper: number };
+  bounds(delta: number): EpsilonRange;
   /** An upper bound on its Renyi DP at order alpha > 1 (Infinity where none is known). */
   rdp(alpha: number): number;
   /** This release as dp_accounting's DpEvent, in its JSON form (`to_named_tuple`), to check the accounting in Python. */
@@ -372,11 +384,7 @@ function approximatePrivacy(
     const e = readEpsilon(eps);
     return Math.min(...routes.map((route) => route.delta(e)));
   };
-  return issue(
-    { kind: 'approximate', family, epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) },
-    event,
-    floor,
-  );
+  return issue({ kind: 'approximate', family, epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) }, event, floor);
 }
 
 /** Noise families whose independent noise this module accounts for directly. */
@@ -524,6 +532,7 @@ export interface FromDpEvent {
  * @group Accounting
  */
 export interface ComposeOptions {
+  /** 'pld' (the default) or 'rdp'. */
   method?: 'pld' | 'rdp';
 }
 
@@ -654,7 +663,35 @@ export function compose(list: readonly Composable[], options: ComposeOptions = {
  *
  * @group Accounting
  */
-export type Sampling = { rate: number; size?: undefined; population?: undefined } | { size: number; population: number; rate?: undefined };
+export type Sampling = PoissonSampling | FixedSizeSampling;
+
+/**
+ * Poisson batches: each record in the batch independently with probability `rate` (add/remove neighbours).
+ *
+ * @group Accounting
+ */
+export interface PoissonSampling {
+  /** The probability that a record is in a batch, in (0, 1]. */
+  rate: number;
+  /** Not with `rate`. */
+  size?: undefined;
+  /** Not with `rate`. */
+  population?: undefined;
+}
+
+/**
+ * Fixed-size batches drawn without replacement (replace-one neighbours).
+ *
+ * @group Accounting
+ */
+export interface FixedSizeSampling {
+  /** The number of records in a batch. */
+  size: number;
+  /** The number of records the batch is drawn from. */
+  population: number;
+  /** Not with `size`. */
+  rate?: undefined;
+}
 
 const SAMPLING_OPTIONS = ['rate', 'size', 'population', 'sampling'] as const;
 
