@@ -5,6 +5,8 @@
 //   node bench/run.mjs              all groups; rewrites bench/RESULTS.md
 //   node bench/run.mjs calib ...    only the groups whose title contains one of the words
 //                                   (case-insensitive); prints only, RESULTS.md is kept
+//   node bench/run.mjs calib --write   the same, and replaces (or appends) those groups'
+//                                   sections in bench/RESULTS.md, each marked as run alone
 //
 // Adding a group: write bench/<group>.mjs exporting
 //   export const title = 'Samplers';
@@ -12,8 +14,9 @@
 // where a table is { heading, text?, columns: string[], rows: string[][], notes?: string[] }
 // (cells are strings; bench/format.mjs has fmt/times/NA), and add its path to GROUPS below.
 // ctx gives: measure(fn, options) and measureEach(fns, options) (bench/timing.mjs; interleave
-// functions you compare), python(request) (one run of
-// bench/python_baseline.py; {available: false, reason} when python3/SciPy is missing),
+// functions you compare), python(request, { script, command }) (one run of a bench/ script,
+// bench/python_baseline.py with python3 by default; {available: false, reason} when the
+// interpreter or a module is missing),
 // log(message), check(condition, message) (throws on a failed sanity check), thp (the
 // transparent-huge-pages mode, which matters for large fresh arrays). python3 runs once for
 // the machine description, then once per group that asks for it.
@@ -26,7 +29,17 @@ import { gaussianMu } from 'dpnoise';
 import * as baseline from './baseline.mjs';
 import { measure, measureEach, sinkValue } from './timing.mjs';
 
-const GROUPS = ['./calibrate.mjs', './samplers.mjs', './correlated.mjs', './grid.mjs', './side-channel.mjs', './builds.mjs', './parallel.mjs', './bundles.mjs'];
+const GROUPS = [
+  './calibrate.mjs',
+  './samplers.mjs',
+  './correlated.mjs',
+  './grid.mjs',
+  './side-channel.mjs',
+  './builds.mjs',
+  './parallel.mjs',
+  './bundles.mjs',
+  './accountant.mjs',
+];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const started = Date.now();
@@ -42,23 +55,23 @@ function log(message) {
   process.stderr.write(`${message}\n`);
 }
 
-/** Runs bench/python_baseline.py once with `request`; never throws. */
-function python(request) {
-  const r = spawnSync('python3', [join(here, 'python_baseline.py')], {
+/** Runs bench/<script> once with `request` on stdin; never throws. */
+function python(request, { script = 'python_baseline.py', command = 'python3' } = {}) {
+  const r = spawnSync(command, [join(here, script)], {
     input: JSON.stringify(request),
     encoding: 'utf8',
     maxBuffer: 64 << 20,
     timeout: 600_000,
   });
-  if (r.error) return { available: false, reason: `python3: ${r.error.code ?? r.error.message}` };
+  if (r.error) return { available: false, reason: `${command}: ${r.error.code ?? r.error.message}` };
   if (r.status !== 0) {
     const last = (r.stderr || '').trim().split('\n').pop();
-    return { available: false, reason: `python_baseline.py exited with ${r.status ?? r.signal}: ${last}` };
+    return { available: false, reason: `${script} exited with ${r.status ?? r.signal}: ${last}` };
   }
   try {
     return JSON.parse(r.stdout);
   } catch {
-    return { available: false, reason: 'python_baseline.py printed no JSON' };
+    return { available: false, reason: `${script} printed no JSON` };
   }
 }
 
@@ -130,7 +143,9 @@ function markdownTable({ columns, rows }) {
   ].join('\n');
 }
 
-const filters = process.argv.slice(2).map((a) => a.toLowerCase());
+const args = process.argv.slice(2);
+const write = args.includes('--write');
+const filters = args.filter((a) => a !== '--write').map((a) => a.toLowerCase());
 const ctx = { measure, measureEach, python, log, check, thp: undefined };
 const description = machine();
 log(`${description.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`);
@@ -154,34 +169,59 @@ const total = (Date.now() - started) / 1e3;
 console.log(`\nbench/run.mjs took ${total.toFixed(0)} s (groups: ${sections.map((s) => `${s.title} ${s.seconds.toFixed(0)} s`).join(', ')}).`);
 if (!Number.isFinite(sinkValue())) log('(sink is not finite; a benchmark returned NaN)');
 
-if (filters.length) {
-  console.log('Filtered run: bench/RESULTS.md not rewritten.');
+/** A group's section of RESULTS.md, as lines; `preface` (optional) goes under its title. */
+function sectionLines({ title, tables }, preface) {
+  return [
+    `## ${title}`,
+    '',
+    ...(preface ? [preface, ''] : []),
+    ...tables.flatMap((t) => [
+      `### ${t.heading}`,
+      '',
+      ...(t.text ? [t.text, ''] : []),
+      markdownTable(t),
+      '',
+      ...(t.notes?.length ? [...t.notes.map((n) => `- ${n}`), ''] : []),
+    ]),
+  ];
+}
+
+const resultsPath = join(here, 'RESULTS.md');
+if (filters.length && write) {
+  // Replace each group's section (from its "## " heading to the next) or append it; the rest of the
+  // file, Machine included, stays from the last full run, so the section says where it ran.
+  const m = Object.fromEntries(description);
+  let md = readFileSync(resultsPath, 'utf8');
+  for (const section of sections) {
+    const preface =
+      `Run alone with \`node bench/run.mjs ${args.join(' ')}\` (${section.seconds.toFixed(0)} s) on ${m.Date}: ` +
+      `${m.CPU}, ${m.Cores}, Node ${m.Node}, dpnoise ${m.dpnoise}. The other sections come from the run described under Machine.`;
+    const text = sectionLines(section, preface).join('\n');
+    const start = md.indexOf(`\n## ${section.title}\n`);
+    const end = start < 0 ? -1 : md.indexOf('\n## ', start + 1);
+    if (start < 0) md = `${md.trimEnd()}\n\n${text}`;
+    else md = md.slice(0, start + 1) + text + (end < 0 ? '' : md.slice(end));
+  }
+  writeFileSync(resultsPath, md);
+  console.log(`Wrote the section(s) ${sections.map((s) => s.title).join(', ')} of bench/RESULTS.md.`);
+} else if (filters.length) {
+  console.log('Filtered run: bench/RESULTS.md not rewritten (add --write to replace these sections in it).');
 } else {
   const md = [
     '# dpnoise benchmarks',
     '',
     `Regenerate with \`npm run bench\` (builds dist/, then runs bench/run.mjs, which rewrites this file; ` +
       `the last run took ${total.toFixed(0)} s plus the build). All figures are medians of 5 to 9 timed batches ` +
-      `after a warm-up (bench/timing.mjs; the batches of implementations compared with each other are interleaved), measured against the built package on the machine below; ` +
+      `after a warm-up (bench/timing.mjs; the batches of implementations compared with each other are interleaved), measured against the built package on the machine below, ` +
+      `unless a section says otherwise; ` +
       `compare absolute numbers only between runs on the same machine. Ratios compare implementations within one run.`,
     '',
     '## Machine',
     '',
     ...description.map(([k, v]) => `- ${k}: ${v}`),
     '',
-    ...sections.flatMap(({ title, tables }) => [
-      `## ${title}`,
-      '',
-      ...tables.flatMap((t) => [
-        `### ${t.heading}`,
-        '',
-        ...(t.text ? [t.text, ''] : []),
-        markdownTable(t),
-        '',
-        ...(t.notes?.length ? [...t.notes.map((n) => `- ${n}`), ''] : []),
-      ]),
-    ]),
+    ...sections.flatMap((section) => sectionLines(section)),
   ].join('\n');
-  writeFileSync(join(here, 'RESULTS.md'), md);
+  writeFileSync(resultsPath, md);
   console.log('Wrote bench/RESULTS.md.');
 }

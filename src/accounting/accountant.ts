@@ -24,7 +24,7 @@ const SETTLED = 1e-3;
 const TIGHT = 0.01;
 
 /** How many releases an event composes. */
-function releases(event: Event): number {
+export function releases(event: Event): number {
   if (event.type === 'composed') return event.events.reduce((sum, [child, times]) => sum + times * releases(child), 0);
   return 1;
 }
@@ -116,7 +116,10 @@ export function pldAccount(event: Event): PldAccount {
   function deltaOf(epsilon: number): number {
     let best = deltaAt(COARSE, epsilon);
     let previous = Infinity;
-    for (const h of steps(Math.max(epsilon, 1e-3))) {
+    // The grid follows the spread of the loss (its epsilon at delta 1e-2), not only epsilon: at
+    // epsilon near 0 a step scaled to epsilon would build millions of points for nothing.
+    const spread = epsilonAt(COARSE, 1e-2);
+    for (const h of steps(Math.max(epsilon, Number.isFinite(spread) ? spread : 0, 1e-3))) {
       const value = deltaAt(h, epsilon);
       best = Math.min(best, value);
       if (Math.abs(previous - value) <= SETTLED * value) break;

@@ -19,7 +19,7 @@ import { roundUp } from '../core/rounding.js';
 import { CompensatedSum } from '../core/summation.js';
 import { describe, integerIn, numberIn, readOptions, vector } from '../core/validate.js';
 import { wasm } from '../wasm/loader.js';
-import { memo, type PldAccount, pldAccount } from './accountant.js';
+import { memo, type PldAccount, pldAccount, releases } from './accountant.js';
 import { type DpEventJson, readDpEvent, writeDpEvent } from './dp-event.js';
 import type { Event } from './events.js';
 import { halfSquare, lossNorm } from './loss.js';
@@ -550,6 +550,7 @@ export interface Repeated {
 
 /** The privacy of an event read from a DpEvent: by the privacy-loss distribution where it applies, else by the Renyi route. */
 function eventPrivacy(event: Event): Privacy {
+  if (releases(event) === 0) return purePrivacy(0, 'composition', [], event); // no release: no loss
   if (event.type === 'gaussian') return gdpPrivacy(event.mu, 'gaussian', [], event);
   if (event.type === 'laplace') return purePrivacy(event.epsilon, 'laplace', [], event);
   const family = event.type === 'poisson' || event.type === 'without-replacement' ? 'subsampled' : 'composition';

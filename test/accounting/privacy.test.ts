@@ -382,6 +382,15 @@ describe("compose: dp_accounting's DpEvent JSON", () => {
     expectClose(written.noise_multiplier, 2, 8 * EPS, 'noise multiplier');
   });
 
+  it('no release (NoOpDpEvent, a count of 0) is no loss: epsilon 0', () => {
+    const noOp = compose([{ event: { class_name: 'NoOpDpEvent' } }]);
+    expect([noOp.epsilon(1e-6), noOp.epsilon(0), noOp.delta(0)]).toEqual([0, 0, 0]);
+    const none = compose([{ event: { class_name: 'SelfComposedDpEvent', count: 0, event: { class_name: 'GaussianDpEvent', noise_multiplier: 1 } } }]);
+    expect(none.epsilon(1e-6)).toBe(0);
+    const gaussian = gaussianPrivacy({ scales: 1, sensitivity: [1] });
+    expect(compose([gaussian, noOp]).epsilon(1e-6)).toBeCloseTo(gaussian.epsilon(1e-6), 3);
+  });
+
   it('refuses what is not a DpEvent, or an item with both a privacy and an event', () => {
     expect(() => compose([{ event: { class_name: 'ShuffledDpEvent' } }])).toThrow(TypeError);
     expect(() => compose([{ event: null as never }])).toThrow(/`list\[0\].event` must be a DpEvent/);
