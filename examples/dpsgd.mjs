@@ -1,7 +1,7 @@
 // DP-SGD with per-layer clipping: the noise of one step for a ResNet-20-like network, with the
 // optimal per-layer scales against the per-layer proportional rule and global clipping.
 // Run: node examples/dpsgd.mjs   (after `npm ci`)
-import { compose, gaussianNoise, gaussianPrivacy, perLayerNoise, subsample } from 'dpnoise';
+import { compose, dpsgd, gaussianNoise, gaussianPrivacy, perLayerNoise, subsample } from 'dpnoise';
 
 // Parameters per layer of a ResNet-20 for CIFAR-10 (conv weights, then the classifier).
 const layerSizes = [432, ...Array(6).fill(2304), 4608, ...Array(5).fill(9216), 18432, ...Array(5).fill(36864), 650];
@@ -51,3 +51,7 @@ const run = compose([{ privacy: subsample(step, { rate }), times: steps }]);
 const { lower, upper } = run.bounds(1e-5);
 console.log(`\nOne step: mu = ${step.mu.toFixed(6)} (1 / z = ${(1 / noiseMultiplier).toFixed(6)})`);
 console.log(`${steps} steps at rate ${rate}: epsilon ${upper.toFixed(4)} at delta 1e-5 (certified range [${lower.toFixed(4)}, ${upper.toFixed(4)}])`);
+
+// Or the other way round: the smallest noise multiplier for a budget, and the scales at it.
+const plan = dpsgd({ layerSizes, clipNorms: flat, batch: { rate }, steps, epsilon: 2, delta: 1e-5 });
+console.log(`For epsilon 2 at delta 1e-5 over the same run: z = ${plan.noiseMultiplier.toFixed(4)}, epsilon spent ${plan.privacy.epsilon(1e-5).toFixed(4)}`);

@@ -78,7 +78,7 @@ export {
   type ModeChoice,
 } from './mechanisms/independent.js';
 export { recommend, type Recommendation, type RecommendOptions } from './calibrate/recommend.js';
-export { perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
+export { dpsgd, type DpsgdOptions, type DpsgdPlan, perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
 export {
   covarianceSensitivity,
   gramMatrix,

@@ -57,6 +57,9 @@ const OPTIONS: Record<string, OptionsCall> = {
     budget: 'gaussian',
     releases: (r) => (r as dpnoise.PrivateCoordinateDescentResult).parameters,
   },
+  dpsgd: {
+    call: (o) => dpnoise.dpsgd({ layerSizes: [2, 3], clipNorms: [1, 2], batch: { rate: 0.1 }, steps: 10, epsilon: 1, delta: 1e-5, ...o } as never),
+  },
   perLayerNoise: { call: (o) => dpnoise.perLayerNoise({ layerSizes: [2, 3], clipNorms: [1, 2], noiseMultiplier: 1, ...o } as never) },
   gaussianPrivacy: { call: (o) => dpnoise.gaussianPrivacy({ scales: [1, 2, 3], ...profile, ...o } as never) },
   laplacePrivacy: { call: (o) => dpnoise.laplacePrivacy({ scales: [1, 2, 3], ...profile, ...o } as never) },

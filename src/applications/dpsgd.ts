@@ -1,14 +1,21 @@
-// DP-SGD with per-layer clipping (journal section VI-C): the noise for one step.
+// DP-SGD with per-layer clipping (journal section VI-C): the noise for one step, and the plan of
+// a whole run.
 //
-// Each layer l of n_l parameters has its gradient clipped to l2 norm C_l. With noise multiplier z
-// (chosen by the user's own accountant for one step, so mu = 1/z per step), the layers are groups
-// with sensitivities C_l: the optimal per-layer scales minimise the total noise sum_l n_l sigma_l^2
-// at that mu. The usual per-layer rule sets sigma_l proportional to C_l (spr); global clipping
-// clips the whole gradient to ||C||_2 and adds sigma = ||C||_2 z to every coordinate (iid).
-import { gaussianCalibration, type GaussianCalibration } from '../calibrate/allocations.js';
+// Each layer l of n_l parameters has its gradient clipped to norm C_l (l2 for Gaussian noise, l1
+// for Laplace). With noise multiplier z, one step is 1/z-GDP (Gaussian) or (1/z)-DP (Laplace); the
+// layers are groups with sensitivities C_l, and the optimal per-layer scales minimise the total
+// noise sum_l n_l sigma_l^2 at that privacy. The usual per-layer rule sets sigma_l proportional to
+// C_l (spr); global clipping clips the whole gradient to ||C|| and adds the same noise to every
+// coordinate (iid). `dpsgd` finds the smallest z whose run meets (epsilon, delta), by the accountant.
+import { memo } from '../accounting/accountant.js';
+import type { Sampling } from '../accounting/privacy.js';
+import { compose, gdpPrivacy, type Privacy, purePrivacy, subsample } from '../accounting/privacy.js';
+import { gaussianCalibration, type GaussianCalibration, type LaplaceCalibration, laplaceCalibration, type Profile } from '../calibrate/allocations.js';
+import { type ApproximateBudget, readBudget } from '../core/budget.js';
 import { PROFILE_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
-import { numberIn, readOptions, readSizes, vector } from '../core/validate.js';
+import { roundUp } from '../core/rounding.js';
+import { describe, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
 
 /**
  * Options of perLayerNoise.
@@ -64,11 +71,146 @@ export interface PerLayerNoise {
  */
 export function perLayerNoise(options: PerLayerNoiseOptions): PerLayerNoise {
   const o = readOptions('options', options, ['layerSizes', 'clipNorms', 'noiseMultiplier']);
-  const z = numberIn('noiseMultiplier', o.noiseMultiplier, { min: 0.001, max: 1e6 });
-  // The layers are groups: sizes n_l, group sensitivities C_l (the l2 clipping norms).
-  const lambda = vector('clipNorms', o.clipNorms, PROFILE_ENTRIES);
-  const sizes = readSizes('layerSizes', o.layerSizes, lambda.length);
-  const calibrate = (allocation: 'optimal' | 'spr' | 'iid') =>
-    gaussianCalibration({ notion: 'gdp', mu: 1 / z }, { lambda, weights: sizes, grouped: true, allocation, p: 2 });
+  const z = numberIn('noiseMultiplier', o.noiseMultiplier, MULTIPLIER);
+  const layers = readLayers(o);
+  const calibrate = (allocation: 'optimal' | 'spr' | 'iid') => gaussianCalibration({ notion: 'gdp', mu: 1 / z }, { ...layers, allocation });
   return frozenResult({ optimal: calibrate('optimal'), spr: calibrate('spr'), global: calibrate('iid') });
+}
+
+/** Noise multipliers taken. */
+const MULTIPLIER = { min: 0.001, max: 1e6 };
+
+/** The layers as a grouped profile: sizes n_l, group sensitivities C_l (the clipping norms). */
+function readLayers(o: Record<string, unknown>): Omit<Profile, 'allocation'> {
+  const lambda = vector('clipNorms', o.clipNorms, PROFILE_ENTRIES);
+  return { lambda, weights: readSizes('layerSizes', o.layerSizes, lambda.length), grouped: true, p: 2 };
+}
+
+/**
+ * Options of dpsgd.
+ *
+ * @group Applications
+ */
+export interface DpsgdOptions {
+  /** Parameters per layer, n_l. */
+  layerSizes: Float64Array | readonly number[];
+  /** Per-layer clipping norms C_l: l2 norms for Gaussian noise, l1 norms for Laplace noise. */
+  clipNorms: Float64Array | readonly number[];
+  /** How each step's batch is drawn: `{ rate }` (Poisson) or `{ size, population }` (without replacement). */
+  batch: Sampling;
+  /** The number of steps of the run. */
+  steps: number;
+  /** The run's epsilon. */
+  epsilon: number;
+  /** The run's delta. */
+  delta: number;
+  /** 'gaussian' (the default) or 'laplace'. */
+  noise?: 'gaussian' | 'laplace';
+}
+
+/**
+ * A DP-SGD run's noise: the multiplier the accountant calibrated, and the three rules' scales.
+ *
+ * @group Applications
+ */
+export interface DpsgdPlan {
+  /** The noise family. */
+  noise: 'gaussian' | 'laplace';
+  /** z: each step is 1/z-GDP (Gaussian) or (1/z)-DP (Laplace); the smallest that meets the budget, rounded up. */
+  noiseMultiplier: number;
+  /** The optimal per-layer scales (optimal.scales): standard deviations, or Laplace scales. */
+  scales: Float64Array;
+  /** Optimal per-layer scales. */
+  optimal: GaussianCalibration | LaplaceCalibration;
+  /** The per-layer rule sigma_l proportional to C_l. */
+  spr: GaussianCalibration | LaplaceCalibration;
+  /** Global clipping to ||C||: one scale for all parameters. */
+  global: GaussianCalibration | LaplaceCalibration;
+  /** The privacy of the whole run (the same for the three rules). */
+  privacy: Privacy;
+  /** The budget asked for. */
+  budget: ApproximateBudget;
+}
+
+/** The relative gap at which the search for z stops (the upper end, which meets the budget, is kept). */
+const SEARCH_GAP = 1e-3;
+
+/**
+ * Plans a DP-SGD run: the smallest noise multiplier z whose `steps` subsampled steps meet
+ * (epsilon, delta) by the accountant (docs/accounting.md, "Privacy-loss distributions"), and the
+ * per-layer scales of journal section VI-C at that z (the optimal allocation, the per-layer
+ * proportional rule and global clipping, all with the same privacy). z is found by bisection on
+ * log z and kept at the end that meets the budget; Laplace steps are accounted as randomized
+ * response (their dominating pair for several layers). A run of 10^4 steps takes a few seconds.
+ *
+ * @example
+ * ```ts
+ * import { dpsgd, gaussianNoise } from 'dpnoise';
+ *
+ * const layerSizes = [432, 2304, 650];
+ * const plan = dpsgd({
+ *   layerSizes,
+ *   clipNorms: [0.5, 0.7, 0.5],
+ *   batch: { rate: 0.01 },
+ *   steps: 1000,
+ *   epsilon: 3,
+ *   delta: 1e-5,
+ * });
+ * console.log(plan.noiseMultiplier); // 0.8140
+ * console.log(plan.privacy.epsilon(1e-5)); // at most 3
+ * const noise = gaussianNoise(3386, { sizes: layerSizes, scales: plan.scales }); // one step's noise
+ * console.log(noise.length);
+ * ```
+ *
+ * @group Applications
+ */
+export function dpsgd(options: DpsgdOptions): DpsgdPlan {
+  const o = readOptions('options', options, ['layerSizes', 'clipNorms', 'batch', 'steps', 'epsilon', 'delta', 'noise']);
+  const layers = readLayers(o);
+  const steps = integerIn('steps', o.steps, { min: 1, max: 1e9 });
+  const target = readBudget(o, ['approximate']) as { notion: 'approximate'; epsilon: number; delta: number };
+  const noise = o.noise ?? 'gaussian';
+  if (noise !== 'gaussian' && noise !== 'laplace') throw new TypeError(`dpnoise: \`noise\` must be 'gaussian' or 'laplace'; got ${describe(noise)}.`);
+  const batch = o.batch as Sampling;
+  const runs = new Map<number, Privacy>();
+  const run = (z: number) =>
+    memo(runs, z, () => {
+      const step = noise === 'gaussian' ? gdpPrivacy(roundUp(1 / z), 'gaussian') : purePrivacy(roundUp(1 / z), 'laplace');
+      return compose([{ privacy: subsample(step, batch), times: steps }]);
+    });
+  const meets = (z: number) => run(z).epsilon(target.delta) <= target.epsilon;
+  // A bracket [lo, hi] with hi meeting the budget and lo not, by doubling from z = 1.
+  let lo = 1;
+  let hi = 1;
+  if (meets(1)) {
+    while (lo > MULTIPLIER.min && meets(lo)) [hi, lo] = [lo, Math.max(MULTIPLIER.min, lo / 2)];
+    if (meets(lo)) hi = lo; // even the smallest multiplier meets the budget
+  } else {
+    while (hi < MULTIPLIER.max && !meets(hi)) [lo, hi] = [hi, Math.min(MULTIPLIER.max, hi * 2)];
+    if (!meets(hi)) {
+      throw new RangeError(
+        `dpnoise: no noise multiplier up to ${MULTIPLIER.max} meets epsilon ${target.epsilon} at delta ${target.delta} over ${steps} steps; allow a larger budget or fewer steps.`,
+      );
+    }
+  }
+  while (hi / lo - 1 > SEARCH_GAP && lo < hi) {
+    const mid = Math.sqrt(lo * hi);
+    if (meets(mid)) hi = mid;
+    else lo = mid;
+  }
+  const z = hi;
+  const perStep = noise === 'gaussian' ? undefined : { notion: 'pure' as const, epsilon: 1 / z };
+  const calibrate = (allocation: 'optimal' | 'spr' | 'iid') =>
+    perStep ? laplaceCalibration(perStep, { ...layers, allocation }) : gaussianCalibration({ notion: 'gdp', mu: 1 / z }, { ...layers, allocation });
+  const optimal = calibrate('optimal');
+  return frozenResult({
+    noise,
+    noiseMultiplier: z,
+    scales: optimal.scales,
+    optimal,
+    spr: calibrate('spr'),
+    global: calibrate('iid'),
+    privacy: run(z),
+    budget: { epsilon: target.epsilon, delta: target.delta },
+  });
 }
