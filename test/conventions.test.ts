@@ -13,8 +13,8 @@ type Options = Record<string, unknown>;
 /** A function that takes one options object (after its data, for some): a valid call, given extra options. */
 interface OptionsCall {
   call: (extra: Options) => unknown;
-  /** The budgets it takes: Gaussian ({ epsilon, delta }, { mu }, { rho }) or pure ({ epsilon }). */
-  budget?: 'gaussian' | 'pure';
+  /** The budgets it takes: Gaussian ({ epsilon, delta }, { mu }, { rho }), pure ({ epsilon }) or Laplace (pure, or { epsilon, delta } by the accountant). */
+  budget?: 'gaussian' | 'pure' | 'laplace';
   /** Its result releases noisy values: `privacy` present and genuine, and `rng` is honoured. */
   releases?: (result: unknown) => unknown;
 }
@@ -30,7 +30,7 @@ const rows = [
 /** Every options-object export, with a valid call. Budgets are left out of `call` where `budget` says so (the test adds one). */
 const OPTIONS: Record<string, OptionsCall> = {
   calibrateGaussian: { call: (o) => dpnoise.calibrateGaussian({ ...profile, ...o } as never), budget: 'gaussian' },
-  calibrateLaplace: { call: (o) => dpnoise.calibrateLaplace({ ...profile, ...o } as never), budget: 'pure' },
+  calibrateLaplace: { call: (o) => dpnoise.calibrateLaplace({ ...profile, ...o } as never), budget: 'laplace' },
   recommend: { call: (o) => dpnoise.recommend({ ...profile, ...gaussian, ...o } as never) },
   gaussianMechanism: {
     call: (o) => dpnoise.gaussianMechanism({ ...profile, ...o } as never),
@@ -114,8 +114,8 @@ describe('the API conventions (README, "Conventions")', () => {
       expect(Object.isFrozen((dpnoise as Record<string, unknown>)[name]) || Array.isArray((dpnoise as Record<string, unknown>)[name])).toBe(true);
   });
 
-  const budgets = (kind: 'gaussian' | 'pure' | undefined): Options[] =>
-    kind === 'gaussian' ? [gaussian, { mu: 0.5 }, { rho: 0.1 }] : kind === 'pure' ? [{ epsilon: 1 }] : [{}];
+  const budgets = (kind: OptionsCall['budget']): Options[] =>
+    kind === 'gaussian' ? [gaussian, { mu: 0.5 }, { rho: 0.1 }] : kind === 'pure' ? [{ epsilon: 1 }] : kind === 'laplace' ? [{ epsilon: 1 }, gaussian] : [{}];
 
   it.each(Object.entries(OPTIONS))('%s: one options object, unknown options refused, results frozen', (_name, { call, budget }) => {
     const [first] = budgets(budget);
@@ -127,7 +127,10 @@ describe('the API conventions (README, "Conventions")', () => {
 
   it.each(Object.entries(OPTIONS).filter(([, c]) => c.budget))('%s: one budget shape, and only the budgets its noise can meet', (_name, { call, budget }) => {
     for (const b of budgets(budget)) expect(() => call(b)).not.toThrow();
-    const refused = budget === 'gaussian' ? [{ epsilon: 1 }, { epsilon: 1, delta: 1e-6, mu: 1 }] : [{ epsilon: 1, delta: 1e-6 }, { mu: 1 }, { rho: 1 }];
+    const refused =
+      budget === 'gaussian'
+        ? [{ epsilon: 1 }, { epsilon: 1, delta: 1e-6, mu: 1 }]
+        : [...(budget === 'pure' ? [{ epsilon: 1, delta: 1e-6 }] : []), { mu: 1 }, { rho: 1 }];
     for (const b of refused) expect(() => call(b), JSON.stringify(b)).toThrow(/dpnoise: /);
   });
 

@@ -137,7 +137,7 @@ const SEARCH_GAP = 1e-3;
 
 /**
  * Plans a DP-SGD run: the smallest noise multiplier z whose `steps` subsampled steps meet
- * (epsilon, delta) by the accountant (docs/accounting.md, "Privacy-loss distributions"), and the
+ * (epsilon, delta) by the accountant (docs/accounting.md, "Calibrating by the accountant"), and the
  * per-layer scales of journal section VI-C at that z (the optimal allocation, the per-layer
  * proportional rule and global clipping, all with the same privacy). z is found by bisection on
  * log z and kept at the end that meets the budget; Laplace steps are accounted as randomized

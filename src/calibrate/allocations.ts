@@ -16,6 +16,7 @@ import { frozenResult } from '../core/frozen.js';
 import { CompensatedSum } from '../core/summation.js';
 import { numberIn, oneOf, readOptions, type Range, readSizes, vector } from '../core/validate.js';
 import { GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
+import { independentPrivacy } from '../accounting/privacy.js';
 import { type FamilyName, GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
@@ -72,8 +73,10 @@ export interface ProfileOptions {
  * @group Calibration
  */
 export interface CalibrationOptions extends ProfileOptions {
-  /** The privacy budget epsilon (> 0): pure epsilon-DP. */
+  /** The privacy budget epsilon (> 0): pure epsilon-DP, or with `delta` (epsilon, delta)-DP. */
   epsilon: number;
+  /** delta in [1e-300, 1): (epsilon, delta)-DP by the accountant; per coordinate, not with `groups`. */
+  delta?: number;
 }
 
 /**
@@ -125,7 +128,7 @@ export interface GaussianCalibration extends Calibration {
 }
 
 /**
- * A Laplace calibration: scales b_i for pure epsilon-DP.
+ * A Laplace calibration: scales b_i for pure epsilon-DP (or, with `delta`, (epsilon, delta)-DP).
  *
  * @group Calibration
  */
@@ -343,9 +346,44 @@ export function calibrateGaussian(options: GaussianCalibrationOptions): Gaussian
   return gaussianCalibration(target, readProfile(o));
 }
 
+/** The relative gap at which the search for (epsilon, delta)-Laplace's pure budget stops (the end that meets the budget is kept). */
+const LAPLACE_SEARCH_GAP = 1e-3;
+
 /**
- * Calibrates independent Laplace noise for pure epsilon-DP: one scale b_i per coordinate,
- * allocated from the sensitivity profile (default `optimal`, minimising the MSE).
+ * calibrateLaplace for (epsilon, delta) (docs/accounting.md, "Calibrating by the accountant"): the allocation's shape at the largest pure budget
+ * epsilonPure whose Laplace noise the accountant certifies (epsilon, delta)-DP, by doubling and
+ * bisection on epsilonPure (which only grows the privacy loss).
+ */
+function approximateLaplaceCalibration(target: Target & { notion: 'approximate' }, profile: Profile): LaplaceCalibration {
+  if (profile.grouped) {
+    throw new TypeError(
+      'dpnoise: `delta` applies to Laplace noise per coordinate, not with `groups` (a group with an l1 sensitivity has no Laplace pair to account); give `sensitivity`, or no `delta`.',
+    );
+  }
+  if (!(target.epsilon > 0)) throw new RangeError(`dpnoise: \`epsilon\` must be > 0 for Laplace noise; got ${target.epsilon}.`);
+  const at = (epsilonPure: number) => laplaceCalibration({ notion: 'pure', epsilon: epsilonPure }, profile);
+  const meets = (epsilonPure: number) => {
+    const scales = at(epsilonPure).scales;
+    return independentPrivacy('laplace', profile.lambda, (i) => scales[i]!).epsilon(target.delta) <= target.epsilon;
+  };
+  // Pure epsilon-DP at epsilon meets (epsilon, delta): the search starts there.
+  let lo = target.epsilon;
+  let hi = lo * 2;
+  while (hi < Number.MAX_VALUE && meets(hi)) [lo, hi] = [hi, hi * 2];
+  while (lo > 0 && hi / lo - 1 > LAPLACE_SEARCH_GAP) {
+    const mid = Math.sqrt(lo * hi);
+    if (meets(mid)) lo = mid;
+    else hi = mid;
+  }
+  return calibration({ ...at(lo), budget: budgetOf(target) });
+}
+
+/**
+ * Calibrates independent Laplace noise for pure epsilon-DP, or with `delta` for
+ * (epsilon, delta)-DP by the accountant (smaller scales: many coordinates rarely all reach their
+ * largest loss): one scale b_i per coordinate, allocated from the sensitivity profile (default
+ * `optimal`, minimising the MSE). With `delta`, the scales are the allocation's at the largest
+ * pure budget whose Laplace noise is (epsilon, delta)-DP, to 0.1%.
  *
  * @example
  * ```ts
@@ -354,12 +392,16 @@ export function calibrateGaussian(options: GaussianCalibrationOptions): Gaussian
  * const l = calibrateLaplace({ sensitivity: [0.1, 0.2, 0.4, 0.8], epsilon: 1 });
  * console.log(l.scales); // Laplace scales b_i: 0.911, 1.147, 1.446, 1.821
  * console.log(l.mse, l.gain); // 15.11, 1.191
+ * // 100 coordinates: pure epsilon 1 costs scales 100; (1, 1e-6)-DP by the accountant, 41.51.
+ * const d = calibrateLaplace({ sensitivity: new Array(100).fill(1), epsilon: 1, delta: 1e-6 });
+ * console.log(d.scales[0]);
  * ```
  *
  * @group Calibration
  */
 export function calibrateLaplace(options: CalibrationOptions): LaplaceCalibration {
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta']);
-  const target = readBudget(o, ['pure']) as Target & { notion: 'pure' };
-  return laplaceCalibration(target, readProfile(o));
+  const target = readBudget(o, ['pure', 'approximate']);
+  if (target.notion === 'approximate') return approximateLaplaceCalibration(target, readProfile(o));
+  return laplaceCalibration(target as Target & { notion: 'pure' }, readProfile(o));
 }

@@ -85,7 +85,7 @@ export interface ModeChoice {
  *
  * @group Mechanisms
  */
-export type LaplaceMechanismOptions = CalibrationOptions & ModeChoice;
+export type LaplaceMechanismOptions = Omit<CalibrationOptions, 'delta'> & ModeChoice;
 
 /**
  * Options of gaussianMechanism: calibrateGaussian's, and the mode.

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calibrateGaussian, calibrateLaplace, gaussianMu, type Allocation, type Calibration, type GaussianCalibration } from '../../src/index.js';
+import {
+  calibrateGaussian,
+  calibrateLaplace,
+  gaussianMu,
+  laplacePrivacy,
+  type Allocation,
+  type Calibration,
+  type GaussianCalibration,
+} from '../../src/index.js';
 import { wasm } from '../../src/wasm/loader.js';
 import { EPS, exactSum, expectClose, expectNear, fixture, SAFETY } from '../helpers.js';
 
@@ -288,5 +296,40 @@ describe('long vectors', () => {
     expect(laplaceEpsilon(sensitivity, l.scales)).toBeLessThanOrEqual(1);
     // Chunk boundaries change nothing: coordinate i depends only on lambda_i.
     expect(g.scales[5]).toBe(g.scales[5 + 1000 * 9000]);
+  });
+});
+
+describe('Laplace noise for (epsilon, delta), by the accountant', () => {
+  const ones = new Array(100).fill(1);
+
+  it("100 coordinates at b = 10: dp_accounting's epsilon at delta 1e-6 calibrates back to b = 10, within the search's 0.1%", () => {
+    // dp_accounting 0.6.0, 100 Laplace releases with b = 10, PLD at interval 1e-5 (test/fixtures/accounting.json).
+    const reference = fixture<{ cases: { id: string; results: { method: string; value_discretization_interval?: number; epsilon: number }[] }[] }>(
+      'accounting.json',
+    )
+      .cases.find((c) => c.id === 'laplace_b10_T100')!
+      .results.find((r) => r.method === 'pld' && r.value_discretization_interval === 1e-5)!.epsilon; // 4.69267
+    const c = calibrateLaplace({ sensitivity: ones, epsilon: reference, delta: 1e-6 });
+    expect(c.budget).toEqual({ epsilon: reference, delta: 1e-6 });
+    expect(c.scales[0]! / 10 - 1).toBeGreaterThanOrEqual(0); // never below the scale that meets it
+    expect(c.scales[0]! / 10 - 1).toBeLessThan(1e-3); // measured 4.9e-4
+  });
+
+  it('meets the budget by the accountant, to the last 0.1%, with far less noise than pure epsilon on a long profile', () => {
+    const profile = Array.from({ length: 1000 }, (_, i) => 1 / (1 + (i % 100)));
+    const c = calibrateLaplace({ sensitivity: profile, epsilon: 1, delta: 1e-6 });
+    expect(laplacePrivacy({ scales: c.scales, sensitivity: profile }).epsilon(1e-6)).toBeLessThanOrEqual(1);
+    const smaller = c.scales.map((b) => b * (1 - 2e-3));
+    expect(laplacePrivacy({ scales: smaller, sensitivity: profile }).epsilon(1e-6)).toBeGreaterThan(1);
+    // Pure 1-DP needs every coordinate at its largest loss: 26 times the MSE (measured 26.3).
+    expect(calibrateLaplace({ sensitivity: profile, epsilon: 1 }).mse / c.mse).toBeGreaterThan(20);
+    // The allocation's shape is kept: the ratios between scales are the pure calibration's.
+    const pure = calibrateLaplace({ sensitivity: profile, epsilon: 2 }).scales;
+    expect(c.scales[5]! / c.scales[0]!).toBeCloseTo(pure[5]! / pure[0]!, 12);
+  });
+
+  it('refuses groups with delta, and epsilon 0', () => {
+    expect(() => calibrateLaplace({ groups: { sizes: [2, 3], sensitivity: [1, 1] }, epsilon: 1, delta: 1e-6 })).toThrow(/not with `groups`/);
+    expect(() => calibrateLaplace({ sensitivity: ones, epsilon: 0, delta: 1e-6 })).toThrow(/`epsilon` must be > 0/);
   });
 });
