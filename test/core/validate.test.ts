@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrateGaussian, calibrateLaplace } from '../../src/index.js';
+import { calibrateGaussian, calibrateLaplace, laplaceMechanism } from '../../src/index.js';
 import { describe as describeValue } from '../../src/core/validate.js';
 
 const good = { sensitivity: [1, 2, 3], epsilon: 1, delta: 1e-5 };
@@ -42,9 +42,10 @@ describe('bad input throws a TypeError or RangeError naming the argument and val
     expect(() => calibrateLaplace([1, 2] as never)).toThrow(TypeError);
   });
 
-  it('Laplace needs epsilon > 0 and takes no delta', () => {
+  it('Laplace needs epsilon > 0; the Laplace mechanism takes no delta (calibrateLaplace does, by the accountant)', () => {
     expect(() => calibrateLaplace({ sensitivity: [1], epsilon: 0 })).toThrow(/`epsilon` must be a finite number > 0; got 0\./);
-    expect(() => calibrateLaplace({ sensitivity: [1], epsilon: 1, delta: 1e-5 } as never)).toThrow(
+    expect(() => calibrateLaplace({ sensitivity: [1], epsilon: 0, delta: 1e-5 })).toThrow(/`epsilon` must be > 0 for Laplace noise; got 0\./);
+    expect(() => laplaceMechanism({ sensitivity: [1], epsilon: 1, delta: 1e-5 } as never)).toThrow(
       /`delta` applies to \(epsilon, delta\)-DP, which this noise does not give/,
     );
   });
