@@ -64,16 +64,24 @@ export function pldAccount(event: Event): PldAccount {
     return Array.from({ length: HALVINGS + 1 }, (_, k) => Math.max(FINEST, first / 2 ** k));
   };
 
-  /** epsilon(delta) on grids refined until it settles; every grid's answer is an upper bound, so the smallest is kept. */
+  /**
+   * epsilon(delta) on grids refined until it settles; every grid's answer is an upper bound, so the
+   * smallest is kept, also when a finer grid would be too long to build (or when one answers 0).
+   */
   function epsilon(delta: number): { value: number; h: number } {
     const coarse = epsilonAt(COARSE, delta);
-    if (coarse === Infinity) return { value: Infinity, h: COARSE };
+    if (coarse <= 0) return { value: coarse, h: COARSE };
+    // A coarse grid's rounding and tails may exceed a tiny delta: then the finer grids follow the
+    // spread of the loss (its epsilon at delta 1e-2).
+    const scale = coarse < Infinity ? coarse : epsilonAt(COARSE, 1e-2);
+    if (scale === Infinity) return { value: Infinity, h: COARSE };
     let best = { value: coarse, h: COARSE };
     let previous = Infinity;
-    for (const h of steps(Math.max(coarse, 1e-3))) {
-      const value = epsilonAt(h, delta);
+    for (const h of steps(Math.max(scale, 1e-3))) {
+      const value = orNone(() => epsilonAt(h, delta), Infinity);
+      if (value === Infinity) break;
       if (value < best.value) best = { value, h };
-      if (Math.abs(previous - value) <= SETTLED * value) break;
+      if (value <= 0 || Math.abs(previous - value) <= SETTLED * value) break;
       previous = value;
     }
     return best;
@@ -120,7 +128,9 @@ export function pldAccount(event: Event): PldAccount {
     // epsilon near 0 a step scaled to epsilon would build millions of points for nothing.
     const spread = epsilonAt(COARSE, 1e-2);
     for (const h of steps(Math.max(epsilon, Number.isFinite(spread) ? spread : 0, 1e-3))) {
-      const value = deltaAt(h, epsilon);
+      if (best <= 0) break;
+      const value = orNone(() => deltaAt(h, epsilon), 1);
+      if (value === 1) break; // a grid too long to build: keep the best so far
       best = Math.min(best, value);
       if (Math.abs(previous - value) <= SETTLED * value) break;
       previous = value;
@@ -132,11 +142,13 @@ export function pldAccount(event: Event): PldAccount {
   function boundsOf(delta: number): { lower: number; upper: number } {
     let { value: upper, h } = epsilon(delta);
     if (upper === Infinity) return { lower: lowerEpsilon(h, delta, Number.MAX_VALUE), upper };
-    let lower = lowerEpsilon(h, delta, upper);
+    let lower = orNone(() => lowerEpsilon(h, delta, upper), 0);
     for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && h / 2 >= FINEST; k++) {
       h /= 2;
-      upper = Math.min(upper, epsilonAt(h, delta));
-      lower = Math.max(lower, lowerEpsilon(h, delta, upper));
+      const finer = orNone(() => ({ upper: Math.min(upper, epsilonAt(h, delta)), lower: lowerEpsilon(h, delta, upper) }), undefined);
+      if (!finer) break; // too long to build: keep the range so far
+      upper = finer.upper;
+      lower = Math.max(lower, finer.lower);
     }
     return { lower: Math.max(0, Math.min(lower, upper)), upper: Math.max(0, upper) };
   }

@@ -28,14 +28,44 @@ function field(json: Record<string, unknown>, name: string, where: string): unkn
 const MULTIPLIER = { min: 0, max: Number.MAX_VALUE, minOpen: true };
 const RATE = { min: 0, max: 1, minOpen: true };
 
+/**
+ * The fields of each class dpnoise reads (besides `module_name` and `class_name`): any other is
+ * refused, so that a field dpnoise would ignore (a sensitivity on a Gaussian event, say) cannot
+ * make a release look more private than it is.
+ */
+const FIELDS: Record<string, readonly string[]> = {
+  GaussianDpEvent: ['noise_multiplier'],
+  LaplaceDpEvent: ['noise_multiplier'],
+  DiscreteLaplaceDpEvent: ['noise_parameter', 'sensitivity'],
+  DiscreteGaussianDpEvent: ['sigma', 'sensitivity', 'dimension'],
+  PoissonSampledDpEvent: ['sampling_probability', 'event'],
+  SampledWithoutReplacementDpEvent: ['source_dataset_size', 'sample_size', 'event'],
+  SelfComposedDpEvent: ['event', 'count'],
+  ComposedDpEvent: ['events'],
+  NoOpDpEvent: [],
+};
+/** How deep events may nest (dp_accounting's own trees are a few levels deep). */
+const MAX_DEPTH = 100;
+
 /** dpnoise's event for a DpEvent JSON value (`where` names it in errors). */
-export function readDpEvent(json: unknown, where = 'event'): Event {
+export function readDpEvent(json: unknown, where = 'event', depth = 0): Event {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new TypeError(`dpnoise: \`${where}\` must be a DpEvent as JSON (an object with \`class_name\`); got ${describe(json)}.`);
   }
+  if (depth > MAX_DEPTH) throw new RangeError(`dpnoise: \`${where}\` nests events more than ${MAX_DEPTH} deep (or refers to itself).`);
   const o = json as Record<string, unknown>;
-  const name = o.class_name;
+  const name = Object.hasOwn(o, 'class_name') ? o.class_name : undefined;
+  const known = typeof name === 'string' && Object.hasOwn(FIELDS, name) ? FIELDS[name]! : undefined;
+  if (known) {
+    const extra = Object.keys(o).find((k) => k !== 'module_name' && k !== 'class_name' && !known.includes(k));
+    if (extra !== undefined) {
+      throw new TypeError(
+        `dpnoise: \`${where}\` (a ${name}) has a field \`${extra}\` dpnoise does not read; it takes ${known.map((k) => `\`${k}\``).join(', ') || 'none'}.`,
+      );
+    }
+  }
   const get = (f: string) => field(o, f, where);
+  const child = (json: unknown, at: string) => readDpEvent(json, at, depth + 1);
   switch (name) {
     case 'GaussianDpEvent':
       return { type: 'gaussian', mu: roundUp(1 / numberIn(`${where}.noise_multiplier`, get('noise_multiplier'), MULTIPLIER)) };
@@ -49,7 +79,12 @@ export function readDpEvent(json: unknown, where = 'event'): Event {
         sensitivity: integerIn(`${where}.sensitivity`, get('sensitivity'), { min: 1, max: 2 ** 40 }),
       };
     case 'DiscreteGaussianDpEvent': {
-      if (o.dimension !== undefined) integerIn(`${where}.dimension`, o.dimension, { min: 1, max: 1 }); // one coordinate
+      if (o.dimension === null) {
+        throw new RangeError(
+          `dpnoise: \`${where}.dimension\` is null (unknown): dpnoise accounts the discrete Gaussian of one coordinate only; give \`dimension: 1\` if that is what was released.`,
+        );
+      }
+      if (Object.hasOwn(o, 'dimension')) integerIn(`${where}.dimension`, o.dimension, { min: 1, max: 1 }); // one coordinate
       const sigma = numberIn(`${where}.sigma`, get('sigma'), MULTIPLIER);
       return {
         type: 'discrete-gaussian',
@@ -61,22 +96,22 @@ export function readDpEvent(json: unknown, where = 'event'): Event {
       return {
         type: 'poisson',
         rate: numberIn(`${where}.sampling_probability`, get('sampling_probability'), RATE),
-        event: readDpEvent(get('event'), `${where}.event`),
+        event: child(get('event'), `${where}.event`),
       };
     case 'SampledWithoutReplacementDpEvent': {
       const population = integerIn(`${where}.source_dataset_size`, get('source_dataset_size'), { min: 1, max: Number.MAX_SAFE_INTEGER });
       const size = integerIn(`${where}.sample_size`, get('sample_size'), { min: 1, max: population });
-      return { type: 'without-replacement', size, population, event: readDpEvent(get('event'), `${where}.event`) };
+      return { type: 'without-replacement', size, population, event: child(get('event'), `${where}.event`) };
     }
     case 'SelfComposedDpEvent':
       return {
         type: 'composed',
-        events: [[readDpEvent(get('event'), `${where}.event`), integerIn(`${where}.count`, get('count'), { min: 0, max: Number.MAX_SAFE_INTEGER })]],
+        events: [[child(get('event'), `${where}.event`), integerIn(`${where}.count`, get('count'), { min: 0, max: Number.MAX_SAFE_INTEGER })]],
       };
     case 'ComposedDpEvent': {
       const events = get('events');
       if (!Array.isArray(events)) throw new TypeError(`dpnoise: \`${where}.events\` must be an array of DpEvents; got ${describe(events)}.`);
-      return { type: 'composed', events: events.map((e, i) => [readDpEvent(e, `${where}.events[${i}]`), 1] as const) };
+      return { type: 'composed', events: events.map((e, i) => [child(e, `${where}.events[${i}]`), 1] as const) };
     }
     case 'NoOpDpEvent':
       return { type: 'composed', events: [] };

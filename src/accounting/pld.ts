@@ -127,10 +127,11 @@ function lossRange(w: WasmExports, base: Event, q: number, direction: Direction)
   let hi: number;
   if (base.type === 'gaussian') {
     const mu = base.mu;
-    // The loss is N(mu^2/2, mu^2) under the first law, N(-mu^2/2, mu^2) under the second.
-    const centre = direction === REMOVE || q >= 1 ? (mu * mu) / 2 : -(mu * mu) / 2;
-    lo = centre - SPREAD * mu;
-    hi = centre + SPREAD * mu;
+    // The loss is N(mu^2/2, mu^2) under the first law, N(-mu^2/2, mu^2) under the second. The
+    // subsampled remove pair's first law (1 - q) Q + q P has mass under both; the add pair's is Q.
+    const half = (mu * mu) / 2;
+    lo = (q >= 1 ? half : -half) - SPREAD * mu;
+    hi = (direction === ADD && q < 1 ? -half : half) + SPREAD * mu;
   } else {
     const e = base.type === 'laplace' ? base.epsilon : (base as { epsilon: number }).epsilon;
     lo = -e;

@@ -57,8 +57,9 @@ interface Curves {
   /** The smallest epsilon (or a safe upper bound) for which the release is (epsilon, delta)-DP; delta in [0, 1). */
   epsilon(delta: number): number;
   /**
-   * A certified range for epsilon(delta): the true smallest epsilon lies in [lower, upper], and
-   * upper is what epsilon(delta) reports. lower is 0 where no lower bound is known.
+   * A certified range for epsilon(delta): the true smallest epsilon lies in [lower, upper]; upper
+   * is at most what epsilon(delta) reports (the range may refine the accountant's grid further).
+   * lower is 0 where no lower bound is known.
    */
   bounds(delta: number): EpsilonRange;
   /** An upper bound on its Renyi DP at order alpha > 1 (Infinity where none is known). */
@@ -242,8 +243,12 @@ function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon'> {
   };
 }
 
-/** gaussianEpsilon's root search stops within 1e-12 relative (docs/accounting.md, "Calibration"): its answer less that is below the exact one. */
-const belowGaussianEpsilon = (upper: number) => upper * (1 - 1e-11);
+/**
+ * gaussianEpsilon's root search stops within 1e-12 relative (docs/accounting.md, "Calibration"):
+ * its answer less that is below the exact one. Beyond mu = 1000 the upper figure is the looser
+ * tail bound, so no lower end is claimed (0).
+ */
+const belowGaussianEpsilon = (mu: number) => (upper: number) => (mu <= 1000 ? upper * (1 - 1e-11) : 0);
 
 /** A mu-GDP privacy object (Gaussian noise by default); its event, a Gaussian mechanism at distance mu unless given. */
 export function gdpPrivacy(
@@ -255,7 +260,7 @@ export function gdpPrivacy(
   parameter('mu', mu);
   const curves = gaussianCurves(mu);
   return issue(
-    { kind: 'gdp', family, mu, rho: halfSquare(mu), ...curves, ...extras(event, curves.epsilon, belowGaussianEpsilon), ...warningFor([mu], warnings) },
+    { kind: 'gdp', family, mu, rho: halfSquare(mu), ...curves, ...extras(event, curves.epsilon, belowGaussianEpsilon(mu)), ...warningFor([mu], warnings) },
     event,
   );
 }
@@ -317,9 +322,14 @@ export function zcdpPrivacy(
   );
 }
 
-/** The accountant's privacy for an event it takes (pldSupports), with the routes `also` when they give less. */
-function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readonly string[], also: Route[] = [], floor: Event = event): PldPrivacy {
+/**
+ * The accountant's privacy for an event it takes (pldSupports), with the routes `also` and the
+ * Renyi route when they give less (at a delta below the accountant's own rounding bound, which
+ * grows with the number of releases, the Renyi route stays finite).
+ */
+function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readonly string[], routes: Route[] = [], floor: Event = event): PldPrivacy {
   const account = accountOf(event);
+  const also = [...routes, rdpRoute(event)];
   const epsilon = (delta: number) => {
     const d = readDelta(delta);
     const routes = also.map((route) => route.epsilon(d));
@@ -367,6 +377,15 @@ interface Route {
   epsilon(delta: number): number;
   delta(epsilon: number): number;
 }
+
+/** ln(1 + x) to a few ulp with the module's log (the same on every engine): ln(u) x / (u - 1), u = 1 + x rounded (Goldberg 1991). */
+function log1p(x: number): number {
+  const u = 1 + x;
+  if (u === Infinity) return Infinity;
+  return u === 1 ? x : (wasm().log(u) * x) / (u - 1);
+}
+
+const routeOf = (curves: Pick<Curves, 'delta' | 'epsilon'>): Route => ({ epsilon: curves.epsilon, delta: curves.delta });
 
 /** The best of several routes, for compositions the accountant cannot take. */
 function approximatePrivacy(
@@ -425,8 +444,9 @@ function laplaceEvents(lambda: Float64Array, scaleAt: (i: number) => number): { 
   const ratios = (key: (r: number) => number, limit: number) => {
     const counts = new Map<number, number>();
     for (let i = 0; i < lambda.length && counts.size <= limit; i++) {
-      const r = lambda[i] === 0 ? 0 : lambda[i]! / scaleAt(i);
-      if (r > 0) counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
+      if (lambda[i] === 0) continue;
+      const r = lambda[i]! / scaleAt(i) || Number.MIN_VALUE; // a ratio that underflows is still a loss
+      counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
     }
     return counts;
   };
@@ -548,12 +568,35 @@ export interface Repeated {
   times: number;
 }
 
+/** The pure epsilon of an event made only of pure releases composed (Laplace, discrete Laplace), or undefined. */
+function pureTotal(event: Event): number | undefined {
+  switch (event.type) {
+    case 'laplace':
+      return event.epsilon;
+    case 'discrete-laplace':
+      return event.sensitivity / event.scale;
+    case 'composed': {
+      let total = 0;
+      for (const [child, times] of event.events) {
+        const e = times === 0 ? 0 : pureTotal(child);
+        if (e === undefined) return undefined;
+        total += times * e;
+      }
+      return total;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** The privacy of an event read from a DpEvent: by the privacy-loss distribution where it applies, else by the Renyi route. */
 function eventPrivacy(event: Event): Privacy {
   if (releases(event) === 0) return purePrivacy(0, 'composition', [], event); // no release: no loss
   if (event.type === 'gaussian') return gdpPrivacy(event.mu, 'gaussian', [], event);
   if (event.type === 'laplace') return purePrivacy(event.epsilon, 'laplace', [], event);
   const family = event.type === 'poisson' || event.type === 'without-replacement' ? 'subsampled' : 'composition';
+  const epsilonPure = pureTotal(event);
+  if (epsilonPure !== undefined) return purePrivacy(roundUp(epsilonPure), family, [], event);
   if (pldSupports(event)) return pldPrivacy(event, family, []);
   return approximatePrivacy(event, [rdpRoute(event)], [], event, family);
 }
@@ -562,8 +605,8 @@ function eventPrivacy(event: Event): Privacy {
 function readItem(item: unknown, i: number): { privacy: Privacy; times: number } {
   let privacy: unknown = item;
   let times = 1;
-  if (typeof item === 'object' && item !== null && !genuine.has(item) && ('privacy' in item || 'event' in item)) {
-    const fromJson = 'event' in item;
+  if (typeof item === 'object' && item !== null && !genuine.has(item) && (Object.hasOwn(item, 'privacy') || Object.hasOwn(item, 'event'))) {
+    const fromJson = Object.hasOwn(item, 'event');
     const o = readOptions(`list[${i}]`, item, fromJson ? ['event', 'times'] : ['privacy', 'times']);
     privacy = fromJson ? eventPrivacy(readDpEvent(o.event, `list[${i}].event`)) : o.privacy;
     times = o.times === undefined ? 1 : integerIn(`list[${i}].times`, o.times, { min: 1, max: Number.MAX_SAFE_INTEGER });
@@ -733,9 +776,12 @@ export function subsample(privacy: Privacy, options: Sampling): Privacy {
     if (o.size !== undefined || o.population !== undefined)
       throw new TypeError('dpnoise: give `rate` (Poisson batches) or `size` and `population` (without replacement), not both.');
     const rate = numberIn('rate', o.rate, { min: 0, max: 1, minOpen: true });
-    const sampled: Event = rate === 1 ? base : { type: 'poisson', rate, event: base };
-    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', privacy.warning ? [privacy.warning] : []);
-    return approximatePrivacy(sampled, [rdpRoute(sampled)], privacy.warning ? [privacy.warning] : [], sampled, 'subsampled');
+    if (rate === 1) return privacy; // every record in every batch: no amplification
+    const sampled: Event = { type: 'poisson', rate, event: base };
+    // Pure epsilon-DP stays pure: ln(1 + q (e^epsilon - 1)) (Balle, Barthe & Gaboardi 2018).
+    const pure = privacy.kind === 'pure' ? [routeOf(pureCurves(roundUp(log1p(rate * wasm().expm1(privacy.epsilonPure)))))] : [];
+    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', privacy.warning ? [privacy.warning] : [], pure);
+    return approximatePrivacy(sampled, [rdpRoute(sampled), ...pure], privacy.warning ? [privacy.warning] : [], sampled, 'subsampled');
   }
   const population = integerIn('population', o.population, { min: 1, max: Number.MAX_SAFE_INTEGER });
   const size = integerIn('size', o.size, { min: 1, max: population });

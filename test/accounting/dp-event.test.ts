@@ -84,3 +84,27 @@ describe('DpEvent JSON', () => {
     expect(() => writeDpEvent({ type: 'pure', epsilon: 1 })).toThrow(/pure epsilon-DP/);
   });
 });
+
+describe('DpEvent JSON: what a careless or hostile caller may send', () => {
+  const gaussian = { class_name: 'GaussianDpEvent', noise_multiplier: 1 };
+
+  it('refuses a field dpnoise would ignore (a sensitivity on a Gaussian event would under-report the loss)', () => {
+    expect(() => readDpEvent({ ...gaussian, sensitivity: 5 })).toThrow(/has a field `sensitivity` dpnoise does not read; it takes `noise_multiplier`/);
+    expect(() => readDpEvent({ class_name: 'NoOpDpEvent', count: 3 })).toThrow(/has a field `count`/);
+    expect(readDpEvent({ module_name: 'dp_accounting.dp_event', ...gaussian })).toEqual({ type: 'gaussian', mu: 1 * (1 + 2 ** -50) });
+  });
+
+  it("refuses dimension null (dp_accounting's 'unknown') with the reason, and reads class_name as an own field only", () => {
+    expect(() => readDpEvent({ class_name: 'DiscreteGaussianDpEvent', sigma: 1, sensitivity: 1, dimension: null })).toThrow(/dimension` is null \(unknown\)/);
+    expect(() => readDpEvent(Object.assign(Object.create({ class_name: 'GaussianDpEvent' }), { noise_multiplier: 1 }))).toThrow(/does not account for/);
+  });
+
+  it('refuses events nested deeper than 100 (or referring to themselves) with a clear error, not a stack overflow', () => {
+    let deep: Record<string, unknown> = gaussian;
+    for (let i = 0; i < 200; i++) deep = { class_name: 'SelfComposedDpEvent', count: 1, event: deep };
+    expect(() => readDpEvent(deep)).toThrow(/nests events more than 100 deep/);
+    const cyclic: Record<string, unknown> = { class_name: 'SelfComposedDpEvent', count: 1 };
+    cyclic.event = cyclic;
+    expect(() => readDpEvent(cyclic)).toThrow(RangeError);
+  });
+});
