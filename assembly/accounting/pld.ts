@@ -6,7 +6,7 @@
 // A discretized distribution is the n doubles p_i at `probs` (the probability, under the first of
 // the two neighbouring output laws, of loss (lower + i) h) and a mass at infinite loss.
 import { normalLogSf, normalLogPdf, normalSf } from "../math/special";
-import { gaussianDelta } from "./profile";
+import { gaussianDelta, GL_W1, GL_W2, GL_W3, GL_W4, GL_X1, GL_X2, GL_X3, GL_X4 } from "./profile"; // the 8-point Gauss-Legendre rule
 
 /** Mechanism kinds of hockeyDelta. */
 export const GAUSSIAN: i32 = 0;
@@ -70,15 +70,6 @@ export function hockeyDeltas(kind: i32, parameter: f64, rate: f64, direction: i3
   store<f64>(p + (<usize>i << 3), x);
 }
 
-// 8-point Gauss-Legendre rule on [-1, 1] (nodes and weights in symmetric pairs), as profile.ts.
-const GL_X1 = reinterpret<f64>(0x3FC77AC94F3C7345); // 0.1834346424956498049394761
-const GL_X2 = reinterpret<f64>(0x3FE0D129583284B4); // 0.525532409916328985817739
-const GL_X3 = reinterpret<f64>(0x3FE97E4AB249F41E); // 0.7966664774136267395915539
-const GL_X4 = reinterpret<f64>(0x3FEEBAB1CB0ACC67); // 0.9602898564975362316835609
-const GL_W1 = reinterpret<f64>(0x3FD736360B199343); // 0.3626837833783619829651504
-const GL_W2 = reinterpret<f64>(0x3FD413C50A255615); // 0.3137066458778872873379622
-const GL_W3 = reinterpret<f64>(0x3FCC76FB531D2B96); // 0.222381034453374470544356
-const GL_W4 = reinterpret<f64>(0x3FB9EA1D04CA0374); // 0.1012285362903762591525314
 
 // @ts-ignore: decorator
 @inline function pdf(z: f64): f64 {

@@ -255,38 +255,44 @@ function inTree<T>(items: T[], compose: (a: T, b: T) => T): T {
   return level[0]!;
 }
 
-/** `times` compositions of a distribution with itself, by repeated squaring. */
-function repeat(pmf: Pmf, times: number): Pmf {
-  let result: Pmf | undefined;
-  let power = pmf;
+/** `times` compositions of x with itself, by repeated squaring (`combine(a, undefined)` squares a). */
+function repeat<T>(x: T, times: number, combine: (a: T, b: T | undefined) => T): T {
+  let result: T | undefined;
+  let power = x;
   for (let k = times; k > 0; k = Math.floor(k / 2)) {
-    if (k % 2 === 1) result = result ? convolve(result, power) : power;
-    if (k > 1) power = convolve(power, undefined);
+    if (k % 2 === 1) result = result ? combine(result, power) : power;
+    if (k > 1) power = combine(power, undefined);
   }
   return result!;
 }
 
-/** The distribution of an event in one direction, on the grid of step h. */
-function eventPmf(event: Event, h: number, direction: Direction): Pmf {
+/**
+ * An event in one direction, built from its base pairs by `base` (a distribution, or a floor
+ * pair) and composed by `combine`.
+ */
+function eventOf<T>(event: Event, direction: Direction, base: (pair: Event, q: number, direction: Direction) => T, combine: (a: T, b: T | undefined) => T): T {
   switch (event.type) {
     case 'poisson':
-      return basePmf(basePair(event.event)!, event.rate, direction, h);
+      return base(basePair(event.event)!, event.rate, direction);
     case 'composed':
       return inTree(
-        event.events.filter(([, times]) => times > 0).map(([child, times]) => repeat(eventPmf(child, h, direction), times)),
-        convolve,
+        event.events.filter(([, times]) => times > 0).map(([child, times]) => repeat(eventOf(child, direction, base, combine), times, combine)),
+        combine,
       );
     default: {
-      const base = basePair(event);
-      if (!base) throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
-      return basePmf(base, 1, direction, h);
+      const pair = basePair(event);
+      if (!pair) throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
+      return base(pair, 1, direction);
     }
   }
 }
 
+/** `one` in both directions of add/remove neighbours (once when they are the same). */
+const bothDirections = <T>(event: Event, one: (direction: Direction) => T): T[] => (symmetric(event) ? [one(REMOVE)] : [one(REMOVE), one(ADD)]);
+
 /** The distributions of an event in both directions (one when they are the same). */
 export function eventPmfs(event: Event, h: number): Pmf[] {
-  return symmetric(event) ? [eventPmf(event, h, REMOVE)] : [eventPmf(event, h, REMOVE), eventPmf(event, h, ADD)];
+  return bothDirections(event, (d) => eventOf(event, d, (pair, q, dir) => basePmf(pair, q, dir, h), convolve));
 }
 
 /** delta(epsilon) of a distribution, an upper bound. */
@@ -393,36 +399,9 @@ function convolveFloor(a: FloorPair, b: FloorPair | undefined): FloorPair {
   return { lower: a.lower + other.lower + left, p: p.slice(left, right), q: q.slice(left, right), tilt: a.tilt + other.tilt, errorP, errorQ };
 }
 
-function repeatFloor(pair: FloorPair, times: number): FloorPair {
-  let result: FloorPair | undefined;
-  let power = pair;
-  for (let k = times; k > 0; k = Math.floor(k / 2)) {
-    if (k % 2 === 1) result = result ? convolveFloor(result, power) : power;
-    if (k > 1) power = convolveFloor(power, undefined);
-  }
-  return result!;
-}
-
-function eventFloor(event: Event, h: number, direction: Direction): FloorPair {
-  switch (event.type) {
-    case 'poisson':
-      return baseFloor(basePair(event.event)!, event.rate, direction, h);
-    case 'composed':
-      return inTree(
-        event.events.filter(([, times]) => times > 0).map(([child, times]) => repeatFloor(eventFloor(child, h, direction), times)),
-        convolveFloor,
-      );
-    default: {
-      const base = basePair(event);
-      if (!base) throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
-      return baseFloor(base, 1, direction, h);
-    }
-  }
-}
-
 /** The floor pairs of an event in both directions (one when they are the same). */
 export function eventFloors(event: Event, h: number): FloorPair[] {
-  return symmetric(event) ? [eventFloor(event, h, REMOVE)] : [eventFloor(event, h, REMOVE), eventFloor(event, h, ADD)];
+  return bothDirections(event, (d) => eventOf(event, d, (pair, q, dir) => baseFloor(pair, q, dir, h), convolveFloor));
 }
 
 /** A lower bound on delta(epsilon) from a floor pair. */
