@@ -171,7 +171,8 @@ export function dpsgd(options: DpsgdOptions): DpsgdPlan {
   const target = readBudget(o, ['approximate']) as { notion: 'approximate'; epsilon: number; delta: number };
   const noise = o.noise ?? 'gaussian';
   if (noise !== 'gaussian' && noise !== 'laplace') throw new TypeError(`dpnoise: \`noise\` must be 'gaussian' or 'laplace'; got ${describe(noise)}.`);
-  const batch = o.batch as Sampling;
+  // Read once: a getter must not answer one rate to the search and another to the reported privacy.
+  const batch = readOptions('batch', o.batch, ['rate', 'size', 'population', 'sampling']) as unknown as Sampling;
   const runs = new Map<number, Privacy>();
   const run = (z: number) =>
     memo(runs, z, () => {

@@ -85,6 +85,21 @@ describe('dpsgd: the noise multiplier of a run, by the accountant', () => {
     expect(compose([{ privacy: step, times: 1000 }]).epsilon(1e-5)).toBeLessThanOrEqual(3);
   });
 
+  it('reads the batch once: a getter cannot answer one rate to the search and another to the reported privacy', () => {
+    let reads = 0;
+    const batch = {
+      get rate() {
+        reads += 1;
+        return reads === 1 ? 0.01 : 0.5;
+      },
+    };
+    const plan = dpsgd({ layerSizes, clipNorms, batch, steps: 100, epsilon: 3, delta: 1e-5 });
+    expect(reads).toBe(1);
+    const honest = dpsgd({ layerSizes, clipNorms, batch: { rate: 0.01 }, steps: 100, epsilon: 3, delta: 1e-5 });
+    expect(plan.noiseMultiplier).toBe(honest.noiseMultiplier);
+    expect(plan.privacy.epsilon(1e-5)).toBe(honest.privacy.epsilon(1e-5));
+  });
+
   it('checks its input and refuses what no multiplier can meet', () => {
     const base = { layerSizes, clipNorms, batch: { rate: 0.01 }, steps: 100, epsilon: 1, delta: 1e-5 };
     expect(() => dpsgd({ ...base, steps: 1.5 })).toThrow(/`steps` must be/);
