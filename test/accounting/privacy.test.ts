@@ -472,3 +472,32 @@ describe('found by review: the certified range and the corners of the accountant
     }
   });
 });
+
+describe('the certified range is within 1% from epsilon 0.01 to 100', () => {
+  it.each([
+    [
+      'mixture, epsilon 0.006',
+      () =>
+        compose([
+          { privacy: laplacePrivacy({ scales: 1000, sensitivity: [1] }), times: 5 },
+          { privacy: gaussianPrivacy({ scales: 1000, sensitivity: [1] }), times: 3 },
+        ]),
+    ],
+    [
+      'subsampled Gaussian, epsilon 0.017',
+      () => compose([{ privacy: subsample(gaussianPrivacy({ scales: 5, sensitivity: [1] }), { rate: 0.001 }), times: 1000 }]),
+    ],
+    [
+      'mixture, epsilon 100',
+      () =>
+        compose([
+          { privacy: laplacePrivacy({ scales: 0.5, sensitivity: [1] }), times: 40 },
+          { privacy: gaussianPrivacy({ scales: 0.3, sensitivity: [1] }), times: 3 },
+        ]),
+    ],
+  ] as const)('%s', (_, make) => {
+    const { lower, upper } = make().bounds(1e-5);
+    expect(lower).toBeGreaterThan(0);
+    expect((upper - lower) / upper).toBeLessThan(0.01); // measured 6.5e-4, 2.1e-4, 1.1e-5
+  });
+});
