@@ -656,6 +656,22 @@ export function compose(list: readonly Composable[], options: ComposeOptions = {
   const { method = 'pld' } = readOptions('options', options, ['method']);
   if (method !== 'pld' && method !== 'rdp') throw new TypeError(`dpnoise: \`method\` must be 'pld' or 'rdp'; got ${describe(method)}.`);
   const items = Array.from(list, readItem);
+  const nesting = 1 + Math.max(...items.map(({ privacy }) => depths.get(privacy) ?? 0));
+  if (nesting > MAX_NESTING) {
+    throw new RangeError(`dpnoise: compositions nest more than ${MAX_NESTING} deep; compose the releases in one list (with { privacy, times }) instead.`);
+  }
+  const result = composeItems(items, method);
+  depths.set(result, nesting);
+  return result;
+}
+
+/** How deep compositions may nest: the accountant walks event trees recursively. */
+const MAX_NESTING = 1000;
+/** The nesting depth of each composition compose made. */
+const depths = new WeakMap<object, number>();
+
+/** compose for items already read. */
+function composeItems(items: ReadonlyArray<{ privacy: Privacy; times: number }>, method: 'pld' | 'rdp'): Privacy {
   const warnings = [...new Set(items.flatMap(({ privacy }) => (privacy.warning ? [privacy.warning] : [])))];
   const event: Event = { type: 'composed', events: items.map(({ privacy, times }) => [genuine.get(privacy)!, times] as const) };
   const floor: Event = { type: 'composed', events: items.map(({ privacy, times }) => [floorOf(privacy), times] as const) };

@@ -462,6 +462,13 @@ describe('found by review: the certified range and the corners of the accountant
     expect(run.epsilon(0)).toBeLessThanOrEqual(1000 * (1 + 1e-12));
   });
 
+  it('compositions nested more than 1000 deep are refused with a clear error, not a stack overflow in a later call', () => {
+    let p = compose([g]);
+    for (let k = 1; k < 1000; k++) p = compose([p]);
+    expect(p.epsilon(1e-5)).toBeCloseTo(g.epsilon(1e-5), 6);
+    expect(() => compose([p, g])).toThrow(/compositions nest more than 1000 deep; compose the releases in one list/);
+  });
+
   it('a polluted Object.prototype.event does not turn { privacy, times } into an event', () => {
     const proto = Object.prototype as Record<string, unknown>;
     proto.event = { class_name: 'NoOpDpEvent' };
