@@ -759,11 +759,13 @@ const SAMPLING_OPTIONS = ['rate', 'size', 'population', 'sampling'] as const;
  * The privacy of a release made on a random batch of the data instead of all of it: privacy
  * amplification by subsampling. With `rate`, Poisson sampling (each record in with probability
  * rate; add/remove neighbours; the accountant's privacy-loss distribution of the subsampled pair,
- * in both directions, for Gaussian and Laplace releases, and the Renyi route for the others). With
- * `size` and `population`, a fixed-size batch drawn without replacement (replace-one neighbours;
- * the Renyi route of Wang, Balle & Kasiviswanathan 2019): `privacy` must then hold for replacing
- * one record, which for a sum of clipped records means twice the clipping bound. Batches of shuffled epochs (each record
- * once per epoch) have no tight accountant: they are refused rather than accounted as Poisson.
+ * in both directions, for Gaussian, Laplace and pure releases, and the Renyi route for grid-mode
+ * ones; a pure release stays pure at ln(1 + rate (e^epsilon - 1)); rate 1 is the release itself).
+ * With `size` and `population`, a fixed-size batch drawn without replacement (replace-one
+ * neighbours; the Renyi route of Wang, Balle & Kasiviswanathan 2019): `privacy` must then hold
+ * for replacing one record, which for a sum of clipped records means twice the clipping bound.
+ * Batches of shuffled epochs (each record once per epoch) have no tight accountant: they are
+ * refused rather than accounted as Poisson.
  *
  * @example
  * ```ts
