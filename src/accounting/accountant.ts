@@ -6,6 +6,7 @@
 // (the discretization's error falls as the step squared). Distributions are kept per step, so
 // repeated questions cost only the sums.
 import { eventFloors, eventPmfs, floorDelta, pmfDelta, pmfEpsilon, TooLong } from './pld.js';
+import { memo } from '../core/memo.js';
 import type { Event } from './events.js';
 
 /** The coarse grid of the first pass, and the finest step the accountant goes to. */
@@ -37,15 +38,6 @@ export interface PldAccount {
   delta(epsilon: number): number;
   /** A certified range for epsilon(delta): the true value lies in [lower, upper]. */
   bounds(delta: number): { lower: number; upper: number };
-}
-
-/** The value kept under `key`, made by `make` on first use. */
-export function memo<K, V>(cache: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
-  const kept = cache.get(key);
-  if (kept !== undefined) return kept;
-  const value = make();
-  cache.set(key, value);
-  return value;
 }
 
 /** The accountant for an event the PLD method supports (pldSupports). */

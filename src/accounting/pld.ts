@@ -192,33 +192,13 @@ function pow2(n: number): [number, number] {
  * The error bound: the FFT's (fftError), plus each input's error times the other's l1 norm.
  */
 function convolve(a: Pmf, b: Pmf | undefined): Pmf {
-  const w = wasm();
-  const na = a.probs.length;
-  const nb = b ? b.probs.length : na;
-  const length = na + nb - 1;
-  if (length > MAX_LENGTH) throw tooLong(length);
-  const [N, bits] = pow2(length);
-  const tw = twiddleTable(w, N);
-  const probs = inArena(w, 8 * (na + nb + length + 2 * N), (at) => {
-    const pa = at;
-    const pb = pa + 8 * na;
-    const out = pb + 8 * nb;
-    const work = out + 8 * length;
-    f64(w, pa, na).set(a.probs);
-    if (b) {
-      f64(w, pb, nb).set(b.probs);
-      w.convolve(pa, na, pb, nb, out, work, N, tw, table);
-    } else w.square(pa, na, out, work, N, tw, table);
-    return f64(w, out, length).slice();
-  });
+  const { masses: probs, fft, N } = convolveMasses(a.probs, b?.probs);
   const other = b ?? a;
   // l1 norms with the infinite loss's mass: the errors of the whole distributions propagate.
   const [na1, nb1] = [l1(a.probs) + a.infinity, l1(other.probs) + other.infinity];
-  const fft = fftError(bits, a.probs, other.probs, probs);
   // Young's inequality: |x * y|_2 <= |x|_1 |y|_2 and |x * y|_1 <= |x|_1 |y|_1; an l2 error over N entries is at most sqrt(N) times that in l1.
   const error = fft + a.error * nb1 + other.error * na1 + a.error * other.error;
   const error1 = Math.sqrt(N) * fft + a.error1 * nb1 + other.error1 * na1 + a.error1 * other.error1;
-  for (let i = 0; i < length; i++) if (probs[i]! < 0) probs[i] = 0; // the true masses are >= 0
   const infinity = a.infinity + other.infinity - a.infinity * other.infinity;
   return cut({ lower: a.lower + other.lower, probs, infinity, error, error1 });
 }
@@ -347,8 +327,12 @@ function baseFloor(base: Event, q: number, direction: Direction, h: number): Flo
   });
 }
 
-/** The convolution of two mass arrays (b undefined: a with itself), and the l1 bound on the FFT's error. */
-function convolveMasses(a: Float64Array, b: Float64Array | undefined): [Float64Array, number] {
+/**
+ * The convolution of two mass arrays (b undefined: a with itself) by FFT of size N, with negative
+ * results set to 0 (the true masses are >= 0: only closer to them), and the bound on the l2 norm
+ * of its rounding error (fftError, of the unclamped result).
+ */
+function convolveMasses(a: Float64Array, b: Float64Array | undefined): { masses: Float64Array; fft: number; N: number } {
   const w = wasm();
   const na = a.length;
   const other = b ?? a;
@@ -357,7 +341,7 @@ function convolveMasses(a: Float64Array, b: Float64Array | undefined): [Float64A
   if (length > MAX_LENGTH) throw tooLong(length);
   const [N, bits] = pow2(length);
   const tw = twiddleTable(w, N);
-  const out = inArena(w, 8 * (na + nb + length + 2 * N), (at) => {
+  const masses = inArena(w, 8 * (na + nb + length + 2 * N), (at) => {
     const pa = at;
     const pb = pa + 8 * na;
     const result = pb + 8 * nb;
@@ -369,17 +353,19 @@ function convolveMasses(a: Float64Array, b: Float64Array | undefined): [Float64A
     } else w.square(pa, na, result, work, N, tw, table);
     return f64(w, result, length).slice();
   });
-  for (let i = 0; i < length; i++) if (out[i]! < 0) out[i] = 0;
-  return [out, Math.sqrt(N) * fftError(bits, a, other, out)];
+  const fft = fftError(bits, a, other, masses);
+  for (let i = 0; i < length; i++) if (masses[i]! < 0) masses[i] = 0;
+  return { masses, fft, N };
 }
 
 /** Two floor pairs composed; the outcomes in the far tails of both masses are left out of every test set (which keeps the bound valid). */
 function convolveFloor(a: FloorPair, b: FloorPair | undefined): FloorPair {
   const other = b ?? a;
-  const [p, fftP] = convolveMasses(a.p, b?.p);
-  const [q, fftQ] = convolveMasses(a.q, b?.q);
-  const errorP = fftP + a.errorP * l1(other.p) + other.errorP * l1(a.p) + a.errorP * other.errorP;
-  const errorQ = fftQ + a.errorQ * l1(other.q) + other.errorQ * l1(a.q) + a.errorQ * other.errorQ;
+  const { masses: p, fft: fftP, N } = convolveMasses(a.p, b?.p);
+  const { masses: q, fft: fftQ } = convolveMasses(a.q, b?.q);
+  // l1 bounds: sqrt(N) times the l2 ones (N entries).
+  const errorP = Math.sqrt(N) * fftP + a.errorP * l1(other.p) + other.errorP * l1(a.p) + a.errorP * other.errorP;
+  const errorQ = Math.sqrt(N) * fftQ + a.errorQ * l1(other.q) + other.errorQ * l1(a.q) + a.errorQ * other.errorQ;
   // Keep the entries where either law has more than the budget of mass beyond them.
   const budget = Math.max(tailBudget(p), tailBudget(q));
   let left = 0;

@@ -15,17 +15,18 @@
 // objects this module made. Accounting fails closed: a figure is never NaN, null or negative; an
 // overflow means Infinity (no privacy) with a warning.
 import { DELTA, GAUSSIAN_EPSILON, PROFILE_ENTRIES } from '../core/domains.js';
-import { roundUp } from '../core/rounding.js';
+import { powerOfTwoBelow, roundUp } from '../core/rounding.js';
+import { memo } from '../core/memo.js';
 import { CompensatedSum } from '../core/summation.js';
 import { describe, integerIn, numberIn, readOptions, vector } from '../core/validate.js';
+import { log1p } from '../math/log1p.js';
 import { wasm } from '../wasm/loader.js';
-import { memo, type PldAccount, pldAccount, releases } from './accountant.js';
+import { type PldAccount, pldAccount, releases } from './accountant.js';
 import { type DpEventJson, readDpEvent, writeDpEvent } from './dp-event.js';
 import type { Event } from './events.js';
 import { halfSquare, lossNorm } from './loss.js';
 import { pldSupports } from './pld.js';
 import { rdp, rdpDelta, rdpEpsilon } from './rdp.js';
-import { powerOfTwoBelow } from '../core/rounding.js';
 import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
 
 /**
@@ -376,13 +377,6 @@ function basicRoute(items: ReadonlyArray<{ privacy: Privacy; times: number }>): 
 interface Route {
   epsilon(delta: number): number;
   delta(epsilon: number): number;
-}
-
-/** ln(1 + x) to a few ulp with the module's log (the same on every engine): ln(u) x / (u - 1), u = 1 + x rounded (Goldberg 1991). */
-function log1p(x: number): number {
-  const u = 1 + x;
-  if (u === Infinity) return Infinity;
-  return u === 1 ? x : (wasm().log(u) * x) / (u - 1);
 }
 
 const routeOf = (curves: Pick<Curves, 'delta' | 'epsilon'>): Route => ({ epsilon: curves.epsilon, delta: curves.delta });

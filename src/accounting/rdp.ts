@@ -8,6 +8,7 @@
 //
 // Every exp, log and expm1 is the WebAssembly module's, so every engine computes the same bits.
 import { roundUp } from '../core/rounding.js';
+import { log1p } from '../math/log1p.js';
 import { wasm } from '../wasm/loader.js';
 import type { Event } from './events.js';
 
@@ -54,17 +55,6 @@ function exp(x: number): number {
 
 function expm1(x: number): number {
   return wasm().expm1(x);
-}
-
-/**
- * log(1 + x) for x >= -1, by Goldberg's method (1991, Theorem 4): with w = 1 + x rounded,
- * log(1 + x) = x log(w) / (w - 1), where w - 1 is exact; a few ulp.
- */
-function log1p(x: number): number {
-  const w = 1 + x;
-  if (w === 1) return x;
-  if (w === Infinity) return ln(x);
-  return (ln(w) * x) / (w - 1);
 }
 
 /** log(e^x - 1) for x > 0, without overflow or cancellation. */

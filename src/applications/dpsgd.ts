@@ -7,13 +7,12 @@
 // noise sum_l n_l sigma_l^2 at that privacy. The usual per-layer rule sets sigma_l proportional to
 // C_l (spr); global clipping clips the whole gradient to ||C|| and adds the same noise to every
 // coordinate (iid). `dpsgd` finds the smallest z whose run meets (epsilon, delta), by the accountant.
-import { memo } from '../accounting/accountant.js';
-import type { Sampling } from '../accounting/privacy.js';
-import { compose, gdpPrivacy, type Privacy, purePrivacy, subsample } from '../accounting/privacy.js';
+import { compose, gdpPrivacy, type Privacy, purePrivacy, type Sampling, subsample } from '../accounting/privacy.js';
 import { gaussianCalibration, type GaussianCalibration, type LaplaceCalibration, laplaceCalibration, type Profile } from '../calibrate/allocations.js';
 import { type ApproximateBudget, readBudget } from '../core/budget.js';
 import { PROFILE_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
+import { memo } from '../core/memo.js';
 import { roundUp } from '../core/rounding.js';
 import { describe, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
 
