@@ -784,6 +784,7 @@ export function subsample(privacy: Privacy, options: Sampling): Privacy {
   const event = genuine.get(privacy as object);
   if (event === undefined) throw new TypeError(`dpnoise: \`privacy\` must be a privacy object made by dpnoise; got ${describe(privacy)}.`);
   const base = amplifiable(privacy, event);
+  const warnings = privacy.warning ? [privacy.warning] : [];
   if (o.rate !== undefined) {
     if (o.size !== undefined || o.population !== undefined)
       throw new TypeError('dpnoise: give `rate` (Poisson batches) or `size` and `population` (without replacement), not both.');
@@ -792,13 +793,13 @@ export function subsample(privacy: Privacy, options: Sampling): Privacy {
     const sampled: Event = { type: 'poisson', rate, event: base };
     // Pure epsilon-DP stays pure: ln(1 + q (e^epsilon - 1)) (Balle, Barthe & Gaboardi 2018).
     const pure = privacy.kind === 'pure' ? [routeOf(pureCurves(roundUp(log1p(rate * wasm().expm1(privacy.epsilonPure)))))] : [];
-    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', privacy.warning ? [privacy.warning] : [], pure);
-    return approximatePrivacy(sampled, [rdpRoute(sampled), ...pure], privacy.warning ? [privacy.warning] : [], sampled, 'subsampled');
+    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', warnings, pure);
+    return approximatePrivacy(sampled, [rdpRoute(sampled), ...pure], warnings, sampled, 'subsampled');
   }
   const population = integerIn('population', o.population, { min: 1, max: Number.MAX_SAFE_INTEGER });
   const size = integerIn('size', o.size, { min: 1, max: population });
   const sampled: Event = { type: 'without-replacement', size, population, event: base };
-  return approximatePrivacy(sampled, [rdpRoute(sampled)], privacy.warning ? [privacy.warning] : [], sampled, 'subsampled');
+  return approximatePrivacy(sampled, [rdpRoute(sampled)], warnings, sampled, 'subsampled');
 }
 
 /** Whether an event is one Laplace coordinate (laplaceEvent of a single nonzero ratio). */
