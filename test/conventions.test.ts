@@ -39,7 +39,7 @@ const OPTIONS: Record<string, OptionsCall> = {
   },
   laplaceMechanism: {
     call: (o) => dpnoise.laplaceMechanism({ ...profile, ...o } as never),
-    budget: 'pure',
+    budget: 'laplace',
     releases: (m) => (m as dpnoise.LaplaceMechanism).release([1, 2, 3], { rng: createRng({ seed: 1 }) }),
   },
   correlatedSum: {

@@ -13,6 +13,8 @@ export const GAUSSIAN: i32 = 0;
 export const LAPLACE: i32 = 1;
 /** Randomized response, the worst pair of pure epsilon-DP (Kairouz, Oh & Viswanath 2015). */
 export const PURE: i32 = 2;
+/** Discrete Laplace noise of scale t (`parameter`) at an integer sensitivity d (`extra`). */
+export const DISCRETE_LAPLACE: i32 = 3;
 /** Directions of a Poisson-subsampled pair (add/remove neighbours). */
 export const REMOVE: i32 = 0;
 export const ADD: i32 = 1;
@@ -20,8 +22,31 @@ export const ADD: i32 = 1;
 /** The unit roundoff, 2^-53. */
 const U: f64 = 1.1102230246251565e-16;
 
+/**
+ * delta(eps) of the discrete Laplace pair, rounded up (docs/accounting.md, "Discrete Laplace"):
+ * P = DLap(0, t), Q = DLap(d, t), P(x) proportional to r^|x| with r = e^(-1/t). The loss is d/t for
+ * x <= 0, (d - 2x)/t for 0 < x < d and -d/t for x >= d; atom k in 0..d stands for those outputs.
+ * For eps >= 0, the atoms k <= m have loss above eps, and
+ * delta = [(1 - e^(eps - d/t)) + r (1 - r^m) (1 - e^(eps - (d - m - 1)/t))] / (1 + r), a sum of
+ * terms >= 0 (no cancellation). m is taken generously (an atom whose loss is within rounding of
+ * eps may be counted: it adds at most 2 (2 slack / t) of negative mass), and the result is raised
+ * by that and by the arithmetic's rounding. The pair is symmetric (x -> d - x swaps P and Q).
+ */
+function discreteLaplaceDelta(t: f64, d: f64, eps: f64): f64 {
+  if (eps < 0.0) return -Math.expm1(eps) + Math.exp(eps) * discreteLaplaceDelta(t, d, -eps);
+  const slack = 8.0 * U * (eps * t + d);
+  const m = Math.min(d - 1.0, Math.ceil(0.5 * (d - eps * t) + slack) - 1.0);
+  if (m < 0.0) return 0.0; // every loss is below eps, by more than rounding
+  const r = Math.exp(-1.0 / t);
+  const top = -Math.expm1(eps - d / t);
+  const inner = m < 1.0 ? 0.0 : r * -Math.expm1(-m / t) * -Math.expm1(eps - (d - m - 1.0) / t);
+  const margin = 32.0 * U * (eps + d / t) + 16.0 * U;
+  return Math.min(1.0, Math.max(0.0, (top + inner) / (1.0 + r)) + margin);
+}
+
 /** delta(eps) of the base mechanism for every real eps (symmetric: H(P, Q) = H(Q, P)). */
-function baseDelta(kind: i32, parameter: f64, eps: f64): f64 {
+function baseDelta(kind: i32, parameter: f64, extra: f64, eps: f64): f64 {
+  if (kind == DISCRETE_LAPLACE) return discreteLaplaceDelta(parameter, extra, eps);
   if (kind == GAUSSIAN) {
     if (parameter == 0.0) return eps >= 0.0 ? 0.0 : -Math.expm1(eps);
     if (eps >= 0.0) return gaussianDelta(parameter, eps);
@@ -41,24 +66,24 @@ function baseDelta(kind: i32, parameter: f64, eps: f64): f64 {
  * (`rate` in (0, 1]; 1 for none), in the direction given (remove: the mixture against the base;
  * add: the base against the mixture; Balle, Barthe & Gaboardi 2018).
  */
-export function hockeyDelta(kind: i32, parameter: f64, rate: f64, direction: i32, eps: f64): f64 {
+export function hockeyDelta(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, eps: f64): f64 {
   let delta: f64;
-  if (rate >= 1.0) delta = baseDelta(kind, parameter, eps);
+  if (rate >= 1.0) delta = baseDelta(kind, parameter, extra, eps);
   else if (direction == REMOVE) {
     // (1 - q) Q + q P against Q: q H_{e^eps'}(P, Q) with e^eps' = 1 + (e^eps - 1) / q, when e^eps > 1 - q.
     const m = Math.expm1(eps); // e^eps - 1
-    delta = m <= -rate ? -m : rate * baseDelta(kind, parameter, Math.log1p(m / rate));
+    delta = m <= -rate ? -m : rate * baseDelta(kind, parameter, extra, Math.log1p(m / rate));
   } else {
     // Q against (1 - q) Q + q P: a H_{e^eps''}(Q, P) with a = 1 - (1 - q) e^eps and e^eps'' = q e^eps / a, when a > 0.
     const a = -Math.expm1(eps) + rate * Math.exp(eps);
-    delta = a <= 0.0 ? 0.0 : a * baseDelta(kind, parameter, eps + Math.log(rate / a));
+    delta = a <= 0.0 ? 0.0 : a * baseDelta(kind, parameter, extra, eps + Math.log(rate / a));
   }
   return Math.min(1.0, delta);
 }
 
 /** deltas[i] = hockeyDelta(..., (lower + i) h) for i < n. */
-export function hockeyDeltas(kind: i32, parameter: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize): void {
-  for (let i = 0; i < n; i++) store<f64>(deltas + (<usize>i << 3), hockeyDelta(kind, parameter, rate, direction, (lower + <f64>i) * h));
+export function hockeyDeltas(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize): void {
+  for (let i = 0; i < n; i++) store<f64>(deltas + (<usize>i << 3), hockeyDelta(kind, parameter, extra, rate, direction, (lower + <f64>i) * h));
 }
 
 // @ts-ignore: decorator
@@ -115,7 +140,11 @@ let binQ: f64 = 0.0;
  * Q(L >= l) = e^((-l - epsilon0)/2) / 2. Randomized response: the atoms alone, with masses
  * e^epsilon0 / (1 + e^epsilon0) and 1 / (1 + e^epsilon0).
  */
-function baseBin(kind: i32, parameter: f64, y0: f64, y1: f64, leftClosed: bool): void {
+function baseBin(kind: i32, parameter: f64, extra: f64, y0: f64, y1: f64, leftClosed: bool): void {
+  if (kind == DISCRETE_LAPLACE) {
+    discreteLaplaceBin(parameter, extra, y0, y1, leftClosed);
+    return;
+  }
   if (kind == GAUSSIAN) {
     const mu = parameter;
     const m = 0.5 * mu * mu;
@@ -158,6 +187,42 @@ function baseBin(kind: i32, parameter: f64, y0: f64, y1: f64, leftClosed: bool):
   }
 }
 
+/**
+ * The masses (binP, binQ) of the discrete Laplace pair's atoms (see discreteLaplaceDelta) with loss
+ * (d - 2k)/t in (y0, y1] (in [y0, y1) with `leftClosed`): the atoms k in
+ * [ceil((d - y1 t)/2), ceil((d - y0 t)/2) - 1] (with floor + 1 and floor for [y0, y1)), the same
+ * formula at a shared edge, so the bins part the atoms. Atom 0 has masses 1/(1 + r) and
+ * r^d/(1 + r), atom d the reverse; atoms i..j between them P-mass r^i (1 - r^n)/(1 + r) and Q-mass
+ * r^(d - j) (1 - r^n)/(1 + r), n = j - i + 1.
+ */
+function discreteLaplaceBin(t: f64, d: f64, y0: f64, y1: f64, leftClosed: bool): void {
+  const from = 0.5 * (d - y1 * t);
+  const to = 0.5 * (d - y0 * t);
+  const a = Math.max(0.0, leftClosed ? Math.floor(from) + 1.0 : Math.ceil(from));
+  const b = Math.min(d, leftClosed ? Math.floor(to) : Math.ceil(to) - 1.0);
+  binP = 0.0;
+  binQ = 0.0;
+  if (!(a <= b)) return;
+  const r = Math.exp(-1.0 / t);
+  const norm = 1.0 / (1.0 + r);
+  const rd = Math.exp(-d / t);
+  if (a == 0.0) {
+    binP += norm;
+    binQ += rd * norm;
+  }
+  if (b == d) {
+    binP += rd * norm;
+    binQ += norm;
+  }
+  const i = Math.max(a, 1.0);
+  const j = Math.min(b, d - 1.0);
+  if (i <= j) {
+    const spread = -Math.expm1(-(j - i + 1.0) / t) * norm;
+    binP += Math.exp(-i / t) * spread;
+    binQ += Math.exp(-(d - j) / t) * spread;
+  }
+}
+
 /** The base loss whose subsampled loss is y: ln(1 + (e^y - 1)/q), or -Infinity at and below ln(1 - q). */
 // @ts-ignore: decorator
 @inline function baseLoss(y: f64, rate: f64): f64 {
@@ -171,17 +236,17 @@ function baseBin(kind: i32, parameter: f64, y0: f64, y1: f64, leftClosed: bool):
  * loss L, under P' = (1 - q) Q + q P and Q' = Q. Add: the loss is -ln(1 - q + q e^L), decreasing,
  * under P' = Q and Q' = (1 - q) Q + q P.
  */
-function pairBin(kind: i32, parameter: f64, rate: f64, direction: i32, x0: f64, x1: f64): void {
+function pairBin(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, x0: f64, x1: f64): void {
   if (rate >= 1.0) {
-    baseBin(kind, parameter, x0, x1, false);
+    baseBin(kind, parameter, extra, x0, x1, false);
     return;
   }
   if (direction == REMOVE) {
-    baseBin(kind, parameter, baseLoss(x0, rate), baseLoss(x1, rate), false);
+    baseBin(kind, parameter, extra, baseLoss(x0, rate), baseLoss(x1, rate), false);
     binP = (1.0 - rate) * binQ + rate * binP;
     return;
   }
-  baseBin(kind, parameter, baseLoss(-x1, rate), baseLoss(-x0, rate), true);
+  baseBin(kind, parameter, extra, baseLoss(-x1, rate), baseLoss(-x0, rate), true);
   const p = binP;
   binP = binQ;
   binQ = (1.0 - rate) * binQ + rate * p;
@@ -215,17 +280,17 @@ function pairBin(kind: i32, parameter: f64, rate: f64, direction: i32, x0: f64, 
  * few ulp of the probability 1 at most, moves from the lowest losses to infinity (docs/accounting.md,
  * "Connect the dots").
  */
-export function connectDots(kind: i32, parameter: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize, probs: usize): f64 {
+export function connectDots(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize, probs: usize): f64 {
   for (let i = 0; i < n; i++) put(probs, i, 0.0);
   const em1 = Math.expm1(h);
   // Everything at or below loss_0 moves up to it; everything above loss_{n-1} to infinity.
-  pairBin(kind, parameter, rate, direction, -Infinity, lower * h);
+  pairBin(kind, parameter, extra, rate, direction, -Infinity, lower * h);
   put(probs, 0, binP);
-  pairBin(kind, parameter, rate, direction, (lower + <f64>(n - 1)) * h, Infinity);
+  pairBin(kind, parameter, extra, rate, direction, (lower + <f64>(n - 1)) * h, Infinity);
   let infinity = binP;
   for (let k = 1; k < n; k++) {
     const top = (lower + <f64>k) * h; // bin edges are computed one way, so an atom on an edge falls in one bin only
-    pairBin(kind, parameter, rate, direction, (lower + <f64>(k - 1)) * h, top);
+    pairBin(kind, parameter, extra, rate, direction, (lower + <f64>(k - 1)) * h, top);
     if (!(binP > 0.0)) continue;
     // t = loss_k - (the P-mean of the loss in the bin, as e^-mean = b / a), within [0, h].
     const t = Math.min(h, Math.max(0.0, top + Math.log(binQ / binP)));
@@ -243,7 +308,7 @@ export function connectDots(kind: i32, parameter: f64, rate: f64, direction: i32
     put(probs, i, p - taken);
     excess -= taken;
   }
-  hockeyDeltas(kind, parameter, rate, direction, lower, h, n, deltas);
+  hockeyDeltas(kind, parameter, extra, rate, direction, lower, h, n, deltas);
   // The check, from the top, in double-double (Neumaier's two-sum).
   const c = -Math.expm1(-h);
   let ah: f64 = 0.0;
@@ -290,7 +355,7 @@ export function connectDots(kind: i32, parameter: f64, rate: f64, direction: i32
  * Any set of outcomes is a test between the two laws, so its P-mass minus e^eps times its
  * Q-mass is a lower bound on delta(eps): composed bin by bin, these masses give such sets.
  */
-export function floorBins(kind: i32, parameter: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, intoP: usize, intoQ: usize): void {
+export function floorBins(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, intoP: usize, intoQ: usize): void {
   for (let k = 0; k < n; k++) {
     if (k == n - 1) {
       put(intoP, k, 0.0);
@@ -298,7 +363,7 @@ export function floorBins(kind: i32, parameter: f64, rate: f64, direction: i32, 
       continue;
     }
     const loss = (lower + <f64>k) * h;
-    pairBin(kind, parameter, rate, direction, loss, (lower + <f64>(k + 1)) * h);
+    pairBin(kind, parameter, extra, rate, direction, loss, (lower + <f64>(k + 1)) * h);
     put(intoP, k, binP);
     put(intoQ, k, Math.min(binP * Math.exp(0.5 * h), binQ * Math.exp(loss + 0.5 * h)));
   }

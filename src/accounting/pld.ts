@@ -41,19 +41,17 @@ const SPREAD = 9;
 /** The unit roundoff 2^-53. */
 const U = 2 ** -53;
 /** The wasm kinds of assembly/accounting/pld.ts. */
-const KIND = { gaussian: 0, laplace: 1, pure: 2 } as const;
+const KIND = { gaussian: 0, laplace: 1, pure: 2, 'discrete-laplace': 3 } as const;
 /** The two directions of add/remove neighbours. */
 export type Direction = 0 | 1;
 const REMOVE: Direction = 0;
 const ADD: Direction = 1;
 
-/**
- * The base pair of a single release, when this method has one: the Gaussian, Laplace and
- * randomized-response pairs, and discrete Laplace noise at sensitivity 1, whose loss takes the two
- * values +-1/scale with randomized response's masses (P(Y <= 0) = 1 / (1 + e^(-1/scale))), so it
- * is that pair at epsilon 1/scale (rounded up).
- */
-function basePair(event: Event): Event | undefined {
+/** A base pair: the Gaussian, Laplace, randomized-response and discrete Laplace pairs. */
+type BasePair = Extract<Event, { type: keyof typeof KIND }>;
+
+/** The base pair of a single release, when this method has one. */
+function basePair(event: Event): BasePair | undefined {
   switch (event.type) {
     case 'gaussian':
       return Number.isFinite(event.mu) ? event : undefined;
@@ -61,9 +59,21 @@ function basePair(event: Event): Event | undefined {
     case 'pure':
       return Number.isFinite(event.epsilon) ? event : undefined;
     case 'discrete-laplace':
-      return event.sensitivity === 1 ? { type: 'pure', epsilon: roundUp(1 / event.scale) } : undefined;
+      return event.scale > 0 && Number.isFinite(event.sensitivity / event.scale) ? event : undefined;
     default:
       return undefined;
+  }
+}
+
+/** A base pair's wasm kind and parameters: mu or epsilon; the discrete Laplace's scale and sensitivity (in steps). */
+function wasmPair(base: BasePair): [kind: number, parameter: number, extra: number] {
+  switch (base.type) {
+    case 'gaussian':
+      return [KIND.gaussian, base.mu, 0];
+    case 'discrete-laplace':
+      return [KIND[base.type], base.scale, base.sensitivity];
+    default:
+      return [KIND[base.type], base.epsilon, 0];
   }
 }
 
@@ -122,7 +132,7 @@ function subsampledLoss(w: WasmExports, q: number, x: number): number {
 }
 
 /** The range of losses, [lo, hi], that carries the mass of a base pair (subsampled at rate q, in a direction). */
-function lossRange(w: WasmExports, base: Event, q: number, direction: Direction): [number, number] {
+function lossRange(w: WasmExports, base: BasePair, q: number, direction: Direction): [number, number] {
   let lo: number;
   let hi: number;
   if (base.type === 'gaussian') {
@@ -133,7 +143,8 @@ function lossRange(w: WasmExports, base: Event, q: number, direction: Direction)
     lo = (q >= 1 ? half : -half) - SPREAD * mu;
     hi = (direction === ADD && q < 1 ? -half : half) + SPREAD * mu;
   } else {
-    const e = base.type === 'laplace' ? base.epsilon : (base as { epsilon: number }).epsilon;
+    // The largest loss, rounded up (the discrete Laplace's d / t past the division's rounding).
+    const e = base.type === 'discrete-laplace' ? roundUp(base.sensitivity / base.scale) : base.epsilon;
     lo = -e;
     hi = e;
   }
@@ -143,18 +154,17 @@ function lossRange(w: WasmExports, base: Event, q: number, direction: Direction)
 }
 
 /** The connect-the-dots distribution of a base pair on a Poisson-subsampled batch (q = 1: none). */
-function basePmf(base: Event, q: number, direction: Direction, h: number): Pmf {
+function basePmf(base: BasePair, q: number, direction: Direction, h: number): Pmf {
   const w = wasm();
   const [lo, hi] = lossRange(w, base, q, direction);
   const lower = Math.floor(lo / h);
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
   if (n > MAX_LENGTH) throw tooLong(n);
-  const kind = KIND[base.type as keyof typeof KIND];
-  const parameter = base.type === 'gaussian' ? base.mu : (base as { epsilon: number }).epsilon;
+  const [kind, parameter, extra] = wasmPair(base);
   return inArena(w, 16 * n, (at) => {
     const deltas = at;
     const probs = at + 8 * n;
-    const infinity = w.connectDots(kind, parameter, q, direction, lower, h, n, deltas, probs);
+    const infinity = w.connectDots(kind, parameter, extra, q, direction, lower, h, n, deltas, probs);
     return { lower, probs: f64(w, probs, n).slice(), infinity, error: 0, error1: 0 };
   });
 }
@@ -250,7 +260,12 @@ function repeat<T>(x: T, times: number, combine: (a: T, b: T | undefined) => T):
  * An event in one direction, built from its base pairs by `base` (a distribution, or a floor
  * pair) and composed by `combine`.
  */
-function eventOf<T>(event: Event, direction: Direction, base: (pair: Event, q: number, direction: Direction) => T, combine: (a: T, b: T | undefined) => T): T {
+function eventOf<T>(
+  event: Event,
+  direction: Direction,
+  base: (pair: BasePair, q: number, direction: Direction) => T,
+  combine: (a: T, b: T | undefined) => T,
+): T {
   switch (event.type) {
     case 'poisson':
       return base(basePair(event.event)!, event.rate, direction);
@@ -310,16 +325,15 @@ interface FloorPair {
 }
 
 /** The floor masses of a base pair (subsampled at rate q, in a direction). */
-function baseFloor(base: Event, q: number, direction: Direction, h: number): FloorPair {
+function baseFloor(base: BasePair, q: number, direction: Direction, h: number): FloorPair {
   const w = wasm();
   const [lo, hi] = lossRange(w, base, q, direction);
   const lower = Math.floor(lo / h) - 1; // a bin below the lowest loss: bins are (l_k, l_k+1], and an atom may sit at lo
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
   if (n > MAX_LENGTH) throw tooLong(n);
-  const kind = KIND[base.type as keyof typeof KIND];
-  const parameter = base.type === 'gaussian' ? base.mu : (base as { epsilon: number }).epsilon;
+  const [kind, parameter, extra] = wasmPair(base);
   return inArena(w, 16 * n, (at) => {
-    w.floorBins(kind, parameter, q, direction, lower, h, n, at, at + 8 * n);
+    w.floorBins(kind, parameter, extra, q, direction, lower, h, n, at, at + 8 * n);
     const p = f64(w, at, n).slice();
     const tilted = f64(w, at + 8 * n, n).slice();
     // Each mass is within a few ulp of the true one (16 u covers the bin's and the tilt's roundings).

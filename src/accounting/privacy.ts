@@ -414,10 +414,13 @@ export function independentPrivacy(family: IndependentFamily, lambda: Float64Arr
   const warnings =
     exactAt === undefined ? [] : [`no privacy: coordinate ${exactAt} has sensitivity ${lambda[exactAt]} and scale 0, so it is released exactly.`];
   if (family === 'laplace') {
-    // Continuous Laplace noise: its coordinates' Laplace pairs composed (so a long profile is tight
-    // for delta > 0); discrete: randomized response at the total, which dominates it.
-    const events = discrete || !(total < Infinity) ? undefined : laplaceEvents(lambda, scaleAt);
-    return purePrivacy(total, discrete ? 'discrete-laplace' : 'laplace', warnings, events?.upper, events?.lower);
+    // The coordinates' pairs composed, so that a long profile is tight for delta > 0.
+    if (!(total < Infinity)) return purePrivacy(total, discrete ? 'discrete-laplace' : 'laplace', warnings);
+    if (!discrete) {
+      const events = laplaceEvents(lambda, scaleAt);
+      return purePrivacy(total, 'laplace', warnings, events.upper, events.lower);
+    }
+    return purePrivacy(total, 'discrete-laplace', warnings, discreteLaplaceEvent(lambda, scaleAt));
   }
   return discrete ? zcdpPrivacy(halfSquare(total), 'discrete-gaussian', warnings) : gdpPrivacy(total, 'gaussian', warnings);
 }
@@ -454,6 +457,33 @@ function laplaceEvents(lambda: Float64Array, scaleAt: (i: number) => number): { 
   const upper = ratios((r) => Math.ceil(r / unit(r)) * unit(r), Number.POSITIVE_INFINITY);
   const lower = ratios((r) => Math.floor(r / unit(r)) * unit(r), Number.POSITIVE_INFINITY);
   return { upper: grouped(upper, (r) => r * (1 + 2 ** -52)), lower: grouped(lower, (r) => r * (1 - 2 ** -52)) };
+}
+
+/** Distinct discrete Laplace pairs up to which a profile is accounted pair by pair. */
+const DISCRETE_GROUPS = 256;
+
+/**
+ * Independent discrete Laplace coordinates (sensitivities d_i and scales t_i in grid steps, exactly
+ * the noise drawn) as one event: equal pairs composed together. Undefined, so that randomized
+ * response at the total accounts for them (it dominates every pair), for more than 256 distinct
+ * pairs, or a sensitivity that is not a whole number of steps (a group's, which has no single pair).
+ */
+function discreteLaplaceEvent(lambda: Float64Array, scaleAt: (i: number) => number): Event | undefined {
+  const counts = new Map<number, Map<number, number>>(); // sensitivity -> scale -> coordinates
+  let distinct = 0;
+  for (let i = 0; i < lambda.length; i++) {
+    const d = lambda[i]!;
+    if (d === 0) continue;
+    if (!Number.isInteger(d)) return undefined;
+    const t = scaleAt(i);
+    const scales = memo(counts, d, () => new Map<number, number>());
+    if (!scales.has(t) && ++distinct > DISCRETE_GROUPS) return undefined;
+    scales.set(t, (scales.get(t) ?? 0) + 1);
+  }
+  const events = [...counts].flatMap(([d, scales]) =>
+    [...scales].map(([t, times]) => [{ type: 'discrete-laplace', scale: t, sensitivity: d }, times] as const),
+  );
+  return { type: 'composed', events };
 }
 
 /**
@@ -802,10 +832,10 @@ export function subsample(privacy: Privacy, options: Sampling): Privacy {
   return approximatePrivacy(sampled, [rdpRoute(sampled)], warnings, sampled, 'subsampled');
 }
 
-/** Whether an event is one Laplace coordinate (laplaceEvent of a single nonzero ratio). */
-function oneLaplace(event: Event): boolean {
-  if (event.type === 'laplace') return true;
-  return event.type === 'composed' && event.events.length === 1 && event.events[0]![1] === 1 && event.events[0]![0].type === 'laplace';
+/** The pair of one Laplace or discrete Laplace coordinate (laplaceEvents' or discreteLaplaceEvent's single pair), if the event is one. */
+function oneLaplacePair(event: Event): Event | undefined {
+  const single = event.type === 'composed' && event.events.length === 1 && event.events[0]![1] === 1 ? event.events[0]![0] : event;
+  return single.type === 'laplace' || single.type === 'discrete-laplace' ? single : undefined;
 }
 
 /** The event to subsample: one mechanism applied to the batch (a Gaussian release at its distance, a pure one as randomized response). */
@@ -814,9 +844,9 @@ function amplifiable(privacy: Privacy, event: Event): Event {
     case 'gdp':
       return { type: 'gaussian', mu: privacy.mu };
     case 'pure':
-      // One Laplace coordinate is the Laplace pair at its epsilon; several, or discrete noise, are
-      // dominated by randomized response at the total (their product pair is not one Laplace pair).
-      return oneLaplace(event) ? { type: 'laplace', epsilon: privacy.epsilonPure } : { type: 'pure', epsilon: privacy.epsilonPure };
+      // One Laplace or discrete Laplace coordinate is its own pair; several are dominated by
+      // randomized response at the total (their product pair is not one pair).
+      return oneLaplacePair(event) ?? { type: 'pure', epsilon: privacy.epsilonPure };
     case 'zcdp':
       return { type: 'zcdp', rho: privacy.rho };
     default:

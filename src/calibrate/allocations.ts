@@ -350,24 +350,13 @@ export function calibrateGaussian(options: GaussianCalibrationOptions): Gaussian
 const LAPLACE_SEARCH_GAP = 1e-3;
 
 /**
- * calibrateLaplace for (epsilon, delta) (docs/accounting.md, "Calibrating by the accountant"): the allocation's shape at the largest pure budget
- * epsilonPure whose Laplace noise the accountant certifies (epsilon, delta)-DP, by doubling and
- * bisection on epsilonPure (which only grows the privacy loss).
+ * The largest pure budget epsilonPure (to 0.1%, from below) whose Laplace noise `meets` an
+ * (epsilon, delta) budget by the accountant (docs/accounting.md, "Calibrating by the accountant"),
+ * by doubling and bisection (a larger epsilonPure only grows the privacy loss). Pure epsilon-DP at
+ * epsilon meets (epsilon, delta): the search starts there.
  */
-function approximateLaplaceCalibration(target: Target & { notion: 'approximate' }, profile: Profile): LaplaceCalibration {
-  if (profile.grouped) {
-    throw new TypeError(
-      'dpnoise: `delta` applies to Laplace noise per coordinate, not with `groups` (a group with an l1 sensitivity has no Laplace pair to account); give `sensitivity`, or no `delta`.',
-    );
-  }
-  if (!(target.epsilon > 0)) throw new RangeError(`dpnoise: \`epsilon\` must be > 0 for Laplace noise; got ${target.epsilon}.`);
-  const at = (epsilonPure: number) => laplaceCalibration({ notion: 'pure', epsilon: epsilonPure }, profile);
-  const meets = (epsilonPure: number) => {
-    const scales = at(epsilonPure).scales;
-    return independentPrivacy('laplace', profile.lambda, (i) => scales[i]!).epsilon(target.delta) <= target.epsilon;
-  };
-  // Pure epsilon-DP at epsilon meets (epsilon, delta): the search starts there.
-  let lo = target.epsilon;
+export function largestPureBudget(epsilon: number, meets: (epsilonPure: number) => boolean): number {
+  let lo = epsilon;
   let hi = lo * 2;
   while (hi < Number.MAX_VALUE && meets(hi)) [lo, hi] = [hi, hi * 2];
   while (lo > 0 && hi / lo - 1 > LAPLACE_SEARCH_GAP) {
@@ -375,7 +364,28 @@ function approximateLaplaceCalibration(target: Target & { notion: 'approximate' 
     if (meets(mid)) lo = mid;
     else hi = mid;
   }
-  return calibration({ ...at(lo), budget: budgetOf(target) });
+  return lo;
+}
+
+/** The refusal of `delta` for Laplace noise by groups, or of an epsilon that is not positive. */
+export function checkApproximateLaplace(target: Target & { notion: 'approximate' }, profile: Profile): void {
+  if (profile.grouped) {
+    throw new TypeError(
+      'dpnoise: `delta` applies to Laplace noise per coordinate, not with `groups` (a group with an l1 sensitivity has no Laplace pair to account); give `sensitivity`, or no `delta`.',
+    );
+  }
+  if (!(target.epsilon > 0)) throw new RangeError(`dpnoise: \`epsilon\` must be > 0 for Laplace noise; got ${target.epsilon}.`);
+}
+
+/** calibrateLaplace for (epsilon, delta): the allocation's shape at the largest pure budget whose Laplace noise is (epsilon, delta)-DP. */
+export function approximateLaplaceCalibration(target: Target & { notion: 'approximate' }, profile: Profile): LaplaceCalibration {
+  checkApproximateLaplace(target, profile);
+  const at = (epsilonPure: number) => laplaceCalibration({ notion: 'pure', epsilon: epsilonPure }, profile);
+  const epsilonPure = largestPureBudget(target.epsilon, (e) => {
+    const scales = at(e).scales;
+    return independentPrivacy('laplace', profile.lambda, (i) => scales[i]!).epsilon(target.delta) <= target.epsilon;
+  });
+  return calibration({ ...at(epsilonPure), budget: budgetOf(target) });
 }
 
 /**

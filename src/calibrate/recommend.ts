@@ -1,9 +1,17 @@
-// Which noise family has the lower error for a profile and budget: the optimal Gaussian
-// ((epsilon, delta)-DP) and Laplace (pure epsilon-DP) calibrations side by side.
+// Which noise family has the lower error for a profile and budget: the optimal Gaussian and
+// Laplace calibrations side by side, both for (epsilon, delta)-DP (Laplace by the accountant).
 import { budgetOf, readBudget } from '../core/budget.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
-import { gaussianCalibration, type GaussianCalibration, type Groups, laplaceCalibration, type LaplaceCalibration, readProfile } from './allocations.js';
+import {
+  approximateLaplaceCalibration,
+  gaussianCalibration,
+  type GaussianCalibration,
+  type Groups,
+  laplaceCalibration,
+  type LaplaceCalibration,
+  readProfile,
+} from './allocations.js';
 
 /**
  * What `recommend` returns.
@@ -13,9 +21,14 @@ import { gaussianCalibration, type GaussianCalibration, type Groups, laplaceCali
 export interface Recommendation {
   /** The optimal Gaussian calibration ((epsilon, delta)-DP). */
   readonly gaussian: GaussianCalibration;
-  /** The optimal Laplace calibration (pure epsilon-DP). */
+  /**
+   * The optimal Laplace calibration for (epsilon, delta)-DP by the accountant (calibrateLaplace
+   * with `delta`); with `groups`, which the accountant does not take per group, pure epsilon-DP.
+   */
   readonly laplace: LaplaceCalibration;
-  /** The one with the lower error (Laplace also gives pure epsilon-DP). */
+  /** The optimal Laplace calibration for pure epsilon-DP (larger scales; no delta at all). */
+  readonly laplacePure: LaplaceCalibration;
+  /** The one with the lower error at (epsilon, delta). */
   readonly best: 'gaussian' | 'laplace';
 }
 
@@ -29,9 +42,9 @@ export interface RecommendOptions {
   sensitivity?: Float64Array | readonly number[];
   /** Groups of coordinates with one scale each, in place of `sensitivity`. */
   groups?: Groups;
-  /** epsilon: the Gaussian calibration meets (epsilon, delta), the Laplace one pure epsilon. */
+  /** epsilon: both calibrations meet (epsilon, delta); laplacePure meets pure epsilon. */
   epsilon: number;
-  /** delta, for the Gaussian calibration. */
+  /** delta. */
   delta: number;
   /** The p of the error compared (default 2). */
   errorPower?: number;
@@ -40,15 +53,17 @@ export interface RecommendOptions {
 }
 
 /**
- * The optimal Gaussian ((epsilon, delta)-DP) and Laplace (epsilon-DP) calibrations side by side,
- * and which has the lower error. With spread-out profiles Laplace can win even in high dimensions.
+ * The optimal Gaussian and Laplace calibrations for (epsilon, delta)-DP side by side (Laplace by
+ * the accountant, which often lets it spend more than epsilon as pure epsilon-DP), the pure
+ * Laplace one, and which has the lower error. With spread-out profiles Laplace can win even in
+ * high dimensions.
  *
  * @example
  * ```ts
  * import { recommend } from 'dpnoise';
  *
  * const r = recommend({ sensitivity: [0.1, 0.2, 0.4, 0.8], epsilon: 1, delta: 1e-6 });
- * console.log(r.best, r.gaussian.mse, r.laplace.mse); // 'laplace' 40.16 15.11
+ * console.log(r.best, r.gaussian.mse, r.laplace.mse); // 'laplace' 40.16 15.11 (four coordinates: delta buys Laplace nothing here)
  * ```
  *
  * @group Calibration
@@ -58,6 +73,7 @@ export function recommend(options: RecommendOptions): Recommendation {
   const target = readBudget(o, ['approximate']);
   const profile = readProfile(o);
   const gaussian = gaussianCalibration(target, profile);
-  const laplace = laplaceCalibration({ notion: 'pure', epsilon: (budgetOf(target) as { epsilon: number }).epsilon }, profile);
-  return frozenResult({ gaussian, laplace, best: laplace.error < gaussian.error ? 'laplace' : 'gaussian' });
+  const laplacePure = laplaceCalibration({ notion: 'pure', epsilon: (budgetOf(target) as { epsilon: number }).epsilon }, profile);
+  const laplace = profile.grouped ? laplacePure : approximateLaplaceCalibration(target as typeof target & { notion: 'approximate' }, profile);
+  return frozenResult({ gaussian, laplace, laplacePure, best: laplace.error < gaussian.error ? 'laplace' : 'gaussian' });
 }

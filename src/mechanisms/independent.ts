@@ -13,6 +13,8 @@ import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../acc
 import { independentPrivacy, type GdpPrivacy, type PurePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import {
   calibrateProfile,
+  checkApproximateLaplace,
+  largestPureBudget,
   type GaussianCalibration,
   type GaussianCalibrationOptions,
   type LaplaceCalibration,
@@ -59,7 +61,10 @@ export interface GaussianMechanism extends GaussianCalibration, Releasing {
  * @group Mechanisms
  */
 export interface LaplaceMechanism extends LaplaceCalibration, Releasing {
-  /** The pure epsilon-DP the release gives (in grid mode, with the rounding), never weaker than asked. */
+  /**
+   * The privacy the release gives (in grid mode, with the rounding), never weaker than asked: pure
+   * epsilon-DP (epsilonPure), and its (epsilon, delta) curve by the accountant.
+   */
   readonly privacy: PurePrivacy;
 }
 
@@ -85,7 +90,7 @@ export interface ModeChoice {
  *
  * @group Mechanisms
  */
-export type LaplaceMechanismOptions = Omit<CalibrationOptions, 'delta'> & ModeChoice;
+export type LaplaceMechanismOptions = CalibrationOptions & ModeChoice;
 
 /**
  * Options of gaussianMechanism: calibrateGaussian's, and the mode.
@@ -119,33 +124,26 @@ function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64A
   };
 }
 
-/** The budget value a family calibrates to: mu for Gaussian noise (continuous, or grid mode's zCDP), epsilon for Laplace. */
+/** The budget value a family calibrates to: mu for Gaussian noise (continuous, or grid mode's zCDP), pure epsilon for Laplace. */
 function budgetValue(family: NoiseFamily, target: Target, grid: boolean): number {
   if (family === LAPLACE) return (target as { epsilon: number }).epsilon;
   return grid ? gridGaussianDistance(target) : gaussianDistance(target);
 }
 
-/** The mechanism of `family` for a budget, a profile (owned by the mechanism) and a mode, all validated. */
-export function independentMechanism(family: NoiseFamily, target: Target, profile: Profile, mode: ModeOptions): GaussianMechanism | LaplaceMechanism {
-  const distance = budgetValue(family, target, mode.mode === 'grid');
-  const asked = {
-    family: family.name,
-    budget: budgetOf(target),
-    allocation: profile.allocation,
-    errorPower: profile.p,
-    ...(family === GAUSSIAN ? { mu: distance } : {}),
-  };
+/**
+ * The calibration, privacy and release of `family` at a budget value (mu, or pure epsilon), for a
+ * profile and a mode. Grid mode calibrates to the sensitivities rounded to the grid (in steps);
+ * the scales in grid units need not be whole steps, and the privacy is computed from the integer
+ * changes and the noise drawn.
+ */
+function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distance: number) {
   if (mode.mode === 'continuous') {
     const calibration = calibrateProfile(family, profile, distance);
     const { scales, sensitivity } = calibration;
     const privacy = independentPrivacy(family.name, sensitivity, (i) => scales[i]!);
-    const release = releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined });
-    return frozenResult({ ...asked, ...calibration, privacy, mode: mode.mode, grid: undefined, fixedWork: false, release }) as
-      | GaussianMechanism
-      | LaplaceMechanism;
+    const release = () => releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined });
+    return { calibration, scales, privacy, grid: undefined, release };
   }
-  // Grid mode: calibrate to the sensitivities rounded to the grid (in steps); the scales in grid
-  // units need not be whole steps. The privacy is computed from the integer changes and the noise drawn.
   const { lambda, weights, grouped } = profile;
   const sizes = grouped ? weights : undefined;
   const first = calibrateProfile(family, profile, distance);
@@ -160,11 +158,37 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
     (i) => steps[i]!,
     true,
   );
-  const release = releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
-  const scales = steps.map((s) => s * g);
-  return frozenResult({ ...asked, ...calibration, scales, privacy, mode: 'grid', grid: g, fixedWork: mode.fixedWork, release }) as
-    | GaussianMechanism
-    | LaplaceMechanism;
+  const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
+  return { calibration, scales: steps.map((s) => s * g), privacy, grid: g, release };
+}
+
+/**
+ * The mechanism of `family` for a budget, a profile (owned by the mechanism) and a mode, all
+ * validated. Laplace noise for (epsilon, delta) takes the largest pure budget whose noise, as
+ * drawn (on the grid, with the grid's rounding), the accountant certifies (epsilon, delta)-DP.
+ */
+export function independentMechanism(family: NoiseFamily, target: Target, profile: Profile, mode: ModeOptions): GaussianMechanism | LaplaceMechanism {
+  const at = (distance: number) => madeAt(family, profile, mode, distance);
+  let distance: number;
+  if (family === LAPLACE && target.notion === 'approximate') {
+    checkApproximateLaplace(target, profile);
+    distance = largestPureBudget(target.epsilon, (e) => at(e).privacy.epsilon(target.delta) <= target.epsilon);
+  } else distance = budgetValue(family, target, mode.mode === 'grid');
+  const made = at(distance);
+  return frozenResult({
+    family: family.name,
+    budget: budgetOf(target),
+    allocation: profile.allocation,
+    errorPower: profile.p,
+    ...(family === GAUSSIAN ? { mu: distance } : {}),
+    ...made.calibration,
+    scales: made.scales,
+    privacy: made.privacy,
+    mode: mode.mode,
+    grid: made.grid,
+    fixedWork: mode.mode === 'grid' && mode.fixedWork,
+    release: made.release(),
+  }) as GaussianMechanism | LaplaceMechanism;
 }
 
 /**
@@ -194,7 +218,9 @@ export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMe
 }
 
 /**
- * A Laplace mechanism for pure epsilon-DP: calibrateLaplace's options, and `mode`/`grid`.
+ * A Laplace mechanism for pure epsilon-DP, or with `delta` for (epsilon, delta)-DP by the
+ * accountant (the largest pure budget whose noise, as drawn, it certifies; in grid mode, the exact
+ * discrete Laplace pairs with the grid's rounding): calibrateLaplace's options, and `mode`/`grid`.
  *
  * @example
  * ```ts
@@ -204,11 +230,14 @@ export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMe
  * // A new Float64Array; every value is a multiple of m.grid.
  * const released = m.release([12.5, 7.25, 3.0, 0.5]);
  * console.log(released, m.privacy.epsilonPure); // epsilonPure <= 1
+ * // 100 counts at (1, 1e-6)-DP: scales 41.6 instead of pure epsilon 1's 100.
+ * const d = laplaceMechanism({ sensitivity: new Array(100).fill(1), epsilon: 1, delta: 1e-6 });
+ * console.log(d.scales[0], d.privacy.epsilon(1e-6)); // <= 1
  * ```
  *
  * @group Mechanisms
  */
 export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta', ...MODE_OPTIONS]);
-  return independentMechanism(LAPLACE, readBudget(o, ['pure']), readProfile(o, true), readMode(o)) as LaplaceMechanism;
+  return independentMechanism(LAPLACE, readBudget(o, ['pure', 'approximate']), readProfile(o, true), readMode(o)) as LaplaceMechanism;
 }

@@ -30,10 +30,32 @@ export interface WasmExports {
   square(a: number, na: number, out: number, work: number, n: number, tw: number, m: number): void;
   twiddles(tw: number, n: number): void;
   /** Privacy-loss distributions (assembly/accounting/pld.ts): kind 0 Gaussian (mu), 1 Laplace (epsilon0); direction 0 remove, 1 add. */
-  hockeyDelta(kind: number, parameter: number, rate: number, direction: number, epsilon: number): number;
-  hockeyDeltas(kind: number, parameter: number, rate: number, direction: number, lower: number, h: number, n: number, deltas: number): void;
-  connectDots(kind: number, parameter: number, rate: number, direction: number, lower: number, h: number, n: number, deltas: number, probs: number): number;
-  floorBins(kind: number, parameter: number, rate: number, direction: number, lower: number, h: number, n: number, intoP: number, intoQ: number): void;
+  hockeyDelta(kind: number, parameter: number, extra: number, rate: number, direction: number, epsilon: number): number;
+  hockeyDeltas(kind: number, parameter: number, extra: number, rate: number, direction: number, lower: number, h: number, n: number, deltas: number): void;
+  connectDots(
+    kind: number,
+    parameter: number,
+    extra: number,
+    rate: number,
+    direction: number,
+    lower: number,
+    h: number,
+    n: number,
+    deltas: number,
+    probs: number,
+  ): number;
+  floorBins(
+    kind: number,
+    parameter: number,
+    extra: number,
+    rate: number,
+    direction: number,
+    lower: number,
+    h: number,
+    n: number,
+    intoP: number,
+    intoQ: number,
+  ): void;
   floorDelta(massP: number, massQ: number, n: number, lower: number, h: number, tilt: number, errorP: number, errorQ: number, epsilon: number): number;
   pldDelta(probs: number, n: number, lower: number, h: number, infinity: number, slack: number, epsilon: number): number;
   pldEpsilon(probs: number, n: number, lower: number, h: number, infinity: number, slack: number, delta: number): number;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/accounting/events.js';
 import { eventFloors, eventPmfs, floorDelta, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
 import { gaussianDelta, normalSf } from '../../src/index.js';
+import { wasm } from '../../src/wasm/loader.js';
+import { fixture } from '../helpers.js';
 
 /** delta(eps) of a Gaussian at distance mu on a Poisson batch of rate q, both directions, in closed form (the loss is monotone in x). */
 function subsampledGaussianDelta(mu: number, q: number, eps: number): [number, number] {
@@ -101,5 +103,22 @@ describe('pldSupports', () => {
     expect(pldSupports({ type: 'zcdp', rho: 1 })).toBe(false);
     expect(pldSupports({ type: 'without-replacement', size: 1, population: 10, event: gaussian })).toBe(false);
     expect(pldSupports({ type: 'discrete-gaussian', variance: 4, sensitivity: 1 })).toBe(false);
+  });
+});
+
+describe('the discrete Laplace pair (any integer sensitivity)', () => {
+  const reference = fixture('discrete-laplace.json') as {
+    exact: { scale: number; sensitivity: number; epsilon: number; delta: number }[];
+  };
+
+  it('its delta(eps) is at least the exact one (mpmath sums), above it by at most its stated margin', () => {
+    const w = wasm();
+    const U = 2 ** -53;
+    for (const { scale, sensitivity, epsilon, delta } of reference.exact) {
+      const ours = w.hockeyDelta(3, scale, sensitivity, 1, 0, epsilon);
+      expect(ours, `t ${scale} d ${sensitivity} eps ${epsilon}`).toBeGreaterThanOrEqual(delta);
+      // The margin added, 32 u (|eps| + d/t) + 16 u, and a few ulp of rounding (the closed form has no cancellation).
+      expect(ours - delta).toBeLessThanOrEqual(32 * U * (Math.abs(epsilon) + sensitivity / scale) + 16 * U + 1e-13 * delta);
+    }
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { addGaussianNoise, calibrateGaussian, createRng, gaussianMechanism, gaussianNoise, laplaceMechanism, recommend } from '../../src/index.js';
+import {
+  addGaussianNoise,
+  calibrateGaussian,
+  calibrateLaplace,
+  compose,
+  createRng,
+  gaussianMechanism,
+  gaussianNoise,
+  laplaceMechanism,
+  recommend,
+} from '../../src/index.js';
 import { EPS, exactSum, expectClose, SAFETY } from '../helpers.js';
 
 describe('one-line mechanisms', () => {
@@ -98,6 +108,18 @@ describe('group (per-layer) calibration', () => {
 
 describe('recommend', () => {
   const profile = (K: number, f: (i: number) => number) => Array.from({ length: K }, (_, i) => f(i + 1));
+  it('compares the Gaussian with (epsilon, delta)-Laplace, and keeps the pure Laplace calibration too', () => {
+    // 100 unit sensitivities at (1, 1e-6): Laplace by the accountant has 0.17 of pure Laplace's MSE.
+    const r = recommend({ sensitivity: profile(100, () => 1), epsilon: 1, delta: 1e-6 });
+    expect(r.laplace.scales).toEqual(calibrateLaplace({ sensitivity: profile(100, () => 1), epsilon: 1, delta: 1e-6 }).scales);
+    expect(r.laplace.mse / r.laplacePure.mse).toBeLessThan(0.2);
+    expect(r.laplace.budget).toEqual({ epsilon: 1, delta: 1e-6 });
+    expect(r.laplacePure.budget).toEqual({ epsilon: 1 });
+    // Groups have no Laplace pair per group: their Laplace calibration stays pure.
+    const grouped = recommend({ groups: { sizes: [2, 3], sensitivity: [1, 2] }, epsilon: 1, delta: 1e-6 });
+    expect(grouped.laplace).toBe(grouped.laplacePure);
+  });
+
   it('puts the optimal Gaussian and Laplace calibrations side by side and picks the lower error', () => {
     const uniform = recommend({ sensitivity: profile(20, () => 1), epsilon: 0.5, delta: 1e-6 });
     expect(uniform.best).toBe('gaussian');
@@ -107,5 +129,47 @@ describe('recommend', () => {
     expect(spread.gaussian.allocation).toBe('optimal');
     // Spread-out profiles keep Laplace ahead in high dimension too.
     expect(recommend({ sensitivity: profile(10_000, (i) => Math.max(Math.exp(-i), 1e-100)), epsilon: 1, delta: 1e-6 }).best).toBe('laplace');
+  });
+});
+
+describe('laplaceMechanism for (epsilon, delta)', () => {
+  const ones = new Array(100).fill(1);
+  const spread = Array.from({ length: 1000 }, (_, i) => 1 / (1 + (i % 100)));
+
+  it('meets the budget by the accountant, tightly, in both modes, with far smaller scales than pure epsilon', () => {
+    for (const sensitivity of [ones, spread]) {
+      const pure = laplaceMechanism({ sensitivity, epsilon: 1 });
+      const continuous = laplaceMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' });
+      const grid = laplaceMechanism({ sensitivity, epsilon: 1, delta: 1e-6 });
+      for (const m of [continuous, grid]) {
+        expect(m.budget).toEqual({ epsilon: 1, delta: 1e-6 });
+        const eps = m.privacy.epsilon(1e-6);
+        expect(eps).toBeLessThanOrEqual(1);
+        expect(eps).toBeGreaterThan(0.995); // the search stops within 0.1% of the pure budget
+        expect(m.privacy.bounds(1e-6).lower).toBeGreaterThan(0.99);
+        expect(m.mse / pure.mse).toBeLessThan(0.3); // measured 0.11 (ones) and 0.04 (spread)
+      }
+      // The grid's exact discrete pairs cost almost nothing over continuous noise: measured +0.02%.
+      expect(grid.mse / continuous.mse).toBeLessThan(1.001);
+      expect(grid.mse / continuous.mse).toBeGreaterThan(0.999);
+    }
+  });
+
+  it("the grid mechanism's figure is its discrete Laplace pairs', as dp_accounting's DpEvent describes them", () => {
+    const m = laplaceMechanism({ sensitivity: ones, epsilon: 1, delta: 1e-6 });
+    const d = Math.ceil(1 / m.grid!); // every coordinate moves by at most d steps
+    const t = m.scales[0]! / m.grid!; // the scale drawn, in steps
+    const event = { class_name: 'SelfComposedDpEvent', count: 100, event: { class_name: 'DiscreteLaplaceDpEvent', noise_parameter: 1 / t, sensitivity: d } };
+    const fromEvent = compose([{ event }]).epsilon(1e-6);
+    expect(Math.abs(fromEvent / m.privacy.epsilon(1e-6) - 1)).toBeLessThan(1e-6);
+    // Randomized response at the total pure epsilon, which accounted grid-mode Laplace noise
+    // before, reports about that total: 2.41 here.
+    expect(m.privacy.epsilonPure).toBeGreaterThan(2);
+  });
+
+  it('refuses delta with groups, as calibrateLaplace does', () => {
+    expect(() => laplaceMechanism({ groups: { sizes: [2], sensitivity: [1] }, epsilon: 1, delta: 1e-6 })).toThrow(
+      /`delta` applies to Laplace noise per coordinate/,
+    );
   });
 });
