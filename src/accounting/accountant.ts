@@ -7,7 +7,8 @@
 // repeated questions cost only the sums.
 import { eventFloors, eventPmfs, floorDelta, pmfDelta, pmfEpsilon, TooLong } from './pld.js';
 import { memo } from '../core/memo.js';
-import type { Event } from './events.js';
+import { ROUND_UP, roundUp } from '../core/rounding.js';
+import { type Event, slackOf } from './events.js';
 
 /** The coarse grid of the first pass, and the finest step the accountant goes to. */
 const COARSE = 0.05;
@@ -40,8 +41,34 @@ export interface PldAccount {
   bounds(delta: number): { lower: number; upper: number };
 }
 
-/** The accountant for an event the PLD method supports (pldSupports). */
+/** The largest slack the accountant takes: e^slack is then within 1 + 2^-50 of 1 (ROUND_UP). */
+const MAX_SLACK = 2 ** -60;
+
+/**
+ * The accountant for an event the PLD method supports (pldSupports). With a slack S (slackOf: the
+ * release's laws within e^(+-S) of the tree's; docs/accounting.md, "Discrete Gaussian"), every
+ * P(A) <= e^S P'(A) <= e^S (e^eps' Q'(A) + delta') <= e^(eps' + 2S) Q(A) + e^S delta', so the
+ * answers of the tree move by 2S in epsilon and by e^S in delta; lower ends by as much the other way.
+ */
 export function pldAccount(event: Event): PldAccount {
+  const slack = slackOf(event);
+  const account = treeAccount(event);
+  if (slack === 0) return account;
+  if (!(slack <= MAX_SLACK)) return { epsilon: () => Infinity, delta: () => 1, bounds: () => ({ lower: 0, upper: Infinity }) };
+  const up = (x: number) => roundUp(x + 2 * slack);
+  const down = (x: number) => Math.max(0, (x - 2 * slack) * (1 - ROUND_UP));
+  return {
+    epsilon: (delta) => up(account.epsilon(delta * (1 - ROUND_UP))),
+    delta: (eps) => Math.min(1, roundUp(account.delta(eps - 2 * slack - ROUND_UP * Math.abs(eps)))),
+    bounds(delta) {
+      const upper = up(account.bounds(delta * (1 - ROUND_UP)).upper);
+      return { lower: Math.min(upper, down(account.bounds(Math.min(delta * (1 + ROUND_UP), 1 - 2 ** -53)).lower)), upper };
+    },
+  };
+}
+
+/** The accountant of an event tree, its 'close' events read as their `event`. */
+function treeAccount(event: Event): PldAccount {
   const pmfs = new Map<number, ReturnType<typeof eventPmfs>>();
   const floors = new Map<number, ReturnType<typeof eventFloors>>();
   const upperAt = (h: number) => memo(pmfs, h, () => eventPmfs(event, h));

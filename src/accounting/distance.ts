@@ -1,6 +1,7 @@
 // The distance mu that Gaussian noise is calibrated to, for a budget: the one place that turns a
 // budget into mu, for continuous noise (the exact Gaussian curve) and for grid mode's discrete
-// Gaussian noise (through rho-zCDP, rho = mu^2 / 2, converted to (epsilon, delta) by zcdp.ts).
+// Gaussian noise (by the continuous Gaussians around it, docs/accounting.md "Discrete Gaussian",
+// or through rho-zCDP, rho = mu^2 / 2, converted to (epsilon, delta) by zcdp.ts).
 import type { Target } from '../core/budget.js';
 import { wasm } from '../wasm/loader.js';
 import { zcdpMu } from './zcdp.js';
@@ -38,4 +39,38 @@ export function gridGaussianDistance(target: Target): number {
     );
   }
   return mu;
+}
+
+/** What calibrateGridGaussian builds: a release whose privacy answers epsilon(delta), and its smallest scale in grid steps. */
+export interface GridGaussianRelease {
+  readonly privacy: { epsilon(delta: number): number };
+  /** The smallest noise scale drawn (in grid steps) on a coordinate that moves. */
+  readonly smallestSteps: number;
+}
+
+/**
+ * Grid-mode Gaussian noise for a budget: `build` makes the release for a distance. For
+ * (epsilon, delta), by the continuous Gaussians around the discrete noise (docs/accounting.md,
+ * "Discrete Gaussian"): the continuous mu0 (less 2^-40); if the noise drawn does not meet the
+ * budget by its own figures, mu0 lowered by what tau = 4 steps cost at the smallest scale drawn,
+ * sqrt(1 - tau^2 / sigma_min^2) (less 2^-30); if that does not meet it either (scales under 8
+ * steps, or a grid that moved), the zCDP distance, which always does. Other budgets: as asked.
+ */
+export function calibrateGridGaussian<T extends GridGaussianRelease>(target: Target, build: (mu: number) => T): [mu: number, release: T] {
+  if (target.notion !== 'approximate') {
+    const mu = gaussianDistance(target);
+    return [mu, build(mu)];
+  }
+  const meets = (release: T) => release.privacy.epsilon(target.delta) <= target.epsilon;
+  const mu0 = gaussianDistance(target) * (1 - 2 ** -40);
+  const first = build(mu0);
+  if (meets(first)) return [mu0, first];
+  const smallest = first.smallestSteps;
+  const lowered = mu0 * Math.sqrt(Math.max(0, 1 - 16 / (smallest * smallest))) * (1 - 2 ** -30);
+  if (lowered > 0) {
+    const second = build(lowered);
+    if (meets(second)) return [lowered, second];
+  }
+  const safe = gridGaussianDistance(target);
+  return [safe, build(safe)];
 }

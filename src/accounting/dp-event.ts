@@ -145,6 +145,8 @@ export function writeDpEvent(event: Event): DpEventJson {
       return tuple('ComposedDpEvent', {
         events: event.events.map(([e, times]) => (times === 1 ? writeDpEvent(e) : tuple('SelfComposedDpEvent', { event: writeDpEvent(e), count: times }))),
       });
+    case 'close':
+      return writeDpEvent(event.fallback);
     case 'pure':
     case 'zcdp':
       throw new TypeError(

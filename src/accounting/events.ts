@@ -2,6 +2,8 @@
 // as a tree of events (the shape of dp_accounting's DpEvent, in dpnoise's own names). Privacy
 // objects carry their event; compose builds a 'composed' event; the PLD and RDP methods each
 // evaluate an event tree. Parameters are in the units of the noise relative to the sensitivity.
+// The PLD method reads a 'close' event as its `event` and adds the tree's slack (slackOf) to its
+// answers; the RDP method reads it as its `fallback`.
 
 /** A release, or a composition of releases, to account for. */
 export type Event =
@@ -22,4 +24,31 @@ export type Event =
   /** The event on a batch of `size` records drawn without replacement from `population` (replace-one neighbours). */
   | { readonly type: 'without-replacement'; readonly size: number; readonly population: number; readonly event: Event }
   /** Events composed, each `times` times. */
-  | { readonly type: 'composed'; readonly events: ReadonlyArray<readonly [Event, number]> };
+  | { readonly type: 'composed'; readonly events: ReadonlyArray<readonly [Event, number]> }
+  /**
+   * A release whose output laws are within a factor e^(+-slack) of those of a mechanism that
+   * `event` bounds: from above (a post-processing of `event`'s mechanism) in an upper event, from
+   * below (`event`'s mechanism, itself a post-processing of the release) in a lower one
+   * (docs/accounting.md, "Discrete Gaussian"). Its Renyi curve is `fallback`'s.
+   */
+  | { readonly type: 'close'; readonly slack: number; readonly event: Event; readonly fallback: Event };
+
+/**
+ * The slack of a whole event tree: the sum of its 'close' events' slacks, each as often as it is
+ * composed. The laws of the whole release are within e^(+-slack) of those of the tree with every
+ * 'close' event replaced by its `event` (ratios multiply under composition and survive the
+ * mixtures of subsampling).
+ */
+export function slackOf(event: Event): number {
+  switch (event.type) {
+    case 'close':
+      return event.slack;
+    case 'poisson':
+    case 'without-replacement':
+      return slackOf(event.event);
+    case 'composed':
+      return event.events.reduce((sum, [child, times]) => (times === 0 ? sum : sum + times * slackOf(child)), 0);
+    default:
+      return 0;
+  }
+}

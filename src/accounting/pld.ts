@@ -60,6 +60,8 @@ function basePair(event: Event): BasePair | undefined {
       return Number.isFinite(event.epsilon) ? event : undefined;
     case 'discrete-laplace':
       return event.scale > 0 && Number.isFinite(event.sensitivity / event.scale) ? event : undefined;
+    case 'close':
+      return basePair(event.event); // its slack is added by the accountant (accountant.ts)
     default:
       return undefined;
   }

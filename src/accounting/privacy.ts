@@ -15,7 +15,7 @@
 // objects this module made. Accounting fails closed: a figure is never NaN, null or negative; an
 // overflow means Infinity (no privacy) with a warning.
 import { DELTA, GAUSSIAN_EPSILON, PROFILE_ENTRIES } from '../core/domains.js';
-import { powerOfTwoBelow, roundUp } from '../core/rounding.js';
+import { powerOfTwoBelow, ROUND_UP, roundUp } from '../core/rounding.js';
 import { memo } from '../core/memo.js';
 import { CompensatedSum } from '../core/summation.js';
 import { describe, integerIn, numberIn, readOptions, vector } from '../core/validate.js';
@@ -23,7 +23,8 @@ import { log1p } from '../math/log1p.js';
 import { wasm } from '../wasm/loader.js';
 import { type PldAccount, pldAccount, releases } from './accountant.js';
 import { type DpEventJson, readDpEvent, writeDpEvent } from './dp-event.js';
-import type { Event } from './events.js';
+import { discreteGaussianEvents } from './discrete-gaussian.js';
+import { type Event, slackOf } from './events.js';
 import { halfSquare, lossNorm } from './loss.js';
 import { pldSupports } from './pld.js';
 import { rdp, rdpDelta, rdpEpsilon } from './rdp.js';
@@ -296,31 +297,67 @@ export function purePrivacy(
   );
 }
 
-/** A rho-zCDP privacy object (grid mode's discrete Gaussian noise by default); its event, rho-zCDP unless given. */
+/**
+ * A rho-zCDP privacy object (grid mode's discrete Gaussian noise by default); its event, rho-zCDP
+ * unless given. With `tighter` (a release close to a Gaussian, docs/accounting.md, "Discrete
+ * Gaussian"), each curve is the smaller of the zCDP conversion and that route.
+ */
 export function zcdpPrivacy(
   rho: number,
   family: PrivacyFamily = 'discrete-gaussian',
   warnings: readonly string[] = [],
   event: Event = { type: 'zcdp', rho },
+  floor: Event = event,
+  tighter?: Route,
 ): ZcdpPrivacy {
   parameter('rho', rho);
   const epsilon = (delta: number) => {
     const d = readDelta(delta);
     if (rho === 0) return 0;
-    return rho === Infinity || d === 0 ? Infinity : roundUp(zcdpEpsilon(rho, d));
+    const converted = rho === Infinity || d === 0 ? Infinity : roundUp(zcdpEpsilon(rho, d));
+    return tighter ? Math.min(converted, tighter.epsilon(d)) : converted;
   };
-  return issue(
-    {
-      kind: 'zcdp',
-      family,
-      rho,
-      delta: (eps: number) => (rho === Infinity ? 1 : zcdpDelta(rho, readEpsilon(eps))),
-      epsilon,
-      ...extras(event, epsilon),
-      ...warningFor([rho], warnings),
+  const delta = (eps: number) => {
+    const converted = rho === Infinity ? 1 : zcdpDelta(rho, readEpsilon(eps));
+    return tighter ? Math.min(converted, tighter.delta(eps)) : converted;
+  };
+  return issue({ kind: 'zcdp', family, rho, delta, epsilon, ...extras(event, epsilon, undefined, floor), ...warningFor([rho], warnings) }, event, floor);
+}
+
+/**
+ * The curves of a release whose laws are within e^(+-slack) of a post-processing of Gaussian
+ * noise at distance mu (docs/accounting.md, "Discrete Gaussian"): epsilon(delta e^-slack) + 2 slack
+ * and e^slack delta(epsilon - 2 slack) of the Gaussian curve (slack <= 2^-60, so e^slack is within
+ * the round-up). Below 0 the Gaussian delta grows by at most the step: delta(-x) <= delta(0) + x.
+ */
+function closeGaussianRoute(mu: number, slack: number): Route {
+  const gaussian = gaussianCurves(mu);
+  return {
+    epsilon(delta) {
+      const shrunk = delta * (1 - ROUND_UP);
+      if (delta > 0 && shrunk < DELTA.min) return Infinity;
+      return roundUp(gaussian.epsilon(shrunk) + 2 * slack);
     },
-    event,
-  );
+    delta(epsilon) {
+      const eps = readEpsilon(epsilon);
+      const shifted = eps - 2 * slack - ROUND_UP * eps;
+      return Math.min(1, roundUp(shifted >= 0 ? gaussian.delta(shifted) : gaussian.delta(0) - shifted));
+    },
+  };
+}
+
+/** The Gaussian distance of a tree of Gaussian and 'close' Gaussian events (sqrt(sum times mu^2), rounded up), if it is one. */
+function gaussianDistanceOf(event: Event): number | undefined {
+  if (event.type === 'gaussian') return event.mu;
+  if (event.type === 'close') return gaussianDistanceOf(event.event);
+  if (event.type !== 'composed') return undefined;
+  const mus: number[] = [];
+  for (const [child, times] of event.events) {
+    const mu = gaussianDistanceOf(child);
+    if (mu === undefined) return undefined;
+    mus.push(mu * Math.sqrt(times));
+  }
+  return lossNorm(Float64Array.from(mus), () => 1, 2).total;
 }
 
 /**
@@ -422,7 +459,12 @@ export function independentPrivacy(family: IndependentFamily, lambda: Float64Arr
     }
     return purePrivacy(total, 'discrete-laplace', warnings, discreteLaplaceEvent(lambda, scaleAt));
   }
-  return discrete ? zcdpPrivacy(halfSquare(total), 'discrete-gaussian', warnings) : gdpPrivacy(total, 'gaussian', warnings);
+  if (!discrete) return gdpPrivacy(total, 'gaussian', warnings);
+  // rho-zCDP (Canonne, Kamath & Steinke 2020), and the continuous Gaussians around the noise.
+  const rho = halfSquare(total);
+  const near = total > 0 && total < Infinity ? discreteGaussianEvents(lambda, scaleAt, { type: 'zcdp', rho }) : undefined;
+  if (!near) return zcdpPrivacy(rho, 'discrete-gaussian', warnings);
+  return zcdpPrivacy(rho, 'discrete-gaussian', warnings, near.upper, near.lower, closeGaussianRoute(near.mu, near.slack));
 }
 
 /** Distinct epsilons up to which a Laplace profile's coordinates are grouped exactly. */
@@ -718,7 +760,11 @@ function composeItems(items: ReadonlyArray<{ privacy: Privacy; times: number }>,
     }
   }
   const rho = roundUp(rhos.value);
-  if (only('gdp', 'zcdp')) return zcdpPrivacy(rho, 'composition', warnings, event);
+  if (only('gdp', 'zcdp')) {
+    // Grid-mode Gaussian parts are close to Gaussians: then the whole is, with the slacks added.
+    const near = gaussianDistanceOf(event);
+    return zcdpPrivacy(rho, 'composition', warnings, event, floor, near === undefined ? undefined : closeGaussianRoute(near, slackOf(event)));
+  }
   if (only('pure')) return purePrivacy(roundUp(epsilons.value), 'composition', warnings, event, floor);
   // The valid routes that apply to parts known in closed form: zCDP as above, and basic composition
   // of the pure parts with the exact Gaussian curve of the Gaussian parts.
@@ -821,9 +867,11 @@ export function subsample(privacy: Privacy, options: Sampling): Privacy {
     const rate = numberIn('rate', o.rate, { min: 0, max: 1, minOpen: true });
     if (rate === 1) return privacy; // every record in every batch: no amplification
     const sampled: Event = { type: 'poisson', rate, event: base };
+    // The lower end of a 'close' release comes from its lower event.
+    const floor: Event = base.type === 'close' ? { type: 'poisson', rate, event: floorOf(privacy) } : sampled;
     // Pure epsilon-DP stays pure: ln(1 + q (e^epsilon - 1)) (Balle, Barthe & Gaboardi 2018).
     const pure = privacy.kind === 'pure' ? [routeOf(pureCurves(roundUp(log1p(rate * wasm().expm1(privacy.epsilonPure)))))] : [];
-    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', warnings, pure);
+    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', warnings, pure, floor);
     return approximatePrivacy(sampled, [rdpRoute(sampled), ...pure], warnings, sampled, 'subsampled');
   }
   const population = integerIn('population', o.population, { min: 1, max: Number.MAX_SAFE_INTEGER });
@@ -848,7 +896,8 @@ function amplifiable(privacy: Privacy, event: Event): Event {
       // randomized response at the total (their product pair is not one pair).
       return oneLaplacePair(event) ?? { type: 'pure', epsilon: privacy.epsilonPure };
     case 'zcdp':
-      return { type: 'zcdp', rho: privacy.rho };
+      // Grid-mode Gaussian noise is close to a Gaussian (its 'close' event); otherwise its rho.
+      return event.type === 'close' ? event : { type: 'zcdp', rho: privacy.rho };
     default:
       throw new TypeError(
         `dpnoise: \`privacy\` must be the privacy of one release (kind 'gdp', 'pure' or 'zcdp') to subsample; got a ${privacy.kind} composition: subsample each release, then compose.`,

@@ -452,6 +452,8 @@ class Evaluator {
         return up((alpha * (event.sensitivity * event.sensitivity)) / (2 * event.variance));
       case 'pure':
         return pureRdp(event.epsilon, alpha);
+      case 'close':
+        return this.rdp(event.fallback, alpha);
       case 'zcdp':
         if (event.rho === 0) return 0;
         return alpha === Infinity ? Infinity : up(alpha * event.rho);

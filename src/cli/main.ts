@@ -4,9 +4,9 @@
 // input is read once, and the output appears only once every row has been checked and noised.
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
-import { compose } from '../accounting/privacy.js';
-import { calibrateGaussian, calibrateLaplace, type Calibration } from '../calibrate/allocations.js';
+import { calibrateGridGaussian, gaussianDistance } from '../accounting/distance.js';
+import { compose, type Privacy } from '../accounting/privacy.js';
+import { calibrateGaussian, calibrateLaplace, type Calibration, largestPureBudget } from '../calibrate/allocations.js';
 import { csv, decimal, ndjson, type Noise } from './formats.js';
 import { PrivateOutput, readText, sameFile, UsageError } from './io.js';
 import { gaussianMechanism, laplaceMechanism } from '../mechanisms/independent.js';
@@ -25,7 +25,8 @@ Run "dpnoise <command> --help" for a command's options, "dpnoise --version" for 
                          --sensitivity 1,2,3|file.csv [--allocation optimal|iid|spr] [--json]
 
 Prints the noise scale of every coordinate and the figures (MSE, error, gain): a table, or JSON
-with --json. Gaussian noise gives (epsilon, delta)-DP and needs --delta; Laplace gives epsilon-DP.
+with --json. Gaussian noise gives (epsilon, delta)-DP and needs --delta; Laplace gives epsilon-DP,
+or with --delta (epsilon, delta)-DP by the accountant (smaller scales).
 --sensitivity is a comma-separated list or a file of numbers (commas or newlines).`,
   release: `Usage: dpnoise release --input data.csv --columns a,b --sensitivity 1,0.5
                        --rows-per-person K --epsilon E [--delta D]
@@ -42,10 +43,10 @@ Privacy. Neighbouring files differ in the rows of one person, replaced: one pers
 change at most K rows (--rows-per-person K, required: 1 if each person has one row, 12 if a
 person has up to 12 monthly rows), each by at most --sensitivity in each noised column. The
 number of rows is public. Noise for one row would let a person with K rows lose up to K times
-the budget, so by basic composition every row gets a 1/K share: Laplace noise for epsilon / K,
-Gaussian noise for the distance mu / sqrt(K), where mu gives (epsilon, delta) (in grid mode,
-through rho-zCDP with rho = mu^2 / 2). Each person then gets the privacy asked for over the
-whole file. The scales are allocated across the columns (--allocation). Other columns are
+the budget, so each row gets the noise whose K-fold composition, by the accountant, meets the
+budget: Gaussian noise for the distance mu / sqrt(K), where mu gives (epsilon, delta); Laplace
+noise for epsilon / K (pure), or with --delta for the largest pure epsilon whose K rows are
+(epsilon, delta)-DP. Each person then gets the privacy asked for over the whole file. The scales are allocated across the columns (--allocation). Other columns are
 copied unchanged and are NOT protected: a warning names them before anything is written, as it
 does for a --sensitivity of 0 (the column released exactly) and for --seed (predictable noise,
 no privacy at all).
@@ -54,7 +55,7 @@ This command noises every row, so each row keeps most of its noise. For counts, 
 over the file, release the aggregate instead (the library's mechanisms, or correlatedSum for
 sums with their count): far less noise for the same privacy.
 
-Noise: gaussian (the default, needs --delta) or laplace (pure epsilon-DP). --mode grid (the
+Noise: gaussian (the default, needs --delta) or laplace (pure epsilon-DP; with --delta, (epsilon, delta)-DP). --mode grid (the
 default) rounds the values to a power-of-two grid (--grid G, or a fine default) and adds exact
 discrete noise, which floating-point arithmetic cannot leak; --mode continuous adds
 floating-point noise. --seed makes the noise reproducible (never for real releases).
@@ -132,7 +133,7 @@ function choice<T extends string>(values: Values, name: string, choices: readonl
 const NOISE = ['gaussian', 'laplace'] as const;
 type NoiseFamily = (typeof NOISE)[number];
 
-/** Epsilon, and delta exactly when the noise is Gaussian. */
+/** Epsilon, and delta (required for Gaussian noise, optional for Laplace). */
 interface Budget {
   epsilon: number;
   delta: number | undefined;
@@ -143,7 +144,6 @@ function budgetOf(noise: NoiseFamily, values: Values): Budget {
   if (epsilon === undefined) throw new UsageError('--epsilon is required.');
   const delta = optionalNumber(values, 'delta');
   if (noise === 'gaussian' && delta === undefined) throw new UsageError('--delta is required for Gaussian noise.');
-  if (noise === 'laplace' && delta !== undefined) throw new UsageError('--delta applies to Gaussian noise only; Laplace noise is pure epsilon-DP.');
   return { epsilon, delta };
 }
 
@@ -168,7 +168,7 @@ function calibrateCommand(args: string[]): void {
   const c: Calibration & { mu?: number } =
     noise === 'gaussian'
       ? calibrateGaussian({ sensitivity, epsilon, delta: delta!, ...allocationOf(values) })
-      : calibrateLaplace({ sensitivity, epsilon, ...allocationOf(values) });
+      : calibrateLaplace({ sensitivity, epsilon, ...(delta !== undefined && { delta }), ...allocationOf(values) });
   const figures = { noise, allocation: c.allocation, ...(c.mu !== undefined && { mu: c.mu }), mse: c.mse, error: c.error, gain: c.gain };
   if (values.json) {
     console.log(JSON.stringify({ ...figures, scales: Array.from(c.scales) }, null, 2));
@@ -199,22 +199,31 @@ function rowsPerPerson(values: Values): number {
 }
 
 /**
- * One mechanism for every row, calibrated over a row's columns for a 1/k share of the budget,
- * so that the k rows of a person compose (basic composition) to the budget asked for.
+ * One mechanism for every row, calibrated over a row's columns so that the k rows of a person
+ * compose, by the accountant, to the budget asked for: Gaussian rows at mu / sqrt(k) (exact for
+ * Gaussians, and for grid mode's noise through the Gaussians around it, checked on the k-fold
+ * composition); Laplace rows at epsilon / k, or with delta at the largest pure epsilon whose
+ * k-fold composition is (epsilon, delta)-DP.
  */
 function rowMechanism(noise: NoiseFamily, { epsilon, delta }: Budget, values: Values, sensitivity: number[], k: number) {
   const mode = choice(values, 'mode', ['grid', 'continuous'] as const);
   const grid = optionalNumber(values, 'grid');
   const common = { sensitivity, mode, ...(grid !== undefined && { grid }), ...allocationOf(values) };
+  const person = (privacy: Privacy) => compose([{ privacy, times: k }]);
   if (noise === 'laplace') {
     if (!(epsilon > 0)) throw new UsageError(`--epsilon must be > 0 for Laplace noise; got ${epsilon}.`);
-    return laplaceMechanism({ ...common, epsilon: epsilon / k });
+    if (delta === undefined) return laplaceMechanism({ ...common, epsilon: epsilon / k });
+    const row = (e: number) => laplaceMechanism({ ...common, epsilon: e });
+    return row(largestPureBudget(epsilon / k, (e) => person(row(e).privacy).epsilon(delta) <= epsilon));
   }
-  // k releases at distance mu / sqrt(k) are at distance mu (mu-GDP), and in grid mode k releases
-  // of rho / k-zCDP are rho-zCDP; there mu is grid mode's distance for (epsilon, delta).
   const target = { notion: 'approximate', epsilon, delta: delta! } as const;
-  const mu = mode === 'grid' ? gridGaussianDistance(target) : gaussianDistance(target);
-  return gaussianMechanism({ ...common, mu: mu / Math.sqrt(k) });
+  if (mode === 'continuous') return gaussianMechanism({ ...common, mu: gaussianDistance(target) / Math.sqrt(k) });
+  const [, built] = calibrateGridGaussian(target, (mu) => {
+    const m = gaussianMechanism({ ...common, mu: mu / Math.sqrt(k) });
+    const smallestSteps = m.scales.reduce((least, s, i) => (m.sensitivity[i] === 0 ? least : Math.min(least, s / m.grid!)), Infinity);
+    return { m, privacy: person(m.privacy), smallestSteps };
+  });
+  return built.m;
 }
 
 function inputStats(input: string): Stats {
@@ -316,7 +325,8 @@ async function releaseCommand(args: string[]): Promise<void> {
   }
   if (progress) process.stderr.write('\n');
   const person = compose([{ privacy: m.privacy, times: k }]); // the k rows of one person
-  const guarantee = person.kind === 'pure' ? `${fmt(person.epsilonPure)}-DP` : `(${fmt(person.epsilon(budget.delta!))}, ${values.delta})-DP`;
+  const guarantee =
+    budget.delta === undefined && person.kind === 'pure' ? `${fmt(person.epsilonPure)}-DP` : `(${fmt(person.epsilon(budget.delta!))}, ${values.delta})-DP`;
   const grid = m.grid === undefined ? 'continuous mode' : `grid mode, grid ${fmt(m.grid)} = 2^${Math.log2(m.grid)}`;
   const protectedColumns = `for ${names.length === 1 ? 'the column' : 'the columns'} ${list(names)}`;
   const privacy = seeded

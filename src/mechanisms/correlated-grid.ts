@@ -5,11 +5,12 @@
 //   F_hat = (A_hat + Cg N_hat / s) / 2,  n_hat = N_hat / s.
 // Adding a record x in [0, C]^d moves each F_j by 0 to ceil(x_j / g) <= Cg (grid.ts), so A_j by at
 // most Cg; B = Cg + 2 also covers sums whose floating-point rounding is off by under one grid step.
-// s n moves by s, so the release is rho-zCDP with rho = (d B^2 + s^2) / (2 sigma^2) (Canonne, Kamath
-// & Steinke 2020). s is a power of two near B d^(1/4) (the t = sqrt(d) of the continuous design),
+// s n moves by s, so the integer release moves by at most sqrt(d B^2 + s^2) in l2 norm, under
+// discrete Gaussian noise of one variance: rho-zCDP with rho = (d B^2 + s^2) / (2 sigma^2) (Canonne,
+// Kamath & Steinke 2020), and close to Gaussian noise (docs/accounting.md, "Discrete Gaussian"). s is a power of two near B d^(1/4) (the t = sqrt(d) of the continuous design),
 // so sums are exact multiples of g / (2s), the output grid. The outputs are computed from the exact
 // integers s A_hat + Cg N_hat = 2 s F + s Y + Cg Z and rounded once: a function of the release.
-import { zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { independentPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import { MAX_GRID_SCALE, SAFETY } from '../core/domains.js';
 import { powerOfTwoAbove, powerOfTwoBelow, roundUp } from '../core/rounding.js';
 import { integerIn, vector } from '../core/validate.js';
@@ -104,17 +105,26 @@ function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
 
 /**
  * correlatedSum({ ..., mode: 'grid' }), already checked for d, C and the neighbour relation, at
- * rho-zCDP `rhoTarget` (grid mode's budget); mu0 is the continuous distance, for the gain.
+ * rho-zCDP `rhoTarget` (the budget as rho = mu^2/2); mu0 is the continuous distance, for the gain.
+ * `smallestSteps` is the noise's standard deviation in grid steps.
  */
-export function gridCorrelatedSum(d: number, C: number, rhoTarget: number, mu0: number, gridOption: number | undefined, fixedWork: boolean): GridCorrelatedSum {
+export function gridCorrelatedSum(
+  d: number,
+  C: number,
+  rhoTarget: number,
+  mu0: number,
+  gridOption: number | undefined,
+  fixedWork: boolean,
+): { noise: GridCorrelatedSum; privacy: ZcdpPrivacy; smallestSteps: number } {
   const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption);
   const sigma2 = (SAFETY * (d * B * B + s * s)) / (2 * rhoTarget);
   if (!(sigma2 <= MAX_VARIANCE))
     throw new RangeError(
       `dpnoise: with \`grid\` ${g / (2 * s)} the noise standard deviation is ${Math.sqrt(sigma2)} grid steps, above 2^40; use a larger grid.`,
     );
-  const rho = roundUp((d * B * B + s * s) / (2 * sigma2));
   const sigma = Math.sqrt(sigma2);
+  // The release's l2 sensitivity in steps, rounded up, under discrete Gaussian noise of variance sigma2.
+  const privacy = independentPrivacy('gaussian', Float64Array.of(roundUp(Math.sqrt(d * B * B + s * s))), () => sigma, true) as ZcdpPrivacy;
   const independentScale = (g * sigma) / 2;
   const sharedScale = (g * Cg * sigma) / (2 * s);
   const larger = Math.max(independentScale, sharedScale); // sqrt of the sum of squares, in basic operations (Math.hypot differs between engines)
@@ -135,10 +145,10 @@ export function gridCorrelatedSum(d: number, C: number, rhoTarget: number, mu0: 
     return { sums: out, count: n + Z / s };
   }
 
-  return {
+  const noise = {
     grid: outputGrid,
-    privacy: zcdpPrivacy(rho),
-    mu: Math.sqrt(2 * rho),
+    privacy,
+    mu: Math.sqrt(2 * privacy.rho),
     sharedScale,
     independentScale,
     sumScale,
@@ -147,4 +157,5 @@ export function gridCorrelatedSum(d: number, C: number, rhoTarget: number, mu0: 
     gain: (d * d * C * C) / (mu0 * mu0) / mse,
     release,
   };
+  return { noise, privacy, smallestSteps: sigma };
 }

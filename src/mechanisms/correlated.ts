@@ -10,7 +10,7 @@
 // For k-sparse records (sums only) the shared and independent variances follow Joseph & Yu's
 // ellipse as extended in docs/mechanisms.md, "Correlated sums". Under replace-one neighbours the standard mechanism
 // is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
-import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
+import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
 import { gdpPrivacy, type GdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import type { GaussianBudget } from '../core/budget.js';
 import { budgetOf, type Budget, BUDGET_OPTIONS, readBudget } from '../core/budget.js';
@@ -147,15 +147,8 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
         "dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`; pass `mode: 'continuous'` for those (not floating-point safe).",
       );
     }
-    const mu = gridGaussianDistance(target);
-    return Object.freeze({
-      dimension: d,
-      neighbours,
-      mode,
-      fixedWork,
-      budget,
-      ...gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid, fixedWork),
-    });
+    const [, made] = calibrateGridGaussian(target, (mu) => gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid, fixedWork));
+    return Object.freeze({ dimension: d, neighbours, mode, fixedWork, budget, ...made.noise });
   }
   const mu = gaussianDistance(target);
   const sparse = o.sparsity !== undefined;

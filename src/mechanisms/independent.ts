@@ -9,7 +9,7 @@
 // A mechanism owns everything its release depends on: the options are read once, from the
 // caller's own properties, and validated once here; the arrays are copied at construction; the
 // object is frozen, and the arrays it shows are fresh copies of its own.
-import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
+import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
 import { independentPrivacy, type GdpPrivacy, type PurePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import {
   calibrateProfile,
@@ -124,10 +124,9 @@ function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64A
   };
 }
 
-/** The budget value a family calibrates to: mu for Gaussian noise (continuous, or grid mode's zCDP), pure epsilon for Laplace. */
-function budgetValue(family: NoiseFamily, target: Target, grid: boolean): number {
-  if (family === LAPLACE) return (target as { epsilon: number }).epsilon;
-  return grid ? gridGaussianDistance(target) : gaussianDistance(target);
+/** The budget value a family calibrates to in continuous mode, and grid-mode Laplace's: mu for Gaussian noise, pure epsilon for Laplace. */
+function budgetValue(family: NoiseFamily, target: Target): number {
+  return family === LAPLACE ? (target as { epsilon: number }).epsilon : gaussianDistance(target);
 }
 
 /**
@@ -142,7 +141,7 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     const { scales, sensitivity } = calibration;
     const privacy = independentPrivacy(family.name, sensitivity, (i) => scales[i]!);
     const release = () => releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined });
-    return { calibration, scales, privacy, grid: undefined, release };
+    return { calibration, scales, privacy, grid: undefined, smallestSteps: Infinity, release };
   }
   const { lambda, weights, grouped } = profile;
   const sizes = grouped ? weights : undefined;
@@ -159,7 +158,8 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     true,
   );
   const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
-  return { calibration, scales: steps.map((s) => s * g), privacy, grid: g, release };
+  const smallestSteps = steps.reduce((m, s, i) => (rounded[i] === 0 ? m : Math.min(m, s)), Infinity);
+  return { calibration, scales: steps.map((s) => s * g), privacy, grid: g, smallestSteps, release };
 }
 
 /**
@@ -169,12 +169,18 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
  */
 export function independentMechanism(family: NoiseFamily, target: Target, profile: Profile, mode: ModeOptions): GaussianMechanism | LaplaceMechanism {
   const at = (distance: number) => madeAt(family, profile, mode, distance);
+  let made: ReturnType<typeof madeAt>;
   let distance: number;
   if (family === LAPLACE && target.notion === 'approximate') {
     checkApproximateLaplace(target, profile);
     distance = largestPureBudget(target.epsilon, (e) => at(e).privacy.epsilon(target.delta) <= target.epsilon);
-  } else distance = budgetValue(family, target, mode.mode === 'grid');
-  const made = at(distance);
+    made = at(distance);
+  } else if (family === GAUSSIAN && mode.mode === 'grid') {
+    [distance, made] = calibrateGridGaussian(target, at);
+  } else {
+    distance = budgetValue(family, target);
+    made = at(distance);
+  }
   return frozenResult({
     family: family.name,
     budget: budgetOf(target),

@@ -29,7 +29,10 @@ export interface WasmExports {
   convolve(a: number, na: number, b: number, nb: number, out: number, work: number, n: number, tw: number, m: number): void;
   square(a: number, na: number, out: number, work: number, n: number, tw: number, m: number): void;
   twiddles(tw: number, n: number): void;
-  /** Privacy-loss distributions (assembly/accounting/pld.ts): kind 0 Gaussian (mu), 1 Laplace (epsilon0); direction 0 remove, 1 add. */
+  /**
+   * Privacy-loss distributions (assembly/accounting/pld.ts): kind 0 Gaussian (parameter mu), 1 Laplace and 2 randomized
+   * response (epsilon0), 3 discrete Laplace (scale t, `extra` the sensitivity d); direction 0 remove, 1 add.
+   */
   hockeyDelta(kind: number, parameter: number, extra: number, rate: number, direction: number, epsilon: number): number;
   hockeyDeltas(kind: number, parameter: number, extra: number, rate: number, direction: number, lower: number, h: number, n: number, deltas: number): void;
   connectDots(

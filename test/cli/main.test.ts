@@ -119,7 +119,7 @@ describe.concurrent('dpnoise (no command, --version, --help)', () => {
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(/^Usage: dpnoise/);
     }
-    expect(runs[2]!.stdout).toMatch(/--rows-per-person K[\s\S]*1\/K share/);
+    expect(runs[2]!.stdout).toMatch(/--rows-per-person K[\s\S]*K-fold composition, by the accountant/);
   });
 });
 
@@ -154,7 +154,7 @@ describe.concurrent('dpnoise calibrate', () => {
   it('explains bad input with exit code 2', async () => {
     const cases = [
       ['calibrate', '--noise', 'gaussian', '--epsilon', '1', '--sensitivity', '1'], // no delta
-      ['calibrate', '--noise', 'laplace', '--epsilon', '1', '--delta', '1e-6', '--sensitivity', '1'],
+      ['calibrate', '--noise', 'laplace', '--epsilon', '0', '--delta', '1e-6', '--sensitivity', '1'],
       ['calibrate', '--noise', 'uniform', '--epsilon', '1', '--sensitivity', '1'],
       ['calibrate', '--epsilon', '-1', '--delta', '1e-6', '--sensitivity', '1'],
       ['calibrate', '--epsilon', '1', '--delta', '1e-6', '--sensitivity', '1,x'],
@@ -232,15 +232,16 @@ describe.concurrent('dpnoise release', () => {
     expect(directory.stderr).toMatch(/^dpnoise: --input .* is a folder; give a CSV or NDJSON file \(or a pipe\)\.\n$/);
   });
 
-  it('needs --rows-per-person, and calibrates each row for a 1/K share so each person gets the budget', async () => {
+  it('needs --rows-per-person, and calibrates each row so that, by the accountant, each person gets the budget', async () => {
     const base = ['release', '--input', csv, '--columns', 'age,income', '--sensitivity', '1,1000', '--epsilon', '1'];
-    const [missing, fraction, laplace4, gaussian4, grid1, grid4] = await Promise.all([
+    const [missing, fraction, laplace4, gaussian4, grid1, grid4, approximate50] = await Promise.all([
       dpnoise(...base, '--delta', '1e-6'),
       dpnoise(...base, '--delta', '1e-6', '--rows-per-person', '1.5'),
       dpnoise(...base, '--rows-per-person', '4', '--noise', 'laplace', '--mode', 'continuous'),
       dpnoise(...base, '--rows-per-person', '4', '--delta', '1e-6', '--mode', 'continuous'),
       dpnoise(...base, '--rows-per-person', '1', '--delta', '1e-6'),
       dpnoise(...base, '--rows-per-person', '4', '--delta', '1e-6'),
+      dpnoise(...base, '--rows-per-person', '50', '--noise', 'laplace', '--delta', '1e-6', '--mode', 'continuous'),
     ]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/^dpnoise: --rows-per-person K is required: .*under-noise/);
@@ -257,12 +258,20 @@ describe.concurrent('dpnoise release', () => {
     expect(compose(Array(4).fill(laplacePrivacy({ scales: scales(laplace4), sensitivity }))).epsilon(0)).toBeCloseTo(1, 4);
     expect(gaussian4.stderr).toMatch(/Each person \(at most 4 rows\) gets \(1\.00000, 1e-6\)-DP over the whole file/);
     expect(compose(Array(4).fill(gaussianPrivacy({ scales: scales(gaussian4), sensitivity }))).epsilon(1e-6)).toBeCloseTo(1, 4);
-    // Grid mode (rho-zCDP): rho / 4 per row, so twice the standard deviations of one row per person
-    // (to 2 decimals: the sensitivities are rounded to each run's grid, and the scales printed).
+    // Grid mode: the distance mu / 2 per row (checked on the 4 rows composed), so twice the
+    // standard deviations of one row per person (to 2 decimals: the sensitivities are rounded to
+    // each run's grid, and the scales printed).
     expect(grid4.stderr).toMatch(/Each person \(at most 4 rows\) gets \(1\.00000, 1e-6\)-DP/);
     scales(grid4).forEach((s, i) => {
       expect(s / scales(grid1)[i]!).toBeCloseTo(2, 2);
     });
+    // Laplace with --delta: each row gets the largest pure epsilon whose 50 rows are (1, 1e-6)-DP by
+    // the accountant; 100 Laplace coordinates rarely all reach their largest loss, so the rows'
+    // pure epsilon totals 1.75 (measured; 1 with epsilon / 50 per row).
+    expect(approximate50.stderr).toMatch(/Each person \(at most 50 rows\) gets \(0\.99\d+, 1e-6\)-DP/);
+    const rows = compose(Array(50).fill(laplacePrivacy({ scales: scales(approximate50), sensitivity })));
+    expect(rows.epsilon(1e-6)).toBeLessThanOrEqual(1 + 1e-4); // the scales are printed to 6 digits
+    expect(rows.epsilon(0)).toBeGreaterThan(1.5);
   });
 
   it('keeps NDJSON lines byte for byte but the noised numbers (big integers, 1e400, key order, spacing)', async () => {

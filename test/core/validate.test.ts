@@ -42,12 +42,11 @@ describe('bad input throws a TypeError or RangeError naming the argument and val
     expect(() => calibrateLaplace([1, 2] as never)).toThrow(TypeError);
   });
 
-  it('Laplace needs epsilon > 0; the Laplace mechanism takes no delta (calibrateLaplace does, by the accountant)', () => {
+  it('Laplace needs epsilon > 0, with or without delta (by the accountant), in calibrations and mechanisms alike', () => {
     expect(() => calibrateLaplace({ sensitivity: [1], epsilon: 0 })).toThrow(/`epsilon` must be a finite number > 0; got 0\./);
     expect(() => calibrateLaplace({ sensitivity: [1], epsilon: 0, delta: 1e-5 })).toThrow(/`epsilon` must be > 0 for Laplace noise; got 0\./);
-    expect(() => laplaceMechanism({ sensitivity: [1], epsilon: 1, delta: 1e-5 } as never)).toThrow(
-      /`delta` applies to \(epsilon, delta\)-DP, which this noise does not give/,
-    );
+    expect(() => laplaceMechanism({ sensitivity: [1], epsilon: 0, delta: 1e-5 })).toThrow(/`epsilon` must be > 0 for Laplace noise; got 0\./);
+    expect(() => laplaceMechanism({ sensitivity: [1], epsilon: 1, delta: 1 })).toThrow(/`delta` must be/);
   });
 });
 
