@@ -174,7 +174,8 @@ function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper
       const range = accountOf(event).bounds(d);
       // The lower end from the event with parameters rounded down, less 2^-40 for parameters (mu,
       // epsilon) that are themselves rounded up by a few ulp.
-      const lower = (floor === event ? range.lower : accountOf(floor).bounds(d).lower) * (1 - 2 ** -40);
+      // A floor the accountant does not take (a bound with a margin) gives no lower end.
+      const lower = (floor === event ? range.lower : pldSupports(floor) ? accountOf(floor).bounds(d).lower : 0) * (1 - 2 ** -40);
       return Object.freeze({ lower: Math.min(lower, upper), upper: Math.min(range.upper, upper) });
     },
     rdp(alpha: number) {
@@ -444,9 +445,18 @@ type IndependentFamily = 'gaussian' | 'laplace';
  * The privacy of independent noise of `family` with these scales, for arrays already validated:
  * mu-GDP (Gaussian) or pure epsilon-DP (Laplace); with `discrete`, the exact discrete noise of grid
  * mode in grid steps (lambda and scales in steps): rho-zCDP with rho = sum (lambda_i / sigma_i)^2 / 2
- * for the discrete Gaussian (Canonne, Kamath & Steinke 2020), pure epsilon-DP for the discrete Laplace.
+ * for the discrete Gaussian (Canonne, Kamath & Steinke 2020) with the curves of the Gaussians around
+ * it, pure epsilon-DP for the discrete Laplace with the curves of its pairs. `grouped`: the
+ * sensitivities bound groups of coordinates, or are bounds with a margin (in steps, not attained):
+ * no discrete Laplace pairs then, and no lower end of the range for the discrete Gaussian.
  */
-export function independentPrivacy(family: IndependentFamily, lambda: Float64Array, scaleAt: (i: number) => number, discrete = false): Privacy {
+export function independentPrivacy(
+  family: IndependentFamily,
+  lambda: Float64Array,
+  scaleAt: (i: number) => number,
+  discrete = false,
+  grouped = false,
+): Privacy {
   const { total, exactAt } = lossNorm(lambda, scaleAt, family === 'gaussian' ? 2 : 1);
   const warnings =
     exactAt === undefined ? [] : [`no privacy: coordinate ${exactAt} has sensitivity ${lambda[exactAt]} and scale 0, so it is released exactly.`];
@@ -457,14 +467,16 @@ export function independentPrivacy(family: IndependentFamily, lambda: Float64Arr
       const events = laplaceEvents(lambda, scaleAt);
       return purePrivacy(total, 'laplace', warnings, events.upper, events.lower);
     }
-    return purePrivacy(total, 'discrete-laplace', warnings, discreteLaplaceEvent(lambda, scaleAt));
+    return purePrivacy(total, 'discrete-laplace', warnings, grouped ? undefined : discreteLaplaceEvent(lambda, scaleAt));
   }
   if (!discrete) return gdpPrivacy(total, 'gaussian', warnings);
   // rho-zCDP (Canonne, Kamath & Steinke 2020), and the continuous Gaussians around the noise.
   const rho = halfSquare(total);
-  const near = total > 0 && total < Infinity ? discreteGaussianEvents(lambda, scaleAt, { type: 'zcdp', rho }) : undefined;
+  const zcdp: Event = { type: 'zcdp', rho };
+  const near = total > 0 && total < Infinity ? discreteGaussianEvents(lambda, scaleAt, zcdp) : undefined;
   if (!near) return zcdpPrivacy(rho, 'discrete-gaussian', warnings);
-  return zcdpPrivacy(rho, 'discrete-gaussian', warnings, near.upper, near.lower, closeGaussianRoute(near.mu, near.slack));
+  // The lower event holds where the sensitivities are attained; otherwise no lower end (zCDP's).
+  return zcdpPrivacy(rho, 'discrete-gaussian', warnings, near.upper, grouped ? zcdp : near.lower, closeGaussianRoute(near.mu, near.slack));
 }
 
 /** Distinct epsilons up to which a Laplace profile's coordinates are grouped exactly. */

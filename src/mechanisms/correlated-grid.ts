@@ -123,8 +123,9 @@ export function gridCorrelatedSum(
       `dpnoise: with \`grid\` ${g / (2 * s)} the noise standard deviation is ${Math.sqrt(sigma2)} grid steps, above 2^40; use a larger grid.`,
     );
   const sigma = Math.sqrt(sigma2);
-  // The release's l2 sensitivity in steps, rounded up, under discrete Gaussian noise of variance sigma2.
-  const privacy = independentPrivacy('gaussian', Float64Array.of(roundUp(Math.sqrt(d * B * B + s * s))), () => sigma, true) as ZcdpPrivacy;
+  // The release's l2 sensitivity in steps, rounded up, under discrete Gaussian noise of variance
+  // sigma2: one group, whose bound B has a margin (so no lower end is claimed).
+  const privacy = independentPrivacy('gaussian', Float64Array.of(roundUp(Math.sqrt(d * B * B + s * s))), () => sigma, true, true) as ZcdpPrivacy;
   const independentScale = (g * sigma) / 2;
   const sharedScale = (g * Cg * sigma) / (2 * s);
   const larger = Math.max(independentScale, sharedScale); // sqrt of the sum of squares, in basic operations (Math.hypot differs between engines)

@@ -156,6 +156,7 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     rounded.map((l) => l / g),
     (i) => steps[i]!,
     true,
+    grouped,
   );
   const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
   const smallestSteps = steps.reduce((m, s, i) => (rounded[i] === 0 ? m : Math.min(m, s)), Infinity);
