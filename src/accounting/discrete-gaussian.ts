@@ -12,7 +12,7 @@ import { lossNorm } from './loss.js';
 
 /** tau^2 = 16: tau = 4 grid steps. */
 const TAU2 = 16;
-/** The comparison needs every scale above tau; from 8 steps on, sigma^2 - tau^2 loses at most 1/3 of its digits' worth of an ulp. */
+/** The comparison needs every scale above tau; from 8 steps on, sigma^2 - tau^2 >= (3/4) sigma^2, so the subtraction costs under 2 ulp, which the round-down covers. */
 const SMALLEST_SCALE = 8;
 /**
  * The slacks of one release of fewer than 2^53 coordinates: 2^53 ln((1 + eta)/(1 - eta)) with
