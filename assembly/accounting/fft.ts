@@ -102,16 +102,63 @@ export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work:
   for (let k = 0; k < na + nb - 1; k++) store<f64>(out + (<usize>k << 3), re(work, k) * scale);
 }
 
-/** out[0 .. 2 na - 1) = the convolution of the na doubles at a with themselves. n: a power of two >= 2 na - 1. */
+/**
+ * out[0 .. 2 na - 1) = the convolution of the na doubles at a with themselves. n: a power of two
+ * >= 2 na - 1 (at least 2). A real sequence needs only a complex transform of half its length:
+ * z_j = x_2j + i x_2j+1, and with h = n/2, w = e^(-2 pi i / n), Z = FFT_h(z),
+ *   X_k = E_k + w^k O_k,  E_k = (Z_k + conj Z_(h-k)) / 2,  O_k = (Z_k - conj Z_(h-k)) / (2i),
+ * and X_(h-k) = conj(E_k - w^k O_k). Back, from Y = X^2 (Hermitian: Y_(k+h) = conj Y_(h-k)),
+ *   F_k = Y_k + conj Y_(h-k),  G_k = (Y_k - conj Y_(h-k)) conj(w^k),
+ * F_(h-k) = conj F_k, G_(h-k) = conj G_k, and IFFT_h(F + i G) / n holds y_2j + i y_2j+1.
+ */
 export function square(a: usize, na: i32, out: usize, work: usize, n: i32, tw: usize, m: i32): void {
-  for (let k = 0; k < n; k++) set(work, k, k < na ? load<f64>(a + (<usize>k << 3)) : 0.0, 0.0);
-  transform(work, n, tw, m, false);
-  for (let k = 0; k < n; k++) {
+  const h = n >> 1;
+  for (let j = 0; j < h; j++) {
+    const even = 2 * j;
+    set(work, j, even < na ? load<f64>(a + (<usize>even << 3)) : 0.0, even + 1 < na ? load<f64>(a + (<usize>(even + 1) << 3)) : 0.0);
+  }
+  transform(work, h, tw, m, false);
+  const stride = m / n; // tw[k stride] = w^k
+  // Pairs (k, h - k) are updated together, so each reads the other's original values.
+  for (let k = 0; k <= h >> 1; k++) {
+    const k2 = (h - k) & (h - 1);
     const zr = re(work, k);
     const zi = im(work, k);
-    set(work, k, zr * zr - zi * zi, 2.0 * zr * zi);
+    const vr = re(work, k2);
+    const vi = im(work, k2);
+    // E = ((zr + vr) + i (zi - vi)) / 2, O = ((zi + vi) - i (zr - vr)) / 2.
+    const er = 0.5 * (zr + vr);
+    const ei = 0.5 * (zi - vi);
+    const or = 0.5 * (zi + vi);
+    const oi = -0.5 * (zr - vr);
+    const wr = re(tw, k * stride);
+    const wi = im(tw, k * stride);
+    const pr = wr * or - wi * oi; // w^k O
+    const pi = wr * oi + wi * or;
+    // X_k = E + w^k O, X_(h-k) = conj(E - w^k O); at k = 0 the latter is X_h (real).
+    const xr = er + pr;
+    const xi = ei + pi;
+    const ur = er - pr;
+    const ui = -(ei - pi);
+    // Y = X^2.
+    const yr = xr * xr - xi * xi;
+    const yi = 2.0 * xr * xi;
+    const sr = ur * ur - ui * ui;
+    const si = 2.0 * ur * ui;
+    // F_k = Y_k + conj Y_(h-k), D = Y_k - conj Y_(h-k), G_k = D conj(w^k).
+    const fr = yr + sr;
+    const fi = yi - si;
+    const dr = yr - sr;
+    const di = yi + si;
+    const gr = dr * wr + di * wi;
+    const gi = di * wr - dr * wi;
+    set(work, k, fr - gi, fi + gr); // F_k + i G_k
+    if (k2 != k) set(work, k2, fr + gi, -fi + gr); // conj F_k + i conj G_k
   }
-  transform(work, n, tw, m, true);
+  transform(work, h, tw, m, true);
   const scale = 1.0 / <f64>n;
-  for (let k = 0; k < 2 * na - 1; k++) store<f64>(out + (<usize>k << 3), re(work, k) * scale);
+  for (let t = 0; t < 2 * na - 1; t++) {
+    const j = t >> 1;
+    store<f64>(out + (<usize>t << 3), ((t & 1) == 0 ? re(work, j) : im(work, j)) * scale);
+  }
 }
