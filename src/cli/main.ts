@@ -22,15 +22,23 @@ Commands:
 
 Run "dpnoise <command> --help" for a command's options, "dpnoise --version" for the version.`,
   calibrate: `Usage: dpnoise calibrate --noise gaussian|laplace --epsilon E [--delta D]
-                         --sensitivity 1,2,3|file.csv [--allocation optimal|iid|spr] [--json]
+                         --sensitivity 1,2,3|file.csv [--allocation optimal|iid|spr]
+                         [--weights equal|range|1,2,3] [--json]
 
 Prints the noise scale of every coordinate and the figures (MSE, error, gain): a table, or JSON
 with --json. Gaussian noise gives (epsilon, delta)-DP and needs --delta; Laplace gives epsilon-DP,
 or with --delta (epsilon, delta)-DP by the accountant (smaller scales).
---sensitivity is a comma-separated list or a file of numbers (commas or newlines).`,
+--sensitivity is a comma-separated list or a file of numbers (commas or newlines).
+
+Weights. The optimal allocation minimises the sum over coordinates of weight x squared error.
+--weights equal (the default here) suits coordinates in one unit (gradients, histogram bins, sums
+of one quantity); --weights range weighs each error relative to its coordinate's sensitivity (for
+coordinates in different units; with the optimal allocation this is the per-coordinate rule spr);
+or give one positive weight per coordinate. Weights must be public, never computed from the data.`,
   release: `Usage: dpnoise release --input data.csv --columns a,b --sensitivity 1,0.5
                        --rows-per-person K --epsilon E [--delta D]
                        [--noise gaussian|laplace] [--allocation optimal|iid|spr]
+                       [--weights range|equal|1,2]
                        [--mode grid|continuous] [--grid G] [--format csv|ndjson]
                        [--output out.csv] [--seed S]
 
@@ -46,19 +54,28 @@ number of rows is public. Noise for one row would let a person with K rows lose 
 the budget, so each row gets the noise whose K-fold composition, by the accountant, meets the
 budget: Gaussian noise for the distance mu / sqrt(K), where mu gives (epsilon, delta); Laplace
 noise for epsilon / K (pure), or with --delta for the largest pure epsilon whose K rows are
-(epsilon, delta)-DP. Each person then gets the privacy asked for over the whole file. The scales are allocated across the columns (--allocation). Other columns are
-copied unchanged and are NOT protected: a warning names them before anything is written, as it
-does for a --sensitivity of 0 (the column released exactly) and for --seed (predictable noise,
-no privacy at all).
+(epsilon, delta)-DP. Each person then gets the privacy asked for over the whole file. Other
+columns are copied unchanged and are NOT protected: a warning names them before anything is
+written, as it does for a --sensitivity of 0 (the column released exactly) and for --seed
+(predictable noise, no privacy at all).
+
+Weights. The scales are allocated across the columns (--allocation, optimal by default) to
+minimise the sum over columns of weight x squared error. Columns usually have different units
+(an age and an income), so by default each error is weighed relative to its column's sensitivity
+(--weights range), which for the optimal allocation is the per-column rule spr: each column gets
+noise in proportion to its sensitivity. --weights equal minimises the plain sum, right for
+columns in one unit (it gives a column of small sensitivity far more noise than spr to save a
+little on the others); or give one positive weight per column. Weights must be public, never
+computed from the data.
 
 This command noises every row, so each row keeps most of its noise. For counts, sums and means
 over the file, release the aggregate instead (the library's mechanisms, or correlatedSum for
 sums with their count): far less noise for the same privacy.
 
-Noise: gaussian (the default, needs --delta) or laplace (pure epsilon-DP; with --delta, (epsilon, delta)-DP). --mode grid (the
-default) rounds the values to a power-of-two grid (--grid G, or a fine default) and adds exact
-discrete noise, which floating-point arithmetic cannot leak; --mode continuous adds
-floating-point noise. --seed makes the noise reproducible (never for real releases).
+Noise: gaussian (the default, needs --delta) or laplace (pure epsilon-DP; with --delta,
+(epsilon, delta)-DP). --mode grid (the default) rounds the values to a power-of-two grid (--grid
+G, or a fine default) and adds exact discrete noise, which floating-point arithmetic cannot leak;
+--mode continuous adds floating-point noise. --seed makes the noise reproducible (never for real releases).
 
 Output: --output (default: standard output) appears only once every row has been read, checked
 and noised; a bad row stops the run with its line number and nothing is written. The file is
@@ -149,6 +166,23 @@ function budgetOf(noise: NoiseFamily, values: Values): Budget {
 
 const allocationOf = (values: Values) => (values.allocation === undefined ? {} : { allocation: values.allocation as never });
 
+/**
+ * The error weights of --weights: `equal` (none), `range` (1 / sensitivity^2: errors relative to
+ * each coordinate's sensitivity; 1 where the sensitivity is 0, which gets no noise anyway), or one
+ * positive number per coordinate. `fallback` when the option is absent.
+ */
+function weightsOf(values: Values, sensitivity: readonly number[], fallback: 'equal' | 'range'): { weights?: number[] } {
+  const given = values.weights === undefined ? fallback : String(values.weights).trim();
+  if (given === 'equal') return {};
+  if (given === 'range') return { weights: sensitivity.map((l) => (l > 0 ? 1 / (l * l) : 1)) };
+  const weights = numbers(given, 'weights');
+  if (weights.length !== sensitivity.length)
+    throw new UsageError(`--weights needs one value per coordinate (${sensitivity.length}), or equal or range; got ${weights.length}.`);
+  const bad = weights.find((w) => !(w > 0 && Number.isFinite(w)));
+  if (bad !== undefined) throw new UsageError(`--weights must be positive finite numbers, or equal or range; got ${bad}.`);
+  return { weights };
+}
+
 const fmt = (x: number) => (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e6 ? x.toPrecision(6) : x.toExponential(5));
 
 function calibrateCommand(args: string[]): void {
@@ -158,6 +192,7 @@ function calibrateCommand(args: string[]): void {
     delta: 'string',
     sensitivity: 'string',
     allocation: 'string',
+    weights: 'string',
     json: 'boolean',
     help: 'boolean',
   });
@@ -167,8 +202,8 @@ function calibrateCommand(args: string[]): void {
   const { epsilon, delta } = budgetOf(noise, values);
   const c: Calibration & { mu?: number } =
     noise === 'gaussian'
-      ? calibrateGaussian({ sensitivity, epsilon, delta: delta!, ...allocationOf(values) })
-      : calibrateLaplace({ sensitivity, epsilon, ...(delta !== undefined && { delta }), ...allocationOf(values) });
+      ? calibrateGaussian({ sensitivity, epsilon, delta: delta!, ...allocationOf(values), ...weightsOf(values, sensitivity, 'equal') })
+      : calibrateLaplace({ sensitivity, epsilon, ...(delta !== undefined && { delta }), ...allocationOf(values), ...weightsOf(values, sensitivity, 'equal') });
   const figures = { noise, allocation: c.allocation, ...(c.mu !== undefined && { mu: c.mu }), mse: c.mse, error: c.error, gain: c.gain };
   if (values.json) {
     console.log(JSON.stringify({ ...figures, scales: Array.from(c.scales) }, null, 2));
@@ -208,7 +243,7 @@ function rowsPerPerson(values: Values): number {
 function rowMechanism(noise: NoiseFamily, { epsilon, delta }: Budget, values: Values, sensitivity: number[], k: number) {
   const mode = choice(values, 'mode', ['grid', 'continuous'] as const);
   const grid = optionalNumber(values, 'grid');
-  const common = { sensitivity, mode, ...(grid !== undefined && { grid }), ...allocationOf(values) };
+  const common = { sensitivity, mode, ...(grid !== undefined && { grid }), ...allocationOf(values), ...weightsOf(values, sensitivity, 'range') };
   const person = (privacy: Privacy) => compose([{ privacy, times: k }]);
   if (noise === 'laplace') {
     if (!(epsilon > 0)) throw new UsageError(`--epsilon must be > 0 for Laplace noise; got ${epsilon}.`);
@@ -239,6 +274,13 @@ function inputStats(input: string): Stats {
 
 const warn = (text: string) => process.stderr.write(`dpnoise: warning: ${text}\n`);
 
+/** What release's --weights did, for its summary. */
+function weighing(values: Values): string {
+  const given = values.weights === undefined ? 'range' : String(values.weights).trim();
+  if (given === 'range') return "errors weighed relative to each column's sensitivity (--weights range)";
+  return given === 'equal' ? 'errors weighed equally (--weights equal)' : `errors weighed ${given} (--weights)`;
+}
+
 const list = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
 
 async function releaseCommand(args: string[]): Promise<void> {
@@ -253,6 +295,7 @@ async function releaseCommand(args: string[]): Promise<void> {
     epsilon: 'string',
     delta: 'string',
     allocation: 'string',
+    weights: 'string',
     mode: 'string',
     grid: 'string',
     seed: 'string',
@@ -334,7 +377,7 @@ async function releaseCommand(args: string[]): Promise<void> {
     : `Each person (at most ${plural(k, 'row')}) gets ${guarantee} over the whole file ${protectedColumns}, against neighbouring files that differ in that person's rows (the number of rows is public).`;
   const unprotected = copied.length > 0 ? ` Not protected: ${list(copied)}, copied unchanged.` : '';
   process.stderr.write(
-    `dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${noise}, ${grid}; ` +
+    `dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${noise}, ${grid}, ${weighing(values)}; ` +
       `scales per row ${Array.from(m.scales, fmt).join(', ')}). ${privacy}${unprotected} For counts, sums and means, release the aggregate instead (see --help).\n`,
   );
 }

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { calibrateGaussian, compose, gaussianPrivacy, laplacePrivacy } from '../../src/index.js';
+import { calibrateGaussian, calibrateLaplace, compose, gaussianPrivacy, laplacePrivacy } from '../../src/index.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -175,7 +175,7 @@ describe.concurrent('dpnoise calibrate', () => {
     ]);
     expect(r.stderr).toBe('dpnoise: --sensitivity: entry 2 ("x") is not a number; give numbers separated by commas.\n');
     expect(bogus.stderr).toBe(
-      `dpnoise: Unknown option '--bogus'. The options of "dpnoise calibrate" are --noise, --epsilon, --delta, --sensitivity, --allocation, --json, --help.\n`,
+      `dpnoise: Unknown option '--bogus'. The options of "dpnoise calibrate" are --noise, --epsilon, --delta, --sensitivity, --allocation, --weights, --json, --help.\n`,
     );
   });
 });
@@ -198,14 +198,14 @@ describe.concurrent('dpnoise release', () => {
     expect(lines[0]).toBe('name,age,income');
     expect(lines[1]).toMatch(/^"Smith, J",-?[\d.e+-]+,-?[\d.e+-]+$/);
     expect(lines[2]!.split(',')[1]).not.toBe('29');
-    const grid = 2 ** Number(/grid mode, grid \S+ = 2\^(-?\d+);/.exec(r.stderr)![1]);
+    const grid = 2 ** Number(/grid mode, grid \S+ = 2\^(-?\d+),/.exec(r.stderr)![1]);
     expect(noised(readFileSync(out, 'utf8')).every((x) => Number.isInteger(x / grid))).toBe(true);
     expect(again.stdout).toBe(readFileSync(out, 'utf8'));
     expect(statSync(out).mode & 0o777).toBe(0o600);
     // --grid is passed through; --mode continuous has no grid.
-    expect(coarse.stderr).toMatch(/grid mode, grid 0\.500000 = 2\^-1;/);
+    expect(coarse.stderr).toMatch(/grid mode, grid 0\.500000 = 2\^-1,/);
     expect(noised(coarse.stdout).every((x) => Number.isInteger(2 * x))).toBe(true);
-    expect(continuous.stderr).toMatch(/\(gaussian, continuous mode;/);
+    expect(continuous.stderr).toMatch(/\(gaussian, continuous mode,/);
   });
 
   it('says what it protects and warns, before writing anything, about what it does not: copied columns, a zero sensitivity, --seed', async () => {
@@ -230,6 +230,48 @@ describe.concurrent('dpnoise release', () => {
     expect(ndjsonRun.stderr).toMatch(/^dpnoise: warning: the column "name" is copied unchanged and NOT protected\./);
     expect(directory.status).toBe(2);
     expect(directory.stderr).toMatch(/^dpnoise: --input .* is a folder; give a CSV or NDJSON file \(or a pipe\)\.\n$/);
+  });
+
+  it("weighs each column's error relative to its sensitivity by default (columns in different units), or as --weights says", async () => {
+    const base = ['release', '--input', csv, '--columns', 'age,income', '--sensitivity', '1,1000', ...GAUSSIAN, '--mode', 'continuous'];
+    const [byDefault, equal, given, wrong, negative] = await Promise.all([
+      dpnoise(...base),
+      dpnoise(...base, '--weights', 'equal'),
+      dpnoise(...base, '--weights', '1,4'),
+      dpnoise(...base, '--weights', '1,2,3'),
+      dpnoise(...base, '--weights', '1,-1'),
+    ]);
+    const scales = (r: { stderr: string }) => /scales per row ([^)]*)\)/.exec(r.stderr)![1]!.split(', ').map(Number);
+    const sensitivity = [1, 1000];
+    // range: the optimal allocation for errors relative to each column's sensitivity is spr.
+    expect(byDefault.stderr).toMatch(/errors weighed relative to each column's sensitivity \(--weights range\)/);
+    const spr = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6, allocation: 'spr' }).scales;
+    scales(byDefault).forEach((s, i) => {
+      expect(s / spr[i]!).toBeCloseTo(1, 5); // printed to 6 digits
+    });
+    // equal: the plain sum of squared errors, which gives age 22 times spr's noise to save income 29%.
+    const plain = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6 }).scales;
+    scales(equal).forEach((s, i) => {
+      expect(s / plain[i]!).toBeCloseTo(1, 5);
+    });
+    expect(scales(equal)[0]! / scales(byDefault)[0]!).toBeGreaterThan(20);
+    const weighted = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6, weights: [1, 4] }).scales;
+    scales(given).forEach((s, i) => {
+      expect(s / weighted[i]!).toBeCloseTo(1, 5);
+    });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/--weights needs one value per coordinate \(2\), or equal or range; got 3\./);
+    expect(negative.stderr).toMatch(/--weights must be positive finite numbers, or equal or range; got -1\./);
+  });
+
+  it('calibrate: --weights range is spr for the optimal allocation; equal is the default there', async () => {
+    const base = ['calibrate', '--noise', 'laplace', '--epsilon', '1', '--sensitivity', '1,10,100', '--json'];
+    const [range, spr, plain] = await Promise.all([dpnoise(...base, '--weights', 'range'), dpnoise(...base, '--allocation', 'spr'), dpnoise(...base)]);
+    const scalesOf = (r: { stdout: string }) => JSON.parse(r.stdout).scales as number[];
+    scalesOf(range).forEach((s, i) => {
+      expect(s / scalesOf(spr)[i]!).toBeCloseTo(1, 12);
+    });
+    expect(scalesOf(plain)).toEqual(Array.from(calibrateLaplace({ sensitivity: [1, 10, 100], epsilon: 1 }).scales));
   });
 
   it('needs --rows-per-person, and calibrates each row so that, by the accountant, each person gets the budget', async () => {
