@@ -237,7 +237,7 @@ export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMe
  * // A new Float64Array; every value is a multiple of m.grid.
  * const released = m.release([12.5, 7.25, 3.0, 0.5]);
  * console.log(released, m.privacy.epsilonPure); // epsilonPure <= 1
- * // 100 counts at (1, 1e-6)-DP: scales 41.6 instead of pure epsilon 1's 100.
+ * // 100 counts at (1, 1e-6)-DP: scales 41.5 instead of pure epsilon 1's 100.
  * const d = laplaceMechanism({ sensitivity: new Array(100).fill(1), epsilon: 1, delta: 1e-6 });
  * console.log(d.scales[0], d.privacy.epsilon(1e-6)); // <= 1
  * ```
