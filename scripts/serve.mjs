@@ -24,6 +24,7 @@ const TYPES = {
 export function serve(port = 0) {
   const server = createServer(async (request, response) => {
     let path = normalize(decodeURIComponent(new URL(request.url, 'http://localhost').pathname));
+    if (path === '/') return void response.writeHead(302, { location: '/demo/' }).end(); // the page people open
     if (path.endsWith('/')) path += 'index.html';
     if (path.includes('..')) return void response.writeHead(403).end();
     try {

@@ -204,7 +204,18 @@ function calibrateCommand(args: string[]): void {
     noise === 'gaussian'
       ? calibrateGaussian({ sensitivity, epsilon, delta: delta!, ...allocationOf(values), ...weightsOf(values, sensitivity, 'equal') })
       : calibrateLaplace({ sensitivity, epsilon, ...(delta !== undefined && { delta }), ...allocationOf(values), ...weightsOf(values, sensitivity, 'equal') });
-  const figures = { noise, allocation: c.allocation, ...(c.mu !== undefined && { mu: c.mu }), mse: c.mse, error: c.error, gain: c.gain };
+  const scale = noise === 'gaussian' ? 'standard deviation' : 'Laplace b';
+  const figures = {
+    noise,
+    epsilon,
+    ...(delta !== undefined && { delta }),
+    allocation: c.allocation,
+    scale,
+    ...(c.mu !== undefined && { mu: c.mu }),
+    mse: c.mse,
+    error: c.error,
+    gain: c.gain,
+  };
   if (values.json) {
     console.log(JSON.stringify({ ...figures, scales: Array.from(c.scales) }, null, 2));
     return;
@@ -214,7 +225,7 @@ function calibrateCommand(args: string[]): void {
       .map(([k, v]) => `${k.padEnd(11)}${typeof v === 'number' ? fmt(v) : v}`)
       .join('\n'),
   );
-  console.log(`\ncoordinate  sensitivity  scale`);
+  console.log(`\ncoordinate  sensitivity  ${scale}`);
   sensitivity.forEach((s, i) => {
     console.log(`${String(i).padStart(10)}  ${fmt(s).padStart(11)}  ${fmt(c.scales[i]!)}`);
   });
@@ -222,7 +233,7 @@ function calibrateCommand(args: string[]): void {
 
 const ROWS_PER_PERSON =
   "--rows-per-person K is required: the most rows one person's data can change (1 if each person has one row). " +
-  'Every row is noised for a 1/K share of the budget so that each person gets the privacy asked for; ' +
+  "Every row is noised so that a person's K rows together meet the budget (by the accountant); " +
   'assuming one row when people have several would under-noise.';
 
 function rowsPerPerson(values: Values): number {

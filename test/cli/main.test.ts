@@ -144,8 +144,11 @@ describe.concurrent('dpnoise calibrate', () => {
     ]);
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/mu\s+0\.124106/);
-    expect(table.stdout).toMatch(/coordinate\s+sensitivity\s+scale/);
+    // It echoes the budget and says what a scale is, each figure once, in one number format.
+    expect(table.stdout).toMatch(/^noise\s+gaussian\nepsilon\s+0\.500000\ndelta\s+1\.00000e-6\nallocation\s+optimal\nscale\s+standard deviation\n/);
+    expect(table.stdout).toMatch(/coordinate\s+sensitivity\s+standard deviation/);
     const parsed = JSON.parse(json.stdout);
+    expect([parsed.epsilon, parsed.delta, parsed.scale]).toEqual([0.5, 1e-6, 'standard deviation']);
     const expected = calibrateGaussian({ sensitivity: [1, 2, 3], epsilon: 0.5, delta: 1e-6, allocation: 'iid' });
     expect(parsed.scales).toEqual(Array.from(expected.scales));
     expect(parsed.mse).toBe(expected.mse);

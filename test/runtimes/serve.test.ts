@@ -60,6 +60,11 @@ describe('scripts/serve.mjs', () => {
       expect(line).toBe(`dpnoise demo: ${url}  (Ctrl-C to stop)\n`);
       const response = await fetch(url);
       expect({ status: response.status, type: response.headers.get('content-type') }).toEqual({ status: 200, type: 'text/html' });
+      // The page lays out for the device's width (a phone's, not 980 px shrunk to 40%).
+      expect(await response.text()).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      // The bare address leads to the page (it answered "not found").
+      const root = await fetch(`http://127.0.0.1:${wanted}/`, { redirect: 'manual' });
+      expect({ status: root.status, location: root.headers.get('location') }).toEqual({ status: 302, location: '/demo/' });
     } finally {
       child.kill();
     }
