@@ -41,6 +41,13 @@ export function gridGaussianDistance(target: Target): number {
   return mu;
 }
 
+/** The smallest noise scale drawn, in grid steps, on a coordinate that moves (scales and sensitivities in value units). */
+export function smallestSteps(scales: Float64Array, sensitivity: Float64Array, grid: number): number {
+  let least = Infinity;
+  for (let i = 0; i < scales.length; i++) if (sensitivity[i] !== 0) least = Math.min(least, scales[i]! / grid);
+  return least;
+}
+
 /** What calibrateGridGaussian builds: a release whose privacy answers epsilon(delta), and its smallest scale in grid steps. */
 export interface GridGaussianRelease {
   readonly privacy: { epsilon(delta: number): number };

@@ -4,7 +4,7 @@
 // input is read once, and the output appears only once every row has been checked and noised.
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { calibrateGridGaussian, gaussianDistance } from '../accounting/distance.js';
+import { calibrateGridGaussian, gaussianDistance, smallestSteps } from '../accounting/distance.js';
 import { compose, type Privacy } from '../accounting/privacy.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration, largestPureBudget } from '../calibrate/allocations.js';
 import { csv, decimal, ndjson, type Noise } from './formats.js';
@@ -166,13 +166,16 @@ function budgetOf(noise: NoiseFamily, values: Values): Budget {
 
 const allocationOf = (values: Values) => (values.allocation === undefined ? {} : { allocation: values.allocation as never });
 
+/** The --weights given, or `fallback` when the option is absent. */
+const weightsGiven = (values: Values, fallback: 'equal' | 'range') => (values.weights === undefined ? fallback : String(values.weights).trim());
+
 /**
  * The error weights of --weights: `equal` (none), `range` (1 / sensitivity^2: errors relative to
  * each coordinate's sensitivity; 1 where the sensitivity is 0, which gets no noise anyway), or one
- * positive number per coordinate. `fallback` when the option is absent.
+ * positive number per coordinate.
  */
 function weightsOf(values: Values, sensitivity: readonly number[], fallback: 'equal' | 'range'): { weights?: number[] } {
-  const given = values.weights === undefined ? fallback : String(values.weights).trim();
+  const given = weightsGiven(values, fallback);
   if (given === 'equal') return {};
   if (given === 'range') return { weights: sensitivity.map((l) => (l > 0 ? 1 / (l * l) : 1)) };
   const weights = numbers(given, 'weights');
@@ -266,8 +269,7 @@ function rowMechanism(noise: NoiseFamily, { epsilon, delta }: Budget, values: Va
   if (mode === 'continuous') return gaussianMechanism({ ...common, mu: gaussianDistance(target) / Math.sqrt(k) });
   const [, built] = calibrateGridGaussian(target, (mu) => {
     const m = gaussianMechanism({ ...common, mu: mu / Math.sqrt(k) });
-    const smallestSteps = m.scales.reduce((least, s, i) => (m.sensitivity[i] === 0 ? least : Math.min(least, s / m.grid!)), Infinity);
-    return { m, privacy: person(m.privacy), smallestSteps };
+    return { m, privacy: person(m.privacy), smallestSteps: smallestSteps(m.scales, m.sensitivity, m.grid!) };
   });
   return built.m;
 }
@@ -287,7 +289,7 @@ const warn = (text: string) => process.stderr.write(`dpnoise: warning: ${text}\n
 
 /** What release's --weights did, for its summary. */
 function weighing(values: Values): string {
-  const given = values.weights === undefined ? 'range' : String(values.weights).trim();
+  const given = weightsGiven(values, 'range');
   if (given === 'range') return "errors weighed relative to each column's sensitivity (--weights range)";
   return given === 'equal' ? 'errors weighed equally (--weights equal)' : `errors weighed ${given} (--weights)`;
 }

@@ -9,7 +9,7 @@
 // A mechanism owns everything its release depends on: the options are read once, from the
 // caller's own properties, and validated once here; the arrays are copied at construction; the
 // object is frozen, and the arrays it shows are fresh copies of its own.
-import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
+import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance, smallestSteps } from '../accounting/distance.js';
 import { independentPrivacy, type GdpPrivacy, type PurePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import {
   calibrateProfile,
@@ -159,8 +159,8 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     grouped,
   );
   const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
-  const smallestSteps = steps.reduce((m, s, i) => (rounded[i] === 0 ? m : Math.min(m, s)), Infinity);
-  return { calibration, scales: steps.map((s) => s * g), privacy, grid: g, smallestSteps, release };
+  const scales = steps.map((s) => s * g);
+  return { calibration, scales, privacy, grid: g, smallestSteps: smallestSteps(scales, rounded, g), release };
 }
 
 /**
