@@ -67,6 +67,8 @@ export {
   type ZcdpPrivacy,
 } from './accounting/privacy.js';
 export type { DpEventJson } from './accounting/dp-event.js';
+export { createBudget, restoreBudget, type BudgetJson, type PrivacyBudget, type Spending } from './accounting/ledger.js';
+export type { EventJson } from './accounting/event-json.js';
 export type { ApproximateBudget, Budget, GaussianBudget, GdpBudget, PureBudget, ZcdpBudget } from './core/budget.js';
 export {
   gaussianMechanism,

@@ -679,6 +679,16 @@ function eventPrivacy(event: Event): Privacy {
   return approximatePrivacy(event, [rdpRoute(event)], [], event, family);
 }
 
+/** The event of a privacy object dpnoise made (for a budget's record), or undefined for anything else. */
+export function eventOf(privacy: unknown): Event | undefined {
+  return typeof privacy === 'object' && privacy !== null ? genuine.get(privacy) : undefined;
+}
+
+/** The privacy of releasing every event of `events` (a budget's record), each once: as compose reads DpEvents. */
+export function privacyOfEvents(events: readonly Event[]): Privacy {
+  return eventPrivacy({ type: 'composed', events: events.map((e) => [e, 1] as const) });
+}
+
 /** One item of compose's list, checked: genuine, with its repetition count. */
 function readItem(item: unknown, i: number): { privacy: Privacy; times: number } {
   let privacy: unknown = item;

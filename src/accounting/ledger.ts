@@ -1,0 +1,175 @@
+// A privacy budget that keeps count: createBudget records each release it allows and refuses,
+// before any noise is drawn, one that would take the composition of everything spent past the
+// budget. The spending is always accounted from the record (the releases' events, composed as
+// compose reads them), so a budget restored from its JSON reports exactly what the saved one did.
+import { type ApproximateBudget, type PureBudget, readBudget, type Target } from '../core/budget.js';
+import { describe, readOptions } from '../core/validate.js';
+import { readEvent, writeEvent, type EventJson } from './event-json.js';
+import type { Event } from './events.js';
+import { eventOf, type Privacy, privacyOfEvents } from './privacy.js';
+
+/**
+ * A budget's figures: epsilon at the budget's delta (pure epsilon for a pure budget).
+ *
+ * @group Accounting
+ */
+export interface Spending {
+  /** epsilon spent (or left) at `delta`. */
+  readonly epsilon: number;
+  /** The budget's delta (undefined for pure epsilon-DP). */
+  readonly delta: number | undefined;
+}
+
+/**
+ * A privacy budget that records what is spent against it (see createBudget).
+ *
+ * @group Accounting
+ */
+export interface PrivacyBudget {
+  /** The budget, as given. */
+  readonly total: Spending;
+  /** What the releases recorded so far spend together (composed by the accountant). */
+  readonly spent: Spending;
+  /** total.epsilon - spent.epsilon, at the budget's delta (composition is not additive: a guide, not a promise). */
+  readonly remaining: Spending;
+  /** How many releases are recorded. */
+  readonly releases: number;
+  /** The privacy of everything recorded, composed. */
+  readonly privacy: Privacy;
+  /** Whether recording `privacy` as well would stay within the budget. */
+  canSpend(privacy: Privacy): boolean;
+  /** Records a release of `privacy`, or throws a RangeError (recording nothing) if it would exceed the budget. */
+  spend(privacy: Privacy): void;
+  /** The budget and its record, as JSON that restoreBudget reads back exactly. */
+  toJSON(): BudgetJson;
+}
+
+/**
+ * A budget saved by toJSON.
+ *
+ * @group Accounting
+ */
+export interface BudgetJson {
+  readonly format: 'dpnoise-budget';
+  readonly version: 1;
+  readonly epsilon: number;
+  readonly delta?: number;
+  readonly releases: readonly EventJson[];
+}
+
+/** The epsilon a privacy spends at the budget's delta (pure: at delta 0). */
+function epsilonAt(target: Target, privacy: Privacy): number {
+  return privacy.epsilon(target.notion === 'approximate' ? target.delta : 0);
+}
+
+/** The budgets createBudget and restoreBudget made. */
+const budgets = new WeakSet<object>();
+
+/** Whether `value` is a budget dpnoise made (so its spend is dpnoise's). */
+export function isBudget(value: unknown): value is PrivacyBudget {
+  return typeof value === 'object' && value !== null && budgets.has(value);
+}
+
+function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record: Event[]): PrivacyBudget {
+  const delta = target.notion === 'approximate' ? target.delta : undefined;
+  const figures = (epsilon: number): Spending => Object.freeze({ epsilon, delta });
+  let composed = privacyOfEvents(record);
+  const eventFor = (privacy: Privacy): Event => {
+    const event = eventOf(privacy);
+    if (event === undefined) {
+      throw new TypeError(
+        `dpnoise: \`privacy\` must be a privacy object made by dpnoise (a release's \`privacy\`, gaussianPrivacy, compose, ...); got ${describe(privacy)}.`,
+      );
+    }
+    return event;
+  };
+  const after = (privacy: Privacy) => privacyOfEvents([...record, eventFor(privacy)]);
+  const within = (privacy: Privacy) => epsilonAt(target, privacy) <= target.epsilon;
+  const budget: PrivacyBudget = {
+    total: figures(target.epsilon),
+    get spent() {
+      return figures(epsilonAt(target, composed));
+    },
+    get remaining() {
+      return figures(Math.max(0, target.epsilon - epsilonAt(target, composed)));
+    },
+    get releases() {
+      return record.length;
+    },
+    get privacy() {
+      return composed;
+    },
+    canSpend: (privacy) => within(after(privacy)),
+    spend(privacy) {
+      const next = after(privacy);
+      const epsilon = epsilonAt(target, next);
+      if (!(epsilon <= target.epsilon)) {
+        throw new RangeError(
+          `dpnoise: this release would exceed the budget: with it the releases spend epsilon ${epsilon}${delta === undefined ? '' : ` at delta ${delta}`}, above ${target.epsilon}; nothing was spent.`,
+        );
+      }
+      record.push(eventFor(privacy));
+      composed = next;
+    },
+    toJSON: () => ({
+      format: 'dpnoise-budget',
+      version: 1,
+      epsilon: target.epsilon,
+      ...(delta === undefined ? {} : { delta }),
+      releases: record.map(writeEvent),
+    }),
+  };
+  budgets.add(Object.freeze(budget));
+  return budget;
+}
+
+function readTarget(o: Record<string, unknown>): Target & { notion: 'pure' | 'approximate' } {
+  return readBudget(o, ['pure', 'approximate']) as Target & { notion: 'pure' | 'approximate' };
+}
+
+/**
+ * A privacy budget, (epsilon, delta)-DP or pure epsilon-DP, that refuses releases beyond it: pass
+ * each release's `privacy` to `spend` before releasing (dpnoise/aggregate does this itself). What
+ * is spent is the composition of every recorded release by the accountant (compose's tightest
+ * route), so a budget of (2, 1e-6) holds far more than two Gaussian releases at (1, 1e-6).
+ *
+ * @example
+ * ```ts
+ * import { createBudget, gaussianMechanism, restoreBudget } from 'dpnoise';
+ *
+ * const budget = createBudget({ epsilon: 2, delta: 1e-6 });
+ * const m = gaussianMechanism({ sensitivity: [1, 1], epsilon: 1, delta: 1e-6 });
+ * budget.spend(m.privacy); // throws, recording nothing, if it would exceed the budget
+ * const released = m.release([10, 20]);
+ * console.log(released, budget.spent.epsilon, budget.remaining.epsilon); // about 1 and 1
+ * const saved = JSON.stringify(budget);
+ * console.log(restoreBudget(JSON.parse(saved)).spent.epsilon === budget.spent.epsilon); // true
+ * ```
+ *
+ * @group Accounting
+ */
+export function createBudget(options: ApproximateBudget | PureBudget): PrivacyBudget {
+  const o = readOptions('options', options, ['epsilon', 'delta']);
+  return makeBudget(readTarget(o), []);
+}
+
+/**
+ * A budget saved with `toJSON` (or `JSON.stringify(budget)`), read back with its record: it
+ * reports the same spending to the last digit and refuses the same releases.
+ *
+ * @group Accounting
+ */
+export function restoreBudget(json: BudgetJson): PrivacyBudget {
+  const o = readOptions('json', json, ['format', 'version', 'epsilon', 'delta', 'releases']);
+  if (o.format !== 'dpnoise-budget' || o.version !== 1) {
+    throw new TypeError(
+      `dpnoise: \`json\` must be a budget saved by toJSON (format 'dpnoise-budget', version 1); got format ${describe(o.format)}, version ${describe(o.version)}.`,
+    );
+  }
+  if (!Array.isArray(o.releases)) throw new TypeError(`dpnoise: \`json.releases\` must be an array of events; got ${describe(o.releases)}.`);
+  const target = readTarget({ epsilon: o.epsilon, delta: o.delta });
+  return makeBudget(
+    target,
+    (o.releases as unknown[]).map((e, i) => readEvent(e, `json.releases[${i}]`)),
+  );
+}

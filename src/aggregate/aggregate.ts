@@ -1,0 +1,189 @@
+// Private aggregates: counts, sums, means, quantiles and histograms over declared groups, with
+// clipping, contribution bounding and a budget (docs/aggregates.md). The order is the privacy
+// argument: the spec and the plan (all public) are checked first, then the source's columns, then
+// the budget is charged, and only then is the data read, so a call refused by the budget reads
+// nothing and any failure after the data is read has been paid for.
+import { isBudget, type PrivacyBudget } from '../accounting/ledger.js';
+import type { Privacy } from '../accounting/privacy.js';
+import type { ApproximateBudget, PureBudget } from '../core/budget.js';
+import { describe, readOptions } from '../core/validate.js';
+import { sourceOf } from '../noise/random.js';
+import type { SampleOptions } from '../noise/samplers.js';
+import { duckdbTotals, openSource } from './duckdb.js';
+import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
+import { BRANCHING, DEPTH, LEAVES } from './layout.js';
+import { type Plan, planOf, readAggregatePrivacy } from './plan.js';
+import { rowTotals } from './rows.js';
+import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
+import type { Totals } from './totals.js';
+
+/**
+ * One line of an aggregate's accuracy table, known before any data is read.
+ *
+ * @group Aggregates
+ */
+export interface AccuracyLine {
+  /** The statistic, as the rows name it: 'count', 'sum(income)', 'mean(age)', 'quantile(income)', 'histogram(age)'. */
+  readonly statistic: string;
+  /** 'gaussian' or 'laplace' (exact discrete noise on a grid). */
+  readonly mechanism: 'gaussian' | 'laplace';
+  /** How much one privacy unit can move the statistic's coordinates over all groups (l2 norm for Gaussian, l1 for Laplace). */
+  readonly sensitivity: number;
+  /** The noise's standard deviation per coordinate (for a mean, of its centred sum: divide by the group's count; for a quantile, in rows of rank). */
+  readonly sd: number;
+  /** The interval's half-width at the spec's level, in the same units as sd. */
+  readonly halfWidth: number;
+}
+
+/**
+ * An aggregate's plan: what it releases and how accurately, from public inputs only.
+ *
+ * @group Aggregates
+ */
+export interface AggregatePlan {
+  readonly accuracy: readonly AccuracyLine[];
+  /** The privacy of the release (what a budget is charged). */
+  readonly privacy: Privacy;
+  /** Who is protected: "each person_id (at most 1 row in each of at most 3 groups)" or "each row (no privacy unit given)". */
+  readonly unit: string;
+  readonly groups: readonly string[];
+  /** The interval level. */
+  readonly level: number;
+}
+
+/**
+ * A released aggregate.
+ *
+ * @group Aggregates
+ */
+export interface AggregateResult extends AggregatePlan {
+  /** Per group: `group`, and each statistic's Estimate (histograms: a list of bins). */
+  readonly rows: readonly Readonly<Record<string, unknown>>[];
+  /** The same, one line per statistic (and bin, and quantile), for CSV. */
+  readonly table: readonly AggregateLine[];
+}
+
+/**
+ * The options of aggregate: the spec, and `rng` for the noise (default the CSPRNG; a seeded one for tests only).
+ *
+ * @group Aggregates
+ */
+export type AggregateOptions = AggregateSpec & SampleOptions;
+
+function accuracyOf(spec: Spec, plan: Plan): AccuracyLine[] {
+  const width = plan.family === 'gaussian' ? 1.959963984540054 : Math.log(1 / (1 - spec.level)) / Math.SQRT2;
+  const lines: AccuracyLine[] = [];
+  plan.layout.blocks.forEach((block, k) => {
+    const m = plan.layout.measures[block.measure]!;
+    if (block.level > 1) return; // a quantile tree is one line
+    const name =
+      m.kind === 'count'
+        ? 'count'
+        : m.kind === 'sum'
+          ? `${m.shift === 0 ? 'sum' : 'mean'}(${m.column})`
+          : m.kind === 'leaves'
+            ? `quantile(${m.column})`
+            : m.kind === 'bins'
+              ? `histogram(${m.column})`
+              : `clipped(${m.column})`;
+    const sd = m.kind === 'leaves' ? plan.sd[k]! * Math.sqrt(DEPTH * (BRANCHING - 1)) : plan.sd[k]!;
+    lines.push(Object.freeze({ statistic: name, mechanism: plan.family, sensitivity: plan.sensitivity[k]!, sd, halfWidth: width * sd }));
+  });
+  return lines;
+}
+
+function unitOf(spec: Spec): string {
+  if (spec.unit === undefined) return 'each row (no privacy unit given: a person with several rows is protected less)';
+  return `each ${spec.unit} (at most ${spec.maxRows} row${spec.maxRows === 1 ? '' : 's'} in each of at most ${spec.maxGroups} group${spec.maxGroups === 1 ? '' : 's'})`;
+}
+
+function planned(spec: Spec, plan: Plan): AggregatePlan {
+  return {
+    accuracy: Object.freeze(accuracyOf(spec, plan)),
+    privacy: plan.mechanism.privacy,
+    unit: unitOf(spec),
+    groups: spec.groups,
+    level: spec.level,
+  };
+}
+
+/**
+ * The plan of an aggregate (its accuracy table and privacy) without reading any data: `table`
+ * may be left out.
+ *
+ * @group Aggregates
+ */
+export function planAggregate(
+  privacy: ApproximateBudget | PureBudget,
+  options: Omit<AggregateSpec, 'table'> & { table?: AggregateSpec['table'] },
+): AggregatePlan {
+  const target = readAggregatePrivacy(privacy);
+  const o = readOptions('options', options, SPEC_OPTIONS);
+  const spec = readSpec({ ...o, table: o.table ?? [] });
+  return Object.freeze(planned(spec, planOf(spec, target)));
+}
+
+/** The release vector of exact totals, in the plan's layout (quantile levels summed from the leaves). */
+function vectorOf(totals: Totals, spec: Spec, plan: Plan): Float64Array {
+  const out = new Float64Array(plan.length);
+  const n = spec.groups.length;
+  plan.layout.blocks.forEach((block, k) => {
+    const cells = totals[block.measure]!;
+    const perGroup = block.level === 0 ? block.size : LEAVES;
+    const span = block.level === 0 ? 1 : LEAVES / block.size; // leaves per node
+    for (let g = 0; g < n; g++) {
+      for (let i = 0; i < perGroup; i++) out[plan.offsets[k]! + g * block.size + Math.floor(i / span)]! += cells[g * perGroup + i]!;
+    }
+  });
+  return out;
+}
+
+/**
+ * Releases private statistics of a table over declared groups, charging `budget` for `privacy`
+ * first (it throws, reading nothing, if that would exceed it). Each value column is clipped to
+ * its declared bounds; with `privacyUnit`, each unit counts in at most `maxGroups` groups with at
+ * most `maxRows` rows in each (chosen uniformly at random), and without it each row is its own
+ * unit. The counts, sums, means' sums, histogram bins and quantile trees are one vector with one
+ * Gaussian ((epsilon, delta)) or Laplace (pure epsilon) mechanism in grid mode (exact discrete
+ * noise), its noise spread by `weights`. Files and DuckDB tables need `@duckdb/node-api`.
+ *
+ * @example
+ * ```ts
+ * import { createBudget } from 'dpnoise';
+ * import { aggregate } from 'dpnoise/aggregate';
+ *
+ * const budget = createBudget({ epsilon: 2, delta: 1e-6 });
+ * const rows = [
+ *   { id: 1, region: 'north', age: 34, income: 41000 },
+ *   { id: 2, region: 'south', age: 51, income: 58000 },
+ * ];
+ * const r = await aggregate(budget, { epsilon: 1, delta: 1e-6 }, {
+ *   table: rows, privacyUnit: 'id', groupBy: 'region', groups: ['north', 'south'],
+ *   count: true, mean: { age: [0, 100] }, sum: { income: [0, 500000] },
+ * });
+ * console.log(r.rows[0]); // { group: 'north', count: { value, sd, low, high }, ... }
+ * console.log(budget.spent.epsilon); // <= 1
+ * ```
+ *
+ * @group Aggregates
+ */
+export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudget | PureBudget, options: AggregateOptions): Promise<AggregateResult> {
+  if (!isBudget(budget)) throw new TypeError(`dpnoise: \`budget\` must be a budget from createBudget or restoreBudget; got ${describe(budget)}.`);
+  const target = readAggregatePrivacy(privacy);
+  const o = readOptions('options', options, [...SPEC_OPTIONS, 'rng']);
+  const rng = sourceOf(o.rng);
+  const spec = readSpec(Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'rng')));
+  const plan = planOf(spec, target);
+  const engine = Array.isArray(spec.source) ? undefined : await openSource(spec);
+  try {
+    budget.spend(plan.mechanism.privacy);
+    const totals = engine ? await duckdbTotals(engine.connection, spec, plan.layout) : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
+    const noisy = plan.mechanism.release(vectorOf(totals, spec, plan), { rng });
+    const { rows, table } = estimatesOf(noisy, spec, plan);
+    return Object.freeze({ ...planned(spec, plan), rows: Object.freeze(rows), table: Object.freeze(table) });
+  } finally {
+    engine?.close();
+  }
+}
+
+export type { AggregateLine, Estimate };

@@ -1,0 +1,181 @@
+// The DuckDB engine: the clipping, contribution bounding and grouped totals run as SQL in DuckDB
+// (out of core, on every core), and only the totals come back. The SQL follows the in-memory
+// engine's rules exactly (rows.ts, totals.ts); DuckDB (`@duckdb/node-api`) is an optional peer
+// dependency, loaded on first use.
+import { describe } from '../core/validate.js';
+import { LEAVES, type Layout, type Measure } from './layout.js';
+import { type Spec, valueColumns } from './spec.js';
+import { emptyTotals, sumQuantum, type Totals } from './totals.js';
+
+/** What dpnoise uses of a DuckDB connection (`DuckDBConnection` of @duckdb/node-api). */
+interface Connection {
+  runAndReadAll(sql: string): Promise<{ getRowObjectsJS(): Record<string, unknown>[]; columnNames(): string[] }>;
+  run(sql: string): Promise<unknown>;
+}
+
+interface DuckDBModule {
+  DuckDBInstance: { create(path: string): Promise<{ connect(): Promise<Connection & { closeSync?(): void }>; closeSync?(): void }> };
+}
+
+/** @duckdb/node-api, or an error that says how to get it. */
+async function loadDuckDB(): Promise<DuckDBModule> {
+  try {
+    return (await import('@duckdb/node-api' as string)) as DuckDBModule;
+  } catch {
+    throw new Error('dpnoise: aggregates over files and DuckDB tables need the package @duckdb/node-api; install it with `npm install @duckdb/node-api`.');
+  }
+}
+
+const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
+/** A double as SQL, exactly: the shortest decimal that reads back as it, parsed as a DOUBLE. */
+const double = (x: number) => `CAST(${text(String(x))} AS DOUBLE)`;
+
+/** The FROM clause of a source: a file DuckDB reads by its extension, or a table of the connection. */
+function fromClause(spec: Spec): string {
+  if (typeof spec.source === 'string') return text(spec.source);
+  const { table } = spec.source as { table: string };
+  return table.split('.').map(identifier).join('.');
+}
+
+function clipped(column: string, lower: number, upper: number): string {
+  return `LEAST(GREATEST(${column}, ${double(lower)}), ${double(upper)})`;
+}
+
+/** The SQL of a measure's value per kept row (its cell for bins and leaves). */
+function cellSql(m: Measure, column: string): string {
+  if (m.kind === 'bins') {
+    const x = clipped(column, m.edges[0]!, m.edges.at(-1)!);
+    const inner = m.edges.slice(1, -1).map((e) => `CAST(${x} >= ${double(e)} AS INTEGER)`);
+    return inner.length === 0 ? '0' : inner.join(' + ');
+  }
+  if (m.kind === 'leaves') {
+    const x = clipped(column, m.lower, m.upper);
+    return `LEAST(${LEAVES - 1}, CAST(floor(((${x} - ${double(m.lower)}) / (${double(m.upper)} - ${double(m.lower)})) * ${LEAVES}) AS BIGINT))`;
+  }
+  throw new Error(`dpnoise: internal error: no cells for a ${m.kind} measure.`);
+}
+
+/** The columns of a source, to check the spec's before anything else is read. */
+async function columnsOf(connection: Connection, from: string): Promise<string[]> {
+  const reader = await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`);
+  return reader.columnNames();
+}
+
+/** Refuses a spec naming columns the source does not have (its schema, not its data). */
+export function checkColumns(spec: Spec, available: readonly string[]): void {
+  const needed = [spec.unit, spec.groupBy, ...valueColumns(spec)].filter((c): c is string => c !== undefined);
+  const missing = needed.filter((c) => !available.includes(c));
+  if (missing.length > 0) {
+    throw new TypeError(
+      `dpnoise: the table has no column ${missing.map((c) => JSON.stringify(c)).join(', ')}; its columns are ${available.map((c) => JSON.stringify(c)).join(', ')}.`,
+    );
+  }
+}
+
+/** An open DuckDB connection for a spec's source, checked against the spec; `close` when done. */
+export async function openSource(spec: Spec): Promise<{ connection: Connection; close(): void }> {
+  let connection: Connection;
+  let close = () => {};
+  if (typeof spec.source === 'string') {
+    const { DuckDBInstance } = await loadDuckDB();
+    const instance = await DuckDBInstance.create(':memory:');
+    const c = await instance.connect();
+    connection = c;
+    close = () => {
+      c.closeSync?.();
+      instance.closeSync?.();
+    };
+  } else {
+    const given = (spec.source as { connection: unknown }).connection;
+    if (typeof (given as Connection).runAndReadAll !== 'function') {
+      throw new TypeError(`dpnoise: \`table.connection\` must be a DuckDB connection (from @duckdb/node-api's instance.connect()); got ${describe(given)}.`);
+    }
+    connection = given as Connection;
+  }
+  try {
+    checkColumns(spec, await columnsOf(connection, fromClause(spec)));
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { connection, close };
+}
+
+/** The SQL of the source's rows in declared groups, with their values and whether any is invalid (`bad`). */
+function declaredSql(spec: Spec): string {
+  const columns = valueColumns(spec);
+  const values = columns.map((c, i) => `, TRY_CAST(${identifier(c)} AS DOUBLE) AS v${i}`).join('');
+  const unit = spec.unit === undefined ? 'NULL' : identifier(spec.unit);
+  const group =
+    spec.groupBy === undefined
+      ? '0'
+      : `CASE CAST(${identifier(spec.groupBy)} AS VARCHAR) ${spec.groups.map((g, i) => `WHEN ${text(g)} THEN ${i}`).join(' ')} END`;
+  const invalid = [...(spec.unit === undefined ? [] : ['u IS NULL']), ...columns.map((_, i) => `v${i} IS NULL OR NOT isfinite(v${i})`)];
+  const bad = invalid.length === 0 ? 'false' : invalid.map((c) => `(${c})`).join(' OR ');
+  return `SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${fromClause(spec)}) WHERE gi IS NOT NULL`;
+}
+
+/** The SQL of the kept rows of `declared`: valid, and within the contribution bounds (uniformly random rows, then groups). */
+function keptSql(spec: Spec, declared: string): string {
+  const valid = `SELECT * EXCLUDE (bad) FROM ${declared} WHERE NOT bad`;
+  if (spec.unit === undefined) return valid;
+  const perGroup = `SELECT * FROM (${valid}) QUALIFY row_number() OVER (PARTITION BY u, gi ORDER BY random()) <= ${spec.maxRows}`;
+  if (spec.maxGroups >= spec.groups.length) return perGroup;
+  return `WITH per_group AS (${perGroup}),
+    unit_groups AS (SELECT u, gi FROM (SELECT DISTINCT u, gi FROM per_group) QUALIFY row_number() OVER (PARTITION BY u ORDER BY random()) <= ${spec.maxGroups})
+    SELECT p.* FROM per_group p SEMI JOIN unit_groups g ON p.u = g.u AND p.gi = g.gi`;
+}
+
+/** The totals of the spec's source, computed in DuckDB. */
+export async function duckdbTotals(connection: Connection, spec: Spec, layout: Layout): Promise<Totals> {
+  const columns = valueColumns(spec);
+  const column = (name: string) => `v${columns.indexOf(name)}`;
+  const name = `dpnoise_${crypto.randomUUID().replaceAll('-', '')}`;
+  const declared = identifier(`${name}_declared`);
+  const kept = identifier(`${name}_kept`);
+  try {
+    await connection.run(`CREATE TEMPORARY TABLE ${declared} AS ${declaredSql(spec)}`);
+    if (spec.invalid === 'error') {
+      const [row] = (await connection.runAndReadAll(`SELECT coalesce(bool_or(bad), false) AS b FROM ${declared}`)).getRowObjectsJS();
+      if (row?.b !== false) {
+        throw new RangeError(
+          "dpnoise: a row has a NULL, missing or non-numeric value in a column used (or in the privacy unit); clean the data first or pass `invalid: 'drop'` (the error reveals that such a row exists).",
+        );
+      }
+    }
+    await connection.run(`CREATE TEMPORARY TABLE ${kept} AS ${keptSql(spec, declared)}`);
+    const totals = emptyTotals(layout.measures, spec.groups.length);
+    const scalars: string[] = [];
+    layout.measures.forEach((m, k) => {
+      if (m.kind === 'count') scalars.push(`CAST(count(*) AS DOUBLE) AS m${k}`);
+      else if (m.kind === 'sum') {
+        const x = clipped(column(m.column), m.lower, m.upper);
+        scalars.push(`CAST(sum(CAST(floor((${x} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5) AS HUGEINT)) AS VARCHAR) AS m${k}`);
+      } else if (m.kind === 'clipped') {
+        scalars.push(`CAST(count(*) FILTER (WHERE ${column(m.column)} < ${double(m.lower)} OR ${column(m.column)} > ${double(m.upper)}) AS DOUBLE) AS m${k}`);
+      }
+    });
+    if (scalars.length > 0) {
+      const rows = (await connection.runAndReadAll(`SELECT gi, ${scalars.join(', ')} FROM ${kept} GROUP BY gi`)).getRowObjectsJS();
+      for (const row of rows) {
+        const g = Number(row.gi);
+        layout.measures.forEach((m, k) => {
+          if (m.kind === 'sum') totals[k]![g] = row[`m${k}`] === null ? 0 : Number(BigInt(row[`m${k}`] as string)) * sumQuantum(m);
+          else if (m.kind === 'count' || m.kind === 'clipped') totals[k]![g] = Number(row[`m${k}`]);
+        });
+      }
+    }
+    for (const [k, m] of layout.measures.entries()) {
+      if (m.kind !== 'bins' && m.kind !== 'leaves') continue;
+      const cells = m.kind === 'bins' ? m.edges.length - 1 : LEAVES;
+      const rows = (
+        await connection.runAndReadAll(`SELECT gi, ${cellSql(m, column(m.column))} AS cell, CAST(count(*) AS DOUBLE) AS n FROM ${kept} GROUP BY ALL`)
+      ).getRowObjectsJS();
+      for (const row of rows) totals[k]![Number(row.gi) * cells + Number(row.cell)] = Number(row.n);
+    }
+    return totals;
+  } finally {
+    await connection.run(`DROP TABLE IF EXISTS ${declared}; DROP TABLE IF EXISTS ${kept}`);
+  }
+}

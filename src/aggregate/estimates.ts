@@ -1,0 +1,144 @@
+// From the noisy release vector to the statistics a user reads, each with its noise standard
+// deviation and an interval (docs/aggregates.md, "Intervals"). Everything here post-processes the
+// noisy vector and public parameters: nothing reads the exact totals.
+import { normalIsf } from '../math/special.js';
+import { BRANCHING, DEPTH, LEAVES, type Measure } from './layout.js';
+import type { Plan } from './plan.js';
+import type { Spec } from './spec.js';
+
+/**
+ * A released statistic: its value, the standard deviation of its noise, and an interval at the
+ * spec's level.
+ *
+ * @group Aggregates
+ */
+export interface Estimate {
+  readonly value: number;
+  /** The noise's standard deviation (for a mean, by the delta method; for a quantile, in rows of rank). */
+  readonly sd: number;
+  /** The interval's ends. */
+  readonly low: number;
+  readonly high: number;
+}
+
+/**
+ * One line of the long table: a statistic of a group (and a bin or quantile).
+ *
+ * @group Aggregates
+ */
+export interface AggregateLine extends Estimate {
+  readonly group: string;
+  /** 'count', 'sum', 'mean', 'quantile', 'histogram' or 'clipped'. */
+  readonly statistic: string;
+  readonly column: string | undefined;
+  /** The quantile's level, or the histogram bin's label ("[0, 18)"). */
+  readonly at: string | undefined;
+}
+
+/** The interval half-width per standard deviation of a block's noise at `level`. */
+function widthPerSd(family: 'gaussian' | 'laplace', level: number): number {
+  // Gaussian: the normal quantile. Laplace with scale b = sd / sqrt 2: P(|X| > t) = e^(-t / b).
+  return family === 'gaussian' ? normalIsf((1 - level) / 2) : Math.log(1 / (1 - level)) / Math.SQRT2;
+}
+
+const estimate = (value: number, sd: number, width: number): Estimate => Object.freeze({ value, sd, low: value - width * sd, high: value + width * sd });
+const clamp = (x: number, lower: number, upper: number) => Math.min(upper, Math.max(lower, x));
+
+/** The value at rank r of a noisy quantile tree (levels 1 to DEPTH), by descent from the root. */
+function valueAtRank(levels: readonly Float64Array[], rank: number, lower: number, upper: number): number {
+  let node = 0;
+  let remaining = rank;
+  let last = 0;
+  for (const level of levels) {
+    let child = 0;
+    for (; child < BRANCHING - 1; child++) {
+      const c = Math.max(0, level[node * BRANCHING + child]!);
+      if (remaining <= c) break;
+      remaining -= c;
+    }
+    node = node * BRANCHING + child;
+    last = Math.max(0, level[node]!);
+  }
+  const fraction = last > 0 ? clamp(remaining / last, 0, 1) : 0.5;
+  return lower + ((node + fraction) / LEAVES) * (upper - lower);
+}
+
+/** The statistics of a noisy release vector: per group, and as a long table. */
+export function estimatesOf(noisy: Float64Array, spec: Spec, plan: Plan): { rows: Record<string, unknown>[]; table: AggregateLine[] } {
+  const { layout, offsets, sd } = plan;
+  const width = widthPerSd(plan.family, spec.level);
+  const blockOf = (measure: number, level = 0) => layout.blocks.findIndex((b) => b.measure === measure && b.level === level);
+  const measureOf = (m: Measure) => layout.measures.findIndex((x) => JSON.stringify(x) === JSON.stringify(m));
+  /** A block's coordinates for group g. */
+  const cellsAt = (block: number, g: number) => {
+    const size = layout.blocks[block]!.size;
+    return noisy.subarray(offsets[block]! + g * size, offsets[block]! + (g + 1) * size);
+  };
+  const countBlock = layout.measures.findIndex((m) => m.kind === 'count');
+  const rows: Record<string, unknown>[] = [];
+  const table: AggregateLine[] = [];
+  spec.groups.forEach((group, g) => {
+    const row: Record<string, unknown> = { group };
+    const line = (statistic: string, column: string | undefined, at: string | undefined, e: Estimate) =>
+      table.push(Object.freeze({ group, statistic, column, at, ...e }));
+    if (spec.count) {
+      const b = blockOf(countBlock);
+      const e = estimate(cellsAt(b, g)[0]!, sd[b]!, width);
+      row.count = e;
+      line('count', undefined, undefined, e);
+    }
+    for (const { column, bounds } of spec.sum) {
+      const b = blockOf(measureOf({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: 0 }));
+      const e = estimate(cellsAt(b, g)[0]!, sd[b]!, width);
+      row[`sum(${column})`] = e;
+      line('sum', column, undefined, e);
+    }
+    for (const { column, bounds } of spec.mean) {
+      const [lower, upper] = bounds;
+      const middle = (lower + upper) / 2;
+      const b = blockOf(measureOf({ kind: 'sum', column, lower, upper, shift: middle }));
+      const c = blockOf(countBlock);
+      const count = Math.max(1, cellsAt(c, g)[0]!);
+      const value = clamp(middle + cellsAt(b, g)[0]! / count, lower, upper);
+      // The delta method for (S / N) at the noisy values: var ~ (sd_S^2 + (mean - middle)^2 sd_N^2) / N^2.
+      const meanSd = Math.sqrt(sd[b]! ** 2 + (value - middle) ** 2 * sd[c]! ** 2) / count;
+      const e = Object.freeze({ value, sd: meanSd, low: Math.max(lower, value - width * meanSd), high: Math.min(upper, value + width * meanSd) });
+      row[`mean(${column})`] = e;
+      line('mean', column, undefined, e);
+    }
+    for (const { column, bounds, q } of spec.quantile) {
+      const [lower, upper] = bounds;
+      const m = measureOf({ kind: 'leaves', column, lower, upper });
+      const levels = Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(m, l + 1), g));
+      const total = levels[0]!.reduce((a, x) => a + Math.max(0, x), 0);
+      // The rank of a value is a sum of at most BRANCHING - 1 nodes per level, each with the level's noise.
+      const rankSd = sd[blockOf(m, 1)]! * Math.sqrt(DEPTH * (BRANCHING - 1));
+      for (const level of q) {
+        const rank = level * total;
+        const at = (r: number) => valueAtRank(levels, clamp(r, 0, total), lower, upper);
+        const e = Object.freeze({ value: at(rank), sd: rankSd, low: at(rank - width * rankSd), high: at(rank + width * rankSd) });
+        row[`quantile(${column}, ${level})`] = e;
+        line('quantile', column, String(level), e);
+      }
+    }
+    for (const { column, edges } of spec.histogram) {
+      const b = blockOf(measureOf({ kind: 'bins', column, edges }));
+      const bins = Array.from(cellsAt(b, g), (value, k) => {
+        const label = `[${edges[k]}, ${edges[k + 1]}${k === edges.length - 2 ? ']' : ')'}`;
+        const e = estimate(value, sd[b]!, width);
+        line('histogram', column, label, e);
+        return Object.freeze({ bin: label, ...e });
+      });
+      row[`histogram(${column})`] = Object.freeze(bins);
+    }
+    layout.measures.forEach((m, k) => {
+      if (m.kind !== 'clipped') return;
+      const b = blockOf(k);
+      const e = estimate(cellsAt(b, g)[0]!, sd[b]!, width);
+      row[`clipped(${m.column}, [${m.lower}, ${m.upper}])`] = e;
+      line('clipped', m.column, `[${m.lower}, ${m.upper}]`, e);
+    });
+    rows.push(Object.freeze(row));
+  });
+  return { rows, table };
+}

@@ -1,0 +1,14 @@
+// The `dpnoise/aggregate` entry: private aggregates over tables (aggregate.ts). It loads the
+// WebAssembly module as the default entry does; DuckDB is loaded only for files and DuckDB tables.
+import '../wasm/embedded-init.js';
+export {
+  aggregate,
+  planAggregate,
+  type AccuracyLine,
+  type AggregateLine,
+  type AggregateOptions,
+  type AggregatePlan,
+  type AggregateResult,
+  type Estimate,
+} from './aggregate.js';
+export type { AggregateSource, AggregateSpec, Bounds } from './spec.js';

@@ -1,0 +1,99 @@
+// The release as one vector (docs/aggregates.md, "One release, one vector"): the measures an
+// engine computes per group (a count, clipped sums, bin counts), and the blocks of coordinates
+// that are noised, each with what one row can move it by. A block holds one quantity for every
+// group (and every bin), so its sensitivity is a norm over the groups one unit can reach.
+import type { Spec } from './spec.js';
+
+/** What an engine computes per group, after clipping and contribution bounding. */
+export type Measure =
+  /** The number of rows. */
+  | { readonly kind: 'count' }
+  /** The sum of clip(x, lower, upper) - shift. */
+  | { readonly kind: 'sum'; readonly column: string; readonly lower: number; readonly upper: number; readonly shift: number }
+  /** Counts of clip(x) per bin: bin k holds edges[k] <= x < edges[k + 1] (the last bin includes its upper edge). */
+  | { readonly kind: 'bins'; readonly column: string; readonly edges: readonly number[] }
+  /** Counts of clip(x) per leaf of the quantile tree: LEAVES equal cells of [lower, upper]. */
+  | { readonly kind: 'leaves'; readonly column: string; readonly lower: number; readonly upper: number }
+  /** The number of values outside [lower, upper] (clipped). */
+  | { readonly kind: 'clipped'; readonly column: string; readonly lower: number; readonly upper: number };
+
+/** The quantile tree: BRANCHING children per node, DEPTH levels below the root. */
+export const BRANCHING = 16;
+export const DEPTH = 3;
+export const LEAVES = BRANCHING ** DEPTH;
+
+/** The number of cells a measure has per group. */
+export function cellsOf(m: Measure): number {
+  return m.kind === 'bins' ? m.edges.length - 1 : m.kind === 'leaves' ? LEAVES : 1;
+}
+
+/** A block of the noised vector: one quantity over every group (and cell). */
+export interface Block {
+  /** Which measure it comes from. */
+  readonly measure: number;
+  /** For a quantile tree, the level (1 to DEPTH: BRANCHING^level nodes); else 0 (the measure's cells). */
+  readonly level: number;
+  /** Coordinates per group. */
+  readonly size: number;
+  /** How much one row can move the block's coordinates in one group, in l1 norm (and so in l2). */
+  readonly perRow: number;
+}
+
+export interface Layout {
+  readonly measures: readonly Measure[];
+  readonly blocks: readonly Block[];
+}
+
+/** The measures and blocks of a spec: each measure once, however many statistics use it. */
+export function layoutOf(spec: Spec): Layout {
+  const measures: Measure[] = [];
+  const blocks: Block[] = [];
+  const add = (m: Measure): number => {
+    const key = JSON.stringify(m);
+    const found = measures.findIndex((x) => JSON.stringify(x) === key);
+    if (found >= 0) return found;
+    measures.push(Object.freeze(m));
+    const index = measures.length - 1;
+    if (m.kind === 'leaves') {
+      for (let level = 1; level <= DEPTH; level++) blocks.push({ measure: index, level, size: BRANCHING ** level, perRow: 1 });
+    } else {
+      const perRow = m.kind === 'sum' ? Math.max(Math.abs(m.lower - m.shift), Math.abs(m.upper - m.shift)) : 1;
+      blocks.push({ measure: index, level: 0, size: cellsOf(m), perRow });
+    }
+    return index;
+  };
+  if (spec.count || spec.mean.length > 0) add({ kind: 'count' });
+  for (const { column, bounds } of spec.sum) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: 0 });
+  // A mean's sum is centred on its range's midpoint: half the sensitivity of the plain sum.
+  for (const { column, bounds } of spec.mean) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: (bounds[0] + bounds[1]) / 2 });
+  for (const { column, bounds } of spec.quantile) add({ kind: 'leaves', column, lower: bounds[0], upper: bounds[1] });
+  for (const { column, edges } of spec.histogram) add({ kind: 'bins', column, edges });
+  if (spec.diagnostics) {
+    for (const m of [...measures]) {
+      if (m.kind === 'count') continue;
+      const [lower, upper] = m.kind === 'bins' ? [m.edges[0]!, m.edges.at(-1)!] : [m.lower, m.upper];
+      add({ kind: 'clipped', column: m.column, lower, upper });
+    }
+  }
+  return Object.freeze({ measures: Object.freeze(measures), blocks: Object.freeze(blocks.map((b) => Object.freeze(b))) });
+}
+
+/** The index of leaf cell for a clipped value (both engines compute it with these operations). */
+export function leafOf(x: number, lower: number, upper: number): number {
+  return Math.min(LEAVES - 1, Math.floor(((x - lower) / (upper - lower)) * LEAVES));
+}
+
+/** The bin of a clipped value: the number of inner edges at or below it (a binary search). */
+export function binOf(x: number, edges: readonly number[]): number {
+  let low = 1;
+  let high = edges.length - 1; // inner edges are edges[1 .. length - 2]
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (x >= edges[middle]!) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
+}
+
+/** clip(x) to [lower, upper]. */
+export const clip = (x: number, lower: number, upper: number) => (x < lower ? lower : x > upper ? upper : x);

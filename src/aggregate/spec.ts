@@ -1,0 +1,241 @@
+// What an aggregate asks for, read once from the caller's options and checked before any data is
+// read: the statistics with their public bounds, the groups, the privacy unit and its contribution
+// bounds. Everything here is public: it decides the noise, so none of it may come from the data.
+import { describe, fail, integerIn, numberIn, oneOf, readOptions } from '../core/validate.js';
+
+/** A column's declared range [lower, upper]. */
+export type Bounds = readonly [number, number];
+
+/**
+ * Where the rows come from: JavaScript row objects (no engine needed), a file DuckDB reads (CSV,
+ * Parquet or NDJSON, by extension), or a table (or view) on a DuckDB connection of the caller's.
+ *
+ * @group Aggregates
+ */
+export type AggregateSource = readonly Readonly<Record<string, unknown>>[] | string | { connection: unknown; table: string };
+
+/**
+ * The statistics and their settings (see aggregate).
+ *
+ * @group Aggregates
+ */
+export interface AggregateSpec {
+  /** The rows: an array of objects, a file path, or `{ connection, table }` with a DuckDB connection. */
+  table: AggregateSource;
+  /** The column naming the person (or other unit) to protect; without it each row is its own unit. */
+  privacyUnit?: string;
+  /** The column whose values are the groups (without it, one group, 'all'). */
+  groupBy?: string;
+  /** The groups to release (public: declared, never taken from the data); with `groupBy`, required. */
+  groups?: readonly (string | number)[];
+  /** With `privacyUnit`: the most groups one unit's rows count in (default: every group). */
+  maxGroups?: number;
+  /** With `privacyUnit`: the most rows one unit's rows count in each group (default 1). */
+  maxRows?: number;
+  /** Release the number of rows per group. */
+  count?: boolean;
+  /** Sums of columns, each clipped to its bounds: `{ income: [0, 500000] }`. */
+  sum?: Readonly<Record<string, Bounds>>;
+  /** Means of columns, each clipped to its bounds. */
+  mean?: Readonly<Record<string, Bounds>>;
+  /** Quantiles of columns: `{ income: { bounds: [0, 500000], q: [0.5, 0.9] } }`. */
+  quantile?: Readonly<Record<string, { bounds: Bounds; q: number | readonly number[] }>>;
+  /** Histograms over declared bin edges (increasing; values outside go to the end bins): `{ age: { bins: [0, 18, 65, 100] } }`. */
+  histogram?: Readonly<Record<string, { bins: readonly number[] }>>;
+  /**
+   * How to weigh the statistics' errors: 'range' (default) relative to each statistic's range,
+   * so each gets the same error relative to its bounds (noise in proportion to sensitivity, `spr`);
+   * 'equal' minimises the sum of squared errors in the columns' own units (for columns of one unit).
+   */
+  weights?: 'range' | 'equal';
+  /** The noise: 'gaussian' (default with `delta`) or 'laplace' (default for pure epsilon). */
+  noise?: 'gaussian' | 'laplace';
+  /** Rows with a NULL, missing or non-numeric value in a column used: 'error' (default) or 'drop'. */
+  invalid?: 'error' | 'drop';
+  /** Also release, with noise, how many values each column clipped (and, with `invalid: 'drop'`, rows dropped), per group. */
+  diagnostics?: boolean;
+  /** The level of the intervals (default 0.95). */
+  level?: number;
+}
+
+export interface QuantileSpec {
+  column: string;
+  bounds: Bounds;
+  q: readonly number[];
+}
+
+/** The spec, checked. */
+export interface Spec {
+  readonly source: AggregateSource;
+  readonly unit: string | undefined;
+  readonly groupBy: string | undefined;
+  readonly groups: readonly string[];
+  readonly maxGroups: number;
+  readonly maxRows: number;
+  readonly count: boolean;
+  readonly sum: ReadonlyArray<{ column: string; bounds: Bounds }>;
+  readonly mean: ReadonlyArray<{ column: string; bounds: Bounds }>;
+  readonly quantile: readonly QuantileSpec[];
+  readonly histogram: ReadonlyArray<{ column: string; edges: readonly number[] }>;
+  readonly weights: 'range' | 'equal';
+  readonly noise: 'gaussian' | 'laplace' | undefined;
+  readonly invalid: 'error' | 'drop';
+  readonly diagnostics: boolean;
+  readonly level: number;
+}
+
+export const SPEC_OPTIONS = [
+  'table',
+  'privacyUnit',
+  'groupBy',
+  'groups',
+  'maxGroups',
+  'maxRows',
+  'count',
+  'sum',
+  'mean',
+  'quantile',
+  'histogram',
+  'weights',
+  'noise',
+  'invalid',
+  'diagnostics',
+  'level',
+] as const;
+
+/** Bounds beyond which sums of a few million rows would lose their exactness in doubles. */
+const BOUND = { min: -1e12, max: 1e12 };
+/** At most this many declared groups, bins or quantiles: the release is one vector in memory. */
+const MAX_GROUPS = 1e5;
+const MAX_BINS = 1e4;
+
+function columnName(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0)
+    throw new TypeError(`dpnoise: \`${name}\` must be a column name (a non-empty string); got ${describe(value)}.`);
+  return value;
+}
+
+function readBounds(name: string, value: unknown): Bounds {
+  if (!Array.isArray(value) || value.length !== 2) throw new TypeError(`dpnoise: \`${name}\` must be bounds [lower, upper]; got ${describe(value)}.`);
+  const lower = numberIn(`${name}[0]`, value[0], BOUND);
+  const upper = numberIn(`${name}[1]`, value[1], BOUND);
+  if (!(lower < upper)) throw new RangeError(`dpnoise: \`${name}\` must be bounds with lower < upper; got [${lower}, ${upper}].`);
+  return Object.freeze([lower, upper] as const);
+}
+
+/** The own entries of a column map, in order: `{ income: ... }`. */
+function columnMap(name: string, value: unknown): Array<[string, unknown]> {
+  if (value === undefined) return [];
+  const o = readOptions(name, value, Object.keys(value as object));
+  const entries = Object.entries(o);
+  if (entries.length === 0) throw new TypeError(`dpnoise: \`${name}\` must name at least one column; got an empty object.`);
+  return entries;
+}
+
+function readQuantiles(name: string, value: unknown): readonly number[] {
+  const list = typeof value === 'number' ? [value] : value;
+  if (!Array.isArray(list) || list.length === 0 || list.length > 100) {
+    throw new TypeError(`dpnoise: \`${name}\` must be a quantile in (0, 1) or a list of up to 100; got ${describe(value)}.`);
+  }
+  return Object.freeze(list.map((q, i) => numberIn(`${name}[${i}]`, q, { min: 0, max: 1, minOpen: true, maxOpen: true })));
+}
+
+function readEdges(name: string, value: unknown): readonly number[] {
+  if (!Array.isArray(value) || value.length < 2 || value.length > MAX_BINS + 1) {
+    throw new TypeError(`dpnoise: \`${name}\` must be a list of 2 to ${MAX_BINS + 1} increasing bin edges; got ${describe(value)}.`);
+  }
+  const edges = value.map((x, i) => numberIn(`${name}[${i}]`, x, BOUND));
+  const bad = edges.findIndex((x, i) => i > 0 && !(x > edges[i - 1]!));
+  if (bad > 0) throw new RangeError(`dpnoise: \`${name}\` must increase; got ${edges[bad - 1]} then ${edges[bad]}.`);
+  return Object.freeze(edges);
+}
+
+function readGroups(value: unknown, groupBy: string | undefined): readonly string[] {
+  if (groupBy === undefined) {
+    if (value !== undefined) throw new TypeError('dpnoise: `groups` needs `groupBy`, the column they are values of.');
+    return ['all'];
+  }
+  if (value === undefined) {
+    throw new TypeError(
+      'dpnoise: `groups` must list the groups to release (public, chosen without looking at the data): releasing the keys found in the data would reveal who is in it.',
+    );
+  }
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_GROUPS) {
+    throw new TypeError(`dpnoise: \`groups\` must be a list of 1 to ${MAX_GROUPS} group values; got ${describe(value)}.`);
+  }
+  const keys = value.map((g, i) => {
+    if (typeof g !== 'string' && !(typeof g === 'number' && Number.isFinite(g)))
+      throw new TypeError(`dpnoise: \`groups[${i}]\` must be a string or a finite number; got ${describe(g)}.`);
+    return String(g);
+  });
+  const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (repeated !== undefined) throw new RangeError(`dpnoise: \`groups\` lists ${JSON.stringify(repeated)} twice.`);
+  return Object.freeze(keys);
+}
+
+function readSource(value: unknown): AggregateSource {
+  if (typeof value === 'string' && value.length > 0) return value;
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'object' && value !== null) {
+    const o = readOptions('table', value, ['connection', 'table']);
+    if (typeof o.connection !== 'object' || o.connection === null)
+      throw new TypeError(`dpnoise: \`table.connection\` must be a DuckDB connection; got ${describe(o.connection)}.`);
+    return { connection: o.connection, table: columnName('table.table', o.table) };
+  }
+  throw new TypeError(`dpnoise: \`table\` must be an array of row objects, a file path, or { connection, table }; got ${describe(value)}.`);
+}
+
+/** The spec of options `o` (aggregate's own properties, read once). */
+export function readSpec(options: unknown): Spec {
+  const o = readOptions('options', options, SPEC_OPTIONS);
+  const unit = o.privacyUnit === undefined ? undefined : columnName('privacyUnit', o.privacyUnit);
+  const groupBy = o.groupBy === undefined ? undefined : columnName('groupBy', o.groupBy);
+  const groups = readGroups(o.groups, groupBy);
+  if (unit === undefined && (o.maxGroups !== undefined || o.maxRows !== undefined)) {
+    throw new TypeError('dpnoise: `maxGroups` and `maxRows` bound what one privacy unit contributes: give `privacyUnit` with them.');
+  }
+  const maxGroups = o.maxGroups === undefined ? groups.length : integerIn('maxGroups', o.maxGroups, { min: 1, max: MAX_GROUPS });
+  const maxRows = o.maxRows === undefined ? 1 : integerIn('maxRows', o.maxRows, { min: 1, max: 1e6 });
+  const bounded = (name: string) => columnMap(name, o[name]).map(([column, b]) => ({ column, bounds: readBounds(`${name}.${column}`, b) }));
+  const quantile = columnMap('quantile', o.quantile).map(([column, v]) => {
+    const q = readOptions(`quantile.${column}`, v, ['bounds', 'q']);
+    return { column, bounds: readBounds(`quantile.${column}.bounds`, q.bounds), q: readQuantiles(`quantile.${column}.q`, q.q) };
+  });
+  const histogram = columnMap('histogram', o.histogram).map(([column, v]) => {
+    const h = readOptions(`histogram.${column}`, v, ['bins']);
+    return { column, edges: readEdges(`histogram.${column}.bins`, h.bins) };
+  });
+  const count = o.count === undefined ? false : o.count === true || o.count === false ? o.count : fail(TypeError, 'count', 'true or false', o.count);
+  const spec: Spec = {
+    source: readSource(o.table),
+    unit,
+    groupBy,
+    groups,
+    maxGroups: Math.min(maxGroups, groups.length),
+    maxRows,
+    count,
+    sum: bounded('sum'),
+    mean: bounded('mean'),
+    quantile,
+    histogram,
+    weights: o.weights === undefined ? 'range' : oneOf('weights', o.weights, ['range', 'equal'] as const),
+    noise: o.noise === undefined ? undefined : oneOf('noise', o.noise, ['gaussian', 'laplace'] as const),
+    invalid: o.invalid === undefined ? 'error' : oneOf('invalid', o.invalid, ['error', 'drop'] as const),
+    diagnostics:
+      o.diagnostics === undefined
+        ? false
+        : o.diagnostics === true || o.diagnostics === false
+          ? o.diagnostics
+          : fail(TypeError, 'diagnostics', 'true or false', o.diagnostics),
+    level: o.level === undefined ? 0.95 : numberIn('level', o.level, { min: 0.5, max: 1 - 1e-9 }),
+  };
+  if (!spec.count && spec.sum.length + spec.mean.length + spec.quantile.length + spec.histogram.length === 0) {
+    throw new TypeError('dpnoise: ask for at least one statistic: `count`, `sum`, `mean`, `quantile` or `histogram`.');
+  }
+  return Object.freeze(spec);
+}
+
+/** Every value column the spec reads (each once). */
+export function valueColumns(spec: Spec): string[] {
+  return [...new Set([...spec.sum, ...spec.mean, ...spec.quantile, ...spec.histogram].map((s) => s.column))];
+}

@@ -1,0 +1,29 @@
+// The exact totals an engine hands to the noise step, and the rules both engines follow to make
+// them (docs/aggregates.md, "Exact sums"): each clipped value is rounded to a power-of-two quantum
+// and summed as an integer, so a sum does not depend on the order of its rows, and one row moves
+// it by at most its bound plus one quantum.
+import { powerOfTwoBelow } from '../core/rounding.js';
+import { cellsOf, type Measure } from './layout.js';
+
+/** Per measure, its cells for every group (group-major: group g's cells start at g * cells). */
+export type Totals = readonly Float64Array[];
+
+/** The quantum of a sum whose terms are at most `perRow` in size: 2^-24 of it, a power of two. */
+export function quantumOf(perRow: number): number {
+  return powerOfTwoBelow(perRow) * 2 ** -24;
+}
+
+/** A sum measure's quantum. */
+export function sumQuantum(m: Measure & { kind: 'sum' }): number {
+  return quantumOf(Math.max(Math.abs(m.lower - m.shift), Math.abs(m.upper - m.shift)));
+}
+
+/** A sum's term in quanta: floor((clip(x) - shift) / q + 1/2), the engines' one rule. */
+export function quantaOf(clipped: number, shift: number, q: number): number {
+  return Math.floor((clipped - shift) / q + 0.5);
+}
+
+/** Zeroed totals for `groups` groups. */
+export function emptyTotals(measures: readonly Measure[], groups: number): Float64Array[] {
+  return measures.map((m) => new Float64Array(groups * cellsOf(m)));
+}
