@@ -6,7 +6,7 @@ import { type ApproximateBudget, type PureBudget, readBudget, type Target } from
 import { describe, readOptions } from '../core/validate.js';
 import { readEvent, writeEvent, type EventJson } from './event-json.js';
 import type { Event } from './events.js';
-import { eventOf, type Privacy, privacyOfEvents } from './privacy.js';
+import { compose, eventOf, type Privacy, privacyOfEvent, purePrivacy } from './privacy.js';
 
 /**
  * A budget's figures: epsilon at the budget's delta (pure epsilon for a pure budget).
@@ -62,6 +62,15 @@ function epsilonAt(target: Target, privacy: Privacy): number {
   return privacy.epsilon(target.notion === 'approximate' ? target.delta : 0);
 }
 
+/**
+ * What a record spends: each release rebuilt from its event as the kind it reported, composed by
+ * compose, so that a live budget and one restored from JSON compute the same figures.
+ */
+function spending(record: readonly Event[]): Privacy {
+  if (record.length === 0) return purePrivacy(0, 'composition');
+  return compose(record.map((event) => ({ privacy: privacyOfEvent(event), times: 1 })));
+}
+
 /** The budgets createBudget and restoreBudget made. */
 const budgets = new WeakSet<object>();
 
@@ -73,7 +82,7 @@ export function isBudget(value: unknown): value is PrivacyBudget {
 function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record: Event[]): PrivacyBudget {
   const delta = target.notion === 'approximate' ? target.delta : undefined;
   const figures = (epsilon: number): Spending => Object.freeze({ epsilon, delta });
-  let composed = privacyOfEvents(record);
+  let composed = spending(record);
   const eventFor = (privacy: Privacy): Event => {
     const event = eventOf(privacy);
     if (event === undefined) {
@@ -83,7 +92,7 @@ function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record:
     }
     return event;
   };
-  const after = (privacy: Privacy) => privacyOfEvents([...record, eventFor(privacy)]);
+  const after = (privacy: Privacy) => spending([...record, eventFor(privacy)]);
   const within = (privacy: Privacy) => epsilonAt(target, privacy) <= target.epsilon;
   const budget: PrivacyBudget = {
     total: figures(target.epsilon),

@@ -684,9 +684,29 @@ export function eventOf(privacy: unknown): Event | undefined {
   return typeof privacy === 'object' && privacy !== null ? genuine.get(privacy) : undefined;
 }
 
-/** The privacy of releasing every event of `events` (a budget's record), each once: as compose reads DpEvents. */
-export function privacyOfEvents(events: readonly Event[]): Privacy {
-  return eventPrivacy({ type: 'composed', events: events.map((e) => [e, 1] as const) });
+/**
+ * The privacy object of one release's event (a budget's record), of the kind the release itself
+ * reported: a 'close' event of grid-mode Gaussian noise is rho-zCDP with the Gaussian route, a
+ * Gaussian mu-GDP, pure epsilon pure; any other event as compose reads a DpEvent.
+ */
+export function privacyOfEvent(event: Event): Privacy {
+  switch (event.type) {
+    case 'gaussian':
+      return gdpPrivacy(event.mu, 'gaussian', [], event);
+    case 'pure':
+      return purePrivacy(event.epsilon, 'laplace', [], event);
+    case 'zcdp':
+      return zcdpPrivacy(event.rho, 'discrete-gaussian', [], event);
+    case 'close': {
+      const mu = gaussianDistanceOf(event);
+      if (mu !== undefined && event.fallback.type === 'zcdp') {
+        return zcdpPrivacy(event.fallback.rho, 'discrete-gaussian', [], event, event.fallback, closeGaussianRoute(mu, event.slack));
+      }
+      return eventPrivacy(event);
+    }
+    default:
+      return eventPrivacy(event);
+  }
 }
 
 /** One item of compose's list, checked: genuine, with its repetition count. */

@@ -11,11 +11,10 @@ import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { duckdbTotals, openSource } from './duckdb.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
-import { BRANCHING, DEPTH, LEAVES } from './layout.js';
-import { type Plan, planOf, readAggregatePrivacy } from './plan.js';
+import { BRANCHING, DEPTH } from './layout.js';
+import { type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
 import { rowTotals } from './rows.js';
 import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
-import type { Totals } from './totals.js';
 
 /**
  * One line of an aggregate's accuracy table, known before any data is read.
@@ -86,7 +85,8 @@ function accuracyOf(spec: Spec, plan: Plan): AccuracyLine[] {
             : m.kind === 'bins'
               ? `histogram(${m.column})`
               : `clipped(${m.column})`;
-    const sd = m.kind === 'leaves' ? plan.sd[k]! * Math.sqrt(DEPTH * (BRANCHING - 1)) : plan.sd[k]!;
+    // A median's rank error on a typical path (half the first level on each side, half of each deeper one; it varies with the data).
+    const sd = m.kind === 'leaves' ? plan.sd[k]! * Math.sqrt(BRANCHING / 4 + ((DEPTH - 1) * (BRANCHING - 1)) / 2) : plan.sd[k]!;
     lines.push(Object.freeze({ statistic: name, mechanism: plan.family, sensitivity: plan.sensitivity[k]!, sd, halfWidth: width * sd }));
   });
   return lines;
@@ -121,21 +121,6 @@ export function planAggregate(
   const o = readOptions('options', options, SPEC_OPTIONS);
   const spec = readSpec({ ...o, table: o.table ?? [] });
   return Object.freeze(planned(spec, planOf(spec, target)));
-}
-
-/** The release vector of exact totals, in the plan's layout (quantile levels summed from the leaves). */
-function vectorOf(totals: Totals, spec: Spec, plan: Plan): Float64Array {
-  const out = new Float64Array(plan.length);
-  const n = spec.groups.length;
-  plan.layout.blocks.forEach((block, k) => {
-    const cells = totals[block.measure]!;
-    const perGroup = block.level === 0 ? block.size : LEAVES;
-    const span = block.level === 0 ? 1 : LEAVES / block.size; // leaves per node
-    for (let g = 0; g < n; g++) {
-      for (let i = 0; i < perGroup; i++) out[plan.offsets[k]! + g * block.size + Math.floor(i / span)]! += cells[g * perGroup + i]!;
-    }
-  });
-  return out;
 }
 
 /**
@@ -178,7 +163,7 @@ export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudge
   try {
     budget.spend(plan.mechanism.privacy);
     const totals = engine ? await duckdbTotals(engine.connection, spec, plan.layout) : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
-    const noisy = plan.mechanism.release(vectorOf(totals, spec, plan), { rng });
+    const noisy = plan.mechanism.release(releaseVector(totals, spec, plan), { rng });
     const { rows, table } = estimatesOf(noisy, spec, plan);
     return Object.freeze({ ...planned(spec, plan), rows: Object.freeze(rows), table: Object.freeze(table) });
   } finally {

@@ -102,18 +102,21 @@ export async function openSource(spec: Spec): Promise<{ connection: Connection; 
   return { connection, close };
 }
 
-/** The SQL of the source's rows in declared groups, with their values and whether any is invalid (`bad`). */
-function declaredSql(spec: Spec): string {
+/** The SQL of the declared groups as a table (key, gi), joined to the source's group column. */
+function groupsSql(spec: Spec): string {
+  return `SELECT * FROM (VALUES ${spec.groups.map((g, i) => `(${text(g)}, ${i})`).join(', ')}) v(k, gi)`;
+}
+
+/** The SQL of the source's rows in declared groups (`groups` the table of groupsSql), with their values and whether any is invalid (`bad`). */
+function declaredSql(spec: Spec, groups: string): string {
   const columns = valueColumns(spec);
-  const values = columns.map((c, i) => `, TRY_CAST(${identifier(c)} AS DOUBLE) AS v${i}`).join('');
-  const unit = spec.unit === undefined ? 'NULL' : identifier(spec.unit);
-  const group =
-    spec.groupBy === undefined
-      ? '0'
-      : `CASE CAST(${identifier(spec.groupBy)} AS VARCHAR) ${spec.groups.map((g, i) => `WHEN ${text(g)} THEN ${i}`).join(' ')} END`;
+  const values = columns.map((c, i) => `, TRY_CAST(s.${identifier(c)} AS DOUBLE) AS v${i}`).join('');
+  const unit = spec.unit === undefined ? 'NULL' : `s.${identifier(spec.unit)}`;
+  const join = spec.groupBy === undefined ? '' : ` JOIN ${groups} d ON CAST(s.${identifier(spec.groupBy)} AS VARCHAR) = d.k`;
+  const group = spec.groupBy === undefined ? '0' : 'd.gi';
   const invalid = [...(spec.unit === undefined ? [] : ['u IS NULL']), ...columns.map((_, i) => `v${i} IS NULL OR NOT isfinite(v${i})`)];
   const bad = invalid.length === 0 ? 'false' : invalid.map((c) => `(${c})`).join(' OR ');
-  return `SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${fromClause(spec)}) WHERE gi IS NOT NULL`;
+  return `SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${fromClause(spec)} s${join})`;
 }
 
 /** The SQL of the kept rows of `declared`: valid, and within the contribution bounds (uniformly random rows, then groups). */
@@ -134,8 +137,10 @@ export async function duckdbTotals(connection: Connection, spec: Spec, layout: L
   const name = `dpnoise_${crypto.randomUUID().replaceAll('-', '')}`;
   const declared = identifier(`${name}_declared`);
   const kept = identifier(`${name}_kept`);
+  const groups = identifier(`${name}_groups`);
   try {
-    await connection.run(`CREATE TEMPORARY TABLE ${declared} AS ${declaredSql(spec)}`);
+    await connection.run(`CREATE TEMPORARY TABLE ${groups} AS ${groupsSql(spec)}`);
+    await connection.run(`CREATE TEMPORARY TABLE ${declared} AS ${declaredSql(spec, groups)}`);
     if (spec.invalid === 'error') {
       const [row] = (await connection.runAndReadAll(`SELECT coalesce(bool_or(bad), false) AS b FROM ${declared}`)).getRowObjectsJS();
       if (row?.b !== false) {
@@ -176,6 +181,6 @@ export async function duckdbTotals(connection: Connection, spec: Spec, layout: L
     }
     return totals;
   } finally {
-    await connection.run(`DROP TABLE IF EXISTS ${declared}; DROP TABLE IF EXISTS ${kept}`);
+    await connection.run(`DROP TABLE IF EXISTS ${groups}; DROP TABLE IF EXISTS ${declared}; DROP TABLE IF EXISTS ${kept}`);
   }
 }

@@ -44,23 +44,49 @@ function widthPerSd(family: 'gaussian' | 'laplace', level: number): number {
 const estimate = (value: number, sd: number, width: number): Estimate => Object.freeze({ value, sd, low: value - width * sd, high: value + width * sd });
 const clamp = (x: number, lower: number, upper: number) => Math.min(upper, Math.max(lower, x));
 
-/** The value at rank r of a noisy quantile tree (levels 1 to DEPTH), by descent from the root. */
-function valueAtRank(levels: readonly Float64Array[], rank: number, lower: number, upper: number): number {
+/**
+ * The value at rank r of a noisy quantile tree (levels 1 to DEPTH), by descent from the root, and
+ * how many nodes of each level its path passes (the noisy prefix that stands for its rank).
+ */
+function descend(levels: readonly Float64Array[], rank: number, lower: number, upper: number): { value: number; before: number[] } {
   let node = 0;
   let remaining = rank;
   let last = 0;
+  const before: number[] = [];
   for (const level of levels) {
     let child = 0;
     for (; child < BRANCHING - 1; child++) {
-      const c = Math.max(0, level[node * BRANCHING + child]!);
+      // Unclamped: a prefix of noisy counts errs by its noise alone (clamping at 0 would bias it up).
+      const c = level[node * BRANCHING + child]!;
       if (remaining <= c) break;
       remaining -= c;
     }
+    before.push(child);
     node = node * BRANCHING + child;
-    last = Math.max(0, level[node]!);
+    last = level[node]!;
   }
   const fraction = last > 0 ? clamp(remaining / last, 0, 1) : 0.5;
-  return lower + ((node + fraction) / LEAVES) * (upper - lower);
+  return { value: lower + ((node + fraction) / LEAVES) * (upper - lower), before };
+}
+
+/**
+ * A quantile q's estimate, with the sd of its rank error. The value found has noisy rank P (the
+ * b_l nodes its path passes at each level l) set equal to q T, T the sum of the first level's
+ * BRANCHING nodes; the error q T - P is a sum of node noises, of variance
+ * sd^2 ((1 - q)^2 b_1 + q^2 (BRANCHING - b_1) + b_2 + ... + b_DEPTH). The interval is the values
+ * found at q T plus or minus `width` of those sds.
+ */
+function quantileEstimate(levels: readonly Float64Array[], q: number, lower: number, upper: number, nodeSd: number, width: number): Estimate {
+  const total = Math.max(
+    0,
+    levels[0]!.reduce((a, x) => a + x, 0),
+  );
+  const at = (r: number) => descend(levels, clamp(r, 0, total), lower, upper);
+  const found = at(q * total);
+  const [first, ...deeper] = found.before as [number, ...number[]];
+  const variance = (1 - q) ** 2 * first + q * q * (BRANCHING - first) + deeper.reduce((a, b) => a + b, 0);
+  const sd = nodeSd * Math.sqrt(variance);
+  return Object.freeze({ value: found.value, sd, low: at(q * total - width * sd).value, high: at(q * total + width * sd).value });
 }
 
 /** The statistics of a noisy release vector: per group, and as a long table. */
@@ -110,13 +136,8 @@ export function estimatesOf(noisy: Float64Array, spec: Spec, plan: Plan): { rows
       const [lower, upper] = bounds;
       const m = measureOf({ kind: 'leaves', column, lower, upper });
       const levels = Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(m, l + 1), g));
-      const total = levels[0]!.reduce((a, x) => a + Math.max(0, x), 0);
-      // The rank of a value is a sum of at most BRANCHING - 1 nodes per level, each with the level's noise.
-      const rankSd = sd[blockOf(m, 1)]! * Math.sqrt(DEPTH * (BRANCHING - 1));
       for (const level of q) {
-        const rank = level * total;
-        const at = (r: number) => valueAtRank(levels, clamp(r, 0, total), lower, upper);
-        const e = Object.freeze({ value: at(rank), sd: rankSd, low: at(rank - width * rankSd), high: at(rank + width * rankSd) });
+        const e = quantileEstimate(levels, level, lower, upper, sd[blockOf(m, 1)]!, width);
         row[`quantile(${column}, ${level})`] = e;
         line('quantile', column, String(level), e);
       }

@@ -8,9 +8,9 @@ import { readOptions } from '../core/validate.js';
 import { readProfile } from '../calibrate/allocations.js';
 import { readMode } from '../mechanisms/grid.js';
 import { GAUSSIAN, LAPLACE } from '../noise/families.js';
-import { type Block, layoutOf, type Layout } from './layout.js';
+import { type Block, LEAVES, layoutOf, type Layout } from './layout.js';
 import type { Spec } from './spec.js';
-import { quantumOf } from './totals.js';
+import { quantumOf, type Totals } from './totals.js';
 
 /** Sums are exact up to this many rows per group (the one rounding of an exact total to a double, docs/aggregates.md). */
 const ROUNDING_MARGIN = 2 ** -20;
@@ -63,4 +63,19 @@ export function planOf(spec: Spec, target: Target): Plan {
     length += size;
   }
   return Object.freeze({ layout, family, mechanism, sensitivity, sd, offsets, length });
+}
+
+/** The release vector of exact totals, in the plan's layout (quantile levels summed from the leaves). */
+export function releaseVector(totals: Totals, spec: Spec, plan: Plan): Float64Array {
+  const out = new Float64Array(plan.length);
+  const n = spec.groups.length;
+  plan.layout.blocks.forEach((block, k) => {
+    const cells = totals[block.measure]!;
+    const perGroup = block.level === 0 ? block.size : LEAVES;
+    const span = block.level === 0 ? 1 : LEAVES / block.size; // leaves per node
+    for (let g = 0; g < n; g++) {
+      for (let i = 0; i < perGroup; i++) out[plan.offsets[k]! + g * block.size + Math.floor(i / span)]! += cells[g * perGroup + i]!;
+    }
+  });
+  return out;
 }

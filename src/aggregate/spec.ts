@@ -3,8 +3,14 @@
 // bounds. Everything here is public: it decides the noise, so none of it may come from the data.
 import { describe, fail, integerIn, numberIn, oneOf, readOptions } from '../core/validate.js';
 
-/** A column's declared range [lower, upper]. */
-export type Bounds = readonly [number, number];
+/**
+ * A column's declared range, [lower, upper].
+ *
+ * @group Aggregates
+ */
+export type Bounds = readonly number[];
+/** Bounds, checked. */
+export type Interval = readonly [number, number];
 
 /**
  * Where the rows come from: JavaScript row objects (no engine needed), a file DuckDB reads (CSV,
@@ -60,7 +66,7 @@ export interface AggregateSpec {
 
 export interface QuantileSpec {
   column: string;
-  bounds: Bounds;
+  bounds: Interval;
   q: readonly number[];
 }
 
@@ -73,8 +79,8 @@ export interface Spec {
   readonly maxGroups: number;
   readonly maxRows: number;
   readonly count: boolean;
-  readonly sum: ReadonlyArray<{ column: string; bounds: Bounds }>;
-  readonly mean: ReadonlyArray<{ column: string; bounds: Bounds }>;
+  readonly sum: ReadonlyArray<{ column: string; bounds: Interval }>;
+  readonly mean: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly quantile: readonly QuantileSpec[];
   readonly histogram: ReadonlyArray<{ column: string; edges: readonly number[] }>;
   readonly weights: 'range' | 'equal';
@@ -115,7 +121,7 @@ function columnName(name: string, value: unknown): string {
   return value;
 }
 
-function readBounds(name: string, value: unknown): Bounds {
+function readBounds(name: string, value: unknown): Interval {
   if (!Array.isArray(value) || value.length !== 2) throw new TypeError(`dpnoise: \`${name}\` must be bounds [lower, upper]; got ${describe(value)}.`);
   const lower = numberIn(`${name}[0]`, value[0], BOUND);
   const upper = numberIn(`${name}[1]`, value[1], BOUND);
@@ -194,8 +200,9 @@ export function readSpec(options: unknown): Spec {
   if (unit === undefined && (o.maxGroups !== undefined || o.maxRows !== undefined)) {
     throw new TypeError('dpnoise: `maxGroups` and `maxRows` bound what one privacy unit contributes: give `privacyUnit` with them.');
   }
-  const maxGroups = o.maxGroups === undefined ? groups.length : integerIn('maxGroups', o.maxGroups, { min: 1, max: MAX_GROUPS });
-  const maxRows = o.maxRows === undefined ? 1 : integerIn('maxRows', o.maxRows, { min: 1, max: 1e6 });
+  // Without a privacy unit each row is its own: one row, in one group.
+  const maxGroups = unit === undefined ? 1 : o.maxGroups === undefined ? groups.length : integerIn('maxGroups', o.maxGroups, { min: 1, max: MAX_GROUPS });
+  const maxRows = unit === undefined || o.maxRows === undefined ? 1 : integerIn('maxRows', o.maxRows, { min: 1, max: 1e6 });
   const bounded = (name: string) => columnMap(name, o[name]).map(([column, b]) => ({ column, bounds: readBounds(`${name}.${column}`, b) }));
   const quantile = columnMap('quantile', o.quantile).map(([column, v]) => {
     const q = readOptions(`quantile.${column}`, v, ['bounds', 'q']);

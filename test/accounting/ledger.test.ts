@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { readEvent, writeEvent } from '../../src/accounting/event-json.js';
+import type { Event } from '../../src/accounting/events.js';
+import { compose, createBudget, gaussianMechanism, gaussianPrivacy, laplaceMechanism, restoreBudget } from '../../src/index.js';
+
+const gaussian = (epsilon: number) => gaussianMechanism({ sensitivity: [1, 2], epsilon, delta: 1e-6 }).privacy;
+const laplace = (epsilon: number) => laplaceMechanism({ sensitivity: [1], epsilon }).privacy;
+
+describe('createBudget', () => {
+  it('spends what compose spends, and refuses (recording nothing) a release beyond the budget', () => {
+    const budget = createBudget({ epsilon: 2, delta: 1e-6 });
+    budget.spend(gaussian(1));
+    budget.spend(gaussian(1));
+    // Two Gaussian releases at (1, 1e-6) compose to far less than epsilon 2 (not basic composition).
+    const both = compose([gaussian(1), gaussian(1)]).epsilon(1e-6);
+    expect(budget.spent.epsilon).toBeCloseTo(both, 3);
+    expect(budget.spent.epsilon).toBeLessThan(1.5);
+    expect(budget.releases).toBe(2);
+    const before = budget.spent.epsilon;
+    expect(() => budget.spend(gaussian(1.5))).toThrow(/would exceed the budget.*nothing was spent/);
+    expect(budget.spent.epsilon).toBe(before);
+    expect(budget.releases).toBe(2);
+    expect(budget.canSpend(gaussian(0.5))).toBe(true);
+    expect(budget.canSpend(gaussian(1.5))).toBe(false);
+    expect(budget.remaining.epsilon).toBeCloseTo(2 - before, 12);
+  });
+
+  it('holds pure releases to pure epsilon, and refuses a Gaussian release under a pure budget', () => {
+    const budget = createBudget({ epsilon: 1 });
+    budget.spend(laplace(0.5));
+    budget.spend(laplace(0.5));
+    expect(budget.spent.epsilon).toBeLessThanOrEqual(1);
+    expect(budget.spent.delta).toBeUndefined();
+    expect(() => budget.spend(laplace(0.01))).toThrow(RangeError);
+    expect(() => createBudget({ epsilon: 5 }).spend(gaussian(0.1))).toThrow(/exceed/);
+  });
+
+  it('takes only privacy objects dpnoise made, and budgets in the one budget shape', () => {
+    const budget = createBudget({ epsilon: 1, delta: 1e-6 });
+    const copy = { ...gaussian(0.5) };
+    expect(() => budget.spend(copy as never)).toThrow(/made by dpnoise/);
+    expect(() => budget.spend({ kind: 'pure', epsilonPure: 0 } as never)).toThrow(TypeError);
+    expect(budget.releases).toBe(0);
+    expect(() => createBudget({ epsilon: Number.NaN } as never)).toThrow(RangeError);
+    expect(() => createBudget({ epsilon: 1, delta: 2 })).toThrow(RangeError);
+    expect(() => createBudget({ mu: 1 } as never)).toThrow(/unknown option `mu`/);
+    // Inherited options are never read.
+    const polluted = Object.create({ delta: 0.5 }) as { epsilon: number };
+    polluted.epsilon = 1;
+    expect(createBudget(polluted).total.delta).toBeUndefined();
+  });
+
+  it('round-trips through JSON to the last digit, and refuses the same releases after', () => {
+    const budget = createBudget({ epsilon: 3, delta: 1e-7 });
+    budget.spend(gaussian(1));
+    budget.spend(laplace(0.3));
+    budget.spend(gaussianPrivacy({ scales: [3, 4], sensitivity: [1, 1] }));
+    const restored = restoreBudget(JSON.parse(JSON.stringify(budget)));
+    expect(restored.spent).toEqual(budget.spent);
+    expect(restored.total).toEqual(budget.total);
+    expect(restored.releases).toBe(3);
+    const big = gaussian(2.5);
+    expect(restored.canSpend(big)).toBe(budget.canSpend(big));
+    expect(JSON.stringify(restored)).toBe(JSON.stringify(budget));
+  });
+
+  it('refuses a damaged record rather than reading it as less spending', () => {
+    const budget = createBudget({ epsilon: 3, delta: 1e-7 });
+    budget.spend(gaussian(1));
+    const json = JSON.parse(JSON.stringify(budget));
+    expect(() => restoreBudget({ ...json, format: 'other' })).toThrow(TypeError);
+    expect(() => restoreBudget({ ...json, releases: [{ type: 'gaussian', mu: -1 }] })).toThrow(/json.releases\[0\].mu/);
+    expect(() => restoreBudget({ ...json, releases: [{ type: 'gaussian', mu: null }] })).toThrow(TypeError);
+    expect(() => restoreBudget({ ...json, releases: [{ type: 'gaussian', mu: 1, sensitivity: 0.1 }] })).toThrow(/sensitivity/);
+    expect(() => restoreBudget({ ...json, releases: [{ type: 'mystery' }] })).toThrow(/type/);
+    expect(() => restoreBudget({ ...json, releases: 'none' })).toThrow(TypeError);
+  });
+});
+
+describe('event JSON', () => {
+  it('keeps Infinity (no privacy) as Infinity, never 0, and every field of close events', () => {
+    const event: Event = {
+      type: 'composed',
+      events: [
+        [{ type: 'gaussian', mu: Infinity }, 2],
+        [{ type: 'close', slack: 1e-120, event: { type: 'gaussian', mu: 0.25 }, fallback: { type: 'zcdp', rho: 0.03125 } }, 1],
+        [{ type: 'poisson', rate: 0.01, event: { type: 'discrete-laplace', scale: 7, sensitivity: 3 } }, 5],
+      ],
+    };
+    const json = JSON.parse(JSON.stringify(writeEvent(event)));
+    expect(json.events[0][0].mu).toBe('Infinity');
+    expect(readEvent(json, 'e')).toEqual(event);
+  });
+});

@@ -1,0 +1,207 @@
+// aggregate end to end: the budget is charged before any row is read, the released values minus
+// the exact aggregates have the reported standard deviations, the intervals cover at their level
+// (2e4 groups per statistic kind, with the power to catch intervals 10% too narrow), quantiles
+// land within their rank error, the empirical audit holds on a worst-case neighbour, and nothing
+// but the noisy values depends on the data.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aggregate, planAggregate } from '../../src/aggregate/index.js';
+import { planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
+import { rowTotals } from '../../src/aggregate/rows.js';
+import { readSpec } from '../../src/aggregate/spec.js';
+import { createBudget, createRng, gaussianNoise } from '../../src/index.js';
+import { estimateDelta, gaussianLosses } from '../audit.js';
+
+const GROUPS = 20_000;
+const PER_GROUP = 100;
+let instance: DuckDBInstance;
+/** Exact count, sum and median of x per group g. */
+let truth: Array<{ n: number; sum: number; median: number }>;
+
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  const c = await instance.connect();
+  // x takes the values 0, 0.1, ..., 9.9 in every group, in a different order.
+  await c.run(`CREATE TABLE t AS SELECT i % ${GROUPS} AS g, ((i // ${GROUPS}) * 49 + i % 7) % 100 / 10.0 AS x FROM range(${GROUPS * PER_GROUP}) r(i)`);
+  const rows = (await c.runAndReadAll('SELECT g, count(*) AS n, sum(x) AS s, quantile_disc(x, 0.5) AS m FROM t GROUP BY g ORDER BY g')).getRowObjectsJS();
+  truth = rows.map((r) => ({ n: Number(r.n), sum: Number(r.s), median: Number(r.m) }));
+});
+afterAll(() => instance.closeSync());
+
+const spec = {
+  groupBy: 'g',
+  groups: Array.from({ length: GROUPS }, (_, g) => g),
+  count: true,
+  sum: { x: [0, 10] },
+  mean: { x: [0, 10] },
+  histogram: { x: { bins: [0, 5, 10] } },
+} as const;
+
+/** The fraction of groups whose interval holds the truth, with intervals at `shrink` times their width. */
+function coverage(released: ReadonlyArray<{ value: number; low: number; high: number }>, exact: (g: number) => number, shrink = 1): number {
+  let inside = 0;
+  released.forEach((e, g) => {
+    const half = ((e.high - e.low) / 2) * shrink;
+    const middle = (e.high + e.low) / 2;
+    if (Math.abs(exact(g) - middle) <= half) inside++;
+  });
+  return inside / released.length;
+}
+
+describe.each([
+  ['gaussian', { epsilon: 1, delta: 1e-6 }],
+  ['laplace', { epsilon: 1 }],
+] as const)('aggregate with %s noise over 2e4 groups', (family, privacy) => {
+  let result: Awaited<ReturnType<typeof aggregate>>;
+  beforeAll(async () => {
+    const connection = await instance.connect();
+    result = await aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), privacy, {
+      ...spec,
+      table: { connection, table: 't' },
+      rng: createRng({ seed: `coverage-${family}` }),
+    });
+  });
+
+  it('releases values whose errors have the reported standard deviation', () => {
+    const errors = (key: string, exact: (g: number) => number) =>
+      result.rows.map((row, g) => ((row[key] as { value: number }).value - exact(g)) / (row[key] as { sd: number }).sd);
+    for (const [key, exact] of [
+      ['count', (g: number) => truth[g]!.n],
+      ['sum(x)', (g: number) => truth[g]!.sum],
+    ] as const) {
+      const z = errors(key, exact);
+      const mean = z.reduce((a, b) => a + b, 0) / z.length;
+      const sd = Math.sqrt(z.reduce((a, b) => a + (b - mean) ** 2, 0) / z.length);
+      expect(Math.abs(mean), `${key} mean error`).toBeLessThan(0.04);
+      expect(sd, `${key} sd`).toBeGreaterThan(0.97);
+      expect(sd, `${key} sd`).toBeLessThan(1.03);
+    }
+  });
+
+  it('gives intervals that cover at their level (and would not, 10% narrower)', () => {
+    const kinds: Array<[string, ReadonlyArray<{ value: number; low: number; high: number }>, (g: number) => number]> = [
+      ['count', result.rows.map((r) => r.count as never), (g) => truth[g]!.n],
+      ['sum', result.rows.map((r) => r['sum(x)'] as never), (g) => truth[g]!.sum],
+      ['mean', result.rows.map((r) => r['mean(x)'] as never), (g) => truth[g]!.sum / truth[g]!.n],
+      ['histogram', result.rows.map((r) => (r['histogram(x)'] as never[])[0]!), () => PER_GROUP / 2],
+    ];
+    for (const [kind, released, exact] of kinds) {
+      expect(coverage(released, exact), kind).toBeGreaterThanOrEqual(0.945);
+      expect(coverage(released, exact, 0.9), `${kind}, narrower`).toBeLessThan(0.94);
+    }
+  });
+});
+
+describe('quantiles', () => {
+  it('land within their rank error, with intervals that cover the true median (and would not, half as wide)', async () => {
+    const connection = await instance.connect();
+    // 200 groups of 10^4 rows, each holding 0, 0.001, ..., 9.999 in its own order: the rank of v is 1000 v.
+    await connection.run('CREATE TABLE big AS SELECT i % 200 AS g, ((i // 200) * 4999 + i % 7) % 10000 / 1000.0 AS x FROM range(2000000) r(i)');
+    const r = await aggregate(
+      createBudget({ epsilon: 1, delta: 1e-6 }),
+      { epsilon: 1, delta: 1e-6 },
+      {
+        groupBy: 'g',
+        groups: spec.groups.slice(0, 200),
+        quantile: { x: { bounds: [0, 10], q: 0.5 } },
+        table: { connection, table: 'big' },
+        rng: createRng({ seed: 'quantiles' }),
+      },
+    );
+    const median = 5; // the 5000th of 10^4 values 0.001 k lies in [4.999, 5]
+    let inside = 0;
+    let insideHalf = 0;
+    let withinBound = 0;
+    for (const row of r.rows) {
+      const e = row['quantile(x, 0.5)'] as { value: number; sd: number; low: number; high: number };
+      if (e.low <= median && median <= e.high) inside++;
+      const middle = (e.low + e.high) / 2;
+      if (Math.abs(median - middle) <= (e.high - e.low) / 4) insideHalf++;
+      // The rank error: at most 1.96 rank sds, plus a leaf's width (10/4096, 2.4 ranks).
+      if (Math.abs(e.value * 1000 - 5000) <= 1.96 * e.sd + 3) withinBound++;
+    }
+    expect(inside / r.rows.length).toBeGreaterThanOrEqual(0.95);
+    expect(withinBound / r.rows.length).toBeGreaterThanOrEqual(0.95);
+    expect(insideHalf / r.rows.length, 'intervals half as wide').toBeLessThan(0.95);
+  });
+});
+
+describe('the budget', () => {
+  it('is charged before any row is read, and a refused call reads nothing', async () => {
+    let reads = 0;
+    const rows = new Proxy([{ g: 0, x: 1 }], {
+      get(target, key, receiver) {
+        if (key !== 'length' && typeof key !== 'symbol') reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const budget = createBudget({ epsilon: 1, delta: 1e-6 });
+    await aggregate(budget, { epsilon: 0.9, delta: 1e-6 }, { ...spec, groups: [0], table: rows });
+    const used = reads;
+    expect(used).toBeGreaterThan(0);
+    await expect(aggregate(budget, { epsilon: 0.9, delta: 1e-6 }, { ...spec, groups: [0], table: rows })).rejects.toThrow(/exceed the budget/);
+    expect(reads).toBe(used);
+    expect(budget.releases).toBe(1);
+  });
+
+  it('changes nothing when the call is refused for its options', async () => {
+    const budget = createBudget({ epsilon: 1, delta: 1e-6 });
+    await expect(aggregate(budget, { epsilon: 0.5, delta: 1e-6 }, { ...spec, sum: { x: [1, 0] }, table: [] })).rejects.toThrow(RangeError);
+    await expect(aggregate(budget, { epsilon: 0.5 }, { ...spec, noise: 'gaussian', table: [] })).rejects.toThrow(/give `delta`/);
+    await expect(aggregate({ spend() {} } as never, { epsilon: 0.5 }, { ...spec, table: [] })).rejects.toThrow(/createBudget/);
+    await expect(aggregate(budget, { epsilon: 0.5, delta: 1e-6 }, { ...spec, table: '/nonexistent/people.csv' })).rejects.toThrow();
+    expect(budget.releases).toBe(0);
+  });
+});
+
+describe('privacy', () => {
+  it('passes the empirical audit on a worst-case neighbour (a unit at every bound), and catches noise 5% too small', () => {
+    const options = { ...spec, groups: [0, 1, 2], privacyUnit: 'id', maxRows: 2, maxGroups: 2, table: [] };
+    const s = readSpec(options);
+    const plan = planOf(s, readAggregatePrivacy({ epsilon: 1, delta: 1e-3 }));
+    const base = Array.from({ length: 60 }, (_, i) => ({ id: i, g: i % 3, x: (i * 37) % 10 }));
+    const heavy = Array.from({ length: 30 }, (_, i) => ({ id: 'heavy', g: i % 3, x: 1e9 }));
+    const before = releaseVector(rowTotals(base, s, plan.layout), s, plan);
+    const after = releaseVector(rowTotals([...base, ...heavy], s, plan.layout), s, plan);
+    const shift = after.map((x, i) => x - before[i]!);
+    const scales = new Float64Array(plan.length);
+    plan.layout.blocks.forEach((b, k) => {
+      scales.fill(plan.sd[k]!, plan.offsets[k]!, plan.offsets[k]! + 3 * b.size);
+    });
+    const releases = 200_000;
+    const tiled = new Float64Array(plan.length * releases).map((_, i) => scales[i % plan.length]!);
+    const noise = gaussianNoise(tiled.length, tiled, { rng: createRng({ seed: 'aggregate-audit' }) });
+    for (const eps of [0.5, 1, 2]) {
+      const claim = plan.mechanism.privacy.delta(eps);
+      const { delta, se } = estimateDelta(gaussianLosses(noise, scales, shift), eps);
+      expect(delta - 5 * se, `eps ${eps}`).toBeLessThanOrEqual(claim);
+    }
+    const under = estimateDelta(
+      gaussianLosses(
+        noise.map((x) => x * 0.95),
+        scales.map((x) => x * 0.95),
+        shift,
+      ),
+      1,
+    );
+    expect(under.delta - 5 * under.se).toBeGreaterThan(plan.mechanism.privacy.delta(1));
+  });
+
+  it('returns nothing but noisy values that depends on the data (add or remove a unit)', async () => {
+    const options = { ...spec, groups: [0, 1], privacyUnit: 'id', quantile: { x: { bounds: [0, 10], q: [0.5] } } };
+    const rows = Array.from({ length: 40 }, (_, i) => ({ id: i % 13, g: i % 2, x: (i * 7) % 11 }));
+    const run = (table: typeof rows) => aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), { epsilon: 1, delta: 1e-6 }, { ...options, table });
+    const public_ = (r: Awaited<ReturnType<typeof aggregate>>) => ({
+      accuracy: r.accuracy,
+      curves: [1e-9, 1e-6].map((d) => r.privacy.epsilon(d)),
+      unit: r.unit,
+      groups: r.groups,
+      keys: r.rows.map((row) => Object.keys(row)),
+      lines: r.table.map((l) => [l.group, l.statistic, l.column, l.at, l.statistic === 'mean' || l.statistic === 'quantile' ? 'noisy' : l.sd]),
+    });
+    const a = public_(await run(rows));
+    expect(public_(await run(rows.filter((r) => r.id !== 3)))).toEqual(a);
+    expect(public_(await run([...rows, { id: 99, g: 1, x: 50 }]))).toEqual(a);
+    expect(planAggregate({ epsilon: 1, delta: 1e-6 }, options).accuracy).toEqual(a.accuracy);
+  });
+});

@@ -1,0 +1,108 @@
+// The DuckDB engine against the in-memory one, on a real DuckDB: the same totals from CSV,
+// Parquet, NDJSON and a table on the caller's connection.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duckdbTotals, openSource } from '../../src/aggregate/duckdb.js';
+import { layoutOf } from '../../src/aggregate/layout.js';
+import { rowTotals } from '../../src/aggregate/rows.js';
+import { readSpec } from '../../src/aggregate/spec.js';
+import { lcg } from '../helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dpnoise-duckdb-'));
+const random = lcg(7);
+// Group 'b''s apostrophe and a NULL group check the SQL's quoting and filtering.
+const GROUPS = ['north', "b'x", 'east'];
+const rows = Array.from({ length: 2000 }, (_, i) => ({
+  id: `p${i}`,
+  region: i % 10 === 9 ? null : GROUPS[i % 3]!,
+  age: Math.round(random() * 12000) / 100 - 10,
+  income: Math.round(random() * 7e7) / 100,
+}));
+const csv = join(dir, 'people.csv');
+writeFileSync(csv, `id,region,age,income\n${rows.map((r) => `${r.id},${r.region ?? ''},${r.age},${r.income}`).join('\n')}\n`);
+const ndjson = join(dir, 'people.json');
+writeFileSync(ndjson, rows.map((r) => JSON.stringify(r)).join('\n'));
+
+const options = {
+  table: csv,
+  groupBy: 'region',
+  groups: GROUPS,
+  count: true,
+  sum: { age: [0, 100], income: [0, 500000] },
+  mean: { age: [0, 100] },
+  quantile: { income: { bounds: [0, 700000], q: 0.5 } },
+  histogram: { age: { bins: [0, 18, 65, 100] } },
+  diagnostics: true,
+};
+
+let instance: DuckDBInstance;
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  const c = await instance.connect();
+  await c.run(`CREATE TABLE people AS SELECT * FROM '${csv}'`);
+  await c.run(`COPY people TO '${join(dir, 'people.parquet')}' (FORMAT parquet)`);
+});
+afterAll(() => instance.closeSync());
+
+async function totalsOf(table: unknown, extra: object = {}) {
+  const spec = readSpec({ ...options, ...extra, table });
+  const source = await openSource(spec);
+  try {
+    return await duckdbTotals(source.connection, spec, layoutOf(spec));
+  } finally {
+    source.close();
+  }
+}
+
+describe('the DuckDB engine', () => {
+  const spec = readSpec({ ...options, table: rows });
+  const expected = rowTotals(rows, spec, layoutOf(spec)).map((t) => Array.from(t));
+
+  it.each(['people.csv', 'people.parquet', 'people.json'])('gives the in-memory totals exactly from %s', async (file) => {
+    const totals = await totalsOf(join(dir, file));
+    expect(totals.map((t) => Array.from(t))).toEqual(expected);
+  });
+
+  it("reads a table on the caller's connection, and leaves no table behind", async () => {
+    const connection = await instance.connect();
+    const totals = await totalsOf({ connection, table: 'people' });
+    expect(totals.map((t) => Array.from(t))).toEqual(expected);
+    const tables = (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'dpnoise%'")).getRowObjects();
+    expect(tables).toEqual([]);
+  });
+
+  it('bounds contributions in SQL as in JavaScript: at most maxRows rows in at most maxGroups groups', async () => {
+    const connection = await instance.connect();
+    await connection.run(
+      `CREATE OR REPLACE TABLE heavy AS SELECT 'one' AS id, ['north', 'east', 'b''x'][(i % 3) + 1] AS region, 200.0 AS age, 1e6 AS income FROM range(1000) t(i)`,
+    );
+    const extra = { privacyUnit: 'id', maxRows: 2, maxGroups: 2 };
+    const totals = await totalsOf({ connection, table: 'heavy' }, extra);
+    const count = totals[0]!;
+    expect(Array.from(count).reduce((a, b) => a + b, 0)).toBe(4);
+    expect(Array.from(count).filter((c) => c > 0).length).toBe(2);
+    expect(Array.from(totals[1]!).reduce((a, b) => a + b, 0)).toBe(400); // age clipped to 100
+  });
+
+  it('refuses a spec naming a column the table lacks, before reading any row', async () => {
+    await expect(totalsOf(csv, { sum: { salary: [0, 1] } })).rejects.toThrow(/no column "salary"; its columns are "id", "region", "age", "income"/);
+  });
+
+  it("refuses a NULL or non-numeric value, or drops its row with invalid: 'drop'", async () => {
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'id,region,age,income\n1,north,30,100\n2,north,,200\n3,north,abc,300\n');
+    await expect(totalsOf(bad)).rejects.toThrow(/invalid: 'drop'/);
+    const totals = await totalsOf(bad, { invalid: 'drop' });
+    expect(totals[0]![0]).toBe(1);
+  });
+
+  it('releases nothing but noise from an empty table (with its header)', async () => {
+    const empty = join(dir, 'empty.csv');
+    writeFileSync(empty, 'id,region,age,income\n');
+    const totals = await totalsOf(empty, { invalid: 'drop' });
+    expect(totals.every((t) => t.every((x) => x === 0))).toBe(true);
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { layoutOf } from '../../src/aggregate/layout.js';
+import { planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
+import { rowTotals } from '../../src/aggregate/rows.js';
+import { readSpec } from '../../src/aggregate/spec.js';
+import { lcg } from '../helpers.js';
+
+const options = {
+  table: [],
+  privacyUnit: 'id',
+  groupBy: 'g',
+  groups: ['a', 'b', 'c'],
+  count: true,
+  sum: { x: [0, 10] },
+  mean: { x: [0, 10] },
+  quantile: { x: { bounds: [0, 10], q: 0.5 } },
+  histogram: { x: { bins: [0, 2, 5, 10] } },
+  diagnostics: true,
+};
+
+function people(n: number, seed: number) {
+  const random = lcg(seed);
+  return Array.from({ length: n }, (_, i) => ({ id: i, g: ['a', 'b', 'c'][i % 3], x: Math.floor(random() * 1400) / 100 - 2 }));
+}
+
+describe('rowTotals', () => {
+  it('clips each value to its bounds, and counts the clipped ones', () => {
+    const spec = readSpec({ ...options, table: [], groups: ['a'], privacyUnit: undefined });
+    const layout = layoutOf(spec);
+    const rows = [
+      { g: 'a', x: -5 },
+      { g: 'a', x: 3 },
+      { g: 'a', x: 25 },
+    ];
+    const totals = rowTotals(rows, spec, layout);
+    const at = (kind: string, shift?: number) =>
+      totals[layout.measures.findIndex((m) => m.kind === kind && (shift === undefined || (m as { shift: number }).shift === shift))]!;
+    expect(at('count')[0]).toBe(3);
+    expect(at('sum', 0)[0]).toBe(0 + 3 + 10);
+    expect(at('sum', 5)[0]).toBe(-5 - 2 + 5);
+    expect(Array.from(at('bins'))).toEqual([1, 1, 1]);
+    expect(at('clipped')[0]).toBe(2);
+    const leaves = at('leaves');
+    expect(leaves[0]).toBe(1);
+    expect(leaves[4095]).toBe(1);
+  });
+
+  it('gives the same totals in any row order (sums are exact integers of quanta)', () => {
+    const spec = readSpec({ ...options, privacyUnit: undefined });
+    const layout = layoutOf(spec);
+    const rows = people(3000, 1).map((r) => ({ ...r, x: r.x * Math.PI }));
+    const forward = rowTotals(rows, spec, layout);
+    const backward = rowTotals([...rows].reverse(), spec, layout);
+    expect(backward.map((t) => Array.from(t))).toEqual(forward.map((t) => Array.from(t)));
+  });
+
+  it('bounds contributions: a unit with 1000 rows moves each block by at most its sensitivity', () => {
+    for (const [maxRows, maxGroups] of [
+      [1, 1],
+      [2, 3],
+      [5, 2],
+    ] as const) {
+      const spec = readSpec({ ...options, maxRows, maxGroups });
+      const plan = planOf(spec, readAggregatePrivacy({ epsilon: 1, delta: 1e-6 }));
+      const base = people(300, 2);
+      // The added unit puts its 1000 rows at the extremes of every column, in every group.
+      const heavy = Array.from({ length: 1000 }, (_, i) => ({ id: 'heavy', g: ['a', 'b', 'c'][i % 3], x: i % 2 ? 1e9 : -1e9 }));
+      const before = releaseVector(rowTotals(base, spec, plan.layout), spec, plan);
+      for (let trial = 0; trial < 5; trial++) {
+        const after = releaseVector(rowTotals([...base, ...heavy], spec, plan.layout), spec, plan);
+        plan.layout.blocks.forEach((block, k) => {
+          const from = plan.offsets[k]!;
+          const to = from + 3 * block.size;
+          let l2 = 0;
+          let groupsMoved = 0;
+          for (let g = 0; g < 3; g++) {
+            let moved = false;
+            for (let i = from + g * block.size; i < from + (g + 1) * block.size; i++) {
+              const change = after[i]! - before[i]!;
+              l2 += change * change;
+              if (change !== 0) moved = true;
+            }
+            if (moved) groupsMoved++;
+          }
+          expect(Math.sqrt(l2), `block ${k} (${maxRows} rows, ${maxGroups} groups)`).toBeLessThanOrEqual(plan.sensitivity[k]!);
+          expect(groupsMoved).toBeLessThanOrEqual(maxGroups);
+          expect(to).toBeLessThanOrEqual(plan.length);
+        });
+        // The count moves by exactly maxRows in exactly maxGroups groups: the bound is reached.
+        const counts = Array.from({ length: 3 }, (_, g) => after[g]! - before[g]!);
+        expect(counts.reduce((a, b) => a + b, 0)).toBe(maxRows * maxGroups);
+      }
+    }
+  });
+
+  it('drops rows of undeclared or missing groups, and reads own properties only', () => {
+    const spec = readSpec({ ...options, privacyUnit: undefined, invalid: 'drop' });
+    const layout = layoutOf(spec);
+    const inherited = Object.create({ x: 5, g: 'a' });
+    const rows = [{ g: 'a', x: 1 }, { g: null, x: 1 }, { g: 'z', x: 1 }, { x: 1 }, inherited, { g: 'a', x: '3' }, { g: 'a', x: Number.NaN }];
+    const totals = rowTotals(rows, spec, layout);
+    expect(totals[0]![0]).toBe(1);
+    expect(totals[0]![1]! + totals[0]![2]!).toBe(0);
+  });
+
+  it("refuses (or with invalid: 'drop', drops) rows without a finite number or a unit", () => {
+    const spec = readSpec({ ...options });
+    const layout = layoutOf(spec);
+    expect(() => rowTotals([{ id: 1, g: 'a', x: null }], spec, layout)).toThrow(/invalid: 'drop'/);
+    expect(() => rowTotals([{ g: 'a', x: 1 }], spec, layout)).toThrow(/privacy unit/);
+    expect(() => rowTotals([7], spec, layout)).toThrow(/table\[0\]/);
+    const dropping = readSpec({ ...options, invalid: 'drop' });
+    expect(
+      rowTotals(
+        [
+          { id: 1, g: 'a', x: null },
+          { g: 'a', x: 1 },
+        ],
+        dropping,
+        layout,
+      )[0]![0],
+    ).toBe(0);
+  });
+});
