@@ -28,7 +28,9 @@ export interface AccuracyLine {
   readonly mechanism: 'gaussian' | 'laplace';
   /** How much one privacy unit can move the statistic's coordinates over all groups (l2 norm for Gaussian, l1 for Laplace). */
   readonly sensitivity: number;
-  /** The noise's standard deviation per coordinate (for a mean, of its centred sum: divide by the group's count; for a quantile, in rows of rank). */
+  /** What sd and halfWidth measure: the statistic itself; for a mean, its centred sum (divide by the group's count); for a quantile, its rank (in rows). */
+  readonly of: 'value' | 'sum' | 'rank';
+  /** The noise's standard deviation per coordinate, of `of`. */
   readonly sd: number;
   /** The interval's half-width at the spec's level, in the same units as sd. */
   readonly halfWidth: number;
@@ -87,7 +89,8 @@ function accuracyOf(spec: Spec, plan: Plan): AccuracyLine[] {
               : `clipped(${m.column})`;
     // A median's rank error on a typical path (half the first level on each side, half of each deeper one; it varies with the data).
     const sd = m.kind === 'leaves' ? plan.sd[k]! * Math.sqrt(BRANCHING / 4 + ((DEPTH - 1) * (BRANCHING - 1)) / 2) : plan.sd[k]!;
-    lines.push(Object.freeze({ statistic: name, mechanism: plan.family, sensitivity: plan.sensitivity[k]!, sd, halfWidth: width * sd }));
+    const of = m.kind === 'leaves' ? 'rank' : m.kind === 'sum' && m.shift !== 0 ? 'sum' : 'value';
+    lines.push(Object.freeze({ statistic: name, mechanism: plan.family, sensitivity: plan.sensitivity[k]!, of, sd, halfWidth: width * sd }));
   });
   return lines;
 }

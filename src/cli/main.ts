@@ -3,10 +3,11 @@
 // to columns of a CSV or NDJSON file. Every argument is checked before the input is read; the
 // input is read once, and the output appears only once every row has been checked and noised.
 import { readFileSync, statSync, type Stats } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { calibrateGridGaussian, gaussianDistance, smallestSteps } from '../accounting/distance.js';
 import { compose, type Privacy } from '../accounting/privacy.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration, largestPureBudget } from '../calibrate/allocations.js';
+import { aggregateCommand, budgetCommand } from './aggregate.js';
+import { choice, numbers, optionalNumber, options, required, type Values } from './args.js';
 import { csv, decimal, ndjson, type Noise } from './formats.js';
 import { PrivateOutput, readText, sameFile, UsageError } from './io.js';
 import { gaussianMechanism, laplaceMechanism } from '../mechanisms/independent.js';
@@ -17,8 +18,10 @@ const HELP = {
   main: `Usage: dpnoise <command> [options]
 
 Commands:
+  aggregate   private counts, sums, means, quantiles and histograms of a file, per group
+  budget      create a privacy budget file, or show what one has spent
   calibrate   noise scales for a sensitivity profile
-  release     add calibrated noise to columns of a CSV or NDJSON file
+  release     add calibrated noise to every row of columns of a CSV or NDJSON file
 
 Run "dpnoise <command> --help" for a command's options, "dpnoise --version" for the version.`,
   calibrate: `Usage: dpnoise calibrate --noise gaussian|laplace --epsilon E [--delta D]
@@ -68,9 +71,9 @@ columns in one unit (it gives a column of small sensitivity far more noise than 
 little on the others); or give one positive weight per column. Weights must be public, never
 computed from the data.
 
-This command noises every row, so each row keeps most of its noise. For counts, sums and means
-over the file, release the aggregate instead (the library's mechanisms, or correlatedSum for
-sums with their count): far less noise for the same privacy.
+This command noises every row, so each row keeps most of its noise. For counts, sums, means,
+quantiles and histograms over the file, use "dpnoise aggregate" instead: far less noise for the
+same privacy, with clipping and contribution bounding.
 
 Noise: gaussian (the default, needs --delta) or laplace (pure epsilon-DP; with --delta,
 (epsilon, delta)-DP). --mode grid (the default) rounds the values to a power-of-two grid (--grid
@@ -82,41 +85,6 @@ and noised; a bad row stops the run with its line number and nothing is written.
 created with mode 0600. A summary on standard error gives the scales, the grid and the privacy
 each person gets. Exit status: 0 done, 2 bad arguments or input, 1 other failures.`,
 };
-
-type Values = Record<string, string | boolean | undefined>;
-
-/** The command's options; a mistake names the valid ones. */
-function options(command: 'calibrate' | 'release', args: string[], names: Record<string, 'string' | 'boolean'>): Values {
-  const spec = Object.fromEntries(Object.entries(names).map(([name, type]) => [name, { type }]));
-  try {
-    return parseArgs({ args, options: spec, strict: true }).values;
-  } catch (error) {
-    if (!(error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
-    const what = (error as Error).message.replace(/\. .*$/s, ''); // its first sentence
-    throw new UsageError(
-      `${what}. The options of "dpnoise ${command}" are ${Object.keys(names)
-        .map((n) => `--${n}`)
-        .join(', ')}.`,
-    );
-  }
-}
-
-function required(values: Values, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v.length === 0) throw new UsageError(`--${name} is required.`);
-  return v;
-}
-
-function numbers(text: string, name: string): number[] {
-  return text
-    .trim()
-    .split(/[\s,]+/)
-    .map((part, i) => {
-      const x = decimal(part);
-      if (!Number.isFinite(x)) throw new UsageError(`--${name}: entry ${i + 1} ("${part}") is not a number; give numbers separated by commas.`);
-      return x;
-    });
-}
 
 /** A list given inline ("1,2,3", or one number) or as a file of numbers. */
 function profileArgument(value: string, name: string): number[] {
@@ -130,21 +98,6 @@ function profileArgument(value: string, name: string): number[] {
     );
   }
   return numbers(text, name);
-}
-
-function optionalNumber(values: Values, name: string): number | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  const x = decimal(String(v));
-  if (!Number.isFinite(x)) throw new UsageError(`--${name} must be a number; got "${String(v)}".`);
-  return x;
-}
-
-/** One of `choices`; the first when the option is not given. */
-function choice<T extends string>(values: Values, name: string, choices: readonly T[]): T {
-  const v = values[name] ?? choices[0]!;
-  if (!choices.includes(v as T)) throw new UsageError(`--${name} must be ${choices.join(' or ')}; got "${String(v)}".`);
-  return v as T;
 }
 
 const NOISE = ['gaussian', 'laplace'] as const;
@@ -406,6 +359,8 @@ async function main(argv: string[]): Promise<number> {
     await init(); // the package's embedded build (its modules are imported one by one here, not through index.ts)
     if (command === 'calibrate') calibrateCommand(rest);
     else if (command === 'release') await releaseCommand(rest);
+    else if (command === 'aggregate') await aggregateCommand(rest);
+    else if (command === 'budget') await budgetCommand(rest);
     else if (command === '--help' || command === '-h' || command === 'help') console.log(HELP.main);
     else if (command === '--version' || command === '-v') console.log(version());
     else throw new UsageError(`${command === undefined ? 'no command given' : `unknown command "${command}"`}.\n\n${HELP.main}`);

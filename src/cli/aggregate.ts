@@ -1,0 +1,244 @@
+// `dpnoise aggregate`: private counts, sums, means, quantiles and histograms of a file (CSV,
+// Parquet or NDJSON, read by DuckDB) over declared groups. The arguments become aggregate()'s
+// spec; everything is checked before the file is read, and the output is written only once the
+// release is complete. With --plan, the accuracy table is printed and no data is read.
+import { existsSync, readFileSync } from 'node:fs';
+import { createBudget, type PrivacyBudget, restoreBudget } from '../accounting/ledger.js';
+import { aggregate, type AggregateResult, planAggregate } from '../aggregate/aggregate.js';
+import type { AggregatePlan } from '../aggregate/aggregate.js';
+import type { AggregateSpec } from '../aggregate/spec.js';
+import { choice, numbers, optionalNumber, options, required, type Values } from './args.js';
+import { decimal } from './formats.js';
+import { PrivateOutput, UsageError } from './io.js';
+
+export const AGGREGATE_HELP = `Usage: dpnoise aggregate --input people.csv --epsilon E [--delta D]
+                         [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
+                         [--group-by COLUMN --groups a,b,c]
+                         [--count] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
+                         [--quantile COLUMN:LOW:HIGH:Q[,Q]]... [--histogram COLUMN:E0,E1,...]...
+                         [--noise gaussian|laplace] [--weights range|equal]
+                         [--invalid error|drop] [--diagnostics] [--level 0.95]
+                         [--budget budget.json] [--plan] [--format csv|json] [--output stats.csv]
+
+Releases private statistics of a file (CSV, Parquet or NDJSON, by its extension; read by DuckDB,
+which needs the package @duckdb/node-api) per group: the number of rows (--count), sums and means
+of columns clipped to their bounds (--sum income:0:500000), quantiles (--quantile
+income:0:500000:0.5,0.9) and histograms over bin edges (--histogram age:0,18,65,100). Each
+statistic comes with the standard deviation of its noise and an interval (--level, default 0.95).
+
+Privacy. --privacy-unit names the column of the person (or other unit) to protect: each unit
+counts in at most --max-groups groups (default: all) with at most --max-rows rows in each
+(default 1), chosen at random. Without it each row is its own unit (say so only if each person
+has one row). Groups must be declared (--groups), never taken from the data. Bounds, bins and
+groups must be public: chosen without looking at the data. With --delta the noise is Gaussian
+((epsilon, delta)-DP), without it Laplace (pure epsilon-DP).
+
+Weights: --weights range (the default) gives every statistic the same error relative to its
+range; --weights equal minimises the sum of squared errors in the columns' own units (for columns
+of one unit).
+
+--budget FILE charges a budget saved as JSON (see "dpnoise budget --help") and writes it back;
+a release that would exceed it is refused before the data is read. --plan prints the accuracy
+table (per statistic: noise standard deviation and interval half-width) without reading the data.
+Cells that are empty or not numbers stop the run (--invalid error, the default) or drop their
+rows (--invalid drop); the error says that such a row exists, which is itself a disclosure.
+
+Output: CSV (group, statistic, column, at, value, sd, low, high), or JSON with --format json, to
+--output or standard output, written once the release is complete. A summary on standard error
+gives the privacy unit, the privacy spent and the accuracy table.`;
+
+export const BUDGET_HELP = `Usage: dpnoise budget --epsilon E [--delta D] --output budget.json
+       dpnoise budget --show budget.json
+
+Creates a privacy budget file for "dpnoise aggregate --budget" ((epsilon, delta)-DP, or pure
+epsilon-DP without --delta), or shows what a budget file has spent and has left.`;
+
+/** COLUMN:LOW:HIGH[:REST] of a statistic option. */
+function columnBounds(text: string, name: string, rest = false): { column: string; bounds: [number, number]; tail: string | undefined } {
+  const parts = text.split(':');
+  const tail = rest ? parts.pop() : undefined;
+  const [high, low, ...column] = parts.reverse();
+  if (column.length === 0 || high === undefined || low === undefined || (rest && tail === undefined)) {
+    throw new UsageError(`--${name} must be COLUMN:LOW:HIGH${rest ? ':Q' : ''}; got "${text}".`);
+  }
+  const bounds = [decimal(low), decimal(high)] as [number, number];
+  if (!bounds.every(Number.isFinite)) throw new UsageError(`--${name} "${text}": the bounds must be numbers.`);
+  return { column: column.reverse().join(':'), bounds, tail };
+}
+
+const list = (values: Values, name: string): string[] => (values[name] as string[] | undefined) ?? [];
+
+/** aggregate()'s spec from the arguments (the table is the input file). */
+function specOf(values: Values): AggregateSpec {
+  const byColumn = <T>(name: string, read: (text: string) => [string, T]): Record<string, T> | undefined => {
+    const entries = list(values, name).map(read);
+    const repeated = entries.find(([c], i) => entries.findIndex(([d]) => d === c) !== i);
+    if (repeated) throw new UsageError(`--${name} names the column "${repeated[0]}" twice.`);
+    return entries.length === 0 ? undefined : Object.fromEntries(entries);
+  };
+  const bounded = (name: string) =>
+    byColumn(name, (text) => {
+      const { column, bounds } = columnBounds(text, name);
+      return [column, bounds];
+    });
+  const groupBy = values['group-by'] as string | undefined;
+  const groups = values.groups === undefined ? undefined : String(values.groups).split(',');
+  if (groupBy !== undefined && groups === undefined)
+    throw new UsageError('--group-by needs --groups, the groups to release (public: never taken from the data).');
+  const integer = (name: string) => {
+    const x = optionalNumber(values, name);
+    return x === undefined ? {} : { [name === 'max-groups' ? 'maxGroups' : 'maxRows']: x };
+  };
+  return {
+    table: required(values, 'input'),
+    ...(values['privacy-unit'] === undefined ? {} : { privacyUnit: String(values['privacy-unit']) }),
+    ...(groupBy === undefined ? {} : { groupBy, groups }),
+    ...integer('max-groups'),
+    ...integer('max-rows'),
+    count: values.count === true,
+    sum: bounded('sum'),
+    mean: bounded('mean'),
+    quantile: byColumn('quantile', (text) => {
+      const { column, bounds, tail } = columnBounds(text, 'quantile', true);
+      return [column, { bounds, q: numbers(tail!, 'quantile') }];
+    }),
+    histogram: byColumn('histogram', (text) => {
+      const at = text.lastIndexOf(':');
+      if (at <= 0) throw new UsageError(`--histogram must be COLUMN:E0,E1,...; got "${text}".`);
+      return [text.slice(0, at), { bins: numbers(text.slice(at + 1), 'histogram') }];
+    }),
+    weights: choice(values, 'weights', ['range', 'equal'] as const),
+    invalid: choice(values, 'invalid', ['error', 'drop'] as const),
+    diagnostics: values.diagnostics === true,
+    ...(values.noise === undefined ? {} : { noise: choice(values, 'noise', ['gaussian', 'laplace'] as const) }),
+    ...(values.level === undefined ? {} : { level: optionalNumber(values, 'level') }),
+  } as AggregateSpec;
+}
+
+const fmt = (x: number) => (x === 0 || (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e9) ? String(Number(x.toPrecision(6))) : x.toExponential(5));
+
+function accuracyTable(plan: AggregatePlan): string {
+  const OF = { value: '', sum: ' (of its sum: divide by the count)', rank: ' (in rows of rank)' };
+  const lines = plan.accuracy.map(
+    (a) => `  ${a.statistic.padEnd(28)} ${a.mechanism.padEnd(9)} ${fmt(a.sd).padStart(12)} ${fmt(a.halfWidth).padStart(14)}${OF[a.of]}`,
+  );
+  return [`  ${'statistic'.padEnd(28)} ${'noise'.padEnd(9)} ${'sd'.padStart(12)} ${`+-${Math.round(plan.level * 100)}%`.padStart(14)}`, ...lines].join('\n');
+}
+
+function csvOf(result: AggregateResult): string {
+  const cell = (v: string | undefined) => (v === undefined ? '' : /[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+  const rows = result.table.map((l) =>
+    [l.group, l.statistic, l.column, l.at, String(l.value), String(l.sd), String(l.low), String(l.high)].map(cell).join(','),
+  );
+  return `group,statistic,column,at,value,sd,low,high\n${rows.join('\n')}\n`;
+}
+
+/** The budget of --budget, or one that holds exactly this release. */
+function budgetOf(values: Values, privacy: { epsilon: number; delta?: number }): { budget: PrivacyBudget; file: string | undefined } {
+  const file = values.budget as string | undefined;
+  if (file === undefined) return { budget: createBudget(privacy as never), file };
+  if (!existsSync(file)) throw new UsageError(`--budget ${file} does not exist; create it with: dpnoise budget --epsilon E --delta D --output ${file}`);
+  return { budget: restoreBudget(JSON.parse(readFileSync(file, 'utf8'))), file };
+}
+
+/** Writes `text` to `file` (standard output when undefined) through a private file published whole. */
+async function save(file: string | undefined, text: string): Promise<void> {
+  const out = await PrivateOutput.create(file);
+  try {
+    await out.write(text);
+    await out.commit();
+  } catch (error) {
+    out.discard();
+    throw error;
+  }
+}
+
+/** The long table aligned in columns, for a terminal. */
+function aligned(result: AggregateResult): string {
+  const rows = [
+    ['group', 'statistic', 'value', 'sd', `${Math.round(result.level * 100)}% interval`],
+    ...result.table.map((l) => [
+      l.group,
+      `${l.statistic}${l.column === undefined ? '' : `(${l.column}${l.at === undefined ? '' : `, ${l.at}`})`}`,
+      fmt(l.value),
+      fmt(l.sd),
+      `[${fmt(l.low)}, ${fmt(l.high)}]`,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
+  return `${rows.map((r) => r.map((c, k) => (k >= 2 ? c.padStart(widths[k]!) : c.padEnd(widths[k]!))).join('  ')).join('\n')}\n`;
+}
+
+export async function aggregateCommand(args: string[]): Promise<void> {
+  const values = options('aggregate', args, {
+    input: 'string',
+    'privacy-unit': 'string',
+    'group-by': 'string',
+    groups: 'string',
+    'max-groups': 'string',
+    'max-rows': 'string',
+    count: 'boolean',
+    sum: 'strings',
+    mean: 'strings',
+    quantile: 'strings',
+    histogram: 'strings',
+    epsilon: 'string',
+    delta: 'string',
+    noise: 'string',
+    weights: 'string',
+    invalid: 'string',
+    diagnostics: 'boolean',
+    level: 'string',
+    budget: 'string',
+    plan: 'boolean',
+    format: 'string',
+    output: 'string',
+    help: 'boolean',
+  });
+  if (values.help) return void console.log(AGGREGATE_HELP);
+  const epsilon = optionalNumber(values, 'epsilon');
+  if (epsilon === undefined) throw new UsageError('--epsilon is required.');
+  const delta = optionalNumber(values, 'delta');
+  const privacy = delta === undefined ? { epsilon } : { epsilon, delta };
+  const format = choice(values, 'format', ['csv', 'json'] as const);
+  const spec = specOf(values);
+  if (values.plan) {
+    const plan = planAggregate(privacy, spec);
+    return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan)}`);
+  }
+  const { budget, file } = budgetOf(values, privacy);
+  const result = await aggregate(budget, privacy, spec);
+  if (file !== undefined) await save(file, JSON.stringify(budget));
+  const output = values.output === undefined ? undefined : String(values.output);
+  const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;
+  const text =
+    format === 'json'
+      ? `${JSON.stringify({ unit: result.unit, level: result.level, rows: result.rows }, null, 2)}\n`
+      : terminal
+        ? aligned(result)
+        : csvOf(result);
+  await save(output, text);
+  const spent = budget.spent;
+  process.stderr.write(
+    `dpnoise: protects ${result.unit}; spent epsilon ${fmt(spent.epsilon)}${spent.delta === undefined ? '' : ` at delta ${spent.delta}`} of ${budget.total.epsilon}.\n${accuracyTable(result)}\n`,
+  );
+}
+
+export async function budgetCommand(args: string[]): Promise<void> {
+  const values = options('budget', args, { epsilon: 'string', delta: 'string', output: 'string', show: 'string', help: 'boolean' });
+  if (values.help) return void console.log(BUDGET_HELP);
+  if (values.show !== undefined) {
+    const budget = restoreBudget(JSON.parse(readFileSync(String(values.show), 'utf8')));
+    const d = budget.total.delta === undefined ? '' : ` at delta ${budget.total.delta}`;
+    return void console.log(
+      `${budget.releases} releases; spent epsilon ${fmt(budget.spent.epsilon)} of ${budget.total.epsilon}${d}; ${fmt(budget.remaining.epsilon)} left.`,
+    );
+  }
+  const epsilon = optionalNumber(values, 'epsilon');
+  if (epsilon === undefined) throw new UsageError('--epsilon is required.');
+  const delta = optionalNumber(values, 'delta');
+  const budget = createBudget(delta === undefined ? { epsilon } : { epsilon, delta });
+  const output = required(values, 'output');
+  if (existsSync(output)) throw new UsageError(`--output ${output} exists: a budget file is never overwritten (it records what was spent).`);
+  await save(output, `${JSON.stringify(budget)}\n`);
+}

@@ -1,0 +1,57 @@
+// The command line's arguments: options parsed strictly (a mistake names the valid ones), and the
+// number and choice values every command reads.
+import { parseArgs } from 'node:util';
+import { decimal } from './formats.js';
+import { UsageError } from './io.js';
+
+export type Values = Record<string, string | boolean | string[] | undefined>;
+
+/** The command's options ('strings': an option that may be repeated); a mistake names the valid ones. */
+export function options(command: string, args: string[], names: Record<string, 'string' | 'boolean' | 'strings'>): Values {
+  const spec = Object.fromEntries(
+    Object.entries(names).map(([name, type]) => [name, type === 'strings' ? { type: 'string' as const, multiple: true } : { type }]),
+  );
+  try {
+    return parseArgs({ args, options: spec, strict: true }).values as Values;
+  } catch (error) {
+    if (!(error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
+    const what = (error as Error).message.replace(/\. .*$/s, ''); // its first sentence
+    throw new UsageError(
+      `${what}. The options of "dpnoise ${command}" are ${Object.keys(names)
+        .map((n) => `--${n}`)
+        .join(', ')}.`,
+    );
+  }
+}
+
+export function required(values: Values, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v.length === 0) throw new UsageError(`--${name} is required.`);
+  return v;
+}
+
+export function numbers(text: string, name: string): number[] {
+  return text
+    .trim()
+    .split(/[\s,]+/)
+    .map((part, i) => {
+      const x = decimal(part);
+      if (!Number.isFinite(x)) throw new UsageError(`--${name}: entry ${i + 1} ("${part}") is not a number; give numbers separated by commas.`);
+      return x;
+    });
+}
+
+export function optionalNumber(values: Values, name: string): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const x = decimal(String(v));
+  if (!Number.isFinite(x)) throw new UsageError(`--${name} must be a number; got "${String(v)}".`);
+  return x;
+}
+
+/** One of `choices`; the first when the option is not given. */
+export function choice<T extends string>(values: Values, name: string, choices: readonly T[]): T {
+  const v = values[name] ?? choices[0]!;
+  if (!choices.includes(v as T)) throw new UsageError(`--${name} must be ${choices.join(' or ')}; got "${String(v)}".`);
+  return v as T;
+}
