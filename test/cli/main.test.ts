@@ -114,12 +114,16 @@ describe.concurrent('dpnoise (no command, --version, --help)', () => {
   });
 
   it('has --help for each command', async () => {
-    const runs = await Promise.all([['--help'], ['calibrate', '--help'], ['release', '--help']].map((args) => dpnoise(...args)));
+    const runs = await Promise.all(
+      [['--help'], ['calibrate', '--help'], ['release', '--help'], ['aggregate', '--help'], ['budget', '--help']].map((args) => dpnoise(...args)),
+    );
     for (const r of runs) {
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(/^Usage: dpnoise/);
     }
     expect(runs[2]!.stdout).toMatch(/--rows-per-person K[\s\S]*K-fold composition, by the accountant/);
+    expect(runs[2]!.stdout).toMatch(/use "dpnoise aggregate" instead/);
+    expect(runs[3]!.stdout).toMatch(/--privacy-unit COLUMN/);
   });
 });
 

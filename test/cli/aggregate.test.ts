@@ -1,0 +1,88 @@
+// dpnoise aggregate and dpnoise budget, run as users run them: node dist/cli.js on real files.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'dpnoise-cli-aggregate-'));
+const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+const dpnoise = (...args: string[]) => (args[0] === 'budget' || args[0] === 'aggregate' ? run(...args) : run('aggregate', ...args));
+const people = join(dir, 'people.csv');
+writeFileSync(
+  people,
+  `person_id,region,age,income\n${Array.from({ length: 3000 }, (_, i) => `${i % 1000},${['north', 'south'][i % 2]},${(i * 7) % 90},${(i * 7919) % 400000}`).join('\n')}\n`,
+);
+const ARGS = ['--input', people, '--privacy-unit', 'person_id', '--group-by', 'region', '--groups', 'north,south', '--epsilon', '1', '--delta', '1e-6'];
+
+describe('dpnoise aggregate', () => {
+  it("releases the issue's example: counts, sums, means and quantiles per group, as CSV with sd and intervals", () => {
+    const output = join(dir, 'stats.csv');
+    const r = dpnoise(
+      ...ARGS,
+      '--max-rows',
+      '3',
+      '--count',
+      '--sum',
+      'age:0:100',
+      '--sum',
+      'income:0:500000',
+      '--mean',
+      'age:0:100',
+      '--quantile',
+      'income:0:500000:0.5',
+      '--output',
+      output,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const rows = parse(readFileSync(output, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows.map((x) => `${x.group} ${x.statistic} ${x.column}`)).toEqual(
+      ['north', 'south'].flatMap((g) => [`${g} count `, `${g} sum age`, `${g} sum income`, `${g} mean age`, `${g} quantile income`]),
+    );
+    const count = rows[0]!;
+    expect(Math.abs(Number(count.value) - 1500)).toBeLessThan(6 * Number(count.sd));
+    expect(Number(count.low)).toBeLessThan(Number(count.value));
+    expect(r.stderr).toMatch(/protects each person_id \(at most 3 rows in each of at most 2 groups\); spent epsilon 1 at delta 0.000001 of 1/);
+    expect(r.stderr).toMatch(/mean\(age\).*\(of its sum: divide by the count\)/);
+  });
+
+  it('prints the accuracy table with --plan and reads no data (the input need not exist)', () => {
+    const r = dpnoise('aggregate', '--plan', ...ARGS.map((a) => (a === people ? join(dir, 'absent.csv') : a)), '--count', '--histogram', 'age:0,18,65,100');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Protects each person_id[\s\S]*count\s+gaussian[\s\S]*histogram\(age\)/);
+  });
+
+  it('charges a budget file and refuses, writing nothing, a release beyond it', () => {
+    const budget = join(dir, 'budget.json');
+    expect(dpnoise('budget', '--epsilon', '1.2', '--delta', '1e-6', '--output', budget).status).toBe(0);
+    expect(dpnoise('budget', '--epsilon', '9', '--output', budget).stderr).toMatch(/never overwritten/);
+    expect(dpnoise(...ARGS, '--count', '--budget', budget, '--format', 'json').status).toBe(0);
+    const output = join(dir, 'refused.csv');
+    const refused = dpnoise(...ARGS, '--count', '--budget', budget, '--output', output);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/would exceed the budget/);
+    expect(existsSync(output)).toBe(false);
+    expect(dpnoise('budget', '--show', budget).stdout).toMatch(/^1 releases; spent epsilon 1 of 1.2 at delta 0.000001/);
+  });
+
+  it('explains bad arguments with exit code 2', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--count', '--sum', 'age:100'], /--sum must be COLUMN:LOW:HIGH/],
+      [['--count', '--sum', 'age:100:0'], /lower < upper/],
+      [['--count', '--sum', 'salary:0:1'], /no column "salary"; its columns are "person_id", "region", "age", "income"/],
+      [['--count', '--weights', 'best'], /--weights must be range or equal/],
+      [['--mean', 'age:0:100', '--mean', 'age:0:50'], /names the column "age" twice/],
+      [[], /at least one statistic/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = dpnoise(...ARGS, ...extra);
+      expect(r.status, extra.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    const noGroups = dpnoise('--input', people, '--group-by', 'region', '--count', '--epsilon', '1');
+    expect(noGroups.stderr).toMatch(/--group-by needs --groups/);
+  });
+});
