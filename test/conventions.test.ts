@@ -68,6 +68,7 @@ const OPTIONS: Record<string, OptionsCall> = {
   objective: { call: (o) => dpnoise.objective({ ...problem, ...o } as never, [0, 0]) },
   syntheticPcaData: { call: (o) => dpnoise.syntheticPcaData({ n: 10, d: 3, k: 1, rng: createRng({ seed: 2 }), ...o } as never) },
   createRng: { call: (o) => createRng({ seed: 1, ...o } as never) },
+  createBudget: { call: (o) => dpnoise.createBudget({ ...o } as never), budget: 'laplace' },
   subsample: { call: (o) => dpnoise.subsample(dpnoise.gaussianPrivacy({ scales: 2, sensitivity: [1] }), { rate: 0.01, ...o } as never) },
 };
 
@@ -102,6 +103,7 @@ const POSITIONAL = [
   'subspaceError',
   'compose',
   'init',
+  'restoreBudget',
 ];
 const CONSTANTS = ['ALLOCATIONS', 'LOSSES', 'MODES', 'NEIGHBOURS', 'NOISE_FAMILIES', 'NOISE_WEIGHTS'];
 

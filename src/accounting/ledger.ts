@@ -1,7 +1,8 @@
 // A privacy budget that keeps count: createBudget records each release it allows and refuses,
 // before any noise is drawn, one that would take the composition of everything spent past the
 // budget. The spending is always accounted from the record (the releases' events, composed as
-// compose reads them), so a budget restored from its JSON reports exactly what the saved one did.
+// compose reads them), so a budget restored from its JSON reports exactly what the saved one did
+// (docs/aggregates.md, "The budget").
 import { type ApproximateBudget, type PureBudget, readBudget, type Target } from '../core/budget.js';
 import { describe, readOptions } from '../core/validate.js';
 import { readEvent, writeEvent, type EventJson } from './event-json.js';
