@@ -10,31 +10,11 @@ import { describe, readOptions } from '../core/validate.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { duckdbTotals, openSource } from './duckdb.js';
+import { type AccuracyLine, accuracyOf } from './accuracy.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
-import { BRANCHING, DEPTH } from './layout.js';
 import { type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
 import { rowTotals } from './rows.js';
 import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
-
-/**
- * One line of an aggregate's accuracy table, known before any data is read.
- *
- * @group Aggregates
- */
-export interface AccuracyLine {
-  /** The statistic, as the rows name it: 'count', 'sum(income)', 'mean(age)', 'quantile(income)', 'histogram(age)'. */
-  readonly statistic: string;
-  /** 'gaussian' or 'laplace' (exact discrete noise on a grid). */
-  readonly mechanism: 'gaussian' | 'laplace';
-  /** How much one privacy unit can move the statistic's coordinates over all groups (l2 norm for Gaussian, l1 for Laplace). */
-  readonly sensitivity: number;
-  /** What sd and halfWidth measure: the statistic itself; for a mean, its centred sum (divide by the group's count); for a quantile, its rank (in rows). */
-  readonly of: 'value' | 'sum' | 'rank';
-  /** The noise's standard deviation per coordinate, of `of`. */
-  readonly sd: number;
-  /** The interval's half-width at the spec's level, in the same units as sd. */
-  readonly halfWidth: number;
-}
 
 /**
  * An aggregate's plan: what it releases and how accurately, from public inputs only.
@@ -70,30 +50,6 @@ export interface AggregateResult extends AggregatePlan {
  * @group Aggregates
  */
 export type AggregateOptions = AggregateSpec & SampleOptions;
-
-function accuracyOf(spec: Spec, plan: Plan): AccuracyLine[] {
-  const width = plan.family === 'gaussian' ? 1.959963984540054 : Math.log(1 / (1 - spec.level)) / Math.SQRT2;
-  const lines: AccuracyLine[] = [];
-  plan.layout.blocks.forEach((block, k) => {
-    const m = plan.layout.measures[block.measure]!;
-    if (block.level > 1) return; // a quantile tree is one line
-    const name =
-      m.kind === 'count'
-        ? 'count'
-        : m.kind === 'sum'
-          ? `${m.shift === 0 ? 'sum' : 'mean'}(${m.column})`
-          : m.kind === 'leaves'
-            ? `quantile(${m.column})`
-            : m.kind === 'bins'
-              ? `histogram(${m.column})`
-              : `clipped(${m.column})`;
-    // A median's rank error on a typical path (half the first level on each side, half of each deeper one; it varies with the data).
-    const sd = m.kind === 'leaves' ? plan.sd[k]! * Math.sqrt(BRANCHING / 4 + ((DEPTH - 1) * (BRANCHING - 1)) / 2) : plan.sd[k]!;
-    const of = m.kind === 'leaves' ? 'rank' : m.kind === 'sum' && m.shift !== 0 ? 'sum' : 'value';
-    lines.push(Object.freeze({ statistic: name, mechanism: plan.family, sensitivity: plan.sensitivity[k]!, of, sd, halfWidth: width * sd }));
-  });
-  return lines;
-}
 
 function unitOf(spec: Spec): string {
   if (spec.unit === undefined) return 'each row (no privacy unit given: a person with several rows is protected less)';
@@ -174,4 +130,4 @@ export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudge
   }
 }
 
-export type { AggregateLine, Estimate };
+export type { AccuracyLine, AggregateLine, Estimate };

@@ -119,68 +119,80 @@ function declaredSql(spec: Spec, groups: string): string {
   return `SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${fromClause(spec)} s${join})`;
 }
 
-/** The SQL of the kept rows of `declared`: valid, and within the contribution bounds (uniformly random rows, then groups). */
-function keptSql(spec: Spec, declared: string): string {
-  const valid = `SELECT * EXCLUDE (bad) FROM ${declared} WHERE NOT bad`;
-  if (spec.unit === undefined) return valid;
-  const perGroup = `SELECT * FROM (${valid}) QUALIFY row_number() OVER (PARTITION BY u, gi ORDER BY random()) <= ${spec.maxRows}`;
+/**
+ * The SQL of the rows in declared groups within the contribution bounds (uniformly random rows
+ * per unit and group, then groups per unit), in one pass over the source. Invalid rows stay, in
+ * window partitions of their own and flagged `bad`, so that the same pass tells whether there
+ * are any; no statistic counts them.
+ */
+function keptSql(spec: Spec, groups: string): string {
+  const declared = `(${declaredSql(spec, groups)})`;
+  if (spec.unit === undefined) return `SELECT * FROM ${declared}`;
+  const perGroup = `SELECT * FROM ${declared} QUALIFY row_number() OVER (PARTITION BY u, gi, bad ORDER BY random()) <= ${spec.maxRows}`;
   if (spec.maxGroups >= spec.groups.length) return perGroup;
   return `WITH per_group AS (${perGroup}),
-    unit_groups AS (SELECT u, gi FROM (SELECT DISTINCT u, gi FROM per_group) QUALIFY row_number() OVER (PARTITION BY u ORDER BY random()) <= ${spec.maxGroups})
-    SELECT p.* FROM per_group p SEMI JOIN unit_groups g ON p.u = g.u AND p.gi = g.gi`;
+    unit_groups AS (SELECT u, gi FROM (SELECT DISTINCT u, gi FROM per_group WHERE NOT bad) QUALIFY row_number() OVER (PARTITION BY u ORDER BY random()) <= ${spec.maxGroups})
+    SELECT p.* FROM per_group p LEFT JOIN unit_groups g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL`;
 }
 
-/** The totals of the spec's source, computed in DuckDB. */
+/** The SQL of each per-group total (not bins or leaves), over kept rows with valid values (`v0`, ...: the columns' indices). */
+function scalarsSql(layout: Layout, column: (name: string) => string): string[] {
+  const scalars: string[] = [];
+  layout.measures.forEach((m, k) => {
+    if (m.kind === 'count') scalars.push(`CAST(count(*) FILTER (WHERE NOT bad) AS DOUBLE) AS m${k}`);
+    else if (m.kind === 'sum') {
+      // Each term is at most 2^25 quanta: BIGINT; DuckDB sums BIGINTs into a HUGEINT, exactly.
+      const term = `CAST(floor((${clipped(column(m.column), m.lower, m.upper)} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5) AS BIGINT)`;
+      scalars.push(`CAST(sum(${term}) FILTER (WHERE NOT bad) AS VARCHAR) AS m${k}`);
+    } else if (m.kind === 'clipped') {
+      const x = column(m.column);
+      scalars.push(`CAST(count(*) FILTER (WHERE NOT bad AND (${x} < ${double(m.lower)} OR ${x} > ${double(m.upper)})) AS DOUBLE) AS m${k}`);
+    }
+  });
+  return scalars;
+}
+
+const INVALID =
+  "dpnoise: a row has a NULL, missing or non-numeric value in a column used (or in the privacy unit); clean the data first or pass `invalid: 'drop'` (the error reveals that such a row exists).";
+
+/**
+ * The totals of the spec's source, computed in DuckDB in one pass over the source: one query
+ * when every measure is a per-group total; with bins or quantile leaves, the kept rows go to a
+ * temporary table first, so that every count reads the same random selection.
+ */
 export async function duckdbTotals(connection: Connection, spec: Spec, layout: Layout): Promise<Totals> {
   const columns = valueColumns(spec);
   const column = (name: string) => `v${columns.indexOf(name)}`;
   const name = `dpnoise_${crypto.randomUUID().replaceAll('-', '')}`;
-  const declared = identifier(`${name}_declared`);
-  const kept = identifier(`${name}_kept`);
   const groups = identifier(`${name}_groups`);
+  const kept = identifier(`${name}_kept`);
+  const cellMeasures = [...layout.measures.entries()].filter(([, m]) => m.kind === 'bins' || m.kind === 'leaves');
   try {
     await connection.run(`CREATE TEMPORARY TABLE ${groups} AS ${groupsSql(spec)}`);
-    await connection.run(`CREATE TEMPORARY TABLE ${declared} AS ${declaredSql(spec, groups)}`);
-    if (spec.invalid === 'error') {
-      const [row] = (await connection.runAndReadAll(`SELECT coalesce(bool_or(bad), false) AS b FROM ${declared}`)).getRowObjectsJS();
-      if (row?.b !== false) {
-        throw new RangeError(
-          "dpnoise: a row has a NULL, missing or non-numeric value in a column used (or in the privacy unit); clean the data first or pass `invalid: 'drop'` (the error reveals that such a row exists).",
-        );
-      }
+    let from = `(${keptSql(spec, groups)})`;
+    if (cellMeasures.length > 0) {
+      await connection.run(`CREATE TEMPORARY TABLE ${kept} AS ${keptSql(spec, groups)}`);
+      from = kept;
     }
-    await connection.run(`CREATE TEMPORARY TABLE ${kept} AS ${keptSql(spec, declared)}`);
+    const rows = (
+      await connection.runAndReadAll(`SELECT gi, bool_or(bad) AS bad, ${scalarsSql(layout, column).join(', ')} FROM ${from} GROUP BY gi`)
+    ).getRowObjectsJS();
+    if (spec.invalid === 'error' && rows.some((row) => row.bad === true)) throw new RangeError(INVALID);
     const totals = emptyTotals(layout.measures, spec.groups.length);
-    const scalars: string[] = [];
-    layout.measures.forEach((m, k) => {
-      if (m.kind === 'count') scalars.push(`CAST(count(*) AS DOUBLE) AS m${k}`);
-      else if (m.kind === 'sum') {
-        const x = clipped(column(m.column), m.lower, m.upper);
-        scalars.push(`CAST(sum(CAST(floor((${x} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5) AS HUGEINT)) AS VARCHAR) AS m${k}`);
-      } else if (m.kind === 'clipped') {
-        scalars.push(`CAST(count(*) FILTER (WHERE ${column(m.column)} < ${double(m.lower)} OR ${column(m.column)} > ${double(m.upper)}) AS DOUBLE) AS m${k}`);
-      }
-    });
-    if (scalars.length > 0) {
-      const rows = (await connection.runAndReadAll(`SELECT gi, ${scalars.join(', ')} FROM ${kept} GROUP BY gi`)).getRowObjectsJS();
-      for (const row of rows) {
-        const g = Number(row.gi);
-        layout.measures.forEach((m, k) => {
-          if (m.kind === 'sum') totals[k]![g] = row[`m${k}`] === null ? 0 : Number(BigInt(row[`m${k}`] as string)) * sumQuantum(m);
-          else if (m.kind === 'count' || m.kind === 'clipped') totals[k]![g] = Number(row[`m${k}`]);
-        });
-      }
+    for (const row of rows) {
+      const g = Number(row.gi);
+      layout.measures.forEach((m, k) => {
+        if (m.kind === 'sum') totals[k]![g] = row[`m${k}`] === null ? 0 : Number(BigInt(row[`m${k}`] as string)) * sumQuantum(m);
+        else if (m.kind === 'count' || m.kind === 'clipped') totals[k]![g] = Number(row[`m${k}`]);
+      });
     }
-    for (const [k, m] of layout.measures.entries()) {
-      if (m.kind !== 'bins' && m.kind !== 'leaves') continue;
+    for (const [k, m] of cellMeasures) {
       const cells = m.kind === 'bins' ? m.edges.length - 1 : LEAVES;
-      const rows = (
-        await connection.runAndReadAll(`SELECT gi, ${cellSql(m, column(m.column))} AS cell, CAST(count(*) AS DOUBLE) AS n FROM ${kept} GROUP BY ALL`)
-      ).getRowObjectsJS();
-      for (const row of rows) totals[k]![Number(row.gi) * cells + Number(row.cell)] = Number(row.n);
+      const sql = `SELECT gi, ${cellSql(m, column((m as { column: string }).column))} AS cell, CAST(count(*) AS DOUBLE) AS n FROM ${kept} WHERE NOT bad GROUP BY ALL`;
+      for (const row of (await connection.runAndReadAll(sql)).getRowObjectsJS()) totals[k]![Number(row.gi) * cells + Number(row.cell)] = Number(row.n);
     }
     return totals;
   } finally {
-    await connection.run(`DROP TABLE IF EXISTS ${groups}; DROP TABLE IF EXISTS ${declared}; DROP TABLE IF EXISTS ${kept}`);
+    await connection.run(`DROP TABLE IF EXISTS ${groups}; DROP TABLE IF EXISTS ${kept}`);
   }
 }

@@ -1,7 +1,7 @@
 // From the noisy release vector to the statistics a user reads, each with its noise standard
 // deviation and an interval (docs/aggregates.md, "Intervals"). Everything here post-processes the
 // noisy vector and public parameters: nothing reads the exact totals.
-import { normalIsf } from '../math/special.js';
+import { blockOf, measureOf, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
 import { BRANCHING, DEPTH, LEAVES, type Measure } from './layout.js';
 import type { Plan } from './plan.js';
 import type { Spec } from './spec.js';
@@ -33,12 +33,6 @@ export interface AggregateLine extends Estimate {
   readonly column: string | undefined;
   /** The quantile's level, or the histogram bin's label ("[0, 18)"). */
   readonly at: string | undefined;
-}
-
-/** The interval half-width per standard deviation of a block's noise at `level`. */
-function widthPerSd(family: 'gaussian' | 'laplace', level: number): number {
-  // Gaussian: the normal quantile. Laplace with scale b = sd / sqrt 2: P(|X| > t) = e^(-t / b).
-  return family === 'gaussian' ? normalIsf((1 - level) / 2) : Math.log(1 / (1 - level)) / Math.SQRT2;
 }
 
 const estimate = (value: number, sd: number, width: number): Estimate => Object.freeze({ value, sd, low: value - width * sd, high: value + width * sd });
@@ -93,71 +87,76 @@ function quantileEstimate(levels: readonly Float64Array[], q: number, lower: num
 export function estimatesOf(noisy: Float64Array, spec: Spec, plan: Plan): { rows: Record<string, unknown>[]; table: AggregateLine[] } {
   const { layout, offsets, sd } = plan;
   const width = widthPerSd(plan.family, spec.level);
-  const blockOf = (measure: number, level = 0) => layout.blocks.findIndex((b) => b.measure === measure && b.level === level);
-  const measureOf = (m: Measure) => layout.measures.findIndex((x) => JSON.stringify(x) === JSON.stringify(m));
   /** A block's coordinates for group g. */
   const cellsAt = (block: number, g: number) => {
     const size = layout.blocks[block]!.size;
     return noisy.subarray(offsets[block]! + g * size, offsets[block]! + (g + 1) * size);
   };
-  const countBlock = layout.measures.findIndex((m) => m.kind === 'count');
+  const countBlock = blockOf(
+    layout,
+    layout.measures.findIndex((m) => m.kind === 'count'),
+  );
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
   spec.groups.forEach((group, g) => {
     const row: Record<string, unknown> = { group };
-    const line = (statistic: string, column: string | undefined, at: string | undefined, e: Estimate) =>
+    const add = (key: string, statistic: string, column: string | undefined, at: string | undefined, e: Estimate) => {
+      row[key] = e;
       table.push(Object.freeze({ group, statistic, column, at, ...e }));
-    if (spec.count) {
-      const b = blockOf(countBlock);
-      const e = estimate(cellsAt(b, g)[0]!, sd[b]!, width);
-      row.count = e;
-      line('count', undefined, undefined, e);
-    }
+    };
+    const count = () => cellsAt(countBlock, g)[0]!;
+    if (spec.count) add('count', 'count', undefined, undefined, estimate(count(), sd[countBlock]!, width));
     for (const { column, bounds } of spec.sum) {
-      const b = blockOf(measureOf({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: 0 }));
-      const e = estimate(cellsAt(b, g)[0]!, sd[b]!, width);
-      row[`sum(${column})`] = e;
-      line('sum', column, undefined, e);
+      const measure = sumMeasureOf(layout, column, bounds, false);
+      const { shift } = layout.measures[measure] as Measure & { kind: 'sum' };
+      // A centred sum S gives the sum S + shift N (docs/aggregates.md, "One release, one vector").
+      const value = cellsAt(blockOf(layout, measure), g)[0]! + (shift === 0 ? 0 : shift * count());
+      const noise = sumNoise(plan, measure, spec.level);
+      add(`sum(${column})`, 'sum', column, undefined, Object.freeze({ value, sd: noise.sd, low: value - noise.halfWidth, high: value + noise.halfWidth }));
     }
     for (const { column, bounds } of spec.mean) {
       const [lower, upper] = bounds;
       const middle = (lower + upper) / 2;
-      const b = blockOf(measureOf({ kind: 'sum', column, lower, upper, shift: middle }));
-      const c = blockOf(countBlock);
-      const count = Math.max(1, cellsAt(c, g)[0]!);
-      const value = clamp(middle + cellsAt(b, g)[0]! / count, lower, upper);
+      const b = blockOf(layout, sumMeasureOf(layout, column, bounds, true));
+      const n = Math.max(1, count());
+      const value = clamp(middle + cellsAt(b, g)[0]! / n, lower, upper);
       // The delta method for (S / N) at the noisy values: var ~ (sd_S^2 + (mean - middle)^2 sd_N^2) / N^2.
-      const meanSd = Math.sqrt(sd[b]! ** 2 + (value - middle) ** 2 * sd[c]! ** 2) / count;
-      const e = Object.freeze({ value, sd: meanSd, low: Math.max(lower, value - width * meanSd), high: Math.min(upper, value + width * meanSd) });
-      row[`mean(${column})`] = e;
-      line('mean', column, undefined, e);
+      const meanSd = Math.sqrt(sd[b]! ** 2 + (value - middle) ** 2 * sd[countBlock]! ** 2) / n;
+      add(
+        `mean(${column})`,
+        'mean',
+        column,
+        undefined,
+        Object.freeze({ value, sd: meanSd, low: Math.max(lower, value - width * meanSd), high: Math.min(upper, value + width * meanSd) }),
+      );
     }
     for (const { column, bounds, q } of spec.quantile) {
       const [lower, upper] = bounds;
-      const m = measureOf({ kind: 'leaves', column, lower, upper });
-      const levels = Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(m, l + 1), g));
-      for (const level of q) {
-        const e = quantileEstimate(levels, level, lower, upper, sd[blockOf(m, 1)]!, width);
-        row[`quantile(${column}, ${level})`] = e;
-        line('quantile', column, String(level), e);
-      }
+      const m = measureOf(layout, { kind: 'leaves', column, lower, upper });
+      const levels = Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(layout, m, l + 1), g));
+      for (const level of q)
+        add(
+          `quantile(${column}, ${level})`,
+          'quantile',
+          column,
+          String(level),
+          quantileEstimate(levels, level, lower, upper, sd[blockOf(layout, m, 1)]!, width),
+        );
     }
     for (const { column, edges } of spec.histogram) {
-      const b = blockOf(measureOf({ kind: 'bins', column, edges }));
+      const b = blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }));
       const bins = Array.from(cellsAt(b, g), (value, k) => {
         const label = `[${edges[k]}, ${edges[k + 1]}${k === edges.length - 2 ? ']' : ')'}`;
         const e = estimate(value, sd[b]!, width);
-        line('histogram', column, label, e);
+        table.push(Object.freeze({ group, statistic: 'histogram', column, at: label, ...e }));
         return Object.freeze({ bin: label, ...e });
       });
       row[`histogram(${column})`] = Object.freeze(bins);
     }
     layout.measures.forEach((m, k) => {
       if (m.kind !== 'clipped') return;
-      const b = blockOf(k);
-      const e = estimate(cellsAt(b, g)[0]!, sd[b]!, width);
-      row[`clipped(${m.column}, [${m.lower}, ${m.upper}])`] = e;
-      line('clipped', m.column, `[${m.lower}, ${m.upper}]`, e);
+      const b = blockOf(layout, k);
+      add(`clipped(${m.column}, [${m.lower}, ${m.upper}])`, 'clipped', m.column, `[${m.lower}, ${m.upper}]`, estimate(cellsAt(b, g)[0]!, sd[b]!, width));
     });
     rows.push(Object.freeze(row));
   });

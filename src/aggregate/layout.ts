@@ -44,8 +44,13 @@ export interface Layout {
   readonly blocks: readonly Block[];
 }
 
-/** The measures and blocks of a spec: each measure once, however many statistics use it. */
-export function layoutOf(spec: Spec): Layout {
+/**
+ * The measures and blocks of a spec: each measure once, however many statistics use it. With
+ * `centred`, sums are of values less their range's midpoint, and the count is released too, so
+ * that each sum is the centred sum plus the midpoint times the count (docs/aggregates.md, "One
+ * release, one vector").
+ */
+export function layoutOf(spec: Spec, centred: boolean): Layout {
   const measures: Measure[] = [];
   const blocks: Block[] = [];
   const add = (m: Measure): number => {
@@ -62,8 +67,8 @@ export function layoutOf(spec: Spec): Layout {
     }
     return index;
   };
-  if (spec.count || spec.mean.length > 0) add({ kind: 'count' });
-  for (const { column, bounds } of spec.sum) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: 0 });
+  if (spec.count || spec.mean.length > 0 || (centred && spec.sum.length > 0)) add({ kind: 'count' });
+  for (const { column, bounds } of spec.sum) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: centred ? (bounds[0] + bounds[1]) / 2 : 0 });
   // A mean's sum is centred on its range's midpoint: half the sensitivity of the plain sum.
   for (const { column, bounds } of spec.mean) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: (bounds[0] + bounds[1]) / 2 });
   for (const { column, bounds } of spec.quantile) add({ kind: 'leaves', column, lower: bounds[0], upper: bounds[1] });

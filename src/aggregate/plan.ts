@@ -8,6 +8,7 @@ import { readOptions } from '../core/validate.js';
 import { readProfile } from '../calibrate/allocations.js';
 import { readMode } from '../mechanisms/grid.js';
 import { GAUSSIAN, LAPLACE } from '../noise/families.js';
+import { type Noised, scoreOf } from './accuracy.js';
 import { type Block, LEAVES, layoutOf, type Layout } from './layout.js';
 import type { Spec } from './spec.js';
 import { quantumOf, type Totals } from './totals.js';
@@ -15,14 +16,8 @@ import { quantumOf, type Totals } from './totals.js';
 /** Sums are exact up to this many rows per group (the one rounding of an exact total to a double, docs/aggregates.md). */
 const ROUNDING_MARGIN = 2 ** -20;
 
-export interface Plan {
-  readonly layout: Layout;
-  readonly family: 'gaussian' | 'laplace';
+export interface Plan extends Noised {
   readonly mechanism: GaussianMechanism | LaplaceMechanism;
-  /** Each block's sensitivity (the norm of a unit's change over every group). */
-  readonly sensitivity: Float64Array;
-  /** Each block's noise standard deviation per coordinate (Laplace: sqrt 2 times its scale). */
-  readonly sd: Float64Array;
   /** Each block's first coordinate in the release vector. */
   readonly offsets: readonly number[];
   readonly length: number;
@@ -39,13 +34,8 @@ export function readAggregatePrivacy(privacy: unknown): Target {
   return readBudget(readOptions('privacy', privacy, ['epsilon', 'delta']), ['pure', 'approximate']);
 }
 
-/** The plan of a spec at a privacy target: public inputs only. */
-export function planOf(spec: Spec, target: Target): Plan {
-  const layout = layoutOf(spec);
-  const family = spec.noise ?? (target.notion === 'approximate' ? 'gaussian' : 'laplace');
-  if (family === 'gaussian' && target.notion !== 'approximate') {
-    throw new TypeError("dpnoise: Gaussian noise gives (epsilon, delta)-DP: give `delta` in the privacy, or `noise: 'laplace'` for pure epsilon-DP.");
-  }
+/** The plan of a spec for one noise family and layout. */
+function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Plan {
   const n = spec.groups.length;
   const R = spec.maxRows;
   const G = spec.maxGroups;
@@ -53,7 +43,9 @@ export function planOf(spec: Spec, target: Target): Plan {
   const sensitivity = Float64Array.from(layout.blocks, (b) => reach * perRowBound(b, layout));
   const sizes = layout.blocks.map((b) => n * b.size);
   const profile = readProfile({ groups: { sizes, sensitivity }, allocation: spec.weights === 'range' ? 'spr' : 'optimal' }, true);
-  const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, target, profile, readMode({}));
+  // Laplace noise meets (epsilon, delta) by meeting pure epsilon: grouped Laplace has no tighter route.
+  const budget: Target = family === 'laplace' ? { notion: 'pure', epsilon: (target as { epsilon: number }).epsilon } : target;
+  const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, budget, profile, readMode({}));
   const scale = mechanism.scales;
   const sd = Float64Array.from(layout.blocks, (_, k) => (family === 'gaussian' ? scale[k]! : Math.SQRT2 * scale[k]!));
   const offsets: number[] = [];
@@ -63,6 +55,23 @@ export function planOf(spec: Spec, target: Target): Plan {
     length += size;
   }
   return Object.freeze({ layout, family, mechanism, sensitivity, sd, offsets, length });
+}
+
+/**
+ * The plan of a spec at a privacy target, from public inputs only: of the noises the target
+ * allows (Gaussian for (epsilon, delta), Laplace for pure epsilon and, as pure epsilon, for
+ * (epsilon, delta); or the spec's `noise`) and of sums plain or centred on the count, the one
+ * with the smallest error (scoreOf).
+ */
+export function planOf(spec: Spec, target: Target): Plan {
+  if (spec.noise === 'gaussian' && target.notion !== 'approximate') {
+    throw new TypeError("dpnoise: Gaussian noise gives (epsilon, delta)-DP: give `delta` in the privacy, or `noise: 'laplace'` for pure epsilon-DP.");
+  }
+  const families = spec.noise ? [spec.noise] : target.notion === 'approximate' ? (['gaussian', 'laplace'] as const) : (['laplace'] as const);
+  const layouts = spec.sum.length > 0 ? [layoutOf(spec, false), layoutOf(spec, true)] : [layoutOf(spec, false)];
+  const candidates = families.flatMap((family) => layouts.map((layout) => candidate(spec, target, family, layout)));
+  const scores = candidates.map((c) => scoreOf(spec, c));
+  return candidates[scores.indexOf(Math.min(...scores))]!;
 }
 
 /** The release vector of exact totals, in the plan's layout (quantile levels summed from the leaves). */

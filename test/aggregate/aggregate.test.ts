@@ -57,9 +57,11 @@ describe.each([
     const connection = await instance.connect();
     result = await aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), privacy, {
       ...spec,
+      noise: family,
       table: { connection, table: 't' },
       rng: createRng({ seed: `coverage-${family}` }),
     });
+    expect(result.accuracy[0]!.mechanism).toBe(family);
   });
 
   it('releases values whose errors have the reported standard deviation', () => {
@@ -123,6 +125,32 @@ describe('quantiles', () => {
     expect(inside / r.rows.length).toBeGreaterThanOrEqual(0.95);
     expect(withinBound / r.rows.length).toBeGreaterThanOrEqual(0.95);
     expect(insideHalf / r.rows.length, 'intervals half as wide').toBeLessThan(0.95);
+  });
+});
+
+describe('the plan', () => {
+  const plan = (options: object, privacy: { epsilon: number; delta?: number } = { epsilon: 1, delta: 1e-6 }) =>
+    planAggregate(privacy, { groupBy: 'g', groups: [0, 1], ...options });
+  const sd = (p: ReturnType<typeof plan>, statistic: string) => p.accuracy.find((a) => a.statistic === statistic)!.sd;
+
+  it('picks the noise with the smaller error when none is named: Laplace for a few statistics, Gaussian for many', () => {
+    expect(plan({ count: true }).accuracy[0]!.mechanism).toBe('laplace');
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}`, [0, 1]]));
+    expect(plan({ count: true, mean: many }).accuracy[0]!.mechanism).toBe('gaussian');
+    expect(plan({ count: true }, { epsilon: 1 }).accuracy[0]!.mechanism).toBe('laplace');
+    expect(() => plan({ count: true, noise: 'gaussian' }, { epsilon: 1 })).toThrow(/give `delta`/);
+  });
+
+  it('releases a sum as its centred sum plus the midpoint times the count when that is more accurate', () => {
+    // Three sums on [0, 10] with the count: each centred sum has half the range and they share the count.
+    const centred = plan({ count: true, sum: { x: [0, 10], y: [0, 10], z: [0, 10] }, noise: 'gaussian' });
+    // With the noise in proportion to sensitivity, a plain sum's sd would be 10 times the count's;
+    // the centred sum's is 5 times, and with 5 times the count's noise added, sqrt(50) times.
+    expect(sd(centred, 'sum(x)') / sd(centred, 'count')).toBeCloseTo(Math.sqrt(50), 2);
+    // A sum of [100, 200] alone: centring needs the count, and costs more than it saves.
+    const alone = plan({ sum: { x: [100, 200] }, noise: 'gaussian' });
+    expect(alone.accuracy.map((a) => a.statistic)).toEqual(['sum(x)']);
+    expect(sd(alone, 'sum(x)') / sd(plan({ sum: { x: [0, 200] }, noise: 'gaussian' }), 'sum(x)')).toBeCloseTo(1, 2);
   });
 });
 

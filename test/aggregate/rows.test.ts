@@ -26,7 +26,7 @@ function people(n: number, seed: number) {
 describe('rowTotals', () => {
   it('clips each value to its bounds, and counts the clipped ones', () => {
     const spec = readSpec({ ...options, table: [], groups: ['a'], privacyUnit: undefined });
-    const layout = layoutOf(spec);
+    const layout = layoutOf(spec, false);
     const rows = [
       { g: 'a', x: -5 },
       { g: 'a', x: 3 },
@@ -47,7 +47,7 @@ describe('rowTotals', () => {
 
   it('gives the same totals in any row order (sums are exact integers of quanta)', () => {
     const spec = readSpec({ ...options, privacyUnit: undefined });
-    const layout = layoutOf(spec);
+    const layout = layoutOf(spec, false);
     const rows = people(3000, 1).map((r) => ({ ...r, x: r.x * Math.PI }));
     const forward = rowTotals(rows, spec, layout);
     const backward = rowTotals([...rows].reverse(), spec, layout);
@@ -95,7 +95,7 @@ describe('rowTotals', () => {
 
   it('drops rows of undeclared or missing groups, and reads own properties only', () => {
     const spec = readSpec({ ...options, privacyUnit: undefined, invalid: 'drop' });
-    const layout = layoutOf(spec);
+    const layout = layoutOf(spec, false);
     const inherited = Object.create({ x: 5, g: 'a' });
     const rows = [{ g: 'a', x: 1 }, { g: null, x: 1 }, { g: 'z', x: 1 }, { x: 1 }, inherited, { g: 'a', x: '3' }, { g: 'a', x: Number.NaN }];
     const totals = rowTotals(rows, spec, layout);
@@ -105,7 +105,7 @@ describe('rowTotals', () => {
 
   it("refuses (or with invalid: 'drop', drops) rows without a finite number or a unit", () => {
     const spec = readSpec({ ...options });
-    const layout = layoutOf(spec);
+    const layout = layoutOf(spec, false);
     expect(() => rowTotals([{ id: 1, g: 'a', x: null }], spec, layout)).toThrow(/invalid: 'drop'/);
     expect(() => rowTotals([{ g: 'a', x: 1 }], spec, layout)).toThrow(/privacy unit/);
     expect(() => rowTotals([7], spec, layout)).toThrow(/table\[0\]/);

@@ -1,0 +1,138 @@
+// How accurate each statistic of an aggregate is, from the noise alone (public inputs only): the
+// standard deviation and interval width per statistic that the accuracy table reports, the
+// estimates use, and the plan compares candidate noises by (docs/aggregates.md, "Intervals").
+import { normalIsf } from '../math/special.js';
+import { wasm } from '../wasm/loader.js';
+import { BRANCHING, DEPTH, type Layout, type Measure } from './layout.js';
+import type { Interval, Spec } from './spec.js';
+
+/** A layout with its noise: each block's sensitivity and standard deviation per coordinate. */
+export interface Noised {
+  readonly layout: Layout;
+  readonly family: 'gaussian' | 'laplace';
+  readonly sensitivity: Float64Array;
+  readonly sd: Float64Array;
+}
+
+/**
+ * One line of an aggregate's accuracy table, known before any data is read.
+ *
+ * @group Aggregates
+ */
+export interface AccuracyLine {
+  /** The statistic, as the rows name it: 'count', 'sum(income)', 'mean(age)', 'quantile(income)', 'histogram(age)'. */
+  readonly statistic: string;
+  /** 'gaussian' or 'laplace' (exact discrete noise on a grid). */
+  readonly mechanism: 'gaussian' | 'laplace';
+  /** What sd and halfWidth measure: the statistic itself; for a mean, its centred sum (divide by the group's count); for a quantile, its rank (in rows). */
+  readonly of: 'value' | 'sum' | 'rank';
+  /** The noise's standard deviation, of `of`. */
+  readonly sd: number;
+  /** The interval's half-width at the spec's level, in the same units as sd. */
+  readonly halfWidth: number;
+}
+
+/** The block of a measure (and quantile tree level). */
+export function blockOf(layout: Layout, measure: number, level = 0): number {
+  return layout.blocks.findIndex((b) => b.measure === measure && b.level === level);
+}
+
+/** The index of a measure equal to `m`. */
+export function measureOf(layout: Layout, m: Measure): number {
+  const key = JSON.stringify(m);
+  return layout.measures.findIndex((x) => JSON.stringify(x) === key);
+}
+
+/** The sum measure of a column's `sum` or `mean`: a mean's is centred; a sum's is centred when the layout centres sums. */
+export function sumMeasureOf(layout: Layout, column: string, [lower, upper]: Interval, mean: boolean): number {
+  const centred = measureOf(layout, { kind: 'sum', column, lower, upper, shift: (lower + upper) / 2 });
+  return mean ? centred : Math.max(centred, measureOf(layout, { kind: 'sum', column, lower, upper, shift: 0 }));
+}
+
+/** Interval half-width per sd of one block's noise: the normal quantile, or for Laplace b ln(1 / (1 - level)) with b = sd / sqrt 2. */
+export function widthPerSd(family: 'gaussian' | 'laplace', level: number): number {
+  return family === 'gaussian' ? normalIsf((1 - level) / 2) : -wasm().log(1 - level) / Math.SQRT2;
+}
+
+/**
+ * The t with P(|X + Y| > t) = 1 - level for independent Laplace X, Y of scales b1 >= b2 > 0:
+ * P(|X + Y| > t) = (b1^2 e^(-t/b1) - b2^2 e^(-t/b2)) / (b1^2 - b2^2), and e^(-t/b) (1 + t/(2b))
+ * when b1 = b2 = b; by bisection (the tail falls with t), to 2^-40 relative.
+ */
+export function laplaceSumWidth(b1: number, b2: number, level: number): number {
+  const { exp } = wasm();
+  const [a, b] = b1 >= b2 ? [b1, b2] : [b2, b1];
+  const r = b / a;
+  const tail = (t: number) => (1 - r * r < 2 ** -20 ? exp(-t / a) * (1 + t / (2 * a)) : (exp(-t / a) - r * r * exp(-t / b)) / (1 - r * r));
+  let low = 0;
+  let high = (a + b) * -wasm().log((1 - level) / 2); // the union bound's width: the tail there is below 1 - level
+  while (high - low > high * 2 ** -40) {
+    const middle = (low + high) / 2;
+    if (tail(middle) > 1 - level) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
+/**
+ * A column's sum: the block's, or from a centred sum S and the count N as S + shift N. Its sd, and
+ * its interval's half-width, exact for the continuous noises (the sum of two Gaussians, or of two
+ * Laplaces).
+ */
+export function sumNoise(noised: Noised, measure: number, level: number): { sd: number; halfWidth: number } {
+  const m = noised.layout.measures[measure] as Measure & { kind: 'sum' };
+  const b = blockOf(noised.layout, measure);
+  const sdS = noised.sd[b]!;
+  if (m.shift === 0) return { sd: sdS, halfWidth: widthPerSd(noised.family, level) * sdS };
+  const count = noised.layout.measures.findIndex((x) => x.kind === 'count');
+  const sdN = noised.sd[blockOf(noised.layout, count)]!;
+  const sd = Math.sqrt(sdS * sdS + m.shift * m.shift * sdN * sdN);
+  const halfWidth =
+    noised.family === 'gaussian' ? widthPerSd('gaussian', level) * sd : laplaceSumWidth(sdS / Math.SQRT2, (Math.abs(m.shift) * sdN) / Math.SQRT2, level);
+  return { sd, halfWidth };
+}
+
+/** A quantile's rank sd on a typical path (b_1 = BRANCHING / 2, deeper levels half passed), for the table made before any data is read. */
+export const typicalRankNodes = BRANCHING / 4 + ((DEPTH - 1) * (BRANCHING - 1)) / 2;
+
+/** The accuracy table's lines, each with what one row can move its statistic by (for scoreOf). */
+function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow: number }> {
+  const { layout, family, sd } = noised;
+  const width = widthPerSd(family, spec.level);
+  const lines: Array<{ line: AccuracyLine; perRow: number }> = [];
+  const add = (statistic: string, of: AccuracyLine['of'], s: number, perRow: number, halfWidth = width * s) =>
+    lines.push({ line: Object.freeze({ statistic, mechanism: family, of, sd: s, halfWidth }), perRow });
+  const count = layout.measures.findIndex((m) => m.kind === 'count');
+  if (spec.count) add('count', 'value', sd[blockOf(layout, count)]!, 1);
+  for (const { column, bounds } of spec.sum) {
+    const { sd: s, halfWidth } = sumNoise(noised, sumMeasureOf(layout, column, bounds, false), spec.level);
+    add(`sum(${column})`, 'value', s, Math.max(Math.abs(bounds[0]), Math.abs(bounds[1])), halfWidth);
+  }
+  for (const { column, bounds } of spec.mean) {
+    add(`mean(${column})`, 'sum', sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!, (bounds[1] - bounds[0]) / 2);
+  }
+  for (const { column, bounds } of spec.quantile) {
+    const b = blockOf(layout, measureOf(layout, { kind: 'leaves', column, lower: bounds[0], upper: bounds[1] }), 1);
+    add(`quantile(${column})`, 'rank', sd[b]! * Math.sqrt(typicalRankNodes), 1);
+  }
+  for (const { column, edges } of spec.histogram)
+    add(`histogram(${column})`, 'value', sd[blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }))]!, 1);
+  layout.measures.forEach((m, k) => {
+    if (m.kind === 'clipped') add(`clipped(${m.column})`, 'value', sd[blockOf(layout, k)]!, 1);
+  });
+  return lines;
+}
+
+/** The accuracy table: one line per statistic asked for. */
+export function accuracyOf(spec: Spec, noised: Noised): AccuracyLine[] {
+  return linesOf(spec, noised).map(({ line }) => line);
+}
+
+/**
+ * How a candidate noise serves the spec, lower is better: the sum over the statistics asked for
+ * of their squared sd, each relative to what one row can move it by with 'range' weights, or in
+ * its own units with 'equal'.
+ */
+export function scoreOf(spec: Spec, noised: Noised): number {
+  return linesOf(spec, noised).reduce((total, { line, perRow }) => total + (spec.weights === 'range' ? (line.sd / perRow) ** 2 : line.sd ** 2), 0);
+}
