@@ -39,6 +39,7 @@ const GROUPS = [
   './parallel.mjs',
   './bundles.mjs',
   './accountant.mjs',
+  './aggregate.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
