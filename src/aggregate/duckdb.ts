@@ -11,6 +11,24 @@ import { emptyTotals, sumQuantum, type Totals } from './totals.js';
 interface Connection {
   runAndReadAll(sql: string): Promise<{ getRowObjectsJS(): Record<string, unknown>[]; columnNames(): string[] }>;
   run(sql: string): Promise<unknown>;
+  /** DuckDB's estimate of the running query's progress (percentage -1 when it has none). */
+  readonly progress?: { readonly percentage: number };
+}
+
+/** Runs `work`, reporting the connection's progress to `onProgress` every 250 ms meanwhile (turning DuckDB's progress tracking on for it). */
+async function reporting<T>(connection: Connection, onProgress: ((fraction: number) => void) | undefined, work: () => Promise<T>): Promise<T> {
+  if (onProgress === undefined) return work();
+  // DuckDB tracks progress only with its progress bar on (printing it is a separate setting).
+  await connection.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
+  const timer = setInterval(() => {
+    const percentage = connection.progress?.percentage ?? -1;
+    if (percentage >= 0) onProgress(percentage / 100);
+  }, 250);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 interface DuckDBModule {
@@ -171,12 +189,11 @@ export async function duckdbTotals(connection: Connection, spec: Spec, layout: L
     await connection.run(`CREATE TEMPORARY TABLE ${groups} AS ${groupsSql(spec)}`);
     let from = `(${keptSql(spec, groups)})`;
     if (cellMeasures.length > 0) {
-      await connection.run(`CREATE TEMPORARY TABLE ${kept} AS ${keptSql(spec, groups)}`);
+      await reporting(connection, spec.onProgress, () => connection.run(`CREATE TEMPORARY TABLE ${kept} AS ${keptSql(spec, groups)}`));
       from = kept;
     }
-    const rows = (
-      await connection.runAndReadAll(`SELECT gi, bool_or(bad) AS bad, ${scalarsSql(layout, column).join(', ')} FROM ${from} GROUP BY gi`)
-    ).getRowObjectsJS();
+    const totalsSql = `SELECT gi, bool_or(bad) AS bad, ${scalarsSql(layout, column).join(', ')} FROM ${from} GROUP BY gi`;
+    const rows = (await reporting(connection, spec.onProgress, () => connection.runAndReadAll(totalsSql))).getRowObjectsJS();
     if (spec.invalid === 'error' && rows.some((row) => row.bad === true)) throw new RangeError(INVALID);
     const totals = emptyTotals(layout.measures, spec.groups.length);
     for (const row of rows) {

@@ -62,6 +62,8 @@ export interface AggregateSpec {
   diagnostics?: boolean;
   /** The level of the intervals (default 0.95). */
   level?: number;
+  /** Called now and then while DuckDB reads the source, with DuckDB's estimate of the fraction done (for a progress bar). */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface QuantileSpec {
@@ -88,6 +90,7 @@ export interface Spec {
   readonly invalid: 'error' | 'drop';
   readonly diagnostics: boolean;
   readonly level: number;
+  readonly onProgress: ((fraction: number) => void) | undefined;
 }
 
 export const SPEC_OPTIONS = [
@@ -107,6 +110,7 @@ export const SPEC_OPTIONS = [
   'invalid',
   'diagnostics',
   'level',
+  'onProgress',
 ] as const;
 
 /** Bounds beyond which sums of a few million rows would lose their exactness in doubles. */
@@ -235,6 +239,10 @@ export function readSpec(options: unknown): Spec {
           ? o.diagnostics
           : fail(TypeError, 'diagnostics', 'true or false', o.diagnostics),
     level: o.level === undefined ? 0.95 : numberIn('level', o.level, { min: 0.5, max: 1 - 1e-9 }),
+    onProgress:
+      o.onProgress === undefined || typeof o.onProgress === 'function'
+        ? (o.onProgress as Spec['onProgress'])
+        : fail(TypeError, 'onProgress', 'a function', o.onProgress),
   };
   if (!spec.count && spec.sum.length + spec.mean.length + spec.quantile.length + spec.histogram.length === 0) {
     throw new TypeError('dpnoise: ask for at least one statistic: `count`, `sum`, `mean`, `quantile` or `histogram`.');

@@ -10,6 +10,7 @@ import type { AggregateSpec } from '../aggregate/spec.js';
 import { choice, numbers, optionalNumber, options, required, type Values } from './args.js';
 import { decimal } from './formats.js';
 import { PrivateOutput, UsageError } from './io.js';
+import { progressBar } from './progress.js';
 
 export const AGGREGATE_HELP = `Usage: dpnoise aggregate --input people.csv --epsilon E [--delta D]
                          [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
@@ -207,7 +208,8 @@ export async function aggregateCommand(args: string[]): Promise<void> {
     return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan)}`);
   }
   const { budget, file } = budgetOf(values, privacy);
-  const result = await aggregate(budget, privacy, spec);
+  const bar = progressBar('reading');
+  const result = await aggregate(budget, privacy, { ...spec, onProgress: bar.update }).finally(bar.done);
   if (file !== undefined) await save(file, JSON.stringify(budget));
   const output = values.output === undefined ? undefined : String(values.output);
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;

@@ -10,6 +10,7 @@ import { aggregateCommand, budgetCommand } from './aggregate.js';
 import { choice, numbers, optionalNumber, options, required, type Values } from './args.js';
 import { csv, decimal, ndjson, type Noise } from './formats.js';
 import { PrivateOutput, readText, sameFile, UsageError } from './io.js';
+import { progressBar } from './progress.js';
 import { gaussianMechanism, laplaceMechanism } from '../mechanisms/independent.js';
 import { createRng } from '../noise/random.js';
 import { init } from '../wasm/embedded-init.js';
@@ -295,7 +296,7 @@ async function releaseCommand(args: string[]): Promise<void> {
   if (existing && !existing.isFile()) throw new UsageError(`--output ${output} is not a regular file; give a file, or leave out --output for standard output.`);
   // A progress bar on a terminal, for files over 16 MiB (a pipe's size is unknown).
   const size = stats.isFile() ? stats.size : 0;
-  const progress = size > 16 << 20 && process.stderr.isTTY === true;
+  const progress = progressBar('releasing', size > 16 << 20);
   // Warnings before anything is written: what the release does not protect.
   if (seeded) warn('--seed makes the noise predictable: this output is NOT private (for tests and simulations only).');
   const exact = names.filter((_, k) => perColumn[k] === 0);
@@ -313,11 +314,7 @@ async function releaseCommand(args: string[]): Promise<void> {
   try {
     const { text, bytesRead } = readText(input);
     const noised: Noise = (row, line) => {
-      if (++rows % 65536 === 0 && progress) {
-        const done = Math.min(bytesRead(), size) / size;
-        const filled = Math.round(30 * done);
-        process.stderr.write(`\rreleasing [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${Math.round(100 * done)}%`);
-      }
+      if (++rows % 65536 === 0) progress.update(bytesRead() / size);
       try {
         return m.release(row, sampling);
       } catch (error) {
@@ -332,7 +329,7 @@ async function releaseCommand(args: string[]): Promise<void> {
     out.discard();
     throw error;
   }
-  if (progress) process.stderr.write('\n');
+  progress.done();
   const person = compose([{ privacy: m.privacy, times: k }]); // the k rows of one person
   const guarantee =
     budget.delta === undefined && person.kind === 'pure' ? `${fmt(person.epsilonPure)}-DP` : `(${fmt(person.epsilon(budget.delta!))}, ${values.delta})-DP`;

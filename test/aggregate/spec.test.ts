@@ -45,6 +45,7 @@ describe('readSpec', () => {
     [{ ...base, privacyUnit: '' }, TypeError, /column name/],
     [{ ...base, table: 42 }, TypeError, /`table`/],
     [{ ...base, colour: 'red' }, TypeError, /unknown option `colour`/],
+    [{ ...base, onProgress: 'bar' }, TypeError, /onProgress/],
   ])('refuses bad input %#', (options, ErrorType, message) => {
     expect(() => readSpec(options)).toThrow(ErrorType);
     expect(() => readSpec(options)).toThrow(message);
