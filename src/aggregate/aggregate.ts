@@ -88,8 +88,9 @@ export function planAggregate(
  * its declared bounds; with `privacyUnit`, each unit counts in at most `maxGroups` groups with at
  * most `maxRows` rows in each (chosen uniformly at random), and without it each row is its own
  * unit. The counts, sums, means' sums, histogram bins and quantile trees are one vector with one
- * Gaussian ((epsilon, delta)) or Laplace (pure epsilon) mechanism in grid mode (exact discrete
- * noise), its noise spread by `weights`. Files and DuckDB tables need `@duckdb/node-api`.
+ * mechanism in grid mode (exact discrete noise), its noise spread by `weights`: Gaussian
+ * ((epsilon, delta)-DP) or Laplace (pure epsilon-DP, which is also (epsilon, delta)-DP), by
+ * default whichever predicts the smaller error. Files and DuckDB tables need `@duckdb/node-api`.
  *
  * @example
  * ```ts

@@ -54,7 +54,7 @@ export interface AggregateSpec {
    * 'equal' minimises the sum of squared errors in the columns' own units (for columns of one unit).
    */
   weights?: 'range' | 'equal';
-  /** The noise: 'gaussian' (default with `delta`) or 'laplace' (default for pure epsilon). */
+  /** The noise: 'gaussian' (needs `delta`) or 'laplace'; by default, of those the privacy allows, the one with the smaller predicted error. */
   noise?: 'gaussian' | 'laplace';
   /** Rows with a NULL, missing or non-numeric value in a column used: 'error' (default) or 'drop'. */
   invalid?: 'error' | 'drop';
