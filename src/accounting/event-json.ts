@@ -6,7 +6,16 @@
 import { describe } from '../core/validate.js';
 import type { Event } from './events.js';
 
-export type EventJson = { readonly type: string; readonly [field: string]: unknown };
+/**
+ * One recorded release in a budget's JSON: dpnoise's event, every field kept.
+ *
+ * @group Accounting
+ */
+export type EventJson = {
+  /** What was released: 'gaussian', 'laplace', 'discrete-gaussian', 'close', 'composed', ... */
+  readonly type: string;
+  readonly [field: string]: unknown;
+};
 
 /** The number fields of each event type, and whether each may be Infinity (no privacy). */
 const NUMBERS: Record<string, readonly string[]> = {

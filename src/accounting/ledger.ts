@@ -51,10 +51,15 @@ export interface PrivacyBudget {
  * @group Accounting
  */
 export interface BudgetJson {
+  /** Always 'dpnoise-budget'. */
   readonly format: 'dpnoise-budget';
+  /** The format's version: 1. */
   readonly version: 1;
+  /** The budget's epsilon. */
   readonly epsilon: number;
+  /** The budget's delta (absent for pure epsilon-DP). */
   readonly delta?: number;
+  /** Each recorded release, as its event. */
   readonly releases: readonly EventJson[];
 }
 
