@@ -687,7 +687,8 @@ export function eventOf(privacy: unknown): Event | undefined {
 /**
  * The privacy object of one release's event (a budget's record), of the kind the release itself
  * reported: a 'close' event of grid-mode Gaussian noise is rho-zCDP with the Gaussian route, a
- * Gaussian mu-GDP, pure epsilon pure; any other event as compose reads a DpEvent.
+ * Gaussian mu-GDP, pure epsilon pure, a composition composed again from its parts rebuilt; any
+ * other event as compose reads a DpEvent.
  */
 export function privacyOfEvent(event: Event): Privacy {
   switch (event.type) {
@@ -697,6 +698,13 @@ export function privacyOfEvent(event: Event): Privacy {
       return purePrivacy(event.epsilon, 'laplace', [], event);
     case 'zcdp':
       return zcdpPrivacy(event.rho, 'discrete-gaussian', [], event);
+    case 'composed':
+      // As compose made it: its parts rebuilt as their kinds, composed again.
+      if (event.events.length === 0) return eventPrivacy(event);
+      return composeItems(
+        event.events.map(([child, times]) => ({ privacy: privacyOfEvent(child), times })),
+        'pld',
+      );
     case 'close': {
       const mu = gaussianDistanceOf(event);
       if (mu !== undefined && event.fallback.type === 'zcdp') {

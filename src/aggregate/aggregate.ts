@@ -12,7 +12,7 @@ import type { SampleOptions } from '../noise/samplers.js';
 import { duckdbTotals, openSource } from './duckdb.js';
 import { type AccuracyLine, accuracyOf } from './accuracy.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
-import { type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
+import { noised, type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
 import { rowTotals } from './rows.js';
 import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
 
@@ -59,7 +59,7 @@ function unitOf(spec: Spec): string {
 function planned(spec: Spec, plan: Plan): AggregatePlan {
   return {
     accuracy: Object.freeze(accuracyOf(spec, plan)),
-    privacy: plan.mechanism.privacy,
+    privacy: plan.privacy,
     unit: unitOf(spec),
     groups: spec.groups,
     level: spec.level,
@@ -121,9 +121,9 @@ export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudge
   const plan = planOf(spec, target);
   const engine = Array.isArray(spec.source) ? undefined : await openSource(spec);
   try {
-    budget.spend(plan.mechanism.privacy);
+    budget.spend(plan.privacy);
     const totals = engine ? await duckdbTotals(engine.connection, spec, plan.layout) : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
-    const noisy = plan.mechanism.release(releaseVector(totals, spec, plan), { rng });
+    const noisy = noised(releaseVector(totals, spec.groups.length, plan), plan, { rng });
     const { rows, table } = estimatesOf(noisy, spec, plan);
     return Object.freeze({ ...planned(spec, plan), rows: Object.freeze(rows), table: Object.freeze(table) });
   } finally {

@@ -89,8 +89,8 @@ export function estimatesOf(noisy: Float64Array, spec: Spec, plan: Plan): { rows
   const width = widthPerSd(plan.family, spec.level);
   /** A block's coordinates for group g. */
   const cellsAt = (block: number, g: number) => {
-    const size = layout.blocks[block]!.size;
-    return noisy.subarray(offsets[block]! + g * size, offsets[block]! + (g + 1) * size);
+    const at = g * plan.length + offsets[block]!;
+    return noisy.subarray(at, at + layout.blocks[block]!.size);
   };
   const countBlock = blockOf(
     layout,

@@ -1,7 +1,10 @@
-// The noise of an aggregate, fixed before any data is read: one mechanism over the whole release
-// vector, each block a group of coordinates whose l2 norm (Gaussian) or l1 norm (Laplace) one
-// privacy unit can move by at most maxRows x maxGroups^(1/2 or 1) x its per-row bound
-// (docs/aggregates.md, "Sensitivity").
+// The noise of an aggregate, fixed before any data is read: one mechanism over one group's vector
+// (its blocks as groups of coordinates, each moved by at most maxRows times its per-row bound by
+// one privacy unit), drawn for every group; a unit reaches at most maxGroups groups, so the
+// release's privacy is that mechanism's composed maxGroups times (docs/aggregates.md,
+// "Sensitivity"). Nothing depends on how many groups there are.
+import { gaussianDistance } from '../accounting/distance.js';
+import { compose, type Privacy } from '../accounting/privacy.js';
 import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { readBudget, type Target } from '../core/budget.js';
 import { readOptions } from '../core/validate.js';
@@ -12,14 +15,19 @@ import { type Noised, scoreOf } from './accuracy.js';
 import { type Block, LEAVES, layoutOf, type Layout } from './layout.js';
 import type { Spec } from './spec.js';
 import { quantumOf, type Totals } from './totals.js';
+import type { SampleOptions } from '../noise/samplers.js';
 
 /** Sums are exact up to this many rows per group (the one rounding of an exact total to a double, docs/aggregates.md). */
 const ROUNDING_MARGIN = 2 ** -20;
 
 export interface Plan extends Noised {
+  /** The mechanism of one group's vector. */
   readonly mechanism: GaussianMechanism | LaplaceMechanism;
-  /** Each block's first coordinate in the release vector. */
+  /** The release's privacy: the mechanism's, composed over the groups one unit reaches. */
+  readonly privacy: Privacy;
+  /** Each block's first coordinate in a group's vector. */
   readonly offsets: readonly number[];
+  /** The length of a group's vector. */
   readonly length: number;
 }
 
@@ -34,27 +42,35 @@ export function readAggregatePrivacy(privacy: unknown): Target {
   return readBudget(readOptions('privacy', privacy, ['epsilon', 'delta']), ['pure', 'approximate']);
 }
 
+/** Shrinking factors for a per-group budget whose composition, with its rounding, passes the target by a hair. */
+const SHRINK = [1, 1 - 2 ** -30, 1 - 2 ** -20, 1 - 2 ** -12, 1 - 2 ** -8, 0.99, 0.9, 0.5];
+
 /** The plan of a spec for one noise family and layout. */
 function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Plan {
-  const n = spec.groups.length;
-  const R = spec.maxRows;
   const G = spec.maxGroups;
-  const reach = family === 'gaussian' ? R * Math.sqrt(G) : R * G;
-  const sensitivity = Float64Array.from(layout.blocks, (b) => reach * perRowBound(b, layout));
-  const sizes = layout.blocks.map((b) => n * b.size);
+  const sensitivity = Float64Array.from(layout.blocks, (b) => spec.maxRows * perRowBound(b, layout));
+  const sizes = layout.blocks.map((b) => b.size);
   const profile = readProfile({ groups: { sizes, sensitivity }, allocation: spec.weights === 'range' ? 'spr' : 'optimal' }, true);
   // Laplace noise meets (epsilon, delta) by meeting pure epsilon: grouped Laplace has no tighter route.
-  const budget: Target = family === 'laplace' ? { notion: 'pure', epsilon: (target as { epsilon: number }).epsilon } : target;
-  const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, budget, profile, readMode({}));
-  const scale = mechanism.scales;
-  const sd = Float64Array.from(layout.blocks, (_, k) => (family === 'gaussian' ? scale[k]! : Math.SQRT2 * scale[k]!));
-  const offsets: number[] = [];
-  let length = 0;
-  for (const size of sizes) {
-    offsets.push(length);
-    length += size;
+  const epsilon = (target as { epsilon: number }).epsilon;
+  const delta = target.notion === 'approximate' ? target.delta : 0;
+  const perGroup = (f: number): Target =>
+    family === 'laplace' ? { notion: 'pure', epsilon: (epsilon / G) * f } : { notion: 'gdp', mu: (gaussianDistance(target) / Math.sqrt(G)) * f };
+  for (const f of SHRINK) {
+    const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, perGroup(f), profile, readMode({}));
+    const privacy = G === 1 ? mechanism.privacy : compose([{ privacy: mechanism.privacy, times: G }]);
+    if (!(privacy.epsilon(delta) <= epsilon)) continue;
+    const scale = mechanism.scales;
+    const sd = Float64Array.from(layout.blocks, (_, k) => (family === 'gaussian' ? scale[k]! : Math.SQRT2 * scale[k]!));
+    const offsets: number[] = [];
+    let length = 0;
+    for (const size of sizes) {
+      offsets.push(length);
+      length += size;
+    }
+    return Object.freeze({ layout, family, mechanism, privacy, sensitivity, sd, offsets, length });
   }
-  return Object.freeze({ layout, family, mechanism, sensitivity, sd, offsets, length });
+  throw new Error('dpnoise: internal error: no per-group budget meets the privacy asked for.');
 }
 
 /**
@@ -74,17 +90,24 @@ export function planOf(spec: Spec, target: Target): Plan {
   return candidates[scores.indexOf(Math.min(...scores))]!;
 }
 
-/** The release vector of exact totals, in the plan's layout (quantile levels summed from the leaves). */
-export function releaseVector(totals: Totals, spec: Spec, plan: Plan): Float64Array {
-  const out = new Float64Array(plan.length);
-  const n = spec.groups.length;
+/** The release vector of exact totals, group by group in the plan's layout (quantile levels summed from the leaves). */
+export function releaseVector(totals: Totals, groups: number, plan: Plan): Float64Array {
+  const out = new Float64Array(groups * plan.length);
   plan.layout.blocks.forEach((block, k) => {
     const cells = totals[block.measure]!;
     const perGroup = block.level === 0 ? block.size : LEAVES;
     const span = block.level === 0 ? 1 : LEAVES / block.size; // leaves per node
-    for (let g = 0; g < n; g++) {
-      for (let i = 0; i < perGroup; i++) out[plan.offsets[k]! + g * block.size + Math.floor(i / span)]! += cells[g * perGroup + i]!;
+    for (let g = 0; g < groups; g++) {
+      const at = g * plan.length + plan.offsets[k]!;
+      for (let i = 0; i < perGroup; i++) out[at + Math.floor(i / span)]! += cells[g * perGroup + i]!;
     }
   });
+  return out;
+}
+
+/** Each group's vector with the plan's noise (each group's draws on their own, from `rng`). */
+export function noised(exact: Float64Array, plan: Plan, options: SampleOptions): Float64Array {
+  const out = new Float64Array(exact.length);
+  for (let at = 0; at < exact.length; at += plan.length) out.set(plan.mechanism.release(exact.subarray(at, at + plan.length), options), at);
   return out;
 }
