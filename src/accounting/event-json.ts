@@ -29,9 +29,15 @@ const NUMBERS: Record<string, readonly string[]> = {
   'without-replacement': ['size', 'population'],
   composed: [],
   close: ['slack'],
+  thresholded: ['delta'],
 };
 /** The event fields of each type that hold events. */
-const CHILDREN: Record<string, readonly string[]> = { poisson: ['event'], 'without-replacement': ['event'], close: ['event', 'fallback'] };
+const CHILDREN: Record<string, readonly string[]> = {
+  poisson: ['event'],
+  'without-replacement': ['event'],
+  close: ['event', 'fallback'],
+  thresholded: ['event'],
+};
 const MAX_DEPTH = 1000;
 
 const writeNumber = (x: number) => (Number.isFinite(x) ? x : String(x));

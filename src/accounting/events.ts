@@ -31,7 +31,13 @@ export type Event =
    * below (`event`'s mechanism, itself a post-processing of the release) in a lower one
    * (docs/accounting.md, "Discrete Gaussian"). Its Renyi curve is `fallback`'s.
    */
-  | { readonly type: 'close'; readonly slack: number; readonly event: Event; readonly fallback: Event };
+  | { readonly type: 'close'; readonly slack: number; readonly event: Event; readonly fallback: Event }
+  /**
+   * A release that is `event`'s but for outputs, such as a group key only one of the neighbours
+   * has, that the larger neighbour gives with probability at most `delta` and the smaller never
+   * (partition selection, docs/aggregates.md, "Partition selection").
+   */
+  | { readonly type: 'thresholded'; readonly delta: number; readonly event: Event };
 
 /**
  * The slack of a whole event tree: the sum of its 'close' events' slacks, each as often as it is
@@ -43,6 +49,8 @@ export function slackOf(event: Event): number {
   switch (event.type) {
     case 'close':
       return event.slack;
+    case 'thresholded':
+      return slackOf(event.event);
     case 'poisson':
     case 'without-replacement':
       return slackOf(event.event);

@@ -36,7 +36,7 @@ import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
  *
  * @group Accounting
  */
-export type PrivacyFamily = 'gaussian' | 'laplace' | 'discrete-gaussian' | 'discrete-laplace' | 'composition' | 'subsampled';
+export type PrivacyFamily = 'gaussian' | 'laplace' | 'discrete-gaussian' | 'discrete-laplace' | 'composition' | 'subsampled' | 'partition-selection';
 
 /**
  * A certified range of epsilon(delta), as `bounds` gives it.
@@ -679,6 +679,37 @@ function eventPrivacy(event: Event): Privacy {
   return approximatePrivacy(event, [rdpRoute(event)], [], event, family);
 }
 
+/** The partition selections made here: the privacy of their releases on the keys both neighbours have, and their delta. */
+const thresholds = new WeakMap<object, { inner: Privacy; beta: number }>();
+
+/**
+ * The privacy of a release with partition selection (docs/aggregates.md, "Partition selection"):
+ * `inner`'s on the keys both neighbours have, and keys only the larger neighbour has released
+ * with probability at most beta. With lambda = beta / (1 - beta) (at least -ln(1 - beta)), it is
+ * (epsilon, delta)-DP for delta = max(inner.delta(epsilon) + beta, inner.delta(epsilon - lambda)),
+ * where inner.delta(-x) <= inner.delta(0) + x.
+ */
+export function thresholdedPrivacy(inner: Privacy, beta: number): ApproximatePrivacy {
+  const event: Event = { type: 'thresholded', delta: beta, event: genuine.get(inner)! };
+  const lambda = roundUp(beta / (1 - beta));
+  const delta = (eps: number) => {
+    const e = readEpsilon(eps);
+    const shifted = e >= lambda ? inner.delta(e - lambda) : roundUp(inner.delta(0) + (lambda - e));
+    return Math.min(1, Math.max(roundUp(inner.delta(e) + beta), shifted));
+  };
+  const epsilon = (d: number) => {
+    const target = readDelta(d);
+    if (!(target - beta >= DELTA.min)) return Infinity;
+    return Math.max(inner.epsilon(target - beta), roundUp(inner.epsilon(target) + lambda));
+  };
+  const privacy = issue(
+    { kind: 'approximate', family: 'partition-selection', epsilon, delta, ...extras(event, epsilon), ...warningFor([], inner.warning ? [inner.warning] : []) },
+    event,
+  );
+  thresholds.set(privacy, { inner, beta });
+  return privacy;
+}
+
 /** The event of a privacy object dpnoise made (for a budget's record), or undefined for anything else. */
 export function eventOf(privacy: unknown): Event | undefined {
   return typeof privacy === 'object' && privacy !== null ? genuine.get(privacy) : undefined;
@@ -698,6 +729,8 @@ export function privacyOfEvent(event: Event): Privacy {
       return purePrivacy(event.epsilon, 'laplace', [], event);
     case 'zcdp':
       return zcdpPrivacy(event.rho, 'discrete-gaussian', [], event);
+    case 'thresholded':
+      return thresholdedPrivacy(privacyOfEvent(event.event), event.delta);
     case 'composed':
       // As compose made it: its parts rebuilt as their kinds, composed again.
       if (event.events.length === 0) return eventPrivacy(event);
@@ -788,6 +821,17 @@ const depths = new WeakMap<object, number>();
 
 /** compose for items already read. */
 function composeItems(items: ReadonlyArray<{ privacy: Privacy; times: number }>, method: 'pld' | 'rdp'): Privacy {
+  // Partition selections: their releases compose as usual and their deltas add up (their rare
+  // outputs, under the larger neighbour, are the union of theirs).
+  if (items.some(({ privacy }) => thresholds.has(privacy))) {
+    let beta = 0;
+    const inner = items.map(({ privacy, times }) => {
+      const t = thresholds.get(privacy);
+      if (t) beta += times * t.beta;
+      return { privacy: t ? t.inner : privacy, times };
+    });
+    return thresholdedPrivacy(composeItems(inner, method), roundUp(beta));
+  }
   const warnings = [...new Set(items.flatMap(({ privacy }) => (privacy.warning ? [privacy.warning] : [])))];
   const event: Event = { type: 'composed', events: items.map(({ privacy, times }) => [genuine.get(privacy)!, times] as const) };
   const floor: Event = { type: 'composed', events: items.map(({ privacy, times }) => [floorOf(privacy), times] as const) };

@@ -454,6 +454,8 @@ class Evaluator {
         return pureRdp(event.epsilon, alpha);
       case 'close':
         return this.rdp(event.fallback, alpha);
+      case 'thresholded':
+        return Infinity; // its delta has no Renyi bound
       case 'zcdp':
         if (event.rho === 0) return 0;
         return alpha === Infinity ? Infinity : up(alpha * event.rho);

@@ -14,6 +14,7 @@ import {
   subsample,
 } from '../../src/index.js';
 import { EPS, expectClose, fixture, ROUND_UP, SAFETY } from '../helpers.js';
+import { thresholdedPrivacy } from '../../src/accounting/privacy.js';
 
 /**
  * gaussianPrivacy rounds the sum up (ROUND_UP) before the square root and mu again after it:
@@ -506,5 +507,34 @@ describe('the certified range is within 1% from epsilon 0.01 to 100', () => {
     const { lower, upper } = make().bounds(1e-5);
     expect(lower).toBeGreaterThan(0);
     expect((upper - lower) / upper).toBeLessThan(0.01); // measured 6.5e-4, 2.1e-4, 1.1e-5
+  });
+});
+
+describe('partition selection (thresholdedPrivacy)', () => {
+  const inner = gaussianPrivacy({ scales: [4], sensitivity: [1] });
+  const beta = 2.5e-7;
+  const t = thresholdedPrivacy(inner, beta);
+
+  it('adds beta to delta, and shifts epsilon by beta / (1 - beta) in the other direction', () => {
+    const lambda = beta / (1 - beta);
+    for (const eps of [0, 1e-8, 0.1, 0.5, 1, 2]) {
+      const shifted = eps >= lambda ? inner.delta(eps - lambda) : inner.delta(0) + (lambda - eps);
+      expect(t.delta(eps)).toBeGreaterThanOrEqual(Math.max(inner.delta(eps) + beta, shifted));
+      expect(t.delta(eps)).toBeLessThan(Math.max(inner.delta(eps) + beta, shifted) * (1 + 1e-12));
+    }
+    for (const d of [1e-6, 1e-3]) {
+      expect(t.delta(t.epsilon(d))).toBeLessThanOrEqual(d * (1 + 1e-9));
+      expect(t.epsilon(d)).toBeGreaterThan(inner.epsilon(d));
+    }
+    expect(t.epsilon(beta)).toBe(Infinity); // nothing is left for the releases themselves
+  });
+
+  it('composes: the releases as usual, the deltas added up; no Renyi bound, no DpEvent', () => {
+    const both = compose([t, { privacy: t, times: 2 }]);
+    const expected = thresholdedPrivacy(compose([{ privacy: inner, times: 3 }]), 3 * beta);
+    expect(both.epsilon(1e-5)).toBeCloseTo(expected.epsilon(1e-5), 10);
+    expect(both.family).toBe('partition-selection');
+    expect(t.rdp(2)).toBe(Infinity);
+    expect(() => t.toDpEvent()).toThrow(/partition selection/);
   });
 });
