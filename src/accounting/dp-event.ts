@@ -148,7 +148,9 @@ export function writeDpEvent(event: Event): DpEventJson {
     case 'close':
       return writeDpEvent(event.fallback);
     case 'thresholded':
-      throw new TypeError('dpnoise: this privacy object includes a partition selection (keys released above a noisy threshold), which has no DpEvent in dp_accounting.');
+      throw new TypeError(
+        'dpnoise: this privacy object includes a partition selection (keys released above a noisy threshold), which has no DpEvent in dp_accounting.',
+      );
     case 'pure':
     case 'zcdp':
       throw new TypeError(

@@ -27,7 +27,10 @@ export interface AggregatePlan {
   readonly privacy: Privacy;
   /** Who is protected: "each person_id (at most 1 row in each of at most 3 groups)" or "each row (no privacy unit given)". */
   readonly unit: string;
-  readonly groups: readonly string[];
+  /** The groups: declared; or, when they are selected privately, undefined in a plan and the ones released in a result. */
+  readonly groups: readonly string[] | undefined;
+  /** With groups selected privately: a group is released when its noisy number of units reaches this. */
+  readonly threshold: number | undefined;
   /** The interval level. */
   readonly level: number;
 }
@@ -38,6 +41,8 @@ export interface AggregatePlan {
  * @group Aggregates
  */
 export interface AggregateResult extends AggregatePlan {
+  /** The groups released (declared, or selected privately). */
+  readonly groups: readonly string[];
   /** Per group: `group`, and each statistic's Estimate (histograms: a list of bins). */
   readonly rows: readonly Readonly<Record<string, unknown>>[];
   /** The same, one line per statistic (and bin, and quantile), for CSV. */
@@ -62,8 +67,25 @@ function planned(spec: Spec, plan: Plan): AggregatePlan {
     privacy: plan.privacy,
     unit: unitOf(spec),
     groups: spec.groups,
+    threshold: plan.threshold,
     level: spec.level,
   };
+}
+
+/**
+ * The groups to release and their noisy vectors: all of them when they are declared; when they
+ * are selected, those whose noisy number of units reaches the plan's threshold (a post-processing
+ * of the noisy release).
+ */
+function selected(groups: readonly string[], noisy: Float64Array, plan: Plan): { released: readonly string[]; noisy: Float64Array } {
+  if (plan.threshold === undefined) return { released: Object.freeze([...groups]), noisy };
+  const units = plan.offsets[plan.layout.blocks.findIndex((b) => plan.layout.measures[b.measure]!.kind === 'units')]!;
+  const keep = groups.flatMap((_, g) => (noisy[g * plan.length + units]! >= plan.threshold! ? [g] : []));
+  const out = new Float64Array(keep.length * plan.length);
+  keep.forEach((g, i) => {
+    out.set(noisy.subarray(g * plan.length, (g + 1) * plan.length), i * plan.length);
+  });
+  return { released: Object.freeze(keep.map((g) => groups[g]!)), noisy: out };
 }
 
 /**
@@ -122,10 +144,12 @@ export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudge
   const engine = Array.isArray(spec.source) ? undefined : await openSource(spec);
   try {
     budget.spend(plan.privacy);
-    const totals = engine ? await duckdbTotals(engine.connection, spec, plan.layout) : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
-    const noisy = noised(releaseVector(totals, spec.groups.length, plan), plan, { rng });
-    const { rows, table } = estimatesOf(noisy, spec, plan);
-    return Object.freeze({ ...planned(spec, plan), rows: Object.freeze(rows), table: Object.freeze(table) });
+    const { groups, totals } = engine
+      ? await duckdbTotals(engine.connection, spec, plan.layout)
+      : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
+    const { released, noisy } = selected(groups, noised(releaseVector(totals, groups.length, plan), plan, { rng }), plan);
+    const { rows, table } = estimatesOf(noisy, released, spec, plan);
+    return Object.freeze({ ...planned(spec, plan), groups: released, rows: Object.freeze(rows), table: Object.freeze(table) });
   } finally {
     engine?.close();
   }

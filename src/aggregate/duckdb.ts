@@ -121,20 +121,25 @@ export async function openSource(spec: Spec): Promise<{ connection: Connection; 
 }
 
 /** The SQL of the declared groups as a table (key, gi), joined to the source's group column. */
-function groupsSql(spec: Spec): string {
-  return `SELECT * FROM (VALUES ${spec.groups.map((g, i) => `(${text(g)}, ${i})`).join(', ')}) v(k, gi)`;
+function groupsSql(groups: readonly string[]): string {
+  return `SELECT * FROM (VALUES ${groups.map((g, i) => `(${text(g)}, ${i})`).join(', ')}) v(k, gi)`;
 }
 
-/** The SQL of the source's rows in declared groups (`groups` the table of groupsSql), with their values and whether any is invalid (`bad`). */
+/**
+ * The SQL of the source's rows with their group `gi` (a declared group's index, through the table
+ * `groups` of groupsSql; or, when groups are selected, the group's value as text), their values,
+ * and whether any is invalid (`bad`). Rows without a group (or not in a declared one) are left out.
+ */
 function declaredSql(spec: Spec, groups: string): string {
   const columns = valueColumns(spec);
   const values = columns.map((c, i) => `, TRY_CAST(s.${identifier(c)} AS DOUBLE) AS v${i}`).join('');
   const unit = spec.unit === undefined ? 'NULL' : `s.${identifier(spec.unit)}`;
-  const join = spec.groupBy === undefined ? '' : ` JOIN ${groups} d ON CAST(s.${identifier(spec.groupBy)} AS VARCHAR) = d.k`;
-  const group = spec.groupBy === undefined ? '0' : 'd.gi';
+  const key = spec.groupBy === undefined ? '' : `CAST(s.${identifier(spec.groupBy)} AS VARCHAR)`;
+  const join = spec.groupBy === undefined || spec.groups === undefined ? '' : ` JOIN ${groups} d ON ${key} = d.k`;
+  const group = spec.groupBy === undefined ? '0' : spec.groups === undefined ? key : 'd.gi';
   const invalid = [...(spec.unit === undefined ? [] : ['u IS NULL']), ...columns.map((_, i) => `v${i} IS NULL OR NOT isfinite(v${i})`)];
   const bad = invalid.length === 0 ? 'false' : invalid.map((c) => `(${c})`).join(' OR ');
-  return `SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${fromClause(spec)} s${join})`;
+  return `SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${fromClause(spec)} s${join}) WHERE gi IS NOT NULL`;
 }
 
 /**
@@ -147,17 +152,19 @@ function keptSql(spec: Spec, groups: string): string {
   const declared = `(${declaredSql(spec, groups)})`;
   if (spec.unit === undefined) return `SELECT * FROM ${declared}`;
   const perGroup = `SELECT * FROM ${declared} QUALIFY row_number() OVER (PARTITION BY u, gi, bad ORDER BY random()) <= ${spec.maxRows}`;
-  if (spec.maxGroups >= spec.groups.length) return perGroup;
+  if (spec.groups !== undefined && spec.maxGroups >= spec.groups.length) return perGroup;
   return `WITH per_group AS (${perGroup}),
     unit_groups AS (SELECT u, gi FROM (SELECT DISTINCT u, gi FROM per_group WHERE NOT bad) QUALIFY row_number() OVER (PARTITION BY u ORDER BY random()) <= ${spec.maxGroups})
     SELECT p.* FROM per_group p LEFT JOIN unit_groups g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL`;
 }
 
 /** The SQL of each per-group total (not bins or leaves), over kept rows with valid values (`v0`, ...: the columns' indices). */
-function scalarsSql(layout: Layout, column: (name: string) => string): string[] {
+/** (`unit`: whether rows have a privacy unit; without one each row is its own.) */
+function scalarsSql(layout: Layout, column: (name: string) => string, unit: boolean): string[] {
   const scalars: string[] = [];
   layout.measures.forEach((m, k) => {
     if (m.kind === 'count') scalars.push(`CAST(count(*) FILTER (WHERE NOT bad) AS DOUBLE) AS m${k}`);
+    else if (m.kind === 'units') scalars.push(`CAST(${unit ? 'count(DISTINCT u)' : 'count(*)'} FILTER (WHERE NOT bad) AS DOUBLE) AS m${k}`);
     else if (m.kind === 'sum') {
       // Each term is at most 2^25 quanta: BIGINT; DuckDB sums BIGINTs into a HUGEINT, exactly.
       const term = `CAST(floor((${clipped(column(m.column), m.lower, m.upper)} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5) AS BIGINT)`;
@@ -176,40 +183,48 @@ const INVALID =
 /**
  * The totals of the spec's source, computed in DuckDB in one pass over the source: one query
  * when every measure is a per-group total; with bins or quantile leaves, the kept rows go to a
- * temporary table first, so that every count reads the same random selection.
+ * temporary table first, so that every count reads the same random selection. The groups are the
+ * declared ones, or when groups are selected every group with a kept valid row (in sorted order).
  */
-export async function duckdbTotals(connection: Connection, spec: Spec, layout: Layout): Promise<Totals> {
+export async function duckdbTotals(connection: Connection, spec: Spec, layout: Layout): Promise<{ groups: readonly string[]; totals: Totals }> {
   const columns = valueColumns(spec);
   const column = (name: string) => `v${columns.indexOf(name)}`;
   const name = `dpnoise_${crypto.randomUUID().replaceAll('-', '')}`;
-  const groups = identifier(`${name}_groups`);
+  const groupsTable = identifier(`${name}_groups`);
   const kept = identifier(`${name}_kept`);
   const cellMeasures = [...layout.measures.entries()].filter(([, m]) => m.kind === 'bins' || m.kind === 'leaves');
   try {
-    await connection.run(`CREATE TEMPORARY TABLE ${groups} AS ${groupsSql(spec)}`);
-    let from = `(${keptSql(spec, groups)})`;
+    if (spec.groups !== undefined) await connection.run(`CREATE TEMPORARY TABLE ${groupsTable} AS ${groupsSql(spec.groups)}`);
+    let from = `(${keptSql(spec, groupsTable)})`;
     if (cellMeasures.length > 0) {
-      await reporting(connection, spec.onProgress, () => connection.run(`CREATE TEMPORARY TABLE ${kept} AS ${keptSql(spec, groups)}`));
+      await reporting(connection, spec.onProgress, () => connection.run(`CREATE TEMPORARY TABLE ${kept} AS ${keptSql(spec, groupsTable)}`));
       from = kept;
     }
-    const totalsSql = `SELECT gi, bool_or(bad) AS bad, ${scalarsSql(layout, column).join(', ')} FROM ${from} GROUP BY gi`;
+    const scalars = scalarsSql(layout, column, spec.unit !== undefined);
+    const totalsSql = `SELECT gi, bool_or(bad) AS bad, count(*) FILTER (WHERE NOT bad) AS valid, ${scalars.join(', ')} FROM ${from} GROUP BY gi`;
     const rows = (await reporting(connection, spec.onProgress, () => connection.runAndReadAll(totalsSql))).getRowObjectsJS();
     if (spec.invalid === 'error' && rows.some((row) => row.bad === true)) throw new RangeError(INVALID);
-    const totals = emptyTotals(layout.measures, spec.groups.length);
+    const groups = spec.groups ?? rows.flatMap((row) => (Number(row.valid) > 0 ? [String(row.gi)] : [])).sort();
+    const index = new Map(spec.groups === undefined ? groups.map((g, i) => [g, i]) : groups.map((_, i) => [String(i), i]));
+    const totals = emptyTotals(layout.measures, groups.length);
     for (const row of rows) {
-      const g = Number(row.gi);
+      const g = index.get(String(row.gi));
+      if (g === undefined) continue;
       layout.measures.forEach((m, k) => {
         if (m.kind === 'sum') totals[k]![g] = row[`m${k}`] === null ? 0 : Number(BigInt(row[`m${k}`] as string)) * sumQuantum(m);
-        else if (m.kind === 'count' || m.kind === 'clipped') totals[k]![g] = Number(row[`m${k}`]);
+        else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units') totals[k]![g] = Number(row[`m${k}`]);
       });
     }
     for (const [k, m] of cellMeasures) {
       const cells = m.kind === 'bins' ? m.edges.length - 1 : LEAVES;
       const sql = `SELECT gi, ${cellSql(m, column((m as { column: string }).column))} AS cell, CAST(count(*) AS DOUBLE) AS n FROM ${kept} WHERE NOT bad GROUP BY ALL`;
-      for (const row of (await connection.runAndReadAll(sql)).getRowObjectsJS()) totals[k]![Number(row.gi) * cells + Number(row.cell)] = Number(row.n);
+      for (const row of (await connection.runAndReadAll(sql)).getRowObjectsJS()) {
+        const g = index.get(String(row.gi));
+        if (g !== undefined) totals[k]![g * cells + Number(row.cell)] = Number(row.n);
+      }
     }
-    return totals;
+    return { groups, totals };
   } finally {
-    await connection.run(`DROP TABLE IF EXISTS ${groups}; DROP TABLE IF EXISTS ${kept}`);
+    await connection.run(`DROP TABLE IF EXISTS ${groupsTable}; DROP TABLE IF EXISTS ${kept}`);
   }
 }

@@ -84,7 +84,12 @@ function quantileEstimate(levels: readonly Float64Array[], q: number, lower: num
 }
 
 /** The statistics of a noisy release vector: per group, and as a long table. */
-export function estimatesOf(noisy: Float64Array, spec: Spec, plan: Plan): { rows: Record<string, unknown>[]; table: AggregateLine[] } {
+export function estimatesOf(
+  noisy: Float64Array,
+  groups: readonly string[],
+  spec: Spec,
+  plan: Plan,
+): { rows: Record<string, unknown>[]; table: AggregateLine[] } {
   const { layout, offsets, sd } = plan;
   const width = widthPerSd(plan.family, spec.level);
   /** A block's coordinates for group g. */
@@ -98,7 +103,7 @@ export function estimatesOf(noisy: Float64Array, spec: Spec, plan: Plan): { rows
   );
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
-  spec.groups.forEach((group, g) => {
+  groups.forEach((group, g) => {
     const row: Record<string, unknown> = { group };
     const add = (key: string, statistic: string, column: string | undefined, at: string | undefined, e: Estimate) => {
       row[key] = e;

@@ -15,7 +15,9 @@ export type Measure =
   /** Counts of clip(x) per leaf of the quantile tree: LEAVES equal cells of [lower, upper]. */
   | { readonly kind: 'leaves'; readonly column: string; readonly lower: number; readonly upper: number }
   /** The number of values outside [lower, upper] (clipped). */
-  | { readonly kind: 'clipped'; readonly column: string; readonly lower: number; readonly upper: number };
+  | { readonly kind: 'clipped'; readonly column: string; readonly lower: number; readonly upper: number }
+  /** The number of units with a kept row (for partition selection): one unit adds 1, however many rows it has. */
+  | { readonly kind: 'units' };
 
 /** The quantile tree: BRANCHING children per node, DEPTH levels below the root. */
 export const BRANCHING = 16;
@@ -35,7 +37,7 @@ export interface Block {
   readonly level: number;
   /** Coordinates per group. */
   readonly size: number;
-  /** How much one row can move the block's coordinates in one group, in l1 norm (and so in l2). */
+  /** How much one row can move the block's coordinates in one group, in l1 norm (and so in l2); for units, one unit. */
   readonly perRow: number;
 }
 
@@ -67,6 +69,7 @@ export function layoutOf(spec: Spec, centred: boolean): Layout {
     }
     return index;
   };
+  if (spec.groups === undefined) add({ kind: 'units' });
   if (spec.count || spec.mean.length > 0 || (centred && spec.sum.length > 0)) add({ kind: 'count' });
   for (const { column, bounds } of spec.sum) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: centred ? (bounds[0] + bounds[1]) / 2 : 0 });
   // A mean's sum is centred on its range's midpoint: half the sensitivity of the plain sum.
@@ -75,7 +78,7 @@ export function layoutOf(spec: Spec, centred: boolean): Layout {
   for (const { column, edges } of spec.histogram) add({ kind: 'bins', column, edges });
   if (spec.diagnostics) {
     for (const m of [...measures]) {
-      if (m.kind === 'count') continue;
+      if (m.kind === 'count' || m.kind === 'units') continue;
       const [lower, upper] = m.kind === 'bins' ? [m.edges[0]!, m.edges.at(-1)!] : [m.lower, m.upper];
       add({ kind: 'clipped', column: m.column, lower, upper });
     }

@@ -4,13 +4,14 @@
 // release's privacy is that mechanism's composed maxGroups times (docs/aggregates.md,
 // "Sensitivity"). Nothing depends on how many groups there are.
 import { gaussianDistance } from '../accounting/distance.js';
-import { compose, type Privacy } from '../accounting/privacy.js';
+import { compose, type Privacy, thresholdedPrivacy } from '../accounting/privacy.js';
 import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { readBudget, type Target } from '../core/budget.js';
 import { readOptions } from '../core/validate.js';
 import { readProfile } from '../calibrate/allocations.js';
 import { readMode } from '../mechanisms/grid.js';
 import { GAUSSIAN, LAPLACE } from '../noise/families.js';
+import { wasm } from '../wasm/loader.js';
 import { type Noised, scoreOf } from './accuracy.js';
 import { type Block, LEAVES, layoutOf, type Layout } from './layout.js';
 import type { Spec } from './spec.js';
@@ -20,7 +21,12 @@ import type { SampleOptions } from '../noise/samplers.js';
 /** Sums are exact up to this many rows per group (the one rounding of an exact total to a double, docs/aggregates.md). */
 const ROUNDING_MARGIN = 2 ** -20;
 
+/** The share of delta that partition selection spends on keys only one neighbour has (beta). */
+const SELECTION_SHARE = 1 / 4;
+
 export interface Plan extends Noised {
+  /** With groups selected privately: a group is released when its noisy number of units is at least this (public). */
+  readonly threshold: number | undefined;
   /** The mechanism of one group's vector. */
   readonly mechanism: GaussianMechanism | LaplaceMechanism;
   /** The release's privacy: the mechanism's, composed over the groups one unit reaches. */
@@ -42,24 +48,47 @@ export function readAggregatePrivacy(privacy: unknown): Target {
   return readBudget(readOptions('privacy', privacy, ['epsilon', 'delta']), ['pure', 'approximate']);
 }
 
+/**
+ * The threshold on a group's noisy number of units that a group with one unit passes with
+ * probability at most `beta` (docs/aggregates.md, "Partition selection"): 1 + m g, with g the
+ * grid and m the steps the noise Y must reach. Discrete Gaussian noise of parameter s steps has
+ * P(Y >= m) <= Q((m - 1) / s); discrete Laplace noise of scale b steps, P(Y >= m) <= e^(-m / b).
+ */
+function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: Layout, family: 'gaussian' | 'laplace', beta: number): number {
+  const k = layout.blocks.findIndex((b) => layout.measures[b.measure]!.kind === 'units');
+  const g = mechanism.grid!;
+  const steps = mechanism.scales[k]! / g;
+  const w = wasm();
+  const m = family === 'gaussian' ? 1 + Math.ceil(steps * w.normalIsf(beta) * (1 + 2 ** -40)) : Math.ceil(steps * -w.log(beta) * (1 + 2 ** -40));
+  // 1 + m g is exact: g is a power of two at most 2^-10 (the units' sensitivity is 1).
+  if (!(g <= 2 ** -10 && m < 2 ** 52)) throw new Error('dpnoise: internal error: the units are not on a fine grid.');
+  return 1 + m * g;
+}
+
 /** Shrinking factors for a per-group budget whose composition, with its rounding, passes the target by a hair. */
 const SHRINK = [1, 1 - 2 ** -30, 1 - 2 ** -20, 1 - 2 ** -12, 1 - 2 ** -8, 0.99, 0.9, 0.5];
 
 /** The plan of a spec for one noise family and layout. */
 function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Plan {
   const G = spec.maxGroups;
-  const sensitivity = Float64Array.from(layout.blocks, (b) => spec.maxRows * perRowBound(b, layout));
+  // A unit adds at most maxRows rows to a group; to its number of units, 1.
+  const sensitivity = Float64Array.from(layout.blocks, (b) => (layout.measures[b.measure]!.kind === 'units' ? 1 : spec.maxRows * perRowBound(b, layout)));
   const sizes = layout.blocks.map((b) => b.size);
   const profile = readProfile({ groups: { sizes, sensitivity }, allocation: spec.weights === 'range' ? 'spr' : 'optimal' }, true);
   // Laplace noise meets (epsilon, delta) by meeting pure epsilon: grouped Laplace has no tighter route.
   const epsilon = (target as { epsilon: number }).epsilon;
   const delta = target.notion === 'approximate' ? target.delta : 0;
+  const selecting = spec.groups === undefined;
+  const beta = selecting ? delta * SELECTION_SHARE : 0;
+  const releases: Target = selecting ? { notion: 'approximate', epsilon, delta: delta - beta } : target;
   const perGroup = (f: number): Target =>
-    family === 'laplace' ? { notion: 'pure', epsilon: (epsilon / G) * f } : { notion: 'gdp', mu: (gaussianDistance(target) / Math.sqrt(G)) * f };
+    family === 'laplace' ? { notion: 'pure', epsilon: (epsilon / G) * f } : { notion: 'gdp', mu: (gaussianDistance(releases) / Math.sqrt(G)) * f };
   for (const f of SHRINK) {
     const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, perGroup(f), profile, readMode({}));
-    const privacy = G === 1 ? mechanism.privacy : compose([{ privacy: mechanism.privacy, times: G }]);
+    const composed = G === 1 ? mechanism.privacy : compose([{ privacy: mechanism.privacy, times: G }]);
+    const privacy = selecting ? thresholdedPrivacy(composed, beta) : composed;
     if (!(privacy.epsilon(delta) <= epsilon)) continue;
+    const threshold = selecting ? thresholdOf(mechanism, layout, family, beta / G) : undefined;
     const scale = mechanism.scales;
     const sd = Float64Array.from(layout.blocks, (_, k) => (family === 'gaussian' ? scale[k]! : Math.SQRT2 * scale[k]!));
     const offsets: number[] = [];
@@ -68,7 +97,7 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
       offsets.push(length);
       length += size;
     }
-    return Object.freeze({ layout, family, mechanism, privacy, sensitivity, sd, offsets, length });
+    return Object.freeze({ layout, family, mechanism, privacy, threshold, sensitivity, sd, offsets, length });
   }
   throw new Error('dpnoise: internal error: no per-group budget meets the privacy asked for.');
 }
@@ -80,6 +109,9 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
  * with the smallest error (scoreOf).
  */
 export function planOf(spec: Spec, target: Target): Plan {
+  if (spec.groups === undefined && spec.groupBy !== undefined && target.notion !== 'approximate') {
+    throw new TypeError('dpnoise: selecting the groups privately (no `groups` given) needs `delta` in the privacy; or declare the groups.');
+  }
   if (spec.noise === 'gaussian' && target.notion !== 'approximate') {
     throw new TypeError("dpnoise: Gaussian noise gives (epsilon, delta)-DP: give `delta` in the privacy, or `noise: 'laplace'` for pure epsilon-DP.");
   }

@@ -63,23 +63,26 @@ const bump = (cells: Float64Array, i: number) => {
   cells[i] = cells[i]! + 1;
 };
 
-/** The totals of `rows` under the spec's clipping and contribution bounds. */
-export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout): Totals {
+/**
+ * The totals of `rows` under the spec's clipping and contribution bounds, for the declared groups,
+ * or when groups are selected, for every group with a kept row (in sorted order).
+ */
+export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout): { groups: readonly string[]; totals: Totals } {
   const columns = valueColumns(spec);
-  const groupIndex = new Map(spec.groups.map((g, i) => [g, i]));
-  // Rows per unit, per group: each row's values, read once.
-  const units = new Map<string, Map<number, number[][]>>();
+  const declared = spec.groups === undefined ? undefined : new Set(spec.groups);
+  // Rows per unit, per group key: each row's values, read once.
+  const units = new Map<string, Map<string, number[][]>>();
   let rowNumber = 0;
   for (const row of rows) {
     const where = `table[${rowNumber}]`;
     rowNumber++;
     if (typeof row !== 'object' || row === null) throw new TypeError(`dpnoise: \`${where}\` must be a row object; got ${describe(row)}.`);
-    let group = 0;
+    let group = 'all';
     if (spec.groupBy !== undefined) {
       const g = own(row, spec.groupBy);
-      const found = typeof g === 'string' || (typeof g === 'number' && Number.isFinite(g)) ? groupIndex.get(String(g)) : undefined;
-      if (found === undefined) continue; // not a declared group: not released
-      group = found;
+      if (!(typeof g === 'string' || (typeof g === 'number' && Number.isFinite(g)))) continue; // no group: not released
+      group = String(g);
+      if (declared && !declared.has(group)) continue; // not a declared group: not released
     }
     const values = columns.map((c) => own(row, c));
     const unit = spec.unit === undefined ? `r${rowNumber}` : keyOf(own(row, spec.unit));
@@ -90,33 +93,43 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
         `dpnoise: a row has no finite number in ${what}; clean the data first or pass \`invalid: 'drop'\` (the error reveals that such a row exists).`,
       );
     }
-    const byGroup = units.get(unit) ?? new Map<number, number[][]>();
+    const byGroup = units.get(unit) ?? new Map<string, number[][]>();
     units.set(unit, byGroup);
     const list = byGroup.get(group) ?? [];
     byGroup.set(group, list);
     list.push(values as number[]);
   }
 
+  // Contribution bounding: at most maxGroups groups per unit, maxRows rows per group, at random.
   const below = uniformBelow();
-  const totals = emptyTotals(layout.measures, spec.groups.length);
+  const kept: Array<[group: string, rows: number[][]]> = [];
+  for (const byGroup of units.values()) {
+    for (const group of sample([...byGroup.keys()], spec.maxGroups, below)) kept.push([group, sample(byGroup.get(group)!, spec.maxRows, below)]);
+  }
+  const groups = spec.groups ?? [...new Set(kept.map(([group]) => group))].sort();
+  const index = new Map(groups.map((g, i) => [g, i]));
+  const totals = emptyTotals(layout.measures, groups.length);
   const sums = layout.measures.map((m, k) => (m.kind === 'sum' ? Array.from(totals[k]!, () => new ExactSum()) : []));
   const columnOf = new Map(columns.map((c, i) => [c, i]));
-  for (const byGroup of units.values()) {
-    for (const group of sample([...byGroup.keys()], spec.maxGroups, below)) {
-      for (const values of sample(byGroup.get(group)!, spec.maxRows, below)) {
-        layout.measures.forEach((m, k) => {
-          const cells = totals[k]!;
-          if (m.kind === 'count') {
-            bump(cells, group);
-            return;
-          }
-          const x = values[columnOf.get(m.column)!]!;
-          if (m.kind === 'sum') sums[k]![group]!.add(quantaOf(clip(x, m.lower, m.upper), m.shift, sumQuantum(m)));
-          else if (m.kind === 'bins') bump(cells, group * (m.edges.length - 1) + binOf(clip(x, m.edges[0]!, m.edges.at(-1)!), m.edges));
-          else if (m.kind === 'leaves') bump(cells, group * LEAVES + leafOf(clip(x, m.lower, m.upper), m.lower, m.upper));
-          else if (x < m.lower || x > m.upper) bump(cells, group);
-        });
-      }
+  for (const [key, keptRows] of kept) {
+    const group = index.get(key)!;
+    layout.measures.forEach((m, k) => {
+      if (m.kind === 'units') bump(totals[k]!, group); // each unit once per group it is kept in
+    });
+    for (const values of keptRows) {
+      layout.measures.forEach((m, k) => {
+        const cells = totals[k]!;
+        if (m.kind === 'units') return;
+        if (m.kind === 'count') {
+          bump(cells, group);
+          return;
+        }
+        const x = values[columnOf.get(m.column)!]!;
+        if (m.kind === 'sum') sums[k]![group]!.add(quantaOf(clip(x, m.lower, m.upper), m.shift, sumQuantum(m)));
+        else if (m.kind === 'bins') bump(cells, group * (m.edges.length - 1) + binOf(clip(x, m.edges[0]!, m.edges.at(-1)!), m.edges));
+        else if (m.kind === 'leaves') bump(cells, group * LEAVES + leafOf(clip(x, m.lower, m.upper), m.lower, m.upper));
+        else if (x < m.lower || x > m.upper) bump(cells, group);
+      });
     }
   }
   layout.measures.forEach((m, k) => {
@@ -125,5 +138,5 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
       totals[k]![g] = s.value(sumQuantum(m));
     });
   });
-  return totals;
+  return { groups, totals };
 }

@@ -32,9 +32,13 @@ export interface AggregateSpec {
   privacyUnit?: string;
   /** The column whose values are the groups (without it, one group, 'all'). */
   groupBy?: string;
-  /** The groups to release (public: declared, never taken from the data); with `groupBy`, required. */
+  /**
+   * The groups to release (public: declared, never taken from the data). Without them, with
+   * `groupBy`, the groups are selected privately: a group is released when its noisy number of
+   * units passes a threshold, which needs `delta` (docs/aggregates.md, "Partition selection").
+   */
   groups?: readonly (string | number)[];
-  /** With `privacyUnit`: the most groups one unit's rows count in (default: every group). */
+  /** With `privacyUnit`: the most groups one unit's rows count in (default: every declared group; required when groups are selected). */
   maxGroups?: number;
   /** With `privacyUnit`: the most rows one unit's rows count in each group (default 1). */
   maxRows?: number;
@@ -77,7 +81,8 @@ export interface Spec {
   readonly source: AggregateSource;
   readonly unit: string | undefined;
   readonly groupBy: string | undefined;
-  readonly groups: readonly string[];
+  /** The declared groups, or undefined when they are selected privately. */
+  readonly groups: readonly string[] | undefined;
   readonly maxGroups: number;
   readonly maxRows: number;
   readonly count: boolean;
@@ -160,16 +165,12 @@ function readEdges(name: string, value: unknown): readonly number[] {
   return Object.freeze(edges);
 }
 
-function readGroups(value: unknown, groupBy: string | undefined): readonly string[] {
+function readGroups(value: unknown, groupBy: string | undefined): readonly string[] | undefined {
   if (groupBy === undefined) {
     if (value !== undefined) throw new TypeError('dpnoise: `groups` needs `groupBy`, the column they are values of.');
     return ['all'];
   }
-  if (value === undefined) {
-    throw new TypeError(
-      'dpnoise: `groups` must list the groups to release (public, chosen without looking at the data): releasing the keys found in the data would reveal who is in it.',
-    );
-  }
+  if (value === undefined) return undefined; // selected privately
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_GROUPS) {
     throw new TypeError(`dpnoise: \`groups\` must be a list of 1 to ${MAX_GROUPS} group values; got ${describe(value)}.`);
   }
@@ -205,7 +206,10 @@ export function readSpec(options: unknown): Spec {
     throw new TypeError('dpnoise: `maxGroups` and `maxRows` bound what one privacy unit contributes: give `privacyUnit` with them.');
   }
   // Without a privacy unit each row is its own: one row, in one group.
-  const maxGroups = unit === undefined ? 1 : o.maxGroups === undefined ? groups.length : integerIn('maxGroups', o.maxGroups, { min: 1, max: MAX_GROUPS });
+  if (unit !== undefined && groups === undefined && o.maxGroups === undefined) {
+    throw new TypeError('dpnoise: `maxGroups` must bound how many groups one unit counts in when the groups are selected privately (no `groups` given).');
+  }
+  const maxGroups = unit === undefined ? 1 : o.maxGroups === undefined ? groups!.length : integerIn('maxGroups', o.maxGroups, { min: 1, max: MAX_GROUPS });
   const maxRows = unit === undefined || o.maxRows === undefined ? 1 : integerIn('maxRows', o.maxRows, { min: 1, max: 1e6 });
   const bounded = (name: string) => columnMap(name, o[name]).map(([column, b]) => ({ column, bounds: readBounds(`${name}.${column}`, b) }));
   const quantile = columnMap('quantile', o.quantile).map(([column, v]) => {
@@ -222,7 +226,7 @@ export function readSpec(options: unknown): Spec {
     unit,
     groupBy,
     groups,
-    maxGroups: Math.min(maxGroups, groups.length),
+    maxGroups: groups === undefined ? maxGroups : Math.min(maxGroups, groups.length),
     maxRows,
     count,
     sum: bounded('sum'),

@@ -14,7 +14,7 @@ import { progressBar } from './progress.js';
 
 export const AGGREGATE_HELP = `Usage: dpnoise aggregate --input people.csv --epsilon E [--delta D]
                          [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
-                         [--group-by COLUMN --groups a,b,c]
+                         [--group-by COLUMN [--groups a,b,c]]
                          [--count] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
                          [--quantile COLUMN:LOW:HIGH:Q[,Q]]... [--histogram COLUMN:E0,E1,...]...
                          [--noise gaussian|laplace] [--weights range|equal]
@@ -30,7 +30,9 @@ statistic comes with the standard deviation of its noise and an interval (--leve
 Privacy. --privacy-unit names the column of the person (or other unit) to protect: each unit
 counts in at most --max-groups groups (default: all) with at most --max-rows rows in each
 (default 1), chosen at random. Without it each row is its own unit (say so only if each person
-has one row). Groups must be declared (--groups), never taken from the data. Bounds, bins and
+has one row). Declare the groups (--groups), never taken from the data; or leave --groups out
+to have them selected privately (a group is released when its noisy number of units passes a
+threshold; this needs --delta and, with --privacy-unit, --max-groups). Bounds, bins and declared
 groups must be public: chosen without looking at the data. With --delta the noise is Gaussian
 ((epsilon, delta)-DP), without it Laplace (pure epsilon-DP).
 
@@ -84,8 +86,6 @@ function specOf(values: Values): AggregateSpec {
     });
   const groupBy = values['group-by'] as string | undefined;
   const groups = values.groups === undefined ? undefined : String(values.groups).split(',');
-  if (groupBy !== undefined && groups === undefined)
-    throw new UsageError('--group-by needs --groups, the groups to release (public: never taken from the data).');
   const integer = (name: string) => {
     const x = optionalNumber(values, name);
     return x === undefined ? {} : { [name === 'max-groups' ? 'maxGroups' : 'maxRows']: x };
@@ -93,7 +93,8 @@ function specOf(values: Values): AggregateSpec {
   return {
     table: required(values, 'input'),
     ...(values['privacy-unit'] === undefined ? {} : { privacyUnit: String(values['privacy-unit']) }),
-    ...(groupBy === undefined ? {} : { groupBy, groups }),
+    ...(groupBy === undefined ? {} : { groupBy }),
+    ...(groups === undefined ? {} : { groups }),
     ...integer('max-groups'),
     ...integer('max-rows'),
     count: values.count === true,

@@ -9,7 +9,7 @@ import { aggregate, planAggregate } from '../../src/aggregate/index.js';
 import { planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
 import { readSpec } from '../../src/aggregate/spec.js';
-import { createBudget, createRng, gaussianNoise } from '../../src/index.js';
+import { createBudget, createRng, gaussianNoise, restoreBudget } from '../../src/index.js';
 import { estimateDelta, gaussianLosses } from '../audit.js';
 
 const GROUPS = 20_000;
@@ -154,6 +154,43 @@ describe('the plan', () => {
   });
 });
 
+describe('partition selection (no groups declared)', () => {
+  // Two groups of 300 people and one person alone in a group of her own, with 40 rows there.
+  const people = [
+    ...Array.from({ length: 600 }, (_, i) => ({ id: i, g: i % 2 ? 'north' : 'south', x: i % 10 })),
+    ...Array.from({ length: 40 }, () => ({ id: 'alone', g: 'island', x: 5 })),
+  ];
+  const options = { groupBy: 'g', privacyUnit: 'id', maxGroups: 1, maxRows: 3, count: true, mean: { x: [0, 10] } };
+
+  it('never releases a group with one unit at delta 1e-6, and always the large ones', async () => {
+    const released = new Map<string, number>();
+    for (let run = 0; run < 100; run++) {
+      const r = await aggregate(
+        createBudget({ epsilon: 1, delta: 1e-6 }),
+        { epsilon: 1, delta: 1e-6 },
+        { ...options, table: people, rng: createRng({ seed: run }) },
+      );
+      for (const g of r.groups) released.set(g, (released.get(g) ?? 0) + 1);
+      expect(r.rows.map((row) => row.group)).toEqual(r.groups);
+    }
+    expect(Object.fromEntries(released)).toEqual({ north: 100, south: 100 });
+  });
+
+  it('takes its threshold from public inputs only, and charges the budget for the selection', async () => {
+    const plan = planAggregate({ epsilon: 1, delta: 1e-6 }, options);
+    expect(plan.groups).toBeUndefined();
+    expect(plan.threshold).toBeGreaterThan(1);
+    expect(plan.privacy.family).toBe('partition-selection');
+    expect(plan.privacy.epsilon(1e-6)).toBeLessThanOrEqual(1);
+    const budget = createBudget({ epsilon: 1, delta: 1e-6 });
+    const r = await aggregate(budget, { epsilon: 1, delta: 1e-6 }, { ...options, table: people.slice(0, 300) });
+    expect(r.threshold).toBe(plan.threshold);
+    expect(budget.spent.epsilon).toBeLessThanOrEqual(1);
+    expect(restoreBudget(JSON.parse(JSON.stringify(budget))).spent).toEqual(budget.spent);
+    expect(() => planAggregate({ epsilon: 1 }, options)).toThrow(/needs `delta`/);
+  });
+});
+
 describe('the budget', () => {
   it('is charged before any row is read, and a refused call reads nothing', async () => {
     let reads = 0;
@@ -189,8 +226,8 @@ describe('privacy', () => {
     const plan = planOf(s, readAggregatePrivacy({ epsilon: 1, delta: 1e-3 }));
     const base = Array.from({ length: 60 }, (_, i) => ({ id: i, g: i % 3, x: (i * 37) % 10 }));
     const heavy = Array.from({ length: 30 }, (_, i) => ({ id: 'heavy', g: i % 3, x: 1e9 }));
-    const before = releaseVector(rowTotals(base, s, plan.layout), 3, plan);
-    const after = releaseVector(rowTotals([...base, ...heavy], s, plan.layout), 3, plan);
+    const before = releaseVector(rowTotals(base, s, plan.layout).totals, 3, plan);
+    const after = releaseVector(rowTotals([...base, ...heavy], s, plan.layout).totals, 3, plan);
     const shift = after.map((x, i) => x - before[i]!);
     // Every group's vector has the mechanism's noise.
     const scales = new Float64Array(after.length);

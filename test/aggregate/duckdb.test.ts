@@ -51,7 +51,7 @@ async function totalsOf(table: unknown, extra: object = {}) {
   const spec = readSpec({ ...options, ...extra, table });
   const source = await openSource(spec);
   try {
-    return await duckdbTotals(source.connection, spec, layoutOf(spec, false));
+    return (await duckdbTotals(source.connection, spec, layoutOf(spec, false))).totals;
   } finally {
     source.close();
   }
@@ -59,11 +59,26 @@ async function totalsOf(table: unknown, extra: object = {}) {
 
 describe('the DuckDB engine', () => {
   const spec = readSpec({ ...options, table: rows });
-  const expected = rowTotals(rows, spec, layoutOf(spec, false)).map((t) => Array.from(t));
+  const expected = rowTotals(rows, spec, layoutOf(spec, false)).totals.map((t) => Array.from(t));
 
   it.each(['people.csv', 'people.parquet', 'people.json'])('gives the in-memory totals exactly from %s', async (file) => {
     const totals = await totalsOf(join(dir, file));
     expect(totals.map((t) => Array.from(t))).toEqual(expected);
+  });
+
+  it('finds the same groups and totals as the in-memory engine when groups are selected (no NULL group)', async () => {
+    const selecting = readSpec({ ...options, groups: undefined, privacyUnit: 'id', maxGroups: 1, table: rows });
+    const layout = layoutOf(selecting, false);
+    const inMemory = rowTotals(rows, selecting, layout);
+    const source = await openSource({ ...selecting, source: csv });
+    try {
+      const inDuckDB = await duckdbTotals(source.connection, { ...selecting, source: csv }, layout);
+      expect(inDuckDB.groups).toEqual(["b'x", 'east', 'north']);
+      expect(inDuckDB.groups).toEqual(inMemory.groups);
+      expect(inDuckDB.totals.map((t) => Array.from(t))).toEqual(inMemory.totals.map((t) => Array.from(t)));
+    } finally {
+      source.close();
+    }
   });
 
   it("reads a table on the caller's connection, and leaves no table behind", async () => {

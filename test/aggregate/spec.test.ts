@@ -30,7 +30,7 @@ describe('readSpec', () => {
     [{ ...base, mean: { age: [0, Infinity] } }, RangeError, /mean.age\[1\]/],
     [{ ...base, sum: { age: 100 } }, TypeError, /bounds \[lower, upper\]/],
     [{ ...base, sum: {} }, TypeError, /at least one column/],
-    [{ ...base, groups: undefined }, TypeError, /would reveal who is in it/],
+    [{ ...base, groups: undefined, privacyUnit: 'id' }, TypeError, /`maxGroups` must bound/],
     [{ ...base, groups: ['a', 'a'] }, RangeError, /twice/],
     [{ ...base, groups: [null] }, TypeError, /groups\[0\]/],
     [{ table: [], groups: ['a'], count: true }, TypeError, /needs `groupBy`/],

@@ -82,7 +82,24 @@ describe('dpnoise aggregate', () => {
       expect(r.status, extra.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }
-    const noGroups = dpnoise('--input', people, '--group-by', 'region', '--count', '--epsilon', '1');
-    expect(noGroups.stderr).toMatch(/--group-by needs --groups/);
+    const pure = dpnoise('--input', people, '--group-by', 'region', '--count', '--epsilon', '1');
+    expect(pure.stderr).toMatch(/selecting the groups privately \(no `groups` given\) needs `delta`/);
+    const selected = dpnoise(
+      '--input',
+      people,
+      '--privacy-unit',
+      'person_id',
+      '--max-groups',
+      '2',
+      '--group-by',
+      'region',
+      '--count',
+      '--epsilon',
+      '1',
+      '--delta',
+      '1e-6',
+    );
+    expect(selected.status, selected.stderr).toBe(0);
+    expect(selected.stdout).toMatch(/^group,statistic,column,at,value,sd,low,high\nnorth,count,,,[\s\S]*\nsouth,count,/);
   });
 });
