@@ -1,5 +1,5 @@
-// Private aggregates: counts, sums, means, quantiles and histograms over declared groups, with
-// clipping, contribution bounding and a budget (docs/aggregates.md). The order is the privacy
+// Private aggregates: counts, sums, means, quantiles and histograms over declared groups (or
+// groups selected privately), with clipping, contribution bounding and a budget (docs/aggregates.md). The order is the privacy
 // argument: the spec and the plan (all public) are checked first, then the source's columns, then
 // the budget is charged, and only then is the data read, so a call refused by the budget reads
 // nothing and any failure after the data is read has been paid for.
@@ -105,12 +105,13 @@ export function planAggregate(
 }
 
 /**
- * Releases private statistics of a table over declared groups, charging `budget` for `privacy`
- * first (it throws, reading nothing, if that would exceed it). Each value column is clipped to
+ * Releases private statistics of a table over declared groups (or, without `groups`, groups
+ * selected privately), charging `budget` for `privacy` first (it throws, reading nothing, if that
+ * would exceed it). Each value column is clipped to
  * its declared bounds; with `privacyUnit`, each unit counts in at most `maxGroups` groups with at
  * most `maxRows` rows in each (chosen uniformly at random), and without it each row is its own
- * unit. The counts, sums, means' sums, histogram bins and quantile trees are one vector with one
- * mechanism in grid mode (exact discrete noise), its noise spread by `weights`: Gaussian
+ * unit. Each group's counts, sums, means' sums, histogram bins and quantile trees are one vector
+ * noised by one mechanism in grid mode (exact discrete noise), its noise spread by `weights`: Gaussian
  * ((epsilon, delta)-DP) or Laplace (pure epsilon-DP, which is also (epsilon, delta)-DP), by
  * default whichever predicts the smaller error. Files and DuckDB tables need `@duckdb/node-api`.
  *

@@ -114,7 +114,7 @@ export function estimatesOf(
     for (const { column, bounds } of spec.sum) {
       const measure = sumMeasureOf(layout, column, bounds, false);
       const { shift } = layout.measures[measure] as Measure & { kind: 'sum' };
-      // A centred sum S gives the sum S + shift N (docs/aggregates.md, "One release, one vector").
+      // A centred sum S gives the sum S + shift N (docs/aggregates.md, "One vector per group").
       const value = cellsAt(blockOf(layout, measure), g)[0]! + (shift === 0 ? 0 : shift * count());
       const noise = sumNoise(plan, measure, spec.level);
       add(`sum(${column})`, 'sum', column, undefined, Object.freeze({ value, sd: noise.sd, low: value - noise.halfWidth, high: value + noise.halfWidth }));

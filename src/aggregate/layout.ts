@@ -1,7 +1,6 @@
-// The release as one vector (docs/aggregates.md, "One release, one vector"): the measures an
-// engine computes per group (a count, clipped sums, bin counts), and the blocks of coordinates
-// that are noised, each with what one row can move it by. A block holds one quantity for every
-// group (and every bin), so its sensitivity is a norm over the groups one unit can reach.
+// Each group's vector (docs/aggregates.md, "One vector per group"): the measures an engine
+// computes per group (a count, clipped sums, bin counts), and the blocks of coordinates that are
+// noised, each with what one row can move it by in one group.
 import type { Spec } from './spec.js';
 
 /** What an engine computes per group, after clipping and contribution bounding. */
@@ -50,7 +49,7 @@ export interface Layout {
  * The measures and blocks of a spec: each measure once, however many statistics use it. With
  * `centred`, sums are of values less their range's midpoint, and the count is released too, so
  * that each sum is the centred sum plus the midpoint times the count (docs/aggregates.md, "One
- * release, one vector").
+ * vector per group").
  */
 export function layoutOf(spec: Spec, centred: boolean): Layout {
   const measures: Measure[] = [];

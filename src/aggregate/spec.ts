@@ -120,7 +120,7 @@ export const SPEC_OPTIONS = [
 
 /** Bounds beyond which sums of a few million rows would lose their exactness in doubles. */
 const BOUND = { min: -1e12, max: 1e12 };
-/** At most this many declared groups, bins or quantiles: the release is one vector in memory. */
+/** At most this many declared groups, bins or quantiles: the release is held in memory. */
 const MAX_GROUPS = 1e5;
 const MAX_BINS = 1e4;
 
