@@ -8,15 +8,17 @@
 //   node scripts/aggregate-accuracy.mjs /tmp/diffprivlib.json   (about 20 s; without the JSON, no diffprivlib rows)
 //
 // The simulation: the plan aggregate makes (planOf, from public inputs only: layout, family,
-// block sensitivities, mechanism), its exact release vector built here by the engines' rule (each
-// clipped value less its shift rounded to the sum's quantum), the plan's own mechanism from the
-// same seeds, and the statistics derived as src/aggregate/estimates.ts does. On the diabetes data
-// it is checked to give aggregate's own releases bit for bit; the 1e7 rows use it alone.
+// block sensitivities, one mechanism for one group's vector), its exact release vector built here
+// by the engines' rule (each clipped value less its shift rounded to the sum's quantum), group
+// after group, the plan's own mechanism drawn group by group from one rng with the same seeds (as
+// noised in src/aggregate/plan.ts), and the statistics derived as src/aggregate/estimates.ts does.
+// On the diabetes data it is checked to give aggregate's own releases bit for bit; the 1e7 rows
+// use it alone.
 import { readFileSync } from 'node:fs';
 import { createBudget, createRng, gaussianMechanism, laplaceMechanism } from 'dpnoise';
 import { aggregate } from 'dpnoise/aggregate';
 import { layoutOf } from '../dist/aggregate/layout.js';
-import { planOf, readAggregatePrivacy, releaseVector } from '../dist/aggregate/plan.js';
+import { noised, planOf, readAggregatePrivacy, releaseVector } from '../dist/aggregate/plan.js';
 import { rowTotals } from '../dist/aggregate/rows.js';
 import { readSpec } from '../dist/aggregate/spec.js';
 import { quantaOf, quantumOf, sumQuantum } from '../dist/aggregate/totals.js';
@@ -48,39 +50,45 @@ function termOf(bounds, shift) {
 }
 
 /**
- * The exact release vector of a layout (counts and sums only), block after block, each block one
- * coordinate per group: the engines' totals, each sum its integer number of quanta times the quantum.
+ * The exact release vector of a layout (counts and sums only), group after group, each group's
+ * vector one coordinate per block (so block k of group g is at g * L + k, L the number of blocks):
+ * the engines' totals, each sum its integer number of quanta times the quantum.
  */
 function exactVector(layout, data) {
   const G = data.count.length;
-  const out = new Float64Array(G * layout.blocks.length);
+  const L = layout.blocks.length;
+  const out = new Float64Array(G * L);
   layout.blocks.forEach((block, k) => {
     const m = layout.measures[block.measure];
     if (block.size !== 1 || (m.kind !== 'count' && m.kind !== 'sum')) throw new Error(`unexpected block ${JSON.stringify(m)}`);
     const q = m.kind === 'sum' ? sumQuantum(m) : 1;
     const cells = m.kind === 'count' ? data.count : data.quanta[keyOf(m.column, m.shift)];
     if (cells === undefined) throw new Error(`no totals for ${JSON.stringify(m)}`);
-    for (let g = 0; g < G; g++) out[k * G + g] = cells[g] * q;
+    for (let g = 0; g < G; g++) out[g * L + k] = cells[g] * q;
   });
   return out;
 }
 
-/** The count and means from a noisy vector as estimates.ts derives them: shift + sum / max(1, count), clamped to the bounds. */
+/** The count and means from a noisy group-major vector as estimates.ts derives them: shift + sum / max(1, count), clamped to the bounds. */
 function derive(noisy, layout, spec) {
   const G = spec.groups.length;
+  const L = layout.blocks.length;
   const blockOfMeasure = (i) => layout.blocks.findIndex((b) => b.measure === i);
   const count = blockOfMeasure(layout.measures.findIndex((m) => m.kind === 'count'));
-  const out = { count: noisy.slice(count * G, (count + 1) * G) };
+  const out = { count: Float64Array.from({ length: G }, (_, g) => noisy[g * L + count]) };
   for (const [c, bounds] of Object.entries(spec.mean)) {
     const i = layout.measures.findIndex((m) => m.kind === 'sum' && m.column === c);
     const k = blockOfMeasure(i);
     const { shift } = layout.measures[i];
-    out[`mean(${c})`] = Float64Array.from({ length: G }, (_, g) => clamp(shift + noisy[k * G + g] / Math.max(1, noisy[count * G + g]), ...bounds));
+    out[`mean(${c})`] = Float64Array.from({ length: G }, (_, g) => clamp(shift + noisy[g * L + k] / Math.max(1, noisy[g * L + count]), ...bounds));
   }
   return out;
 }
 
-/** What one row moves a block by, as plan.js bounds it (the per-row bound, with one quantum and the rounding margin for a sum); each row its own unit. */
+/**
+ * What one privacy unit moves a block of one group's vector by, as plan.js bounds it: maxRows (1
+ * here, each row its own unit) times the per-row bound, with one quantum and the rounding margin for a sum.
+ */
 function sensitivityOf(layout) {
   return Float64Array.from(layout.blocks, (b) => {
     const m = layout.measures[b.measure];
@@ -88,17 +96,27 @@ function sensitivityOf(layout) {
   });
 }
 
-/** The public mechanism of a family on a layout's blocks, with an allocation of the noise over them. */
-function mechanismOf(family, layout, groups, allocation) {
-  const budget = family === 'gaussian' ? PRIVACY : { epsilon: PRIVACY.epsilon };
-  const sizes = layout.blocks.map((b) => groups * b.size);
+/**
+ * The public mechanism of a family on one group's vector of a layout (its blocks' sizes per group),
+ * with an allocation of the noise over the blocks, at a plan's per-group budget (plan.mechanism.budget).
+ */
+function mechanismOf(family, layout, budget, allocation) {
+  const sizes = layout.blocks.map((b) => b.size);
   return (family === 'gaussian' ? gaussianMechanism : laplaceMechanism)({ ...budget, groups: { sizes, sensitivity: sensitivityOf(layout) }, allocation });
 }
 
-/** A mechanism's noise on a layout's exact vector, REPS times from seeds 0, 1, ... (as aggregated uses). */
+/** A group-major vector with a one-group mechanism's noise, group after group from one rng (as noised in plan.js). */
+function perGroup(mechanism, exact, length, rng) {
+  const out = new Float64Array(exact.length);
+  for (let at = 0; at < exact.length; at += length) out.set(mechanism.release(exact.subarray(at, at + length), { rng }), at);
+  return out;
+}
+
+/** A one-group mechanism's noise on a layout's exact vector, REPS times from seeds 0, 1, ... (as aggregated uses). */
 function simulate(mechanism, layout, data) {
   const exact = exactVector(layout, data);
-  return Array.from({ length: REPS }, (_, r) => derive(mechanism.release(exact, { rng: createRng({ seed: r }) }), layout, data.spec));
+  const L = layout.blocks.length;
+  return Array.from({ length: REPS }, (_, r) => derive(perGroup(mechanism, exact, L, createRng({ seed: r })), layout, data.spec));
 }
 
 /** aggregate itself, REPS times from seeds 0, 1, ..., each with a budget of its own: independent releases. */
@@ -158,11 +176,19 @@ async function rowsOf(data, aggregateItself) {
   for (const { noise } of VARIANTS) {
     const plan = planFor(data.spec, noise);
     families[plan.family] = plan;
-    // The public mechanism with the plan's blocks gives the plan's noise: so its 'iid' twin below is the same release with other weights.
-    const twin = mechanismOf(plan.family, plan.layout, G, 'spr');
+    // One group's vector: its blocks one coordinate each, in order.
+    const L = plan.layout.blocks.length;
+    if (plan.length !== L || plan.offsets.some((o, k) => o !== k)) throw new Error(`length ${plan.length}, offsets ${plan.offsets}`);
+    // The public mechanism with the plan's blocks and per-group budget gives the plan's noise: so its 'iid' twin below is the same release with other weights.
+    const twin = mechanismOf(plan.family, plan.layout, plan.mechanism.budget, 'spr');
     const ours = sensitivityOf(plan.layout);
     if (ours.some((s, k) => s !== plan.sensitivity[k])) throw new Error(`sensitivities ${ours}, the plan's ${plan.sensitivity}`);
     if (twin.scales.some((s, k) => s !== plan.mechanism.scales[k])) throw new Error(`scales ${twin.scales}, the plan's ${plan.mechanism.scales}`);
+    if (twin.grid !== plan.mechanism.grid) throw new Error(`grid ${twin.grid}, the plan's ${plan.mechanism.grid}`);
+    // The per-group draws here are noised's (plan.js), from one seed.
+    const exact = exactVector(plan.layout, data);
+    const theirs = noised(exact, plan, { rng: createRng({ seed: 0 }) });
+    if (perGroup(plan.mechanism, exact, L, createRng({ seed: 0 })).some((x, i) => x !== theirs[i])) throw new Error('the per-group draws differ from noised');
     const simulated = simulate(plan.mechanism, plan.layout, data);
     const name = aggregateItself ? 'dpnoise aggregate' : 'dpnoise aggregate, simulated';
     const method = noise === undefined ? `${name} (default: chooses ${FAMILY[plan.family]})` : `${name}, ${FAMILY[noise]} forced`;
@@ -185,12 +211,12 @@ async function rowsOf(data, aggregateItself) {
     rows.push({
       method: 'identical noise on the same vector',
       label,
-      errors: errorsOf(simulate(mechanismOf(family, plan.layout, G, 'iid'), plan.layout, data), data.truth),
+      errors: errorsOf(simulate(mechanismOf(family, plan.layout, plan.mechanism.budget, 'iid'), plan.layout, data), data.truth),
     });
     rows.push({
       method: 'plain sums / noisy count (not centred; simulated)',
       label,
-      errors: errorsOf(simulate(mechanismOf(family, plainLayout, G, 'spr'), plainLayout, data), data.truth),
+      errors: errorsOf(simulate(mechanismOf(family, plainLayout, plan.mechanism.budget, 'spr'), plainLayout, data), data.truth),
     });
   }
   return rows;
@@ -238,7 +264,9 @@ const diabetes = dataSet(
 for (const { noise } of VARIANTS) {
   const spec = readSpec({ ...withNoise(dSpec, noise), table: diabetesRows });
   const plan = planOf(spec, TARGET);
-  const theirs = releaseVector(rowTotals(diabetesRows, spec, plan.layout), spec, plan);
+  const { groups, totals } = rowTotals(diabetesRows, spec, plan.layout);
+  if (groups.join() !== dSpec.groups.join()) throw new Error(`groups ${groups}`);
+  const theirs = releaseVector(totals, groups.length, plan);
   const ours = exactVector(plan.layout, diabetes);
   if (theirs.some((x, i) => x !== ours[i])) throw new Error(`exact vector ${ours}, the engine's ${theirs}`);
 }
