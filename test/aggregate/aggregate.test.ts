@@ -1,6 +1,6 @@
 // aggregate end to end: the budget is charged before any row is read, the released values minus
 // the exact aggregates have the reported standard deviations, the intervals cover at their level
-// (2e4 groups per statistic kind, with the power to catch intervals 10% too narrow), quantiles
+// (2e4 groups per statistic kind, 1e4 for quantiles, with the power to catch intervals 10% too narrow), quantiles
 // land within their rank error, the empirical audit holds on a worst-case neighbour, and nothing
 // but the noisy values depends on the data.
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -97,20 +97,20 @@ describe.each([
 describe('quantiles', () => {
   it('land within their rank error, with intervals that cover the true median (and would not, half as wide)', async () => {
     const connection = await instance.connect();
-    // 200 groups of 10^4 rows, each holding 0, 0.001, ..., 9.999 in its own order: the rank of v is 1000 v.
-    await connection.run('CREATE TABLE big AS SELECT i % 200 AS g, ((i // 200) * 4999 + i % 7) % 10000 / 1000.0 AS x FROM range(2000000) r(i)');
+    // 10^4 groups of 1000 rows, each holding 0, 0.01, ..., 9.99 in its own order: the rank of v is 100 v.
+    await connection.run('CREATE TABLE big AS SELECT i % 10000 AS g, ((i // 10000) * 499 + i % 7) % 1000 / 100.0 AS x FROM range(10000000) r(i)');
     const r = await aggregate(
       createBudget({ epsilon: 1, delta: 1e-6 }),
       { epsilon: 1, delta: 1e-6 },
       {
         groupBy: 'g',
-        groups: spec.groups.slice(0, 200),
+        groups: spec.groups.slice(0, 10_000),
         quantile: { x: { bounds: [0, 10], q: 0.5 } },
         table: { connection, table: 'big' },
         rng: createRng({ seed: 'quantiles' }),
       },
     );
-    const median = 5; // the 5000th of 10^4 values 0.001 k lies in [4.999, 5]
+    const median = 5; // the 500th of 1000 values 0.01 k lies in [4.99, 5]
     let inside = 0;
     let insideHalf = 0;
     let withinBound = 0;
@@ -119,8 +119,8 @@ describe('quantiles', () => {
       if (e.low <= median && median <= e.high) inside++;
       const middle = (e.low + e.high) / 2;
       if (Math.abs(median - middle) <= (e.high - e.low) / 4) insideHalf++;
-      // The rank error: at most 1.96 rank sds, plus a leaf's width (10/4096, 2.4 ranks).
-      if (Math.abs(e.value * 1000 - 5000) <= 1.96 * e.sd + 3) withinBound++;
+      // The rank error: at most 1.96 rank sds, plus a leaf's width (10/4096, 0.24 ranks) and a rank.
+      if (Math.abs(e.value * 100 - 500) <= 1.96 * e.sd + 1.3) withinBound++;
     }
     expect(inside / r.rows.length).toBeGreaterThanOrEqual(0.95);
     expect(withinBound / r.rows.length).toBeGreaterThanOrEqual(0.95);
