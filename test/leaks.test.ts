@@ -179,7 +179,7 @@ describe('the command line: what it prints for neighbouring files (one row repla
       ['--noise', 'gaussian', '--epsilon', '1', '--delta', '1e-6', '--mode', 'continuous'],
     ]) {
       const run = (input: string) =>
-        spawnSync(process.execPath, [cli, 'release', '--input', input, '--columns', 'salary', '--sensitivity', '200000', '--rows-per-person', '1', ...args], {
+        spawnSync(process.execPath, [cli, 'release', '--input', input, '--columns', 'salary:0:200000', '--rows-per-person', '1', ...args], {
           encoding: 'utf8',
         });
       const a = run(file('a.csv', rows));
@@ -189,5 +189,23 @@ describe('the command line: what it prints for neighbouring files (one row repla
       expect(b.stderr).toBe(a.stderr);
       expect(a.stderr.length).toBeGreaterThan(50);
     }
+  });
+
+  it('aggregate prints the same summary, and the same lines but the noisy figures, for neighbouring files', () => {
+    const run = (input: string) =>
+      spawnSync(
+        process.execPath,
+        [cli, 'aggregate', '--input', input, '--count', '--mean', 'salary:0:200000', '--quantile', 'salary:0:200000:0.5', '--epsilon', '1', '--delta', '1e-6'],
+        {
+          encoding: 'utf8',
+        },
+      );
+    // Removing a row (each row its own unit): the neighbour relation of aggregate.
+    const a = run(file('a.csv', rows));
+    const b = run(file('b.csv', rows.slice(1)));
+    expect(a.status, a.stderr).toBe(0);
+    expect(b.stderr).toBe(a.stderr);
+    const shape = (out: string) => out.split('\n').map((line) => line.split(',').slice(0, 4).join(','));
+    expect(shape(b.stdout)).toEqual(shape(a.stdout));
   });
 });

@@ -7,8 +7,7 @@ import { createBudget, type PrivacyBudget, restoreBudget } from '../accounting/l
 import { aggregate, type AggregateResult, planAggregate } from '../aggregate/aggregate.js';
 import type { AggregatePlan } from '../aggregate/aggregate.js';
 import type { AggregateSpec } from '../aggregate/spec.js';
-import { choice, numbers, optionalNumber, options, required, type Values } from './args.js';
-import { decimal } from './formats.js';
+import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
 import { PrivateOutput, UsageError } from './io.js';
 import { progressBar } from './progress.js';
 
@@ -55,19 +54,6 @@ export const BUDGET_HELP = `Usage: dpnoise budget --epsilon E [--delta D] --outp
 
 Creates a privacy budget file for "dpnoise aggregate --budget" ((epsilon, delta)-DP, or pure
 epsilon-DP without --delta), or shows what a budget file has spent and has left.`;
-
-/** COLUMN:LOW:HIGH[:REST] of a statistic option. */
-function columnBounds(text: string, name: string, rest = false): { column: string; bounds: [number, number]; tail: string | undefined } {
-  const parts = text.split(':');
-  const tail = rest ? parts.pop() : undefined;
-  const [high, low, ...column] = parts.reverse();
-  if (column.length === 0 || high === undefined || low === undefined || (rest && tail === undefined)) {
-    throw new UsageError(`--${name} must be COLUMN:LOW:HIGH${rest ? ':Q' : ''}; got "${text}".`);
-  }
-  const bounds = [decimal(low), decimal(high)] as [number, number];
-  if (!bounds.every(Number.isFinite)) throw new UsageError(`--${name} "${text}": the bounds must be numbers.`);
-  return { column: column.reverse().join(':'), bounds, tail };
-}
 
 const list = (values: Values, name: string): string[] => (values[name] as string[] | undefined) ?? [];
 

@@ -55,3 +55,16 @@ export function choice<T extends string>(values: Values, name: string, choices: 
   if (!choices.includes(v as T)) throw new UsageError(`--${name} must be ${choices.join(' or ')}; got "${String(v)}".`);
   return v as T;
 }
+
+/** COLUMN:LOW:HIGH[:REST] of an option (the column's public bounds, low < high checked by the caller). */
+export function columnBounds(text: string, name: string, rest = false): { column: string; bounds: [number, number]; tail: string | undefined } {
+  const parts = text.split(':');
+  const tail = rest ? parts.pop() : undefined;
+  const [high, low, ...column] = parts.reverse();
+  if (column.length === 0 || high === undefined || low === undefined || (rest && tail === undefined)) {
+    throw new UsageError(`--${name} must be COLUMN:LOW:HIGH${rest ? ':Q' : ''}; got "${text}".`);
+  }
+  const bounds = [decimal(low), decimal(high)] as [number, number];
+  if (!bounds.every(Number.isFinite)) throw new UsageError(`--${name} "${text}": the bounds must be numbers.`);
+  return { column: column.reverse().join(':'), bounds, tail };
+}

@@ -6,8 +6,9 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import { calibrateGridGaussian, gaussianDistance, smallestSteps } from '../accounting/distance.js';
 import { compose, type Privacy } from '../accounting/privacy.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration, largestPureBudget } from '../calibrate/allocations.js';
+import { roundUp } from '../core/rounding.js';
 import { aggregateCommand, budgetCommand } from './aggregate.js';
-import { choice, numbers, optionalNumber, options, required, type Values } from './args.js';
+import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
 import { csv, decimal, ndjson, type Noise } from './formats.js';
 import { PrivateOutput, readText, sameFile, UsageError } from './io.js';
 import { progressBar } from './progress.js';
@@ -39,7 +40,7 @@ Weights. The optimal allocation minimises the sum over coordinates of weight x s
 of one quantity); --weights range weighs each error relative to its coordinate's sensitivity (for
 coordinates in different units; with the optimal allocation this is the per-coordinate rule spr);
 or give one positive weight per coordinate. Weights must be public, never computed from the data.`,
-  release: `Usage: dpnoise release --input data.csv --columns a,b --sensitivity 1,0.5
+  release: `Usage: dpnoise release --input data.csv --columns age:0:100,income:0:500000
                        --rows-per-person K --epsilon E [--delta D]
                        [--noise gaussian|laplace] [--allocation optimal|iid|spr]
                        [--weights range|equal|1,2]
@@ -51,23 +52,26 @@ must have the header's number of fields) or an NDJSON file (one JSON object per 
 extension .ndjson or .jsonl, or --format ndjson; only the noised numbers of a line change). The
 input is read once, so it may be a pipe: --input /dev/stdin, or --input <(command).
 
+Each column comes with its public bounds, COLUMN:LOW:HIGH (chosen without looking at the data):
+values are clipped to them before the noise, so a value can move by at most HIGH - LOW.
+
 Privacy. Neighbouring files differ in the rows of one person, replaced: one person's data may
 change at most K rows (--rows-per-person K, required: 1 if each person has one row, 12 if a
-person has up to 12 monthly rows), each by at most --sensitivity in each noised column. The
+person has up to 12 monthly rows), each by at most HIGH - LOW in each noised column. The
 number of rows is public. Noise for one row would let a person with K rows lose up to K times
 the budget, so each row gets the noise whose K-fold composition, by the accountant, meets the
 budget: Gaussian noise for the distance mu / sqrt(K), where mu gives (epsilon, delta); Laplace
 noise for epsilon / K (pure), or with --delta for the largest pure epsilon whose K rows are
 (epsilon, delta)-DP. Each person then gets the privacy asked for over the whole file. Other
 columns are copied unchanged and are NOT protected: a warning names them before anything is
-written, as it does for a --sensitivity of 0 (the column released exactly) and for --seed
+written, as it does for bounds with LOW = HIGH (the column becomes that constant) and for --seed
 (predictable noise, no privacy at all).
 
 Weights. The scales are allocated across the columns (--allocation, optimal by default) to
 minimise the sum over columns of weight x squared error. Columns usually have different units
-(an age and an income), so by default each error is weighed relative to its column's sensitivity
+(an age and an income), so by default each error is weighed relative to its column's range
 (--weights range), which for the optimal allocation is the per-column rule spr: each column gets
-noise in proportion to its sensitivity. --weights equal minimises the plain sum, right for
+noise in proportion to its range. --weights equal minimises the plain sum, right for
 columns in one unit (it gives a column of small sensitivity far more noise than spr to save a
 little on the others); or give one positive weight per column. Weights must be public, never
 computed from the data.
@@ -244,7 +248,7 @@ const warn = (text: string) => process.stderr.write(`dpnoise: warning: ${text}\n
 /** What release's --weights did, for its summary. */
 function weighing(values: Values): string {
   const given = weightsGiven(values, 'range');
-  if (given === 'range') return "errors weighed relative to each column's sensitivity (--weights range)";
+  if (given === 'range') return "errors weighed relative to each column's range (--weights range)";
   return given === 'equal' ? 'errors weighed equally (--weights equal)' : `errors weighed ${given} (--weights)`;
 }
 
@@ -256,7 +260,7 @@ async function releaseCommand(args: string[]): Promise<void> {
     output: 'string',
     format: 'string',
     columns: 'string',
-    sensitivity: 'string',
+    sensitivity: 'string', // refused, with what to give instead
     'rows-per-person': 'string',
     noise: 'string',
     epsilon: 'string',
@@ -272,14 +276,21 @@ async function releaseCommand(args: string[]): Promise<void> {
   const input = required(values, 'input');
   const output = values.output === undefined ? undefined : required(values, 'output');
   const format = { csv, ndjson }[choice(values, 'format', /\.(ndjson|jsonl)$/i.test(input) ? (['ndjson', 'csv'] as const) : (['csv', 'ndjson'] as const))];
-  const names = required(values, 'columns')
+  if (values.sensitivity !== undefined) {
+    throw new UsageError('release takes each column with its bounds, --columns age:0:100,income:0:500000, and clips to them; --sensitivity is for calibrate.');
+  }
+  const columns = required(values, 'columns')
     .split(',')
-    .map((s) => s.trim());
+    .map((entry) => columnBounds(entry.trim(), 'columns'));
+  const names = columns.map((c) => c.column);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
-  if (names.includes('')) throw new UsageError('--columns has an empty name; give column names separated by commas.');
+  if (names.includes('')) throw new UsageError('--columns has an empty name; give COLUMN:LOW:HIGH separated by commas.');
   if (twice !== undefined) throw new UsageError(`--columns names "${twice}" twice; name each column once (got ${names.join(', ')}).`);
-  const perColumn = numbers(required(values, 'sensitivity'), 'sensitivity');
-  if (perColumn.length !== names.length) throw new UsageError(`--sensitivity needs one value per column (${names.length}); got ${perColumn.length}.`);
+  const reversed = columns.find(({ bounds: [low, high] }) => !(low <= high));
+  if (reversed) throw new UsageError(`--columns ${reversed.column}: LOW must be at most HIGH; got ${reversed.bounds.join(':')}.`);
+  // Clipped values move by at most HIGH - LOW, rounded up (the subtraction may round down).
+  const perColumn = columns.map(({ bounds: [low, high] }) => (high === low ? 0 : roundUp(high - low)));
+  const clip = (row: number[]) => row.map((x, j) => Math.min(columns[j]!.bounds[1], Math.max(columns[j]!.bounds[0], x)));
   const k = rowsPerPerson(values);
   const noise = choice(values, 'noise', NOISE);
   const budget = budgetOf(noise, values);
@@ -301,7 +312,7 @@ async function releaseCommand(args: string[]): Promise<void> {
   if (seeded) warn('--seed makes the noise predictable: this output is NOT private (for tests and simulations only).');
   const exact = names.filter((_, k) => perColumn[k] === 0);
   if (exact.length > 0) {
-    warn(`--sensitivity is 0 for ${list(exact)}: released exactly, unprotected (right only if no person can change ${exact.length === 1 ? 'it' : 'them'}).`);
+    warn(`the bounds of ${list(exact)} have LOW = HIGH: every value becomes that constant, released without noise.`);
   }
   let copied: readonly string[] = [];
   const others = (fields: readonly string[]) => {
@@ -316,7 +327,7 @@ async function releaseCommand(args: string[]): Promise<void> {
     const noised: Noise = (row, line) => {
       if (++rows % 65536 === 0) progress.update(bytesRead() / size);
       try {
-        return m.release(row, sampling);
+        return m.release(clip(row), sampling);
       } catch (error) {
         if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
         throw new UsageError(`line ${line}: ${error.message.replace(/^dpnoise: /, '')}`);
@@ -340,8 +351,8 @@ async function releaseCommand(args: string[]): Promise<void> {
     : `Each person (at most ${plural(k, 'row')}) gets ${guarantee} over the whole file ${protectedColumns}, against neighbouring files that differ in that person's rows (the number of rows is public).`;
   const unprotected = copied.length > 0 ? ` Not protected: ${list(copied)}, copied unchanged.` : '';
   process.stderr.write(
-    `dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')} (${noise}, ${grid}, ${weighing(values)}; ` +
-      `scales per row ${Array.from(m.scales, fmt).join(', ')}). ${privacy}${unprotected} For counts, sums and means, release the aggregate instead (see --help).\n`,
+    `dpnoise: noised ${plural(rows, 'row')} x ${plural(names.length, 'column')}, each value clipped to its column's bounds (${noise}, ${grid}, ${weighing(values)}; ` +
+      `scales per row ${Array.from(m.scales, fmt).join(', ')}). ${privacy}${unprotected} For counts, sums, means and quantiles, use dpnoise aggregate instead.\n`,
   );
 }
 

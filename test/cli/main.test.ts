@@ -197,7 +197,7 @@ describe.concurrent('dpnoise release', () => {
 
   it('adds grid-mode noise to the named columns only, reproducibly under a seed', async () => {
     const out = join(dir, 'out.csv');
-    const args = ['release', '--input', csv, '--columns', 'age,income', '--sensitivity', '1,1000', ...GAUSSIAN, '--seed', 'cli'];
+    const args = ['release', '--input', csv, '--columns', 'age:0:100,income:0:100000', ...GAUSSIAN, '--seed', 'cli'];
     const r = await dpnoise(...args, '--output', out);
     expect(r.status).toBe(0);
     const [again, coarse, continuous] = await Promise.all([dpnoise(...args), dpnoise(...args, '--grid', '0.5'), dpnoise(...args, '--mode', 'continuous')]);
@@ -215,22 +215,54 @@ describe.concurrent('dpnoise release', () => {
     expect(continuous.stderr).toMatch(/\(gaussian, continuous mode,/);
   });
 
+  it('clips each value to its bounds before the noise, and calibrates to HIGH - LOW', async () => {
+    const r = await dpnoise(
+      'release',
+      '--input',
+      csv,
+      '--columns',
+      'age:40:50,income:0:1000',
+      '--rows-per-person',
+      '1',
+      '--epsilon',
+      '1000',
+      '--delta',
+      '1e-6',
+      '--seed',
+      'clip',
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',').slice(-2).map(Number));
+    // Ages 34, 29, 51 become 40, 40, 50 and incomes 1000, under noise of sd about 0.3 and 30 here.
+    rows.forEach(([age, income], i) => {
+      expect(Math.abs(age! - [40, 40, 50][i]!)).toBeLessThan(3);
+      expect(Math.abs(income! - 1000)).toBeLessThan(300);
+    });
+    expect(r.stderr).toMatch(/each value clipped to its column's bounds/);
+    const scales = /scales per row ([^)]*)\)/.exec(r.stderr)![1]!.split(', ').map(Number);
+    expect(scales[1]! / scales[0]!).toBeCloseTo(100, 0); // ranges 10 and 1000, spr (each rounded to its grid)
+  });
+
   it('says what it protects and warns, before writing anything, about what it does not: copied columns, a zero sensitivity, --seed', async () => {
     const out = join(dir, 'honest.csv');
     const [plain, zero, seeded, ndjsonRun, directory] = await Promise.all([
-      dpnoise('release', '--input', csv, '--columns', 'income', '--sensitivity', '1000', ...GAUSSIAN, '--output', out),
-      dpnoise('release', '--input', csv, '--columns', 'age,income', '--sensitivity', '0,1000', ...GAUSSIAN),
-      dpnoise('release', '--input', csv, '--columns', 'age,income', '--sensitivity', '1,1000', ...GAUSSIAN, '--seed', 's'),
-      dpnoise('release', '--input', file('people.ndjson', '{"name":"Ann","salary":1234}\n'), '--columns', 'salary', '--sensitivity', '1', ...GAUSSIAN),
-      dpnoise('release', '--input', dir, '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN),
+      dpnoise('release', '--input', csv, '--columns', 'income:0:100000', ...GAUSSIAN, '--output', out),
+      dpnoise('release', '--input', csv, '--columns', 'age:0:0,income:0:100000', ...GAUSSIAN),
+      dpnoise('release', '--input', csv, '--columns', 'age:0:100,income:0:100000', ...GAUSSIAN, '--seed', 's'),
+      dpnoise('release', '--input', file('people.ndjson', '{"name":"Ann","salary":1234}\n'), '--columns', 'salary:0:10000', ...GAUSSIAN),
+      dpnoise('release', '--input', dir, '--columns', 'a:0:10', ...GAUSSIAN),
     ]);
     expect(plain.status, plain.stderr).toBe(0);
     const [warning, summary] = plain.stderr.trim().split('\n');
     expect(warning).toBe('dpnoise: warning: the columns "name", "age" are copied unchanged and NOT protected.');
     expect(summary).toMatch(
-      /Each person \(at most 1 row\) gets \(1\.00000, 1e-6\)-DP over the whole file for the column "income", against neighbouring files that differ in that person's rows \(the number of rows is public\)\. Not protected: "name", "age", copied unchanged\. For counts, sums and means, release the aggregate instead/,
+      /Each person \(at most 1 row\) gets \(1\.00000, 1e-6\)-DP over the whole file for the column "income", against neighbouring files that differ in that person's rows \(the number of rows is public\)\. Not protected: "name", "age", copied unchanged\. For counts, sums, means and quantiles, use dpnoise aggregate instead/,
     );
-    expect(zero.stderr).toMatch(/^dpnoise: warning: --sensitivity is 0 for "age": released exactly, unprotected/);
+    expect(zero.stderr).toMatch(/^dpnoise: warning: the bounds of "age" have LOW = HIGH: every value becomes that constant, released without noise/);
     expect(seeded.stderr).toMatch(/^dpnoise: warning: --seed makes the noise predictable: this output is NOT private/);
     expect(seeded.stderr).toMatch(/No privacy: --seed made the noise predictable\./);
     expect(seeded.stderr).not.toMatch(/-DP/);
@@ -240,7 +272,7 @@ describe.concurrent('dpnoise release', () => {
   });
 
   it("weighs each column's error relative to its sensitivity by default (columns in different units), or as --weights says", async () => {
-    const base = ['release', '--input', csv, '--columns', 'age,income', '--sensitivity', '1,1000', ...GAUSSIAN, '--mode', 'continuous'];
+    const base = ['release', '--input', csv, '--columns', 'age:0:100,income:0:100000', ...GAUSSIAN, '--mode', 'continuous'];
     const [byDefault, equal, given, wrong, negative] = await Promise.all([
       dpnoise(...base),
       dpnoise(...base, '--weights', 'equal'),
@@ -249,9 +281,9 @@ describe.concurrent('dpnoise release', () => {
       dpnoise(...base, '--weights', '1,-1'),
     ]);
     const scales = (r: { stderr: string }) => /scales per row ([^)]*)\)/.exec(r.stderr)![1]!.split(', ').map(Number);
-    const sensitivity = [1, 1000];
+    const sensitivity = [100, 100000];
     // range: the optimal allocation for errors relative to each column's sensitivity is spr.
-    expect(byDefault.stderr).toMatch(/errors weighed relative to each column's sensitivity \(--weights range\)/);
+    expect(byDefault.stderr).toMatch(/errors weighed relative to each column's range \(--weights range\)/);
     const spr = calibrateGaussian({ sensitivity, epsilon: 1, delta: 1e-6, allocation: 'spr' }).scales;
     scales(byDefault).forEach((s, i) => {
       expect(s / spr[i]!).toBeCloseTo(1, 5); // printed to 6 digits
@@ -282,7 +314,7 @@ describe.concurrent('dpnoise release', () => {
   });
 
   it('needs --rows-per-person, and calibrates each row so that, by the accountant, each person gets the budget', async () => {
-    const base = ['release', '--input', csv, '--columns', 'age,income', '--sensitivity', '1,1000', '--epsilon', '1'];
+    const base = ['release', '--input', csv, '--columns', 'age:0:100,income:0:100000', '--epsilon', '1'];
     const [missing, fraction, laplace4, gaussian4, grid1, grid4, approximate50] = await Promise.all([
       dpnoise(...base, '--delta', '1e-6'),
       dpnoise(...base, '--delta', '1e-6', '--rows-per-person', '1.5'),
@@ -302,7 +334,7 @@ describe.concurrent('dpnoise release', () => {
     // Continuous noise, accounted from the printed scales: 4 rows compose to the budget exactly
     // (epsilon / 4 per row for Laplace, the distance mu / 2 for Gaussian noise). Not machine-epsilon
     // tolerances: the scales are printed to 6 significant digits (5e-6 relative each), hence 4 decimals.
-    const sensitivity = [1, 1000];
+    const sensitivity = [100, 100000];
     expect(laplace4.stderr).toMatch(/Each person \(at most 4 rows\) gets 1\.00000-DP over the whole file/);
     expect(compose(Array(4).fill(laplacePrivacy({ scales: scales(laplace4), sensitivity }))).epsilon(0)).toBeCloseTo(1, 4);
     expect(gaussian4.stderr).toMatch(/Each person \(at most 4 rows\) gets \(1\.00000, 1e-6\)-DP over the whole file/);
@@ -332,9 +364,7 @@ describe.concurrent('dpnoise release', () => {
       '--input',
       input,
       '--columns',
-      'a',
-      '--sensitivity',
-      '1',
+      'a:0:10',
       '--epsilon',
       '1',
       '--noise',
@@ -362,9 +392,7 @@ describe.concurrent('dpnoise release', () => {
       ['{"a":1e400}\n', /line 1, key "a": 1e400 is not a finite number/],
       ['{"a":1}\n{"a":1\n', /line 2 is not JSON/],
     ];
-    const runs = await Promise.all(
-      cases.map(([text], i) => dpnoise('release', '--input', file(`bad-${i}.jsonl`, text), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN)),
-    );
+    const runs = await Promise.all(cases.map(([text], i) => dpnoise('release', '--input', file(`bad-${i}.jsonl`, text), '--columns', 'a:0:10', ...GAUSSIAN)));
     runs.forEach((r, i) => {
       expect(r.status, cases[i]![0]).toBe(2);
       expect(r.stderr, cases[i]![0]).toMatch(cases[i]![1]);
@@ -373,7 +401,7 @@ describe.concurrent('dpnoise release', () => {
 
   it('parses CSV strictly: quoted commas, quotes and newlines stay in their field, a BOM is dropped', async () => {
     const input = file('quoted.csv', '\uFEFFid,note,b\r\n1,"x\ny, ""z""",2\r\n3,plain,4\r\n');
-    const r = await dpnoise('release', '--input', input, '--columns', 'id,b', '--sensitivity', '1,1', ...GAUSSIAN);
+    const r = await dpnoise('release', '--input', input, '--columns', 'id:0:10,b:0:10', ...GAUSSIAN);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/noised 2 rows x 2 columns/);
     const rows = parse(r.stdout) as string[][];
@@ -398,7 +426,7 @@ describe.concurrent('dpnoise release', () => {
     ];
     const runs = await Promise.all(
       cases.map(([text], i) =>
-        dpnoise('release', '--input', file(`ragged-${i}.csv`, text), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN, '--output', join(where, `${i}.csv`)),
+        dpnoise('release', '--input', file(`ragged-${i}.csv`, text), '--columns', 'a:0:10', ...GAUSSIAN, '--output', join(where, `${i}.csv`)),
       ),
     );
     runs.forEach((r, i) => {
@@ -413,30 +441,19 @@ describe.concurrent('dpnoise release', () => {
     const out = join(where, 'never.csv');
     const notFolder = file('not-a-folder', '');
     const [bad, nope, count, missing, latin1, folderOutput, io] = await Promise.all([
-      dpnoise('release', '--input', file('bad.csv', 'a,b\n1,2\n3,oops\n5,6\n'), '--columns', 'a,b', '--sensitivity', '1,1', ...GAUSSIAN, '--output', out),
-      dpnoise('release', '--input', csv, '--columns', 'age,nope', '--sensitivity', '1,1', ...GAUSSIAN, '--output', out),
-      dpnoise('release', '--input', csv, '--columns', 'age', '--sensitivity', '1,1', ...GAUSSIAN),
-      dpnoise('release', '--input', join(dir, 'missing.csv'), '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN),
-      dpnoise(
-        'release',
-        '--input',
-        file('latin1.csv', Buffer.from('a,b\n1,caf\u00e9\n', 'latin1')),
-        '--columns',
-        'a',
-        '--sensitivity',
-        '1',
-        ...GAUSSIAN,
-        '--output',
-        out,
-      ),
-      dpnoise('release', '--input', csv, '--columns', 'age', '--sensitivity', '1', ...GAUSSIAN, '--output', where),
+      dpnoise('release', '--input', file('bad.csv', 'a,b\n1,2\n3,oops\n5,6\n'), '--columns', 'a:0:10,b:0:10', ...GAUSSIAN, '--output', out),
+      dpnoise('release', '--input', csv, '--columns', 'age:0:100,nope:0:1', ...GAUSSIAN, '--output', out),
+      dpnoise('release', '--input', csv, '--columns', 'age', ...GAUSSIAN),
+      dpnoise('release', '--input', join(dir, 'missing.csv'), '--columns', 'a:0:10', ...GAUSSIAN),
+      dpnoise('release', '--input', file('latin1.csv', Buffer.from('a,b\n1,caf\u00e9\n', 'latin1')), '--columns', 'a:0:10', ...GAUSSIAN, '--output', out),
+      dpnoise('release', '--input', csv, '--columns', 'age:0:100', ...GAUSSIAN, '--output', where),
       // An output that cannot be created (ENOTDIR) is not a usage error: exit code 1.
-      dpnoise('release', '--input', csv, '--columns', 'age', '--sensitivity', '1', ...GAUSSIAN, '--output', join(notFolder, 'out.csv')),
+      dpnoise('release', '--input', csv, '--columns', 'age:0:100', ...GAUSSIAN, '--output', join(notFolder, 'out.csv')),
     ]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/line 3, column "b": "oops" is not a finite number/);
     expect(nope.stderr).toMatch(/column "nope" is not in the header; the columns are: name, age, income\./);
-    expect(count.stderr).toMatch(/one value per column/);
+    expect(count.stderr).toMatch(/--columns must be COLUMN:LOW:HIGH; got "age"/);
     expect(missing.status).toBe(2);
     expect(latin1.stderr).toMatch(/latin1\.csv is not UTF-8 text/); // no byte is silently replaced
     expect(folderOutput.stderr).toMatch(/--output .*failures is not a regular file/);
@@ -445,22 +462,26 @@ describe.concurrent('dpnoise release', () => {
     expect(readdirSync(where)).toEqual([]);
   });
 
-  it('rejects the same column twice, bad --sensitivity entries, unknown options and --output equal to --input', async () => {
+  it('rejects the same column twice, bad bounds, --sensitivity, unknown options and --output equal to --input', async () => {
     const release = (...args: string[]) => dpnoise('release', '--input', csv, ...GAUSSIAN, ...args);
     const original = readFileSync(csv, 'utf8');
     const link = join(dir, 'link-to-data.csv');
     symlinkSync(csv, link);
-    const [twice, entry, hex, bogus, ...same] = await Promise.all([
-      release('--columns', 'age,age', '--sensitivity', '1,1'),
-      release('--columns', 'age,income', '--sensitivity', '1,x'),
-      release('--columns', 'age', '--sensitivity', '0x10'),
-      release('--columns', 'age', '--sensitivity', '1', '--bogus', '1'),
-      ...[csv, join(dir, '.', 'data.csv'), link].map((output) => release('--columns', 'age', '--sensitivity', '1', '--output', output)),
+    const [reversed, bare, twice, entry, hex, bogus, ...same] = await Promise.all([
+      release('--columns', 'age:100:0'),
+      release('--columns', 'age', '--sensitivity', '1'),
+      release('--columns', 'age:0:100,age:0:100'),
+      release('--columns', 'age:0:100,income:0:x'),
+      release('--columns', 'age:0x10:100'),
+      release('--columns', 'age:0:100', '--bogus', '1'),
+      ...[csv, join(dir, '.', 'data.csv'), link].map((output) => release('--columns', 'age:0:100', '--output', output)),
     ]);
+    expect(reversed.stderr).toMatch(/--columns age: LOW must be at most HIGH; got 100:0/);
+    expect(bare.stderr).toMatch(/release takes each column with its bounds, --columns age:0:100,income:0:500000, and clips to them/);
     expect(twice.status).toBe(2);
     expect(twice.stderr).toBe('dpnoise: --columns names "age" twice; name each column once (got age, age).\n');
-    expect(entry.stderr).toMatch(/^dpnoise: --sensitivity: entry 2 \("x"\) is not a number/);
-    expect(hex.stderr).toMatch(/entry 1 \("0x10"\) is not a number/);
+    expect(entry.stderr).toMatch(/^dpnoise: --columns "income:0:x": the bounds must be numbers/);
+    expect(hex.stderr).toMatch(/--columns "age:0x10:100": the bounds must be numbers/);
     expect(bogus.status).toBe(2);
     expect(bogus.stderr).toMatch(
       /^dpnoise: Unknown option '--bogus'\. The options of "dpnoise release" are --input, --output, .*--rows-per-person.*--mode, --grid.*\.\n$/,
@@ -476,8 +497,8 @@ describe.concurrent('dpnoise release', () => {
     const temporary = folder('tmp-stdout');
     const env = { ...process.env, TMPDIR: temporary };
     const [r, bad] = await Promise.all([
-      piped(readFileSync(csv, 'utf8'), env, 'release', '--input', '/dev/stdin', '--columns', 'income', '--sensitivity', '1000', ...GAUSSIAN),
-      piped('a\n1\nx\n', env, 'release', '--input', '/dev/stdin', '--columns', 'a', '--sensitivity', '1', ...GAUSSIAN),
+      piped(readFileSync(csv, 'utf8'), env, 'release', '--input', '/dev/stdin', '--columns', 'income:0:100000', ...GAUSSIAN),
+      piped('a\n1\nx\n', env, 'release', '--input', '/dev/stdin', '--columns', 'a:0:10', ...GAUSSIAN),
     ]);
     expect(r.status, r.stderr).toBe(0);
     const rows = parse(r.stdout) as string[][];
@@ -497,7 +518,7 @@ describe.concurrent('dpnoise release', () => {
   it('reads a FIFO once: a second reading with reordered columns cannot slip the income through raw', async () => {
     const input = fifo('reorder.csv');
     const out = join(dir, 'reorder-out.csv');
-    const run = start(['release', '--input', input, '--columns', 'income', '--sensitivity', '1000', ...GAUSSIAN, '--output', out]);
+    const run = start(['release', '--input', input, '--columns', 'income:0:100000', ...GAUSSIAN, '--output', out]);
     const reordered = 'name,income,age\n"Smith, J",50000,34\nLee,42000,29\nDoe,61000,51\n';
     const openings = await feed(input, [readFileSync(csv, 'utf8'), reordered], run);
     const r = await run.ended;
@@ -514,7 +535,7 @@ describe.concurrent('dpnoise release', () => {
     const victim = file('victim.txt', 'precious\n');
     const input = fifo('planted.csv');
     const out = join(where, 'out.csv');
-    const run = start(['release', '--input', input, '--columns', 'age', '--sensitivity', '1', ...GAUSSIAN, '--output', out]);
+    const run = start(['release', '--input', input, '--columns', 'age:0:100', ...GAUSSIAN, '--output', out]);
     const link = `${out}.dpnoise-${run.pid}.tmp`; // the old name: the output's, and the process id
     symlinkSync(victim, link);
     await feed(input, [readFileSync(csv, 'utf8'), readFileSync(csv, 'utf8')], run);
@@ -529,7 +550,7 @@ describe.concurrent('dpnoise release', () => {
   it('removes its temporary file (random name, mode 0600) on SIGTERM', async () => {
     const where = folder('interrupted');
     const input = fifo('never-fed.csv');
-    const run = start(['release', '--input', input, '--columns', 'age', '--sensitivity', '1', ...GAUSSIAN, '--output', join(where, 'out.csv')]);
+    const run = start(['release', '--input', input, '--columns', 'age:0:100', ...GAUSSIAN, '--output', join(where, 'out.csv')]);
     for (let i = 0; i < 400 && leftovers(where).length === 0; i++) await sleep(10);
     expect(leftovers(where)).toHaveLength(1);
     const [temporary] = leftovers(where);
