@@ -38,7 +38,9 @@ interface DuckDBModule {
 /** @duckdb/node-api, or an error that says how to get it. */
 async function loadDuckDB(): Promise<DuckDBModule> {
   try {
-    return (await import('@duckdb/node-api' as string)) as DuckDBModule;
+    // A specifier in a variable: bundlers for the browser leave it alone (rows in memory need no engine).
+    const specifier = '@duckdb/node-api';
+    return (await import(/* @vite-ignore */ specifier)) as DuckDBModule;
   } catch {
     throw new Error('dpnoise: aggregates over files and DuckDB tables need the package @duckdb/node-api; install it with `npm install @duckdb/node-api`.');
   }
