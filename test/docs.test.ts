@@ -21,7 +21,8 @@ describe('the API reference', () => {
   }, 120_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it.each(['index.html', 'modules.html', 'functions/gaussianMechanism.html'])('%s opens from file:// without errors', async (file) => {
+  const pages = ['index.html', 'modules.html', 'functions/dpnoise.gaussianMechanism.html', 'functions/dpnoise_aggregate.aggregate.html'];
+  it.each(pages)('%s opens from file:// without errors', async (file) => {
     const page = await chromium.browser.newPage();
     const errors: string[] = [];
     page.on('console', (message) => {

@@ -22,6 +22,7 @@ import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js
  * @group Aggregates
  */
 export interface AggregatePlan {
+  /** One line per statistic asked for: its noise and interval half-width. */
   readonly accuracy: readonly AccuracyLine[];
   /** The privacy of the release (what a budget is charged). */
   readonly privacy: Privacy;

@@ -13,11 +13,13 @@ import type { Spec } from './spec.js';
  * @group Aggregates
  */
 export interface Estimate {
+  /** The released value. */
   readonly value: number;
   /** The noise's standard deviation (for a mean, by the delta method; for a quantile, in rows of rank). */
   readonly sd: number;
-  /** The interval's ends. */
+  /** The interval's lower end. */
   readonly low: number;
+  /** The interval's upper end. */
   readonly high: number;
 }
 
@@ -27,9 +29,11 @@ export interface Estimate {
  * @group Aggregates
  */
 export interface AggregateLine extends Estimate {
+  /** The group. */
   readonly group: string;
   /** 'count', 'sum', 'mean', 'quantile', 'histogram' or 'clipped'. */
   readonly statistic: string;
+  /** The column (undefined for a count). */
   readonly column: string | undefined;
   /** The quantile's level, or the histogram bin's label ("[0, 18)"). */
   readonly at: string | undefined;

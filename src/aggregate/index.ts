@@ -1,3 +1,9 @@
+/**
+ * The `dpnoise/aggregate` entry: private statistics of tables (JavaScript rows, or files and
+ * DuckDB tables through the optional peer dependency @duckdb/node-api).
+ *
+ * @module dpnoise/aggregate
+ */
 // The `dpnoise/aggregate` entry: private aggregates over tables (aggregate.ts). It loads the
 // WebAssembly module as the default entry does; DuckDB is loaded only for files and DuckDB tables.
 import '../wasm/embedded-init.js';

@@ -18,7 +18,15 @@ export type Interval = readonly [number, number];
  *
  * @group Aggregates
  */
-export type AggregateSource = readonly Readonly<Record<string, unknown>>[] | string | { connection: unknown; table: string };
+export type AggregateSource =
+  | readonly Readonly<Record<string, unknown>>[]
+  | string
+  | {
+      /** A DuckDB connection (`DuckDBConnection` of @duckdb/node-api). */
+      connection: unknown;
+      /** A table or view on it (schema.table allowed). */
+      table: string;
+    };
 
 /**
  * The statistics and their settings (see aggregate).
@@ -49,9 +57,27 @@ export interface AggregateSpec {
   /** Means of columns, each clipped to its bounds. */
   mean?: Readonly<Record<string, Bounds>>;
   /** Quantiles of columns: `{ income: { bounds: [0, 500000], q: [0.5, 0.9] } }`. */
-  quantile?: Readonly<Record<string, { bounds: Bounds; q: number | readonly number[] }>>;
+  quantile?: Readonly<
+    Record<
+      string,
+      {
+        /** The column's bounds. */
+        bounds: Bounds;
+        /** The quantile, or quantiles, in (0, 1). */
+        q: number | readonly number[];
+      }
+    >
+  >;
   /** Histograms over declared bin edges (increasing; values outside go to the end bins): `{ age: { bins: [0, 18, 65, 100] } }`. */
-  histogram?: Readonly<Record<string, { bins: readonly number[] }>>;
+  histogram?: Readonly<
+    Record<
+      string,
+      {
+        /** The bin edges, increasing. */
+        bins: readonly number[];
+      }
+    >
+  >;
   /**
    * How to weigh the statistics' errors: 'range' (default) relative to each statistic's range,
    * so each gets the same error relative to its bounds (noise in proportion to sensitivity, `spr`);
