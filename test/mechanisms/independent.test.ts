@@ -173,3 +173,28 @@ describe('laplaceMechanism for (epsilon, delta)', () => {
     );
   });
 });
+
+describe('histograms (README, "Counts and histograms")', () => {
+  const counts = [120, 45, 3, 0, 17, 88, 9];
+
+  it('as one l1 group, a bin per person: 7 times less Laplace noise than a sensitivity per bin', () => {
+    const grouped = laplaceMechanism({ groups: { sizes: [7], sensitivity: [1] }, epsilon: 1, mode: 'continuous' });
+    const perBin = laplaceMechanism({ sensitivity: new Array(7).fill(1), epsilon: 1, mode: 'continuous' });
+    expect(grouped.scales[0]).toBeCloseTo(1, 9);
+    expect(perBin.scales[0]! / grouped.scales[0]!).toBeCloseTo(7, 9);
+    // Replace-one moves two bins: l1 sensitivity 2, so twice the noise; Gaussian, l2 sqrt(2) against sqrt(7).
+    expect(laplaceMechanism({ groups: { sizes: [7], sensitivity: [2] }, epsilon: 1, mode: 'continuous' }).scales[0]).toBeCloseTo(2, 9);
+    const gaussian = (l2: number) => gaussianMechanism({ groups: { sizes: [7], sensitivity: [l2] }, epsilon: 1, delta: 1e-6, mode: 'continuous' }).scales[0]!;
+    expect(gaussian(Math.sqrt(7)) / gaussian(1)).toBeCloseTo(Math.sqrt(7), 9);
+  });
+
+  it('post-processed to non-negative integers, at the privacy of the release', () => {
+    const m = laplaceMechanism({ groups: { sizes: [7], sensitivity: [1] }, epsilon: 1 });
+    const published = Array.from(m.release(counts, { rng: createRng({ seed: 'histogram' }) }), (x) => Math.max(0, Math.round(x)));
+    expect(published.every((x) => Number.isInteger(x) && x >= 0)).toBe(true);
+    published.forEach((x, i) => {
+      expect(Math.abs(x - counts[i]!)).toBeLessThan(20);
+    });
+    expect(m.privacy.epsilonPure).toBeLessThanOrEqual(1);
+  });
+});
