@@ -73,7 +73,8 @@ function plot(id, data, series, { logX = false, logY = false, xLabel = '', yLabe
     {
       width: 520,
       height: 240,
-      scales: { x: { time: false, distr: logX ? 3 : 1 }, y: { distr: logY ? 3 : 1 } },
+      // The x axis ends at the data's ends (uPlot would round a log axis out to the next decade).
+      scales: { x: { time: false, distr: logX ? 3 : 1, range: (_, min, max) => [min, max] }, y: { distr: logY ? 3 : 1 } },
       axes: [
         { label: xLabel, values: (_, ticks) => ticks.map(tick) },
         { label: yLabel, size: 60, values: (_, ticks) => ticks.map(tick) },
@@ -146,6 +147,9 @@ function update() {
     inputs.values = readCsv();
     fields.K.value = inputs.values.length; // K follows the CSV
   }
+  // The units of the figures, and a word on a delta too large to mean privacy.
+  document.getElementById('units').textContent = csv ? '(your sensitivities, in their units)' : '(profile scaled to ‖λ‖₂ = 1)';
+  document.getElementById('delta-note').hidden = !(fields.delta.valueAsNumber > 1e-4);
   const wrong = Object.values(fields).filter((field) => !field.disabled && !field.validity.valid);
   for (const field of Object.values(fields)) showError(field, wrong.includes(field) ? field.validationMessage : '');
   if (wrong.length) return reject(wrong);

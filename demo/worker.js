@@ -11,9 +11,10 @@ const SHAPES = {
   'one-hot': (i) => (i === 1 ? 1 : 0),
 };
 
-/** The profile, scaled to ||lambda||_2 = 1 as in the papers' figures: the pasted `values`, or a shape over K coordinates. */
+/** The profile: the pasted `values` as they are (the user's units), or a shape over K coordinates scaled to ||lambda||_2 = 1 as in the papers' figures. */
 function profileOf({ profile, K, values }) {
-  const raw = profile === 'csv' ? values : Array.from({ length: K }, (_, k) => SHAPES[profile](k + 1, K));
+  if (profile === 'csv') return values;
+  const raw = Array.from({ length: K }, (_, k) => SHAPES[profile](k + 1, K));
   const norm = Math.hypot(...raw);
   return raw.map((x) => x / norm);
 }

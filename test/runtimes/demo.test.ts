@@ -99,8 +99,20 @@ describe('the demo page', () => {
       1e-6,
     );
     expect(await page.locator('.uplot').count()).toBe(5);
-    // Gini comes with what it measures.
+    // Gini comes with what it measures, and the allocations with what they do.
     expect(await page.locator('p', { has: page.locator('[data-testid=gini]') }).textContent()).toMatch(/spread.*0: all equal; near 1: concentrated/);
+    expect(await page.locator('[data-testid=allocations]').textContent()).toMatch(/spr: noise in proportion to each coordinate's sensitivity/);
+    expect(await page.locator('[data-testid=units]').textContent()).toBe('(profile scaled to ‖λ‖₂ = 1)');
+    // A delta too large to mean privacy gets a word, and computes all the same.
+    const note = page.locator('[data-testid=delta-note]');
+    expect(await note.isVisible()).toBe(false);
+    await page.fill('input[name=delta]', '0.5');
+    await settled(page);
+    expect(await note.isVisible()).toBe(true);
+    expect(await note.textContent()).toMatch(/well below 1\/n/);
+    await page.fill('input[name=delta]', '1e-6');
+    await settled(page);
+    expect(await note.isVisible()).toBe(false);
     await screenshot(page, 'demo');
     expect(errors).toEqual([]);
   });
@@ -188,13 +200,15 @@ describe('the demo page', () => {
     await settled(page);
     expect(await csv.isVisible()).toBe(true);
     expect({ value: await K.inputValue(), disabled: await K.isDisabled() }).toEqual({ value: '7', disabled: true });
-    await check(page, scaled([1, 2, 3, 5, 8, 13, 21]), 0.5, 1e-6);
+    // A pasted profile is the user's own: its MSE in its units, not scaled.
+    await check(page, [1, 2, 3, 5, 8, 13, 21], 0.5, 1e-6);
+    expect(await page.locator('[data-testid=units]').textContent()).toBe('(your sensitivities, in their units)');
     expect(await page.locator('#plot-K').isVisible()).toBe(false); // a pasted profile has no K to vary
     await csv.fill('0.5; 4\n2 0');
     await settled(page);
     expect(await K.inputValue()).toBe('4');
     expect(await status(page)).toBe('K = 4: done');
-    await check(page, scaled([0.5, 4, 2, 0]), 0.5, 1e-6);
+    await check(page, [0.5, 4, 2, 0], 0.5, 1e-6);
     await screenshot(page, 'demo-csv');
     await csv.fill('0.5, -4, x');
     await refused(page);
