@@ -26,7 +26,7 @@ describe('the published package', () => {
     expect(() => JSON.parse(printed)).not.toThrow();
   });
 
-  it('npm pack ships dist/ (with both wasm builds), the README and the licence, nothing else', () => {
+  it('npm pack ships dist/ (with both wasm builds), examples/ (the README refers to them), the README and the licence, nothing else', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dpnoise-pack-'));
     try {
       // --ignore-scripts: npm test has built dist/ (prepack would only find the build up to date).
@@ -43,7 +43,9 @@ describe('the published package', () => {
       expect(files).toContain('dist/dpnoise-scalar.wasm');
       expect(files).toContain('README.md');
       expect(files).toContain('LICENSE');
-      expect(files.filter((f) => !f.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(f))).toEqual([]);
+      expect(files).toContain('examples/aggregate.mjs');
+      expect(files).toContain('examples/data/diabetes.csv');
+      expect(files.filter((f) => !f.startsWith('dist/') && !f.startsWith('examples/') && !['README.md', 'LICENSE', 'package.json'].includes(f))).toEqual([]);
       // npm runs these when the package is installed (prepare: from git) and npm 11 warns about them.
       const { scripts = {} } = JSON.parse(run('tar', ['-xzOf', join(dir, pack!.filename), 'package/package.json']));
       expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
