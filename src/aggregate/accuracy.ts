@@ -37,6 +37,14 @@ export function blockOf(layout: Layout, measure: number, level = 0): number {
   return layout.blocks.findIndex((b) => b.measure === measure && b.level === level);
 }
 
+/** The block of the layout's measure of a kind that has one per layout ('count', 'units'); -1 when absent. */
+export function blockOfKind(layout: Layout, kind: 'count' | 'units'): number {
+  return blockOf(
+    layout,
+    layout.measures.findIndex((m) => m.kind === kind),
+  );
+}
+
 /** The index of a measure equal to `m`. */
 export function measureOf(layout: Layout, m: Measure): number {
   const key = JSON.stringify(m);
@@ -84,8 +92,7 @@ export function sumNoise(noised: Noised, measure: number, level: number): { sd: 
   const b = blockOf(noised.layout, measure);
   const sdS = noised.sd[b]!;
   if (m.shift === 0) return { sd: sdS, halfWidth: widthPerSd(noised.family, level) * sdS };
-  const count = noised.layout.measures.findIndex((x) => x.kind === 'count');
-  const sdN = noised.sd[blockOf(noised.layout, count)]!;
+  const sdN = noised.sd[blockOfKind(noised.layout, 'count')]!;
   const sd = Math.sqrt(sdS * sdS + m.shift * m.shift * sdN * sdN);
   const halfWidth =
     noised.family === 'gaussian' ? widthPerSd('gaussian', level) * sd : laplaceSumWidth(sdS / Math.SQRT2, (Math.abs(m.shift) * sdN) / Math.SQRT2, level);
@@ -102,8 +109,7 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
   const lines: Array<{ line: AccuracyLine; perRow: number }> = [];
   const add = (statistic: string, of: AccuracyLine['of'], s: number, perRow: number, halfWidth = width * s) =>
     lines.push({ line: Object.freeze({ statistic, mechanism: family, of, sd: s, halfWidth }), perRow });
-  const count = layout.measures.findIndex((m) => m.kind === 'count');
-  if (spec.count) add('count', 'value', sd[blockOf(layout, count)]!, 1);
+  if (spec.count) add('count', 'value', sd[blockOfKind(layout, 'count')]!, 1);
   for (const { column, bounds } of spec.sum) {
     const { sd: s, halfWidth } = sumNoise(noised, sumMeasureOf(layout, column, bounds, false), spec.level);
     add(`sum(${column})`, 'value', s, Math.max(Math.abs(bounds[0]), Math.abs(bounds[1])), halfWidth);

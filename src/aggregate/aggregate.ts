@@ -10,7 +10,7 @@ import { describe, readOptions } from '../core/validate.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { duckdbTotals, openSource } from './duckdb.js';
-import { type AccuracyLine, accuracyOf } from './accuracy.js';
+import { type AccuracyLine, accuracyOf, blockOfKind } from './accuracy.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
 import { noised, type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
 import { rowTotals } from './rows.js';
@@ -80,7 +80,7 @@ function planned(spec: Spec, plan: Plan): AggregatePlan {
  */
 function selected(groups: readonly string[], noisy: Float64Array, plan: Plan): { released: readonly string[]; noisy: Float64Array } {
   if (plan.threshold === undefined) return { released: Object.freeze([...groups]), noisy };
-  const units = plan.offsets[plan.layout.blocks.findIndex((b) => plan.layout.measures[b.measure]!.kind === 'units')]!;
+  const units = plan.offsets[blockOfKind(plan.layout, 'units')]!;
   const keep = groups.flatMap((_, g) => (noisy[g * plan.length + units]! >= plan.threshold! ? [g] : []));
   const out = new Float64Array(keep.length * plan.length);
   keep.forEach((g, i) => {

@@ -1,8 +1,8 @@
 // From the noisy release vector to the statistics a user reads, each with its noise standard
 // deviation and an interval (docs/aggregates.md, "Intervals"). Everything here post-processes the
 // noisy vector and public parameters: nothing reads the exact totals.
-import { blockOf, measureOf, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
-import { BRANCHING, DEPTH, LEAVES, type Measure } from './layout.js';
+import { blockOf, blockOfKind, measureOf, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
+import { BRANCHING, clip, DEPTH, LEAVES, type Measure } from './layout.js';
 import type { Plan } from './plan.js';
 import type { Spec } from './spec.js';
 
@@ -40,7 +40,6 @@ export interface AggregateLine extends Estimate {
 }
 
 const estimate = (value: number, sd: number, width: number): Estimate => Object.freeze({ value, sd, low: value - width * sd, high: value + width * sd });
-const clamp = (x: number, lower: number, upper: number) => Math.min(upper, Math.max(lower, x));
 
 /**
  * The value at rank r of a noisy quantile tree (levels 1 to DEPTH), by descent from the root, and
@@ -63,7 +62,7 @@ function descend(levels: readonly Float64Array[], rank: number, lower: number, u
     node = node * BRANCHING + child;
     last = level[node]!;
   }
-  const fraction = last > 0 ? clamp(remaining / last, 0, 1) : 0.5;
+  const fraction = last > 0 ? clip(remaining / last, 0, 1) : 0.5;
   return { value: lower + ((node + fraction) / LEAVES) * (upper - lower), before };
 }
 
@@ -79,7 +78,7 @@ function quantileEstimate(levels: readonly Float64Array[], q: number, lower: num
     0,
     levels[0]!.reduce((a, x) => a + x, 0),
   );
-  const at = (r: number) => descend(levels, clamp(r, 0, total), lower, upper);
+  const at = (r: number) => descend(levels, clip(r, 0, total), lower, upper);
   const found = at(q * total);
   const [first, ...deeper] = found.before as [number, ...number[]];
   const variance = (1 - q) ** 2 * first + q * q * (BRANCHING - first) + deeper.reduce((a, b) => a + b, 0);
@@ -101,10 +100,7 @@ export function estimatesOf(
     const at = g * plan.length + offsets[block]!;
     return noisy.subarray(at, at + layout.blocks[block]!.size);
   };
-  const countBlock = blockOf(
-    layout,
-    layout.measures.findIndex((m) => m.kind === 'count'),
-  );
+  const countBlock = blockOfKind(layout, 'count');
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
   groups.forEach((group, g) => {
@@ -128,7 +124,7 @@ export function estimatesOf(
       const middle = (lower + upper) / 2;
       const b = blockOf(layout, sumMeasureOf(layout, column, bounds, true));
       const n = Math.max(1, count());
-      const value = clamp(middle + cellsAt(b, g)[0]! / n, lower, upper);
+      const value = clip(middle + cellsAt(b, g)[0]! / n, lower, upper);
       // The delta method for (S / N) at the noisy values: var ~ (sd_S^2 + (mean - middle)^2 sd_N^2) / N^2.
       const meanSd = Math.sqrt(sd[b]! ** 2 + (value - middle) ** 2 * sd[countBlock]! ** 2) / n;
       add(

@@ -12,7 +12,7 @@ import { readProfile } from '../calibrate/allocations.js';
 import { readMode } from '../mechanisms/grid.js';
 import { GAUSSIAN, LAPLACE } from '../noise/families.js';
 import { wasm } from '../wasm/loader.js';
-import { type Noised, scoreOf } from './accuracy.js';
+import { blockOfKind, type Noised, scoreOf } from './accuracy.js';
 import { type Block, LEAVES, layoutOf, type Layout } from './layout.js';
 import type { Spec } from './spec.js';
 import { quantumOf, type Totals } from './totals.js';
@@ -55,7 +55,7 @@ export function readAggregatePrivacy(privacy: unknown): Target {
  * P(Y >= m) <= Q((m - 1) / s); discrete Laplace noise of scale b steps, P(Y >= m) <= e^(-m / b).
  */
 function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: Layout, family: 'gaussian' | 'laplace', beta: number): number {
-  const k = layout.blocks.findIndex((b) => layout.measures[b.measure]!.kind === 'units');
+  const k = blockOfKind(layout, 'units');
   const g = mechanism.grid!;
   const steps = mechanism.scales[k]! / g;
   const w = wasm();

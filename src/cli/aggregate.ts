@@ -8,6 +8,7 @@ import { aggregate, type AggregateResult, planAggregate } from '../aggregate/agg
 import type { AggregatePlan } from '../aggregate/aggregate.js';
 import type { AggregateSpec } from '../aggregate/spec.js';
 import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
+import { csvLine } from './formats.js';
 import { PrivateOutput, UsageError } from './io.js';
 import { progressBar } from './progress.js';
 
@@ -114,11 +115,10 @@ function accuracyTable(plan: AggregatePlan): string {
 }
 
 function csvOf(result: AggregateResult): string {
-  const cell = (v: string | undefined) => (v === undefined ? '' : /[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-  const rows = result.table.map((l) =>
-    [l.group, l.statistic, l.column, l.at, String(l.value), String(l.sd), String(l.low), String(l.high)].map(cell).join(','),
+  const lines = result.table.map((l) =>
+    csvLine([l.group, l.statistic, l.column ?? '', l.at ?? '', String(l.value), String(l.sd), String(l.low), String(l.high)]),
   );
-  return `group,statistic,column,at,value,sd,low,high\n${rows.join('\n')}\n`;
+  return csvLine(['group', 'statistic', 'column', 'at', 'value', 'sd', 'low', 'high']) + lines.join('');
 }
 
 /** The budget of --budget, or one that holds exactly this release. */

@@ -37,7 +37,8 @@ function positions(header: readonly string[], names: readonly string[]): number[
 }
 
 const quote = (field: string) => (/[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
-const csvLine = (fields: readonly string[]) => `${fields.map(quote).join(',')}\n`;
+/** One CSV line, each field quoted when it must be. */
+export const csvLine = (fields: readonly string[]) => `${fields.map(quote).join(',')}\n`;
 
 /**
  * CSV with a header row. Strict: a quote inside an unquoted field, an unclosed quote or a row

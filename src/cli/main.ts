@@ -7,6 +7,7 @@ import { calibrateGridGaussian, gaussianDistance, smallestSteps } from '../accou
 import { compose, type Privacy } from '../accounting/privacy.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration, largestPureBudget } from '../calibrate/allocations.js';
 import { roundUp } from '../core/rounding.js';
+import { clip } from '../aggregate/layout.js';
 import { aggregateCommand, budgetCommand } from './aggregate.js';
 import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
 import { csv, decimal, ndjson, type Noise } from './formats.js';
@@ -290,7 +291,7 @@ async function releaseCommand(args: string[]): Promise<void> {
   if (reversed) throw new UsageError(`--columns ${reversed.column}: LOW must be at most HIGH; got ${reversed.bounds.join(':')}.`);
   // Clipped values move by at most HIGH - LOW, rounded up (the subtraction may round down).
   const perColumn = columns.map(({ bounds: [low, high] }) => (high === low ? 0 : roundUp(high - low)));
-  const clip = (row: number[]) => row.map((x, j) => Math.min(columns[j]!.bounds[1], Math.max(columns[j]!.bounds[0], x)));
+  const clipped = (row: number[]) => row.map((x, j) => clip(x, ...columns[j]!.bounds));
   const k = rowsPerPerson(values);
   const noise = choice(values, 'noise', NOISE);
   const budget = budgetOf(noise, values);
@@ -327,7 +328,7 @@ async function releaseCommand(args: string[]): Promise<void> {
     const noised: Noise = (row, line) => {
       if (++rows % 65536 === 0) progress.update(bytesRead() / size);
       try {
-        return m.release(clip(row), sampling);
+        return m.release(clipped(row), sampling);
       } catch (error) {
         if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
         throw new UsageError(`line ${line}: ${error.message.replace(/^dpnoise: /, '')}`);
