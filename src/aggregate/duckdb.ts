@@ -15,11 +15,9 @@ interface Connection {
   readonly progress?: { readonly percentage: number };
 }
 
-/** Runs `work`, reporting the connection's progress to `onProgress` every 250 ms meanwhile (turning DuckDB's progress tracking on for it). */
+/** Runs `work`, reporting the connection's progress to `onProgress` every 250 ms meanwhile (DuckDB's progress tracking turned on first, by duckdbTotals). */
 async function reporting<T>(connection: Connection, onProgress: ((fraction: number) => void) | undefined, work: () => Promise<T>): Promise<T> {
   if (onProgress === undefined) return work();
-  // DuckDB tracks progress only with its progress bar on (printing it is a separate setting).
-  await connection.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
   const timer = setInterval(() => {
     const percentage = connection.progress?.percentage ?? -1;
     if (percentage >= 0) onProgress(percentage / 100);
@@ -197,6 +195,8 @@ export async function duckdbTotals(connection: Connection, spec: Spec, layout: L
   const cellMeasures = [...layout.measures.entries()].filter(([, m]) => m.kind === 'bins' || m.kind === 'leaves');
   try {
     if (spec.groups !== undefined) await connection.run(`CREATE TEMPORARY TABLE ${groupsTable} AS ${groupsSql(spec.groups)}`);
+    // DuckDB tracks progress only with its progress bar on (printing it is a separate setting).
+    if (spec.onProgress) await connection.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
     let from = `(${keptSql(spec, groupsTable)})`;
     if (cellMeasures.length > 0) {
       await reporting(connection, spec.onProgress, () => connection.run(`CREATE TEMPORARY TABLE ${kept} AS ${keptSql(spec, groupsTable)}`));
