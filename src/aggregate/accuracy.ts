@@ -67,7 +67,7 @@ export function widthPerSd(family: 'gaussian' | 'laplace', level: number): numbe
  * P(|X + Y| > t) = (b1^2 e^(-t/b1) - b2^2 e^(-t/b2)) / (b1^2 - b2^2), and e^(-t/b) (1 + t/(2b))
  * when b1 = b2 = b; by bisection (the tail falls with t), to 2^-40 relative.
  */
-export function laplaceSumWidth(b1: number, b2: number, level: number): number {
+function laplaceSumWidth(b1: number, b2: number, level: number): number {
   const { exp } = wasm();
   const [a, b] = b1 >= b2 ? [b1, b2] : [b2, b1];
   const r = b / a;
@@ -100,7 +100,7 @@ export function sumNoise(noised: Noised, measure: number, level: number): { sd: 
 }
 
 /** A quantile's rank sd on a typical path (b_1 = BRANCHING / 2, deeper levels half passed), for the table made before any data is read. */
-export const typicalRankNodes = BRANCHING / 4 + ((DEPTH - 1) * (BRANCHING - 1)) / 2;
+const typicalRankNodes = BRANCHING / 4 + ((DEPTH - 1) * (BRANCHING - 1)) / 2;
 
 /** The accuracy table's lines, each with what one row can move its statistic by (for scoreOf). */
 function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow: number }> {

@@ -81,7 +81,7 @@ async function columnsOf(connection: Connection, from: string): Promise<string[]
 }
 
 /** Refuses a spec naming columns the source does not have (its schema, not its data). */
-export function checkColumns(spec: Spec, available: readonly string[]): void {
+function checkColumns(spec: Spec, available: readonly string[]): void {
   const needed = [spec.unit, spec.groupBy, ...valueColumns(spec)].filter((c): c is string => c !== undefined);
   const missing = needed.filter((c) => !available.includes(c));
   if (missing.length > 0) {

@@ -96,7 +96,7 @@ export interface AggregateSpec {
   onProgress?: (fraction: number) => void;
 }
 
-export interface QuantileSpec {
+interface QuantileSpec {
   column: string;
   bounds: Interval;
   q: readonly number[];
