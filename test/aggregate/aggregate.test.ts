@@ -209,6 +209,19 @@ describe('the budget', () => {
     expect(budget.releases).toBe(1);
   });
 
+  it('returns frozen results: a caller cannot rewrite a released figure, its interval or the plan', async () => {
+    const r = await aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), { epsilon: 1, delta: 1e-6 }, { ...spec, groups: [0], table: [{ g: 0, x: 1 }] });
+    const count = r.rows[0]!.count as { value: number };
+    expect(() => {
+      count.value = 1e9;
+    }).toThrow(TypeError);
+    expect(() => (r.rows as unknown[]).push({})).toThrow(TypeError);
+    expect(() => {
+      (r.accuracy[0] as { sd: number }).sd = 0;
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(r) && Object.isFrozen(r.table[0]) && Object.isFrozen(r.groups)).toBe(true);
+  });
+
   it('changes nothing when the call is refused for its options', async () => {
     const budget = createBudget({ epsilon: 1, delta: 1e-6 });
     await expect(aggregate(budget, { epsilon: 0.5, delta: 1e-6 }, { ...spec, sum: { x: [1, 0] }, table: [] })).rejects.toThrow(RangeError);
