@@ -117,11 +117,20 @@ function chiSquare(draws: Float64Array, cdf: (k: number) => number, minimum = Ma
   return { chi2, df: edges.length };
 }
 
-/** Statistical: rejects when chi^2 is more than 5 standard deviations (sqrt(2 df)) above its mean df. */
-const rejects = ({ chi2, df }: { chi2: number; df: number }) => chi2 > df + 5 * Math.sqrt(2 * df);
+type ChiSquare = { chi2: number; df: number };
+
+/** Rejects when chi^2 is more than 5 standard deviations (sqrt(2 df)) above its mean df: for seeded draws, which cannot fail by chance. */
+const rejectsSeeded = ({ chi2, df }: ChiSquare) => chi2 > df + 5 * Math.sqrt(2 * df);
+
+/**
+ * For draws from the CSPRNG: rejects above the chi-square quantile at 6.5 standard normal
+ * deviations by Wilson and Hilferty's cube-root approximation, a level near 1e-11 for every df from
+ * 3 to 1000 (scipy's chi2.sf), where rejectsSeeded's is 7e-4 at df = 6.
+ */
+const rejectsCsprng = ({ chi2, df }: ChiSquare) => chi2 > df * (1 - 2 / (9 * df) + 6.5 * Math.sqrt(2 / (9 * df))) ** 3;
 
 /** Chi-square on the draws at the true scale passes, and at a scale 5% off either way fails (power). */
-function expectLaw(draws: Float64Array, cdfAt: (scale: number) => (k: number) => number, scale: number, where: string): void {
+function expectLaw(draws: Float64Array, cdfAt: (scale: number) => (k: number) => number, scale: number, where: string, rejects = rejectsSeeded): void {
   expect(draws.every(Number.isInteger), `${where}: integers`).toBe(true);
   expect(rejects(chiSquare(draws, cdfAt(scale))), `${where}: matches`).toBe(false);
   expect(rejects(chiSquare(draws, cdfAt(scale * 1.05))), `${where}: 5% wider is rejected`).toBe(true);
@@ -222,11 +231,12 @@ describe('the exact path: the same function of the random words, to the last dra
   });
 
   it.each([1, 2, 3, 4, 5])('pool of %i words: discrete Laplace t = 1 and discrete Gaussian s = 2 keep their law (chi-square with power)', (poolWords) => {
-    expectLaw(csprngDraws('discreteLaplaceSamples', 1, 100_000, poolWords), laplaceCdf, 1, `Laplace, pool ${poolWords}`);
-    expectLaw(csprngDraws('discreteGaussianSamples', 2, 100_000, poolWords), gaussianCdf, 2, `Gaussian, pool ${poolWords}`);
+    expectLaw(csprngDraws('discreteLaplaceSamples', 1, 100_000, poolWords), laplaceCdf, 1, `Laplace, pool ${poolWords}`, rejectsCsprng);
+    expectLaw(csprngDraws('discreteGaussianSamples', 2, 100_000, poolWords), gaussianCdf, 2, `Gaussian, pool ${poolWords}`, rejectsCsprng);
   });
 
-  it('the CSPRNG path: 4e7 draws of discrete Laplace t = 1 and discrete Gaussian s = 2 within 4 SE of the PMF at every |y| <= 6', () => {
+  // 5.5 SE: each of the 14 cells strays that far with probability 3.8e-8, and a bias of 0.13% at |y| = 1 is caught.
+  it('the CSPRNG path: 4e7 draws of discrete Laplace t = 1 and discrete Gaussian s = 2 within 5.5 SE of the PMF at every |y| <= 6', () => {
     for (const [kernel, cdf] of [
       ['discreteLaplaceSamples', laplaceCdf(1)],
       ['discreteGaussianSamples', gaussianCdf(2)],
@@ -241,7 +251,7 @@ describe('the exact path: the same function of the random words, to the last dra
       for (let y = 0; y <= 6; y++) {
         const p = y === 0 ? cdf(0) - cdf(-1) : 2 * (cdf(y) - cdf(y - 1));
         const se = Math.sqrt(n * p * (1 - p));
-        expect(Math.abs((counts.get(y) ?? 0) - n * p), `${kernel}, |y| = ${y}`).toBeLessThan(4 * se);
+        expect(Math.abs((counts.get(y) ?? 0) - n * p), `${kernel}, |y| = ${y}`).toBeLessThan(5.5 * se);
       }
     }
   });
