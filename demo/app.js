@@ -71,7 +71,7 @@ function plot(id, data, series, { logX = false, logY = false, xLabel = '', yLabe
   el.setAttribute('aria-label', `${yLabel} against ${xLabel}: ${series.map(([label]) => label).join(', ')}`);
   plots[id] = new uPlot(
     {
-      width: 520,
+      width: Math.min(520, el.clientWidth || 520), // a phone's column is narrower
       height: 240,
       // The x axis ends at the data's ends (uPlot would round a log axis out to the next decade).
       scales: { x: { time: false, distr: logX ? 3 : 1, range: (_, min, max) => [min, max] }, y: { distr: logY ? 3 : 1 } },

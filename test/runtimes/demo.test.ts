@@ -79,6 +79,47 @@ const NO_ERROR = { invalid: null, message: null };
 describe('the demo page', () => {
   const chromium = useChromium();
 
+  it('lays out for a phone (390 px) as for a desktop: no sideways scrolling, text at its size, and without the viewport tag it would not', async () => {
+    /** The page at a width, as a phone (touch, 3x pixels) or a desktop shows it, optionally with its viewport tag removed. */
+    async function layout(width: number, phone: boolean, withoutViewportTag = false) {
+      const context = await chromium.browser.newContext({
+        viewport: { width, height: 844 },
+        isMobile: phone,
+        hasTouch: phone,
+        deviceScaleFactor: phone ? 3 : 1,
+      });
+      const page = await context.newPage();
+      if (withoutViewportTag) {
+        await page.route('**/demo/', async (route) => {
+          const response = await route.fetch();
+          await route.fulfill({ response, body: (await response.text()).replace(/<meta name="viewport"[^>]*>/, '') });
+        });
+      }
+      await page.goto(`${chromium.origin}/demo/`);
+      await settled(page);
+      const measured = await page.evaluate(() => ({
+        layoutWidth: window.innerWidth,
+        contentWidth: document.documentElement.scrollWidth,
+        fontPx: Number.parseFloat(getComputedStyle(document.body).fontSize),
+        // what a reader finds on the page: the results table's first row and the status line
+        firstRow: Array.from((document.querySelector('#figures tbody tr') as HTMLTableRowElement).cells, (cell) => cell.textContent).join(' '),
+        status: document.querySelector('[data-testid=status]')?.textContent,
+      }));
+      const png = await page.screenshot({ fullPage: true });
+      if (!withoutViewportTag) await screenshot(page, phone ? 'demo-phone' : 'demo-desktop');
+      await context.close();
+      return { ...measured, pngWidth: png.readUInt32BE(16) }; // the PNG header's width
+    }
+    const desktop = await layout(1200, false);
+    const phone = await layout(390, true);
+    expect(desktop).toMatchObject({ layoutWidth: 1200, pngWidth: 1200 });
+    expect(phone).toMatchObject({ layoutWidth: 390, pngWidth: 1170, fontPx: desktop.fontPx, firstRow: desktop.firstRow, status: desktop.status });
+    expect(phone.contentWidth).toBeLessThanOrEqual(390);
+    expect(phone.firstRow).toMatch(/^Gaussian iid \d/);
+    // The test has power: without the tag a phone lays the page out 980 px wide and shrinks it.
+    expect((await layout(390, true, true)).layoutWidth).toBe(980);
+  });
+
   it("shows the library's numbers, follows input changes, and renders its plots", async () => {
     const { page, errors } = await open(chromium);
     await check(
