@@ -116,3 +116,11 @@ describe('code in the documents', () => {
     expect(stderr).toBe('');
   });
 });
+
+describe('figures in README', () => {
+  it('the allocation table on the diabetes means is what scripts/diabetes-means.mjs prints (seeded)', async () => {
+    const { stdout } = await run(process.execPath, [join(root, 'scripts/diabetes-means.mjs')], { cwd: root, timeout: 60_000 });
+    expect(stdout).toMatch(/^\| allocation \| age \|/);
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(stdout);
+  });
+});
