@@ -11,7 +11,8 @@ export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";
 export { discreteLaplaceSamples, discreteGaussianSamples, setExactOnly } from "./noise/discrete";
-import { CHUNK, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, STREAM, VALUES, WEIGHTS } from "./memory";
+export { staircaseSamples } from "./noise/staircase";
+import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";
 
 import { ADD, PER_COORDINATE } from "./noise/samplers";
 import { FIXED_WORK } from "./noise/discrete";
@@ -33,6 +34,8 @@ export function weightsPointer(): usize { return WEIGHTS; }
 export function resultsPointer(): usize { return RESULTS; }
 export function valuesPointer(): usize { return VALUES; }
 export function scalesPointer(): usize { return SCALES; }
+export function epsilonsPointer(): usize { return EPSILONS; }
+export function shapesPointer(): usize { return SHAPES; }
 export function randomPointer(): usize { return RANDOM; }
 export function extraPointer(): usize { return EXTRA; }
 export function streamPointer(): usize { return STREAM; }

@@ -15,6 +15,7 @@ export {
   type LaplaceCalibration,
   type ProfileOptions,
 } from './calibrate/allocations.js';
+export { calibrateStaircase, staircase2dError, type StaircaseCalibration, type StaircaseCalibrationOptions } from './calibrate/staircase.js';
 export { createRng, type Rng, type RngOptions } from './noise/random.js';
 export {
   gaussianNoise,
@@ -27,6 +28,7 @@ export {
   type ScalesArgument,
   type SampleOptions,
 } from './noise/samplers.js';
+export { staircaseNoise, type StaircaseShape } from './noise/staircase.js';
 export {
   gaussianNoiseParallel,
   addGaussianNoiseParallel,

@@ -62,7 +62,7 @@ type No = f64;
 @inline function normalMagnitude(word: u64): u64 { return (word >>> 9) & MAGNITUDE_52; }
 /** x with the sign bit of `word` at `bit` (branch-free: the sign is a coin flip). */
 // @ts-ignore: decorator
-@inline function signed(word: u64, bit: u64, x: f64): f64 {
+@inline export function signed(word: u64, bit: u64, x: f64): f64 {
   return reinterpret<f64>(reinterpret<u64>(x) ^ (((word >>> bit) & 1) << 63));
 }
 
@@ -156,17 +156,20 @@ export function laplaceSamples(first: f64, n: i32, flags: i32, scale: f64, share
   }
 }
 
+/** An Exp(1) draw from the primary word of `coordinate`; the rare slow path takes its extra words from the first. */
+// @ts-ignore: decorator
+@inline export function standardExponential(word: u64, coordinate: u64): f64 {
+  const layer = exponentialLayer(word);
+  const magnitude = word >>> 11;
+  if (magnitude < limit(EXPONENTIAL_K, layer)) return <f64>magnitude * table(EXPONENTIAL_W, layer);
+  beginCoordinate(coordinate);
+  return exponentialSlow(word);
+}
+
 function laplaceLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared: f64): void {
   const origin = <u64>first;
   for (let i = 0; i < n; i++) {
     const word = load<u64>(RANDOM + (<usize>i << 3));
-    const layer = exponentialLayer(word);
-    const magnitude = word >>> 11;
-    let noise = <f64>magnitude * table(EXPONENTIAL_W, layer);
-    if (magnitude >= limit(EXPONENTIAL_K, layer)) {
-      beginCoordinate(origin + i);
-      noise = exponentialSlow(word);
-    }
-    apply(i, signed(word, 0, noise), isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
+    apply(i, signed(word, 0, standardExponential(word, origin + i)), isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
   }
 }

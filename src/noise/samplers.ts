@@ -45,7 +45,7 @@ export interface SampleOptions {
 /** Scales are at most 1e150, so that no noise value can overflow (|noise| < 46 scales). */
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
 
-export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples';
+export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples' | 'staircaseSamples';
 
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
 export function readScales(scales: unknown, length: number): Scales {
@@ -117,6 +117,8 @@ export interface DrawOptions {
   grid?: number;
   /** Discrete kernels: skip the noise-dependent shortcuts (default false). */
   fixedWork?: boolean;
+  /** The staircase kernel: per-coordinate budgets and shapes (the scales are its step widths). */
+  staircase?: { epsilons: Float64Array; gammas: Float64Array };
 }
 
 let drawing = false;
@@ -145,6 +147,10 @@ export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scal
       stream.words(w, first, n);
       if (scales instanceof Float64Array) copyIn(w, w.scalesPointer(), scales, start, n);
       else if (typeof scales === 'object') expandGroups(view(w, w.scalesPointer(), n), scales, first);
+      if (how.staircase) {
+        copyIn(w, w.epsilonsPointer(), how.staircase.epsilons, start, n);
+        copyIn(w, w.shapesPointer(), how.staircase.gammas, start, n);
+      }
       if (add) copyIn(w, w.valuesPointer(), how.source ?? target, start, n);
       w[kernel](first, n, flags, scale, extra);
       setAt(target, view(w, w.valuesPointer(), n), start);

@@ -77,6 +77,8 @@ export interface WasmExports {
   /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */
   discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
   discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  /** Staircase noise with per-coordinate step widths (SCALES), budgets (EPSILONS) and shapes (SHAPES); flags: ADD. */
+  staircaseSamples(first: number, n: number, flags: number): void;
   /** The samplers' flags (assembly/noise/samplers.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
   flagPerCoordinate(): number;
   flagAdd(): number;
@@ -88,6 +90,8 @@ export interface WasmExports {
   extraWords(): number;
   valuesPointer(): number;
   scalesPointer(): number;
+  epsilonsPointer(): number;
+  shapesPointer(): number;
   randomPointer(): number;
   extraPointer(): number;
   streamPointer(): number;

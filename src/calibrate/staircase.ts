@@ -1,0 +1,234 @@
+// The staircase mechanism's costs and calibration (docs/staircase.md): the moments E|X|^p of the
+// 1-D staircase in closed form (p = 1, 2), its best shape gamma, and the split of a pure epsilon
+// across the coordinates of a sensitivity profile that minimises sum_i w_i lambda_i^p V_p(eps_i).
+import { type Budget, budgetOf, readBudget, type Target } from '../core/budget.js';
+import { frozenResult } from '../core/frozen.js';
+import { readOptions } from '../core/validate.js';
+import { type Allocation, laplaceCalibration, PROFILE_OPTIONS, type ProfileOptions, readProfile } from './allocations.js';
+
+/**
+ * E|X|^p of the staircase of sensitivity 1, budget epsilon and shape gamma, for p = 1 or 2:
+ * (1 - b) / ((p + 1) (gamma + b (1 - gamma))) times the sums over the steps, in S0 = sum b^k,
+ * S1 = sum k b^k and S2 = sum k^2 b^k (b = e^-epsilon; every term positive, so no cancellation).
+ */
+export function staircaseMoment(p: 1 | 2, gamma: number, epsilon: number): number {
+  const b = Math.exp(-epsilon);
+  const ob = -Math.expm1(-epsilon); // 1 - b without cancellation
+  const S0 = 1 / ob;
+  const S1 = b / (ob * ob);
+  const first = gamma;
+  const second = 1 - gamma;
+  const scale = ob / ((p + 1) * (gamma + b * second));
+  if (p === 1) return scale * (gamma * gamma * S0 + 2 * gamma * S1 + b * ((1 - gamma * gamma) * S0 + 2 * second * S1));
+  const S2 = (b * (1 + b)) / (ob * ob * ob);
+  const g2 = first * first;
+  return scale * (g2 * first * S0 + 3 * g2 * S1 + 3 * first * S2 + b * ((1 - g2 * first) * S0 + 3 * (1 - g2) * S1 + 3 * second * S2));
+}
+
+/** Golden-section steps: the bracket shrinks by 0.618 per step, to 1e-16 of [0, 1]. */
+const GOLDEN_STEPS = 80;
+const INVERSE_PHI = (Math.sqrt(5) - 1) / 2;
+
+/** The minimiser in [0, 1] of a unimodal f, by golden-section search. */
+function goldenMinimum(f: (x: number) => number): number {
+  let [a, b] = [0, 1];
+  for (let step = 0; step < GOLDEN_STEPS; step++) {
+    const c = b - INVERSE_PHI * (b - a);
+    const d = a + INVERSE_PHI * (b - a);
+    if (f(c) < f(d)) b = d;
+    else a = c;
+  }
+  return (a + b) / 2;
+}
+
+/** The gamma in [0, 1] of least E|X|^p: 1 / (1 + e^(epsilon/2)) for p = 1, by golden-section search for p = 2 (unimodal: docs/staircase.md). */
+export function staircaseShape(p: 1 | 2, epsilon: number): number {
+  if (p === 1) return 1 / (1 + Math.exp(epsilon / 2));
+  return goldenMinimum((gamma) => staircaseMoment(2, gamma, epsilon));
+}
+
+/** V_p(epsilon): the least E|X|^p over the shapes, for sensitivity 1. */
+export function staircaseCost(p: 1 | 2, epsilon: number): number {
+  return staircaseMoment(p, staircaseShape(p, epsilon), epsilon);
+}
+
+/** -V_p'(epsilon), from the moment's derivative at the best shape (the envelope theorem), by a central difference. */
+function costSlope(p: 1 | 2, epsilon: number): number {
+  const gamma = staircaseShape(p, epsilon);
+  const h = epsilon * 1e-4;
+  return (staircaseMoment(p, gamma, epsilon - h) - staircaseMoment(p, gamma, epsilon + h)) / (2 * h);
+}
+
+/** Points of the table that inverts -V_p' (log-spaced from epsilon 2^-SPAN to epsilon). */
+const TABLE_POINTS = 8193;
+const SPAN = 40;
+
+/**
+ * The optimal split: eps_i with c_i (-V_p'(eps_i)) = nu for every coordinate of weight c_i =
+ * w_i lambda_i^p > 0, and nu such that sum eps_i = epsilon. -V_p' is decreasing, so eps_i(nu) is
+ * read off a log-log table of it, and the sum is decreasing in nu: bisection. Returns the split
+ * at the nu whose sum is below epsilon (the safe side).
+ */
+function optimalSplit(p: 1 | 2, weights: Float64Array, epsilon: number): Float64Array {
+  const logE = new Float64Array(TABLE_POINTS);
+  const logSlope = new Float64Array(TABLE_POINTS); // decreasing in logE
+  for (let t = 0; t < TABLE_POINTS; t++) {
+    const e = epsilon * 2 ** (-SPAN + (SPAN * t) / (TABLE_POINTS - 1));
+    logE[t] = Math.log(e);
+    logSlope[t] = Math.log(costSlope(p, e));
+  }
+  /** log eps_i for log(nu / c_i) = y, clamped to the table. */
+  const inverse = (y: number): number => {
+    if (y >= logSlope[0]!) return logE[0]!;
+    if (y <= logSlope[TABLE_POINTS - 1]!) return logE[TABLE_POINTS - 1]!;
+    let [lo, hi] = [0, TABLE_POINTS - 1];
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (logSlope[mid]! > y) lo = mid;
+      else hi = mid;
+    }
+    const f = (y - logSlope[lo]!) / (logSlope[hi]! - logSlope[lo]!);
+    return logE[lo]! + f * (logE[hi]! - logE[lo]!);
+  };
+  const logWeights = weights.map((c) => (c > 0 ? Math.log(c) : Number.NaN));
+  const split = (logNu: number) => logWeights.map((lc) => (Number.isNaN(lc) ? 0 : Math.exp(inverse(logNu - lc))));
+  const sum = (eps: Float64Array) => eps.reduce((s, e) => s + e, 0);
+  let [lo, hi] = [-800, 800]; // log nu: the sum falls from K epsilon to K epsilon 2^-40
+  for (let step = 0; step < 200 && hi - lo > 1e-14; step++) {
+    const mid = (lo + hi) / 2;
+    if (sum(split(mid)) > epsilon) lo = mid;
+    else hi = mid;
+  }
+  return split(hi);
+}
+
+/** Scales the split down, if need be, so that its sum in exact arithmetic cannot pass epsilon (each addition rounds by at most 2^-53 of the sum). */
+function withinBudget(eps: Float64Array, epsilon: number): Float64Array {
+  const limit = epsilon * (1 - (eps.length + 2) * 2 ** -52);
+  const total = eps.reduce((s, e) => s + e, 0);
+  return total <= limit ? eps : eps.map((e) => e * (limit / total) * (1 - 2 ** -52));
+}
+
+/**
+ * The options of calibrateStaircase: per-coordinate `sensitivity`, pure `epsilon`, and the
+ * allocation, its errorPower (1 or 2) and weights.
+ *
+ * @group Calibration
+ */
+export interface StaircaseCalibrationOptions extends Omit<ProfileOptions, 'groups'> {
+  /** The privacy budget epsilon (> 0): pure epsilon-DP. */
+  epsilon: number;
+}
+
+/**
+ * A staircase calibration: per coordinate, the budget eps_i, the shape gamma_i and the
+ * sensitivity its steps are measured in.
+ *
+ * @group Calibration
+ */
+export interface StaircaseCalibration {
+  readonly family: 'staircase';
+  /** The budget calibrated to: `{ epsilon }` (pure epsilon-DP). */
+  readonly budget: Budget;
+  readonly allocation: Allocation;
+  /** The p of the error E|X|^p the allocation minimises: 1 or 2. */
+  readonly errorPower: 1 | 2;
+  /** Each coordinate's step width: its sensitivity (iid: the largest sensitivity, for every coordinate). */
+  readonly sensitivity: Float64Array;
+  /** Each coordinate's budget eps_i; they add up to at most epsilon. */
+  readonly epsilons: Float64Array;
+  /** Each coordinate's shape gamma_i in [0, 1]: the share of a step at the higher density. */
+  readonly gammas: Float64Array;
+  /** Expected error sum_i w_i E|X_i|^p. */
+  readonly error: number;
+  /** The optimal i.n.i.d. Laplace calibration's error for the same profile, epsilon and p, divided by this one's. */
+  readonly gain: number;
+}
+
+/**
+ * Calibrates independent staircase noise (Geng & Viswanath), the optimal pure epsilon-DP noise
+ * for one real query, to a sensitivity profile: the budget is split across the coordinates
+ * (`optimal`: minimising sum_i w_i lambda_i^p V_p(eps_i); `spr`: eps / K each; `iid`: eps / K and
+ * the largest sensitivity everywhere), each coordinate with the staircase shape of least error.
+ * The product is epsilon-DP under the box bound (each coordinate moves by at most its
+ * sensitivity). errorPower is 1 (l1 error) or 2 (the MSE, the default).
+ *
+ * @example
+ * ```ts
+ * import { calibrateStaircase } from 'dpnoise';
+ *
+ * const s = calibrateStaircase({ sensitivity: [0.15, 0.85], epsilon: 3, errorPower: 1 });
+ * console.log(s.epsilons); // 0.8591, 2.1409
+ * console.log(s.error, s.gain); // 0.4996, 1.144 (i.n.i.d. Laplace: 0.5714)
+ * ```
+ *
+ * @group Calibration
+ */
+export function calibrateStaircase(options: StaircaseCalibrationOptions): StaircaseCalibration {
+  const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon']);
+  if (o.groups !== undefined) throw new TypeError('dpnoise: the staircase takes `sensitivity` per coordinate, not `groups`.');
+  const target = readBudget(o, ['pure']) as Target & { notion: 'pure' };
+  const profile = readProfile(o, true);
+  const { lambda, allocation } = profile;
+  if (profile.p !== 1 && profile.p !== 2) throw new RangeError(`dpnoise: \`errorPower\` must be 1 or 2 for the staircase; got ${profile.p}.`);
+  const p = profile.p;
+  const K = lambda.length;
+  const weights = profile.weights ?? new Float64Array(K).fill(1);
+  const largest = lambda.reduce((m, x) => Math.max(m, x), 0);
+  const sensitivity = allocation === 'iid' ? new Float64Array(K).fill(largest) : lambda;
+  const noised = sensitivity.reduce((n, x) => n + (x > 0 ? 1 : 0), 0);
+  let epsilons: Float64Array;
+  if (allocation === 'optimal') {
+    epsilons = optimalSplit(
+      p,
+      sensitivity.map((x, i) => weights[i]! * x ** p),
+      target.epsilon,
+    );
+  } else {
+    epsilons = sensitivity.map((x) => (x > 0 ? target.epsilon / noised : 0));
+  }
+  epsilons = withinBudget(epsilons, target.epsilon);
+  const gammas = epsilons.map((e) => (e > 0 ? staircaseShape(p, e) : 0.5));
+  const error = epsilons.reduce((s, e, i) => s + (e > 0 ? weights[i]! * sensitivity[i]! ** p * staircaseMoment(p, gammas[i]!, e) : 0), 0);
+  const laplace = laplaceCalibration(target, { ...profile, allocation: 'optimal' }).error;
+  return frozenResult({
+    family: 'staircase',
+    budget: budgetOf(target),
+    allocation,
+    errorPower: p,
+    sensitivity,
+    epsilons,
+    gammas,
+    error,
+    gain: error > 0 ? laplace / error : 1,
+  });
+}
+
+/**
+ * The l1 error E||X||_1 of the 2-D l1-shell staircase mechanism (l1 sensitivity 1), minimised over
+ * its shape: the staircase row of the journal's Table V-4 (0.5856 at epsilon 3). With q = e^-eps,
+ * S0, S1, S2 as in staircaseMoment and A = g + q(1 - g), B = g^2 + q(1 - g^2), C = g^3 + q(1 - g^3):
+ * (2/3)(3 A S2 + 3 B S1 + C S0) / (2 A S1 + B S0), minimised over g in [0, 1] by golden section.
+ *
+ * @example
+ * ```ts
+ * import { staircase2dError } from 'dpnoise';
+ *
+ * console.log(staircase2dError(3)); // 0.5856
+ * ```
+ *
+ * @group Calibration
+ */
+export function staircase2dError(epsilon: number): number {
+  const target = readBudget({ epsilon }, ['pure']) as Target & { notion: 'pure' };
+  const q = Math.exp(-target.epsilon);
+  const oq = -Math.expm1(-target.epsilon);
+  const [S0, S1, S2] = [1 / oq, q / (oq * oq), (q * (1 + q)) / (oq * oq * oq)];
+  const error = (g: number) => {
+    const A = g + q * (1 - g);
+    const B = g * g + q * (1 - g * g);
+    const C = g * g * g + q * (1 - g * g * g);
+    return ((2 / 3) * (3 * A * S2 + 3 * B * S1 + C * S0)) / (2 * A * S1 + B * S0);
+  };
+  return error(goldenMinimum(error));
+}

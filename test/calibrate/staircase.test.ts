@@ -1,0 +1,156 @@
+// The staircase's costs and calibration (src/calibrate/staircase.ts) against mpmath
+// (test/fixtures/staircase.json, made by scripts/staircase_reference.py: the moments summed step
+// by step from the density, independent of the closed forms here), the journal's Table V-4, and
+// the optimality conditions of the allocation.
+import { describe, expect, it } from 'vitest';
+import { calibrateLaplace, calibrateStaircase, staircase2dError } from '../../src/index.js';
+import { staircaseCost, staircaseMoment, staircaseShape } from '../../src/calibrate/staircase.js';
+import { expectClose, expectNear, fixture } from '../helpers.js';
+
+interface Reference {
+  moments: Array<{ p: 1 | 2; gamma: number; epsilon: number; moment: number }>;
+  shapes: Array<{ p: 1 | 2; epsilon: number; gamma: number; cost: number; slope: number }>;
+  splits: Array<{ p: 1; sensitivity: number[]; epsilon: number; epsilons: number[]; error: number }>;
+  twoDimensional: Array<{ epsilon: number; shape: number; error: number }>;
+}
+const reference = fixture<Reference>('staircase.json');
+
+/** The exact sum of doubles (each a multiple of 2^-1074), as a BigInt count of 2^-1074. */
+function exactUnits(values: Iterable<number>): bigint {
+  const view = new DataView(new ArrayBuffer(8));
+  let total = 0n;
+  for (const x of values) {
+    view.setFloat64(0, x);
+    const raw = view.getBigUint64(0);
+    const exponent = Number((raw >> 52n) & 0x7ffn);
+    const fraction = raw & ((1n << 52n) - 1n);
+    total += (exponent === 0 ? fraction : fraction | (1n << 52n)) << BigInt(Math.max(0, exponent - 1));
+  }
+  return total;
+}
+
+describe('staircase costs', () => {
+  it('E|X|^p in closed form equals the sum over the steps (mpmath), p = 1 and 2, every shape', () => {
+    for (const { p, gamma, epsilon, moment } of reference.moments) {
+      expectClose(staircaseMoment(p, gamma, epsilon), moment, 1e-13, `p ${p}, gamma ${gamma}, eps ${epsilon}`);
+    }
+  });
+
+  it('the best shape and its cost: 1/(1 + e^(eps/2)) and 1/(2 sinh(eps/2)) for p = 1, golden-section search for p = 2', () => {
+    for (const { p, epsilon, gamma, cost } of reference.shapes) {
+      // The minimum is flat (the cost moves with the square of the shape's error), so a search in
+      // double precision places it to about 1e-6 at eps 0.05 (mpmath's to 1e-15); the cost is exact.
+      expectNear(staircaseShape(p, epsilon), gamma, p === 1 ? 1e-13 : 1e-6, `shape, p ${p}, eps ${epsilon}`);
+      expectClose(staircaseCost(p, epsilon), cost, 1e-13, `cost, p ${p}, eps ${epsilon}`);
+    }
+    expectClose(staircaseCost(1, 5), 0.0826418349, 1e-9, "V_1(5), the check value of the journal's formula");
+  });
+
+  it('E|X|^2 has one minimum in gamma (so golden-section search finds it): its slope changes sign once on [0, 1]', () => {
+    for (const epsilon of [0.01, 0.1, 1, 3, 10, 30]) {
+      const values = Array.from({ length: 2001 }, (_, j) => staircaseMoment(2, j / 2000, epsilon));
+      const signChanges = values.slice(2).filter((v, j) => Math.sign(v - values[j + 1]!) !== Math.sign(values[j + 1]! - values[j]!)).length;
+      expect(signChanges, `eps ${epsilon}`).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('tends to Laplace for small epsilon (V_1 -> 1/eps, V_2 -> 2/eps^2) and falls like e^(-eps/2) for large', () => {
+    expectClose(staircaseCost(1, 1e-4) * 1e-4, 1, 1e-8, 'V_1 eps');
+    expectClose(staircaseCost(2, 1e-3) * 1e-6, 2, 1e-3, 'V_2 eps^2 / 2');
+    expectClose(staircaseCost(1, 40) * Math.exp(20), 1, 1e-12, 'V_1 e^(eps/2)');
+  });
+});
+
+describe('calibrateStaircase', () => {
+  it("splits the budget as mpmath does and reproduces the issue's figures (lambda = (0.15, 0.85), l1 error)", () => {
+    for (const { sensitivity, epsilon, epsilons, error } of reference.splits) {
+      const s = calibrateStaircase({ sensitivity, epsilon, errorPower: 1 });
+      s.epsilons.forEach((e, i) => expectClose(e, epsilons[i]!, 1e-5, `eps ${epsilon}, eps_${i}`));
+      expectClose(s.error, error, 1e-9, `eps ${epsilon}, error`);
+    }
+    const s3 = calibrateStaircase({ sensitivity: [0.15, 0.85], epsilon: 3, errorPower: 1 });
+    expect(s3.error).toBeCloseTo(0.4996, 4);
+    expect(calibrateLaplace({ sensitivity: [0.15, 0.85], epsilon: 3, errorPower: 1 }).error).toBeCloseTo(0.5714, 4);
+    expect(s3.gain).toBeCloseTo(0.5714 / 0.4996, 3);
+    expect(calibrateStaircase({ sensitivity: [0.15, 0.85], epsilon: 10, errorPower: 1 }).error).toBeCloseTo(0.0597, 4);
+  });
+
+  it('meets the optimality conditions (p = 2): equal marginal costs, and no shift of budget between two coordinates lowers the error', () => {
+    const sensitivity = [0.05, 0.2, 0.5, 1, 3];
+    const weights = [1, 2, 1, 0.5, 1];
+    const s = calibrateStaircase({ sensitivity, weights, epsilon: 8, errorPower: 2 });
+    const objective = (eps: number[]) => eps.reduce((sum, e, i) => sum + weights[i]! * sensitivity[i]! ** 2 * staircaseCost(2, e), 0);
+    const marginal = Array.from(
+      s.epsilons,
+      (e, i) => (weights[i]! * sensitivity[i]! ** 2 * (staircaseCost(2, e * (1 - 1e-5)) - staircaseCost(2, e * (1 + 1e-5)))) / (2e-5 * e),
+    );
+    for (const m of marginal) expectClose(m, marginal[0]!, 1e-4, 'marginal cost');
+    const base = objective(Array.from(s.epsilons));
+    expectClose(s.error, base, 1e-12, 'reported error');
+    for (const shift of [1e-3, 1e-2, 0.1]) {
+      for (let i = 0; i < 5; i++) {
+        for (let j = 0; j < 5; j++) {
+          if (i === j || s.epsilons[j]! <= shift) continue;
+          const moved = Array.from(s.epsilons);
+          moved[i]! += shift;
+          moved[j]! -= shift;
+          expect(objective(moved), `move ${shift} from ${j} to ${i}`).toBeGreaterThan(base * (1 - 1e-12));
+        }
+      }
+    }
+  });
+
+  it('never spends more than epsilon: the exact sum of the budgets is at most epsilon', () => {
+    for (const allocation of ['optimal', 'spr', 'iid'] as const) {
+      for (const epsilon of [0.1, 1, 7.3, 50]) {
+        const sensitivity = Array.from({ length: 37 }, (_, i) => 1 / (1 + (i % 7)) + (i === 3 ? 0 : 0.01));
+        const s = calibrateStaircase({ sensitivity, epsilon, allocation, errorPower: 1 });
+        expect(exactUnits(s.epsilons) <= exactUnits([epsilon]), `${allocation}, eps ${epsilon}`).toBe(true);
+        expect(exactUnits(s.epsilons) * 1000n >= exactUnits([epsilon]) * 999n, `${allocation}, eps ${epsilon}: spends it`).toBe(true);
+      }
+    }
+  });
+
+  it('spr gives every coordinate eps / K and its own steps; iid the largest sensitivity everywhere; a coordinate of sensitivity 0 gets no budget', () => {
+    const spr = calibrateStaircase({ sensitivity: [1, 0, 4], epsilon: 2, allocation: 'spr' });
+    expect(Array.from(spr.epsilons)).toEqual([spr.epsilons[0], 0, spr.epsilons[0]]);
+    expectClose(spr.epsilons[0]!, 1, 1e-14, 'eps / 2 for the two noised coordinates');
+    expect(Array.from(spr.sensitivity)).toEqual([1, 0, 4]);
+    const iid = calibrateStaircase({ sensitivity: [1, 2, 4], epsilon: 3, allocation: 'iid' });
+    expect(Array.from(iid.sensitivity)).toEqual([4, 4, 4]);
+    expect(new Set(iid.gammas).size).toBe(1);
+    const optimal = calibrateStaircase({ sensitivity: [1, 0, 4], epsilon: 2 });
+    expect(optimal.epsilons[1]).toBe(0);
+    expect(optimal.error).toBeLessThan(spr.error);
+  });
+
+  it('gains more over Laplace as the budget per coordinate grows', () => {
+    const gains = [0.5, 2, 5, 10, 20].map((epsilon) => calibrateStaircase({ sensitivity: [0.15, 0.85], epsilon, errorPower: 1 }).gain);
+    gains.slice(1).forEach((g, i) => expect(g).toBeGreaterThan(gains[i]!));
+    expect(gains[0]).toBeGreaterThan(1);
+  });
+
+  it('refuses what it cannot calibrate, with the name of the option', () => {
+    expect(() => calibrateStaircase({ sensitivity: [1], epsilon: 1, errorPower: 3 })).toThrow(/`errorPower` must be 1 or 2 for the staircase; got 3/);
+    expect(() => calibrateStaircase({ groups: { sizes: [2], sensitivity: [1] }, epsilon: 1 } as never)).toThrow(TypeError);
+    expect(() => calibrateStaircase({ sensitivity: [1], epsilon: 0 })).toThrow(RangeError);
+    expect(() => calibrateStaircase({ sensitivity: [1], epsilon: 1, delta: 1e-6 } as never)).toThrow(TypeError);
+    expect(() => calibrateStaircase({ sensitivity: [-1], epsilon: 1 })).toThrow(/sensitivity\[0\]/);
+  });
+
+  it('returns frozen results', () => {
+    const s = calibrateStaircase({ sensitivity: [1, 2], epsilon: 1 });
+    expect(Object.isFrozen(s)).toBe(true);
+    const before = Array.from(s.epsilons);
+    s.epsilons.fill(9); // a copy: the calibration's own budgets stay
+    expect(Array.from(s.epsilons)).toEqual(before);
+  });
+});
+
+describe('staircase2dError', () => {
+  it("reproduces the journal's Table V-4 staircase row", () => {
+    for (const { epsilon, error } of reference.twoDimensional) expectClose(staircase2dError(epsilon), error, 1e-12, `eps ${epsilon}`);
+    expect([0.5, 1, 1.5, 2, 2.5, 3].map((e) => staircase2dError(e).toFixed(4))).toEqual(['3.9962', '1.9862', '1.3050', '0.9546', '0.7366', '0.5856']);
+    expect(() => staircase2dError(-1)).toThrow(RangeError);
+  });
+});
