@@ -65,7 +65,9 @@ describe('calibrateStaircase', () => {
   it("splits the budget as mpmath does and reproduces the issue's figures (lambda = (0.15, 0.85), l1 error)", () => {
     for (const { sensitivity, epsilon, epsilons, error } of reference.splits) {
       const s = calibrateStaircase({ sensitivity, epsilon, errorPower: 1 });
-      s.epsilons.forEach((e, i) => expectClose(e, epsilons[i]!, 1e-5, `eps ${epsilon}, eps_${i}`));
+      s.epsilons.forEach((e, i) => {
+        expectClose(e, epsilons[i]!, 1e-5, `eps ${epsilon}, eps_${i}`);
+      });
       expectClose(s.error, error, 1e-9, `eps ${epsilon}, error`);
     }
     const s3 = calibrateStaircase({ sensitivity: [0.15, 0.85], epsilon: 3, errorPower: 1 });
@@ -126,7 +128,9 @@ describe('calibrateStaircase', () => {
 
   it('gains more over Laplace as the budget per coordinate grows', () => {
     const gains = [0.5, 2, 5, 10, 20].map((epsilon) => calibrateStaircase({ sensitivity: [0.15, 0.85], epsilon, errorPower: 1 }).gain);
-    gains.slice(1).forEach((g, i) => expect(g).toBeGreaterThan(gains[i]!));
+    gains.slice(1).forEach((g, i) => {
+      expect(g).toBeGreaterThan(gains[i]!);
+    });
     expect(gains[0]).toBeGreaterThan(1);
   });
 
