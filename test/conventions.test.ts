@@ -31,6 +31,7 @@ const rows = [
 const OPTIONS: Record<string, OptionsCall> = {
   calibrateGaussian: { call: (o) => dpnoise.calibrateGaussian({ ...profile, ...o } as never), budget: 'gaussian' },
   calibrateLaplace: { call: (o) => dpnoise.calibrateLaplace({ ...profile, ...o } as never), budget: 'laplace' },
+  calibrateStaircase: { call: (o) => dpnoise.calibrateStaircase({ ...profile, ...o } as never), budget: 'pure' },
   recommend: { call: (o) => dpnoise.recommend({ ...profile, ...gaussian, ...o } as never) },
   gaussianMechanism: {
     call: (o) => dpnoise.gaussianMechanism({ ...profile, ...o } as never),
@@ -86,6 +87,12 @@ const SAMPLERS: Record<string, (scales: dpnoise.ScalesArgument, options: Options
   addLaplaceNoiseParallel: (s, o) => dpnoise.addLaplaceNoiseParallel(new Float64Array(3), s, o),
 };
 
+/** Samplers that take per-coordinate parameters (a shape object, arrays of numbers or Float64Arrays) and the options. */
+const SHAPED: Record<string, (parameters: (values: number[]) => Float64Array | number[], options: Options) => Float64Array> = {
+  staircaseNoise: (parameters, o) =>
+    dpnoise.staircaseNoise({ sensitivity: parameters([1, 2, 3]), epsilons: parameters([1, 1, 2]), gammas: parameters([0.5, 0, 1]) }, o),
+};
+
 /** Functions of numbers and data, positional by design; compose (a list); init (setup); the constants. */
 const POSITIONAL = [
   'erfc',
@@ -96,6 +103,7 @@ const POSITIONAL = [
   'gaussianMu',
   'gaussianEpsilon',
   'gini',
+  'staircase2dError',
   'gramMatrix',
   'covarianceSensitivity',
   'symmetricEigen',
@@ -109,7 +117,7 @@ const CONSTANTS = ['ALLOCATIONS', 'LOSSES', 'MODES', 'NEIGHBOURS', 'NOISE_FAMILI
 
 describe('the API conventions (README, "Conventions")', () => {
   it('every export is classified here, so a new one meets the conventions before it ships', () => {
-    const classified = new Set([...Object.keys(OPTIONS), ...Object.keys(SAMPLERS), ...POSITIONAL, ...CONSTANTS]);
+    const classified = new Set([...Object.keys(OPTIONS), ...Object.keys(SAMPLERS), ...Object.keys(SHAPED), ...POSITIONAL, ...CONSTANTS]);
     expect(Object.keys(dpnoise).filter((name) => !classified.has(name))).toEqual([]);
     expect([...classified].filter((name) => !(name in dpnoise))).toEqual([]);
     for (const name of CONSTANTS)
@@ -155,6 +163,12 @@ describe('the API conventions (README, "Conventions")', () => {
     expect(await sample(Float64Array.from([1, 2, 3]), seeded())).toEqual(a);
     expect(await sample(2, seeded())).toBeInstanceOf(Float64Array);
     await expect(async () => sample(1, { notAnOption: 1 })).rejects.toThrow(/unknown option `notAnOption`/);
+  });
+
+  it.each(Object.entries(SHAPED))('%s: parameters as Float64Arrays or arrays of numbers; rng in the options', (_name, sample) => {
+    const seeded = () => ({ rng: createRng({ seed: 3 }) });
+    expect(sample((values) => Float64Array.from(values), seeded())).toEqual(sample((values) => values, seeded()));
+    expect(() => sample((values) => values, { notAnOption: 1 })).toThrow(/unknown option `notAnOption`/);
   });
 
   it('arrays in are Float64Arrays or arrays of numbers alike', () => {

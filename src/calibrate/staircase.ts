@@ -127,9 +127,11 @@ export interface StaircaseCalibrationOptions extends Omit<ProfileOptions, 'group
  * @group Calibration
  */
 export interface StaircaseCalibration {
+  /** The noise family. */
   readonly family: 'staircase';
   /** The budget calibrated to: `{ epsilon }` (pure epsilon-DP). */
   readonly budget: Budget;
+  /** The allocation used. */
   readonly allocation: Allocation;
   /** The p of the error E|X|^p the allocation minimises: 1 or 2. */
   readonly errorPower: 1 | 2;
