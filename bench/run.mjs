@@ -34,6 +34,7 @@ const GROUPS = [
   './samplers.mjs',
   './correlated.mjs',
   './grid.mjs',
+  './staircase.mjs',
   './side-channel.mjs',
   './builds.mjs',
   './parallel.mjs',

@@ -59,7 +59,13 @@ function costSlope(p: 1 | 2, epsilon: number): number {
   return (staircaseMoment(p, gamma, epsilon - h) - staircaseMoment(p, gamma, epsilon + h)) / (2 * h);
 }
 
-/** Points of the table that inverts -V_p' (log-spaced from epsilon 2^-SPAN to epsilon). */
+/**
+ * The largest budget one coordinate gets: beyond it e^-eps underflows, and its error (below
+ * e^-350) is nothing. A split capped there still meets epsilon (it spends less).
+ */
+const LARGEST_SHARE = 700;
+
+/** Points of the table that inverts -V_p' (log-spaced from epsilon 2^-SPAN to epsilon, or to LARGEST_SHARE). */
 const TABLE_POINTS = 8193;
 const SPAN = 40;
 
@@ -70,10 +76,11 @@ const SPAN = 40;
  * at the nu whose sum is below epsilon (the safe side).
  */
 function optimalSplit(p: 1 | 2, weights: Float64Array, epsilon: number): Float64Array {
+  const top = Math.min(epsilon, LARGEST_SHARE);
   const logE = new Float64Array(TABLE_POINTS);
   const logSlope = new Float64Array(TABLE_POINTS); // decreasing in logE
   for (let t = 0; t < TABLE_POINTS; t++) {
-    const e = epsilon * 2 ** (-SPAN + (SPAN * t) / (TABLE_POINTS - 1));
+    const e = top * 2 ** (-SPAN + (SPAN * t) / (TABLE_POINTS - 1));
     logE[t] = Math.log(e);
     logSlope[t] = Math.log(costSlope(p, e));
   }
@@ -153,7 +160,8 @@ export interface StaircaseCalibration {
  * (`optimal`: minimising sum_i w_i lambda_i^p V_p(eps_i); `spr`: eps / K each; `iid`: eps / K and
  * the largest sensitivity everywhere), each coordinate with the staircase shape of least error.
  * The product is epsilon-DP under the box bound (each coordinate moves by at most its
- * sensitivity). errorPower is 1 (l1 error) or 2 (the MSE, the default).
+ * sensitivity). errorPower is 1 (l1 error) or 2 (the MSE, the default). No coordinate gets more
+ * than 700 (its error is then below e^-350).
  *
  * @example
  * ```ts
@@ -187,7 +195,7 @@ export function calibrateStaircase(options: StaircaseCalibrationOptions): Stairc
       target.epsilon,
     );
   } else {
-    epsilons = sensitivity.map((x) => (x > 0 ? target.epsilon / noised : 0));
+    epsilons = sensitivity.map((x) => (x > 0 ? Math.min(LARGEST_SHARE, target.epsilon / noised) : 0));
   }
   epsilons = withinBudget(epsilons, target.epsilon);
   const gammas = epsilons.map((e) => (e > 0 ? staircaseShape(p, e) : 0.5));

@@ -113,6 +113,14 @@ describe('calibrateStaircase', () => {
     }
   });
 
+  it('gives no coordinate more than 700 (where e^-eps underflows), whatever epsilon: every figure finite', () => {
+    for (const allocation of ['optimal', 'spr', 'iid'] as const) {
+      const s = calibrateStaircase({ sensitivity: [1, 2, 0.5], epsilon: 1e4, allocation, errorPower: 2 });
+      expect(Math.max(...s.epsilons), allocation).toBeLessThanOrEqual(700);
+      expect([s.error, s.gain, ...s.gammas].every(Number.isFinite), allocation).toBe(true);
+    }
+  });
+
   it('spr gives every coordinate eps / K and its own steps; iid the largest sensitivity everywhere; a coordinate of sensitivity 0 gets no budget', () => {
     const spr = calibrateStaircase({ sensitivity: [1, 0, 4], epsilon: 2, allocation: 'spr' });
     expect(Array.from(spr.epsilons)).toEqual([spr.epsilons[0], 0, spr.epsilons[0]]);
