@@ -41,3 +41,28 @@ export const gaussianLosses = (noise: Float64Array, scales: ArrayLike<number>, s
 /** Laplace: log Lap(e; 0, b) - log Lap(e; s, b). */
 export const laplaceLosses = (noise: Float64Array, scales: ArrayLike<number>, shift: ArrayLike<number>) =>
   losses(noise, scales, shift, (e, s, b) => (Math.abs(e - s) - Math.abs(e)) / b);
+
+/** The staircase's step count phi(t): k on [k, k + gamma), k + 1 on [k + gamma, k + 1) (docs/staircase.md, "The staircase"). */
+function steps(t: number, gamma: number): number {
+  const k = Math.floor(t);
+  return t - k < gamma ? k : k + 1;
+}
+
+/** Staircase: log f(e) - log f(e - s) = eps (phi(|e - s| / Delta) - phi(|e| / Delta)), coordinate by coordinate. */
+export function staircaseLosses(
+  noise: Float64Array,
+  shape: { widths: ArrayLike<number>; epsilons: ArrayLike<number>; gammas: ArrayLike<number> },
+  shift: ArrayLike<number>,
+): Float64Array {
+  const K = shape.widths.length;
+  const out = new Float64Array(noise.length / K);
+  for (let r = 0; r < out.length; r++) {
+    let L = 0;
+    for (let i = 0; i < K; i++) {
+      const [e, w, g] = [noise[r * K + i]!, shape.widths[i]!, shape.gammas[i]!];
+      L += shape.epsilons[i]! * (steps(Math.abs(e - shift[i]!) / w, g) - steps(Math.abs(e) / w, g));
+    }
+    out[r] = L;
+  }
+  return out;
+}

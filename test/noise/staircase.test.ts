@@ -4,6 +4,7 @@
 // its noise depends only on the seed and the coordinate.
 import { describe, expect, it } from 'vitest';
 import { calibrateStaircase, createRng, staircaseNoise } from '../../src/index.js';
+import { estimateDelta, staircaseLosses } from '../audit.js';
 import { builds } from '../helpers.js';
 
 /** P(|X| <= t Delta) for the staircase of budget eps and shape gamma (docs/staircase.md, "The staircase"). */
@@ -84,6 +85,30 @@ describe('staircaseNoise', () => {
       return Array.from(new Float64Array(w.memory.buffer, w.valuesPointer(), n));
     });
     expect(outputs[0]).toEqual(outputs[1]);
+  });
+
+  it('passes the empirical audit at the box corner: no privacy loss above epsilon, the bound attained, and budgets 5% too large caught', () => {
+    const sensitivity = [0.1, 0.5, 1, 2];
+    const epsilon = 6;
+    const s = calibrateStaircase({ sensitivity, epsilon, errorPower: 1 });
+    const releases = 300_000;
+    /** `releases` releases of the calibration, its budgets multiplied by `factor`, and their exact losses against D' = D + lambda. */
+    const audit = (factor: number) => {
+      const shape = { widths: s.sensitivity, epsilons: s.epsilons.map((e) => e * factor), gammas: s.gammas };
+      const tiledShape = {
+        sensitivity: Float64Array.from({ length: releases * 4 }, (_, j) => shape.widths[j % 4]!),
+        epsilons: Float64Array.from({ length: releases * 4 }, (_, j) => shape.epsilons[j % 4]!),
+        gammas: Float64Array.from({ length: releases * 4 }, (_, j) => shape.gammas[j % 4]!),
+      };
+      return staircaseLosses(staircaseNoise(tiledShape, { rng: createRng({ seed: 'audit-staircase' }) }), shape, sensitivity);
+    };
+    const losses = audit(1);
+    const worst = losses.reduce((m, L) => Math.max(m, L), -Infinity);
+    expect(worst).toBeLessThanOrEqual(epsilon);
+    expect(worst).toBeGreaterThan(epsilon * 0.999); // every coordinate at its worst step at once: seen in 3e5 releases
+    expect(estimateDelta(losses, epsilon).delta).toBe(0);
+    // Power: budgets 5% too large (less noise than calibrated) give losses above epsilon.
+    expect(estimateDelta(audit(1.05), epsilon).delta).toBeGreaterThan(0.001);
   });
 
   it('draws from a calibration, gives no noise where the sensitivity is 0, and refuses bad parameters before drawing anything', () => {
