@@ -17,7 +17,7 @@
 // one function of the random words: the fast path only skips work. The hand-over happens for
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).
 import { beginCoordinate, nextWord } from "./random";
-import { EXACT, RANDOM, SCALES, VALUES } from "../memory";
+import { EPSILONS, EXACT, RANDOM, SCALES, SHAPES, VALUES } from "../memory";
 import { ADD, PER_COORDINATE } from "./samplers";
 
 /** Kernel flag: the same work for every output (no shortcut whose use depends on the noise drawn). */
@@ -300,6 +300,94 @@ export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f
       if (exactOnly) handOver(GAUSSIAN_TRIAL, word, 0, 0.0, 0.0, s);
       else out = value + gaussian(word);
       if (finished) out = finishedOutput;
+    }
+    store<f64>(VALUES + at, out * grid);
+  }
+}
+
+/**
+ * Discrete Laplace noise of the scale set by setLaplace, drawn inside another sampler: the exact
+ * path, when it takes over, finishes this draw alone (the value slot 0 makes its answer the noise).
+ */
+function laplaceInside(word: u64): f64 {
+  const kept = value;
+  value = 0.0;
+  finished = false;
+  let y = 0.0;
+  if (exactOnly) handOver(LAPLACE_TRIAL, word, 0, 0.0, 0.0, 0.0);
+  else y = laplace(word, LAPLACE_TRIAL, 0.0);
+  if (finished) y = finishedOutput;
+  finished = false;
+  value = kept;
+  return y;
+}
+
+const LOW_32: u64 = 0xFFFFFFFF;
+
+/** The high 64 bits of a 128-bit product. */
+// @ts-ignore: decorator
+@inline function multiplyHigh(a: u64, b: u64): u64 {
+  const aLow = a & LOW_32;
+  const aHigh = a >>> 32;
+  const bLow = b & LOW_32;
+  const bHigh = b >>> 32;
+  const middle = aHigh * bLow + ((aLow * bLow) >>> 32);
+  return aHigh * bHigh + (middle >>> 32) + ((aLow * bHigh + (middle & LOW_32)) >>> 32);
+}
+
+/** A uniform integer below w >= 1 from the coordinate's extra words (Lemire 2019: the product's high half, redrawn when its low half falls below 2^64 mod w). */
+function uniformBelow(w: u64): u64 {
+  while (true) {
+    const x = nextWord();
+    const low = x * w;
+    if (low >= w || low >= (<u64>0 - w) % w) return multiplyHigh(x, w);
+  }
+}
+
+/**
+ * Discrete staircase noise (docs/staircase.md, "The discrete staircase"), in grid steps: for
+ * coordinate i, the step D = SCALES[i] (a whole number of steps, 0: no noise), the high part's
+ * length r = SHAPES[i] (a whole number in [0, D]) and t = EPSILONS[i] = 1/eps (the discrete
+ * Laplace scale whose steps decay by b = e^(-1/t)). P(y) is proportional to b^k on |y| in
+ * [k D, k D + r) and b^(k+1) on [k D + r, (k+1) D). From exact discrete Laplace draws Y of scale t:
+ * the step G = Y if Y >= 0, else -Y - 1 (P(G = k) proportional to b^k); the position j uniform below
+ * D, kept outright below r and otherwise when a further draw's G' >= 1 (probability b); a sign
+ * bit; (negative, 0) redrawn. VALUES[i] = grid (round(VALUES[i] / grid) (ADD) + y).
+ */
+export function discreteStaircaseSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  const add = (flags & ADD) != 0;
+  const inverseGrid = 1.0 / grid;
+  fixedWork = (flags & FIXED_WORK) != 0;
+  laplaceT = NaN; // parameters cached from an earlier call are never reused
+  for (let i = 0; i < n; i++) {
+    const at = <usize>i << 3;
+    const width = load<f64>(SCALES + at);
+    value = gridValue(at, add, inverseGrid);
+    let out = value;
+    if (width > 0.0) {
+      const t = load<f64>(EPSILONS + at);
+      const high = load<f64>(SHAPES + at);
+      if (t != laplaceT) setLaplace(t);
+      beginCoordinate(<u64>first + <u64>i);
+      let word = load<u64>(RANDOM + at);
+      while (true) {
+        const y = laplaceInside(word);
+        const steps = y >= 0.0 ? y : -y - 1.0;
+        const negative = nextWord() >>> 63;
+        let j = 0.0;
+        while (true) {
+          j = <f64>uniformBelow(<u64>width);
+          if (j < high) break;
+          const further = laplaceInside(nextWord());
+          if (further >= 1.0 || further <= -2.0) break; // G' >= 1
+        }
+        const m = steps * width + j; // exact: below 2^53 (checked by the caller)
+        if (negative == 0 || m != 0.0) {
+          out = value + (negative != 0 ? -m : m);
+          break;
+        }
+        word = nextWord();
+      }
     }
     store<f64>(VALUES + at, out * grid);
   }

@@ -45,7 +45,7 @@ export interface SampleOptions {
 /** Scales are at most 1e150, so that no noise value can overflow (|noise| < 46 scales). */
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
 
-export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples' | 'staircaseSamples';
+export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples' | 'staircaseSamples' | 'discreteStaircaseSamples';
 
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
 export function readScales(scales: unknown, length: number): Scales {
@@ -117,7 +117,7 @@ export interface DrawOptions {
   grid?: number;
   /** Discrete kernels: skip the noise-dependent shortcuts (default false). */
   fixedWork?: boolean;
-  /** The staircase kernel: per-coordinate budgets and shapes (the scales are its step widths). */
+  /** The staircase kernels: per-coordinate budgets (the discrete one: t = 1/eps) and shapes (the discrete one: high parts r), the scales being the step widths. */
   staircase?: { epsilons: Float64Array; gammas: Float64Array };
 }
 

@@ -77,6 +77,8 @@ export interface WasmExports {
   /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */
   discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
   discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  /** Exact discrete staircase noise in grid steps: steps D (SCALES), discrete Laplace scales t = 1/eps (EPSILONS), high parts r (SHAPES). */
+  discreteStaircaseSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
   /** Staircase noise with per-coordinate step widths (SCALES), budgets (EPSILONS) and shapes (SHAPES); flags: ADD. */
   staircaseSamples(first: number, n: number, flags: number): void;
   /** The samplers' flags (assembly/noise/samplers.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */

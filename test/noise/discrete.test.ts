@@ -258,3 +258,67 @@ describe('the exact path: the same function of the random words, to the last dra
 });
 
 afterEach(() => w.setExactOnly(false));
+
+describe('the discrete staircase (discreteStaircaseSamples)', () => {
+  /** n draws of steps D, high parts r and discrete Laplace scale t, seeded; with `exact`, every Laplace sub-draw through the exact path. */
+  function staircaseDraws(D: number, r: number, t: number, n: number, { seed = 0x57a1n, exact = false, flags = 0 } = {}): Float64Array {
+    new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([seed, 0x9e3779b97f4a7c15n]);
+    w.useSeededExtras();
+    w.setExactOnly(exact);
+    try {
+      const out = new Float64Array(n);
+      for (let start = 0; start < n; start += chunk) {
+        const m = Math.min(chunk, n - start);
+        w.seededWords(start, m);
+        new Float64Array(w.memory.buffer, w.scalesPointer(), m).fill(D);
+        new Float64Array(w.memory.buffer, w.epsilonsPointer(), m).fill(t);
+        new Float64Array(w.memory.buffer, w.shapesPointer(), m).fill(r);
+        w.discreteStaircaseSamples(start, m, flags, 1, 1);
+        out.set(new Float64Array(w.memory.buffer, w.valuesPointer(), m), start);
+      }
+      return out;
+    } finally {
+      w.setExactOnly(false);
+    }
+  }
+
+  /** P(Y <= k) of P(y) proportional to b^phi(|y|), phi(m) = floor(m / D) + (m mod D >= r), b = e^(-1/t) (docs/staircase.md, "The discrete staircase"). */
+  function staircaseCdf(D: number, r: number, t: number): (k: number) => number {
+    const b = Math.exp(-1 / t);
+    const weight = (y: number) => b ** (Math.floor(Math.abs(y) / D) + (Math.abs(y) % D >= r ? 1 : 0));
+    const reach = Math.ceil(60 * t * D) + D;
+    const masses = Array.from({ length: 2 * reach + 1 }, (_, j) => weight(j - reach));
+    const total = masses.reduce((a, x) => a + x, 0);
+    const below: number[] = [];
+    masses.reduce((a, x, j) => (below[j] = a + x / total), 0);
+    return (k) => (k < -reach ? 0 : k >= reach ? 1 : below[k + reach]!);
+  }
+
+  const CASES: Array<[D: number, r: number, t: number]> = [
+    [1, 0, 1],
+    [1, 1, 0.5],
+    [3, 1, 2],
+    [10, 3, 0.7],
+    [7, 7, 1.5],
+    [5, 0, 3],
+    [40, 9, 0.25],
+  ];
+
+  it.each(CASES)('D = %d, r = %d, t = %d: chi-square on 4e5 draws, and t 5% off or (D > 1) a high part one step off is rejected', (D, r, t) => {
+    const draws = staircaseDraws(D, r, t, 400_000);
+    expect(draws.every(Number.isInteger)).toBe(true);
+    expect(rejectsSeeded(chiSquare(draws, staircaseCdf(D, r, t)))).toBe(false);
+    expect(rejectsSeeded(chiSquare(draws, staircaseCdf(D, r, t * 1.05))), 't 5% wider').toBe(true);
+    // With D = 1 every r gives the same law (b^m up to a constant): there is no wrong r to reject.
+    const other = r < D ? r + 1 : r - 1;
+    if (D > 1) expect(rejectsSeeded(chiSquare(draws, staircaseCdf(D, other, t))), `r = ${other}`).toBe(true);
+  });
+
+  it('every Laplace sub-draw forced through the exact path gives the same draws; fixed work changes no draw', () => {
+    for (const [D, r, t] of CASES) {
+      const fast = staircaseDraws(D, r, t, 500, { seed: 31n });
+      expect(Array.from(staircaseDraws(D, r, t, 500, { seed: 31n, exact: true })), `exact, D ${D}`).toEqual(Array.from(fast));
+      expect(Array.from(staircaseDraws(D, r, t, 500, { seed: 31n, flags: w.flagFixedWork() })), `fixed work, D ${D}`).toEqual(Array.from(fast));
+    }
+  });
+});
