@@ -81,6 +81,7 @@ export {
   type LaplaceMechanismOptions,
   type ModeChoice,
 } from './mechanisms/independent.js';
+export { staircaseMechanism, type StaircaseMechanism, type StaircaseMechanismOptions } from './mechanisms/staircase.js';
 export { recommend, type Recommendation, type RecommendOptions } from './calibrate/recommend.js';
 export { dpsgd, type DpsgdOptions, type DpsgdPlan, perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
 export {

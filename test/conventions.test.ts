@@ -43,6 +43,11 @@ const OPTIONS: Record<string, OptionsCall> = {
     budget: 'laplace',
     releases: (m) => (m as dpnoise.LaplaceMechanism).release([1, 2, 3], { rng: createRng({ seed: 1 }) }),
   },
+  staircaseMechanism: {
+    call: (o) => dpnoise.staircaseMechanism({ ...profile, ...o } as never),
+    budget: 'pure',
+    releases: (m) => (m as dpnoise.StaircaseMechanism).release([1, 2, 3], { rng: createRng({ seed: 1 }) }),
+  },
   correlatedSum: {
     call: (o) => dpnoise.correlatedSum({ dimension: 3, ...o } as never),
     budget: 'gaussian',

@@ -36,7 +36,15 @@ import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
  *
  * @group Accounting
  */
-export type PrivacyFamily = 'gaussian' | 'laplace' | 'discrete-gaussian' | 'discrete-laplace' | 'composition' | 'subsampled' | 'partition-selection';
+export type PrivacyFamily =
+  | 'gaussian'
+  | 'laplace'
+  | 'discrete-gaussian'
+  | 'discrete-laplace'
+  | 'staircase'
+  | 'composition'
+  | 'subsampled'
+  | 'partition-selection';
 
 /**
  * A certified range of epsilon(delta), as `bounds` gives it.

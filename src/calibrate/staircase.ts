@@ -4,7 +4,7 @@
 import { type Budget, budgetOf, readBudget, type Target } from '../core/budget.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
-import { type Allocation, laplaceCalibration, PROFILE_OPTIONS, type ProfileOptions, readProfile } from './allocations.js';
+import { type Allocation, laplaceCalibration, type Profile, PROFILE_OPTIONS, type ProfileOptions, readProfile } from './allocations.js';
 
 /**
  * E|X|^p of the staircase of sensitivity 1, budget epsilon and shape gamma, for p = 1 or 2:
@@ -176,12 +176,23 @@ export interface StaircaseCalibration {
  */
 export function calibrateStaircase(options: StaircaseCalibrationOptions): StaircaseCalibration {
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon']);
+  const { target, profile } = readStaircaseOptions(o);
+  return frozenResult(staircaseCalibration(target, profile));
+}
+
+/** A staircase's budget and profile, validated: pure epsilon, sensitivity per coordinate (no groups), errorPower 1 or 2. */
+export function readStaircaseOptions(o: Record<string, unknown>): { target: Target & { notion: 'pure' }; profile: Profile } {
   if (o.groups !== undefined) throw new TypeError('dpnoise: the staircase takes `sensitivity` per coordinate, not `groups`.');
   const target = readBudget(o, ['pure']) as Target & { notion: 'pure' };
   const profile = readProfile(o, true);
-  const { lambda, allocation } = profile;
   if (profile.p !== 1 && profile.p !== 2) throw new RangeError(`dpnoise: \`errorPower\` must be 1 or 2 for the staircase; got ${profile.p}.`);
-  const p = profile.p;
+  return { target, profile };
+}
+
+/** calibrateStaircase for options already read (not frozen). */
+export function staircaseCalibration(target: Target & { notion: 'pure' }, profile: Profile): StaircaseCalibration {
+  const { lambda, allocation } = profile;
+  const p = profile.p as 1 | 2;
   const K = lambda.length;
   const weights = profile.weights ?? new Float64Array(K).fill(1);
   const largest = lambda.reduce((m, x) => Math.max(m, x), 0);
@@ -201,7 +212,7 @@ export function calibrateStaircase(options: StaircaseCalibrationOptions): Stairc
   const gammas = epsilons.map((e) => (e > 0 ? staircaseShape(p, e) : 0.5));
   const error = epsilons.reduce((s, e, i) => s + (e > 0 ? weights[i]! * sensitivity[i]! ** p * staircaseMoment(p, gammas[i]!, e) : 0), 0);
   const laplace = laplaceCalibration(target, { ...profile, allocation: 'optimal' }).error;
-  return frozenResult({
+  return {
     family: 'staircase',
     budget: budgetOf(target),
     allocation,
@@ -211,7 +222,7 @@ export function calibrateStaircase(options: StaircaseCalibrationOptions): Stairc
     gammas,
     error,
     gain: error > 0 ? laplace / error : 1,
-  });
+  };
 }
 
 /**

@@ -33,7 +33,7 @@ import { drawValidated, type SampleOptions, type Scales } from '../noise/sampler
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
 
 /** What every independent mechanism adds to its calibration. */
-interface Releasing {
+export interface Releasing {
   /** 'grid' (default): values rounded to `grid`, exact discrete noise; 'continuous'. */
   readonly mode: Mode;
   /** The grid step (grid mode only): every released value is a multiple of it. */

@@ -45,7 +45,13 @@ export interface SampleOptions {
 /** Scales are at most 1e150, so that no noise value can overflow (|noise| < 46 scales). */
 const SCALE_ENTRIES: Entries = { min: 0, max: MAX_SCALE, basic: 'a finite number >= 0', range: `a number >= 0 and <= ${MAX_SCALE}` };
 
-export type Kernel = 'gaussianSamples' | 'laplaceSamples' | 'discreteLaplaceSamples' | 'discreteGaussianSamples' | 'staircaseSamples' | 'discreteStaircaseSamples';
+export type Kernel =
+  | 'gaussianSamples'
+  | 'laplaceSamples'
+  | 'discreteLaplaceSamples'
+  | 'discreteGaussianSamples'
+  | 'staircaseSamples'
+  | 'discreteStaircaseSamples';
 
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
 export function readScales(scales: unknown, length: number): Scales {
