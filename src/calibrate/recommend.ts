@@ -1,5 +1,6 @@
 // Which noise family has the lower error for a profile and budget: the optimal Gaussian and
-// Laplace calibrations side by side, both for (epsilon, delta)-DP (Laplace by the accountant).
+// Laplace calibrations side by side, both for (epsilon, delta)-DP (Laplace by the accountant), and
+// the staircase at pure epsilon.
 import { budgetOf, readBudget } from '../core/budget.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
@@ -12,6 +13,7 @@ import {
   type LaplaceCalibration,
   readProfile,
 } from './allocations.js';
+import { type StaircaseCalibration, staircaseCalibration } from './staircase.js';
 
 /**
  * What `recommend` returns.
@@ -28,8 +30,15 @@ export interface Recommendation {
   readonly laplace: LaplaceCalibration;
   /** The optimal Laplace calibration for pure epsilon-DP (larger scales; no delta at all). */
   readonly laplacePure: LaplaceCalibration;
-  /** The one with the lower error at (epsilon, delta). */
-  readonly best: 'gaussian' | 'laplace';
+  /** The optimal staircase calibration for pure epsilon-DP (calibrateStaircase); undefined with `groups` or an errorPower other than 1 and 2. */
+  readonly staircase: StaircaseCalibration | undefined;
+  /**
+   * The one with the lowest error at (epsilon, delta): the staircase only when its error is at
+   * least 1% below the better of the other two (a mechanism of its own for less is not worth it).
+   */
+  readonly best: 'gaussian' | 'laplace' | 'staircase';
+  /** Why: the errors compared. */
+  readonly reason: string;
 }
 
 /**
@@ -55,8 +64,9 @@ export interface RecommendOptions {
 /**
  * The optimal Gaussian and Laplace calibrations for (epsilon, delta)-DP side by side (Laplace by
  * the accountant, which often lets it spend more than epsilon as pure epsilon-DP), the pure
- * Laplace one, and which has the lower error. With spread-out profiles Laplace can win even in
- * high dimensions.
+ * Laplace one and the staircase (pure epsilon; calibrateStaircase), which has the lowest error,
+ * and why. With spread-out profiles Laplace can win even in high dimensions; with a large budget
+ * per coordinate, the staircase.
  *
  * @example
  * ```ts
@@ -64,6 +74,7 @@ export interface RecommendOptions {
  *
  * const r = recommend({ sensitivity: [0.1, 0.2, 0.4, 0.8], epsilon: 1, delta: 1e-6 });
  * console.log(r.best, r.gaussian.mse, r.laplace.mse); // 'laplace' 40.16 15.11 (four coordinates: delta buys Laplace nothing here)
+ * console.log(r.reason); // Laplace noise: error 40.16 (Gaussian), 15.11 (Laplace), 15.04 (staircase, pure epsilon); the staircase gains less than 1%.
  * ```
  *
  * @group Calibration
@@ -75,5 +86,21 @@ export function recommend(options: RecommendOptions): Recommendation {
   const gaussian = gaussianCalibration(target, profile);
   const laplacePure = laplaceCalibration({ notion: 'pure', epsilon: (budgetOf(target) as { epsilon: number }).epsilon }, profile);
   const laplace = profile.grouped ? laplacePure : approximateLaplaceCalibration(target as typeof target & { notion: 'approximate' }, profile);
-  return frozenResult({ gaussian, laplace, laplacePure, best: laplace.error < gaussian.error ? 'laplace' : 'gaussian' });
+  const staircase =
+    profile.grouped || (profile.p !== 1 && profile.p !== 2)
+      ? undefined
+      : staircaseCalibration({ notion: 'pure', epsilon: laplacePure.budget.epsilon! }, profile);
+  const [other, otherError] = laplace.error < gaussian.error ? (['laplace', laplace.error] as const) : (['gaussian', gaussian.error] as const);
+  const best = staircase !== undefined && staircase.error < 0.99 * otherError ? 'staircase' : other;
+  const figures = `error ${fmt(gaussian.error)} (Gaussian), ${fmt(laplace.error)} (Laplace)${staircase ? `, ${fmt(staircase.error)} (staircase, pure epsilon)` : ''}`;
+  const reason =
+    best === 'staircase'
+      ? `The staircase: ${figures}.`
+      : `${other === 'laplace' ? 'Laplace' : 'Gaussian'} noise: ${figures}${staircase && staircase.error < otherError ? '; the staircase gains less than 1%' : ''}.`;
+  return frozenResult({ gaussian, laplace, laplacePure, staircase: staircase && frozenResult(staircase), best, reason });
+}
+
+/** A figure to 4 significant digits. */
+function fmt(x: number): string {
+  return x.toPrecision(4);
 }

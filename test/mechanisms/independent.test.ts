@@ -132,6 +132,23 @@ describe('recommend', () => {
   });
 });
 
+describe('recommend and the staircase', () => {
+  it('proposes the staircase where its pure epsilon beats both at (epsilon, delta) by 1% or more, and says why', () => {
+    const r = recommend({ sensitivity: [0.15, 0.85], epsilon: 5, delta: 1e-6 });
+    expect(r.best).toBe('staircase');
+    expect(r.staircase!.error).toBeLessThan(0.99 * Math.min(r.laplace.error, r.gaussian.error));
+    expect(r.staircase!.budget).toEqual({ epsilon: 5 });
+    expect(r.reason).toBe('The staircase: error 0.9605 (Gaussian), 0.1313 (Laplace), 0.08458 (staircase, pure epsilon).');
+    // Four coordinates at epsilon 1: the staircase is 0.5% better than Laplace, not enough to switch.
+    const close = recommend({ sensitivity: [0.1, 0.2, 0.4, 0.8], epsilon: 1, delta: 1e-6 });
+    expect(close.best).toBe('laplace');
+    expect(close.reason).toMatch(/the staircase gains less than 1%/);
+    // Groups (and errorPower 3) have no staircase calibration.
+    expect(recommend({ groups: { sizes: [2, 3], sensitivity: [1, 2] }, epsilon: 1, delta: 1e-6 }).staircase).toBeUndefined();
+    expect(recommend({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6, errorPower: 3 }).staircase).toBeUndefined();
+  });
+});
+
 describe('laplaceMechanism for (epsilon, delta)', () => {
   const ones = new Array(100).fill(1);
   const spread = Array.from({ length: 1000 }, (_, i) => 1 / (1 + (i % 100)));
