@@ -65,9 +65,28 @@ function costSlope(p: 1 | 2, epsilon: number): number {
  */
 const LARGEST_SHARE = 700;
 
-/** Points of the table that inverts -V_p' (log-spaced from epsilon 2^-SPAN to epsilon, or to LARGEST_SHARE). */
-const TABLE_POINTS = 8193;
-const SPAN = 40;
+/** The table that inverts -V_p': log-spaced budgets from LARGEST_SHARE 2^-SPAN to LARGEST_SHARE, about 205 per octave. */
+const SPAN = 70;
+const TABLE_POINTS = 14337;
+
+/** log eps and log(-V_p'(eps)) (decreasing) at the table's budgets, computed once per p. */
+const slopeTables = new Map<1 | 2, { logE: Float64Array; logSlope: Float64Array }>();
+
+function slopeTable(p: 1 | 2): { logE: Float64Array; logSlope: Float64Array } {
+  let table = slopeTables.get(p);
+  if (table === undefined) {
+    const logE = new Float64Array(TABLE_POINTS);
+    const logSlope = new Float64Array(TABLE_POINTS);
+    for (let t = 0; t < TABLE_POINTS; t++) {
+      const e = LARGEST_SHARE * 2 ** (-SPAN + (SPAN * t) / (TABLE_POINTS - 1));
+      logE[t] = Math.log(e);
+      logSlope[t] = Math.log(costSlope(p, e));
+    }
+    table = { logE, logSlope };
+    slopeTables.set(p, table);
+  }
+  return table;
+}
 
 /**
  * The optimal split: eps_i with c_i (-V_p'(eps_i)) = nu for every coordinate of weight c_i =
@@ -76,14 +95,7 @@ const SPAN = 40;
  * at the nu whose sum is below epsilon (the safe side).
  */
 function optimalSplit(p: 1 | 2, weights: Float64Array, epsilon: number): Float64Array {
-  const top = Math.min(epsilon, LARGEST_SHARE);
-  const logE = new Float64Array(TABLE_POINTS);
-  const logSlope = new Float64Array(TABLE_POINTS); // decreasing in logE
-  for (let t = 0; t < TABLE_POINTS; t++) {
-    const e = top * 2 ** (-SPAN + (SPAN * t) / (TABLE_POINTS - 1));
-    logE[t] = Math.log(e);
-    logSlope[t] = Math.log(costSlope(p, e));
-  }
+  const { logE, logSlope } = slopeTable(p);
   /** log eps_i for log(nu / c_i) = y, clamped to the table. */
   const inverse = (y: number): number => {
     if (y >= logSlope[0]!) return logE[0]!;
@@ -100,7 +112,7 @@ function optimalSplit(p: 1 | 2, weights: Float64Array, epsilon: number): Float64
   const logWeights = weights.map((c) => (c > 0 ? Math.log(c) : Number.NaN));
   const split = (logNu: number) => logWeights.map((lc) => (Number.isNaN(lc) ? 0 : Math.exp(inverse(logNu - lc))));
   const sum = (eps: Float64Array) => eps.reduce((s, e) => s + e, 0);
-  let [lo, hi] = [-800, 800]; // log nu: the sum falls from K epsilon to K epsilon 2^-40
+  let [lo, hi] = [-1500, 1500]; // log nu = log c_i + log(-V_p'): past both ends for every weight in the domains
   for (let step = 0; step < 200 && hi - lo > 1e-14; step++) {
     const mid = (lo + hi) / 2;
     if (sum(split(mid)) > epsilon) lo = mid;
