@@ -15,6 +15,7 @@ const COLOURS = {
   'Laplace optimal': '#c2410c',
   'Gaussian spr': '#64748b',
   'Laplace spr': '#92400e',
+  'Staircase optimal': '#047857',
 };
 const plots = {};
 /** Axis numbers: plain when short, else like 1e+7. */
@@ -97,7 +98,7 @@ function render(r) {
     )
     .join('');
   const index = r.figures[0].scales.map((_, i) => i + 1);
-  const shown = r.figures.filter((f) => f.allocation !== 'iid' || f.noise === 'Gaussian');
+  const shown = r.figures.filter((f) => f.scales && (f.allocation !== 'iid' || f.noise === 'Gaussian')); // the staircase has budgets, not scales
   plot(
     'plot-scales',
     [index, ...shown.map((f) => f.scales)],
@@ -105,7 +106,12 @@ function render(r) {
     { logY: true, xLabel: 'coordinate', yLabel: 'noise scale' },
   );
   const curves = ['Gaussian iid', 'Gaussian optimal', 'Laplace iid', 'Laplace optimal'].map((l) => [l, COLOURS[l]]);
-  plot('plot-epsilon', [r.epsilons, ...r.mseEpsilon], curves, { logX: true, logY: true, xLabel: 'ε', yLabel: 'MSE' });
+  plot('plot-epsilon', [r.epsilons, ...r.mseEpsilon], [...curves, ['Staircase optimal', COLOURS['Staircase optimal']]], {
+    logX: true,
+    logY: true,
+    xLabel: 'ε',
+    yLabel: 'MSE',
+  });
   // A pasted profile has no shape to stretch to other lengths: no plot against K.
   document.getElementById('plot-K').parentElement.hidden = !r.Ks.length;
   if (r.Ks.length) plot('plot-K', [r.Ks, ...r.mseK], curves, { logX: true, logY: true, xLabel: 'K (same shape)', yLabel: 'MSE' });

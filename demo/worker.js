@@ -25,6 +25,10 @@ function figures(sensitivity, epsilon, delta) {
     rows.push({ noise: 'Gaussian', allocation, ...pick(dpnoise.calibrateGaussian({ sensitivity, epsilon, delta, allocation })) });
     rows.push({ noise: 'Laplace', allocation, ...pick(dpnoise.calibrateLaplace({ sensitivity, epsilon, allocation })) });
   }
+  // The staircase (pure epsilon, like Laplace): its MSE, and its gain over Laplace iid (the same
+  // baseline as the Laplace rows); it has budgets and shapes, not scales.
+  const mse = dpnoise.calibrateStaircase({ sensitivity, epsilon, errorPower: 2 }).error;
+  rows.push({ noise: 'Staircase', allocation: 'optimal', mse, gain: rows[1].mse / mse });
   return rows;
 }
 
@@ -54,6 +58,7 @@ async function compute(inputs) {
         }),
       ),
     );
+  const staircaseEpsilon = epsilons.map((e) => dpnoise.calibrateStaircase({ sensitivity, epsilon: e, errorPower: 2 }).error);
   const noise = dpnoise.gaussianNoise(100_000, 1);
   const laplace = dpnoise.laplaceNoise(100_000, 1 / Math.SQRT2);
   const dims = Array.from({ length: 25 }, (_, k) => Math.round(10 ** (k / 4)));
@@ -62,7 +67,7 @@ async function compute(inputs) {
     K: sensitivity.length,
     figures: figures(sensitivity, epsilon, delta),
     epsilons,
-    mseEpsilon: mseOver(epsilons, (e) => ({ sensitivity, epsilon: e })),
+    mseEpsilon: [...mseOver(epsilons, (e) => ({ sensitivity, epsilon: e })), staircaseEpsilon],
     Ks: inputs.profile === 'csv' ? [] : Ks,
     mseK: inputs.profile === 'csv' ? [] : mseOver(Ks, (K) => ({ sensitivity: profileOf({ ...inputs, K }), epsilon })),
     histogram: { gaussian: histogram(noise, 80, -5, 5), laplace: histogram(laplace, 80, -5, 5) },

@@ -30,6 +30,10 @@ async function check(page: Page, sensitivity: number[], epsilon: number, delta: 
     expect(await shown(page, 'Gaussian', allocation)).toEqual({ mse: Number(g.mse.toPrecision(6)), gain: Number(g.gain.toFixed(4)) });
     expect(await shown(page, 'Laplace', allocation)).toEqual({ mse: Number(l.mse.toPrecision(6)), gain: Number(l.gain.toFixed(4)) });
   }
+  // The staircase's gain is over Laplace iid, the same baseline as the Laplace rows.
+  const staircase = dpnoise.calibrateStaircase({ sensitivity, epsilon, errorPower: 2 }).error;
+  const laplaceIid = dpnoise.calibrateLaplace({ sensitivity, epsilon, allocation: 'iid' }).mse;
+  expect(await shown(page, 'Staircase', 'optimal')).toEqual({ mse: Number(staircase.toPrecision(6)), gain: Number((laplaceIid / staircase).toFixed(4)) });
   expect(Number(await page.locator('[data-testid=gini]').textContent())).toBe(Number(dpnoise.gini(sensitivity).toFixed(4)));
 }
 
@@ -160,7 +164,7 @@ describe('the demo page', () => {
 
   it('clears old results after an invalid input and shows the error beside the field', async () => {
     const { page, errors } = await open(chromium);
-    expect(await results(page)).toEqual({ rows: 6, plots: 5, gini: expect.stringMatching(/^0\.\d{4}$/) });
+    expect(await results(page)).toEqual({ rows: 7, plots: 5, gini: expect.stringMatching(/^0\.\d{4}$/) });
     // Refused by the page: below the field's minimum.
     await page.fill('input[name=epsilon]', '0');
     await refused(page);
@@ -186,7 +190,7 @@ describe('the demo page', () => {
     // A valid input again brings the results back and the error goes.
     await page.fill('input[name=K]', '30');
     await settled(page);
-    expect(await results(page)).toEqual({ rows: 6, plots: 5, gini: expect.stringMatching(/^0\.\d{4}$/) });
+    expect(await results(page)).toEqual({ rows: 7, plots: 5, gini: expect.stringMatching(/^0\.\d{4}$/) });
     expect(await fieldError(page, 'K')).toEqual(NO_ERROR);
     await check(
       page,
@@ -215,14 +219,15 @@ describe('the demo page', () => {
       'Gaussian optimal',
       'Laplace iid',
       'Laplace optimal',
+      'Staircase optimal',
     ]);
     expect(await page.locator('.u-legend').allTextContents()).not.toContainEqual(expect.stringMatching(/--|Value/));
     const box = (await page.locator('#plot-epsilon .u-over').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await expect.poll(values).toEqual([expect.stringMatching(/^\d/), ...Array(4).fill(expect.stringMatching(/^\d/))]);
+    await expect.poll(values).toEqual([expect.stringMatching(/^\d/), ...Array(5).fill(expect.stringMatching(/^\d/))]);
     expect(await legend.locator('.u-series').first().textContent()).toMatch(/^ε\d/); // the x row: ε and its value
     await page.mouse.move(0, 0);
-    await expect.poll(values).toEqual(Array(5).fill(''));
+    await expect.poll(values).toEqual(Array(6).fill(''));
     // A uniform profile: every gain is 1 up to rounding, some a hair below.
     await page.selectOption('select[name=profile]', 'uniform');
     await settled(page);
