@@ -7,7 +7,7 @@ import { drawValidated, type SampleOptions } from './samplers.js';
 
 /**
  * Per-coordinate staircase parameters: step widths (sensitivities), budgets and shapes, all of one
- * length. A calibrateStaircase result is one.
+ * length. A calibrateStaircase result is one, and so is a staircaseMechanism.
  *
  * @group Sampling
  */
@@ -43,7 +43,23 @@ const GAMMA_ENTRIES: Entries = { min: 0, max: 1, zero: true, basic: 'a number in
  * @group Sampling
  */
 export function staircaseNoise(shape: StaircaseShape, options?: SampleOptions): Float64Array {
-  const o = readOptions('shape', shape, ['sensitivity', 'epsilons', 'gammas', 'family', 'budget', 'allocation', 'errorPower', 'error', 'gain']);
+  // A calibrateStaircase result or a staircaseMechanism is a shape too: their other fields are allowed, and unread.
+  const o = readOptions('shape', shape, [
+    'sensitivity',
+    'epsilons',
+    'gammas',
+    'family',
+    'budget',
+    'allocation',
+    'errorPower',
+    'error',
+    'gain',
+    'privacy',
+    'mode',
+    'grid',
+    'fixedWork',
+    'release',
+  ]);
   const widths = vector('sensitivity', o.sensitivity, WIDTH_ENTRIES, { copy: true });
   const K = widths.length;
   const epsilons = vector('epsilons', o.epsilons, EPSILON_ENTRIES, { length: K, copy: true });
