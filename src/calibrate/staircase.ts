@@ -16,13 +16,12 @@ export function staircaseMoment(p: 1 | 2, gamma: number, epsilon: number): numbe
   const ob = -Math.expm1(-epsilon); // 1 - b without cancellation
   const S0 = 1 / ob;
   const S1 = b / (ob * ob);
-  const first = gamma;
-  const second = 1 - gamma;
-  const scale = ob / ((p + 1) * (gamma + b * second));
-  if (p === 1) return scale * (gamma * gamma * S0 + 2 * gamma * S1 + b * ((1 - gamma * gamma) * S0 + 2 * second * S1));
+  const rest = 1 - gamma;
+  const g2 = gamma * gamma;
+  const scale = ob / ((p + 1) * (gamma + b * rest));
+  if (p === 1) return scale * (g2 * S0 + 2 * gamma * S1 + b * ((1 - g2) * S0 + 2 * rest * S1));
   const S2 = (b * (1 + b)) / (ob * ob * ob);
-  const g2 = first * first;
-  return scale * (g2 * first * S0 + 3 * g2 * S1 + 3 * first * S2 + b * ((1 - g2 * first) * S0 + 3 * (1 - g2) * S1 + 3 * second * S2));
+  return scale * (g2 * gamma * S0 + 3 * g2 * S1 + 3 * gamma * S2 + b * ((1 - g2 * gamma) * S0 + 3 * (1 - g2) * S1 + 3 * rest * S2));
 }
 
 /** Golden-section steps: the bracket shrinks by 0.618 per step, to 1e-16 of [0, 1]. */
@@ -90,11 +89,12 @@ function slopeTable(p: 1 | 2): { logE: Float64Array; logSlope: Float64Array } {
 
 /**
  * The optimal split: eps_i with c_i (-V_p'(eps_i)) = nu for every coordinate of weight c_i =
- * w_i lambda_i^p > 0, and nu such that sum eps_i = epsilon. -V_p' is decreasing, so eps_i(nu) is
+ * w_i lambda_i^p > 0 (given as log c_i, NaN for lambda_i = 0: c_i itself underflows for
+ * lambda_i near 2^-400), and nu such that sum eps_i = epsilon. -V_p' is decreasing, so eps_i(nu) is
  * read off a log-log table of it, and the sum is decreasing in nu: bisection. Returns the split
  * at the nu whose sum is below epsilon (the safe side).
  */
-function optimalSplit(p: 1 | 2, weights: Float64Array, epsilon: number): Float64Array {
+function optimalSplit(p: 1 | 2, logWeights: Float64Array, epsilon: number): Float64Array {
   const { logE, logSlope } = slopeTable(p);
   /** log eps_i for log(nu / c_i) = y, clamped to the table. */
   const inverse = (y: number): number => {
@@ -109,7 +109,6 @@ function optimalSplit(p: 1 | 2, weights: Float64Array, epsilon: number): Float64
     const f = (y - logSlope[lo]!) / (logSlope[hi]! - logSlope[lo]!);
     return logE[lo]! + f * (logE[hi]! - logE[lo]!);
   };
-  const logWeights = weights.map((c) => (c > 0 ? Math.log(c) : Number.NaN));
   const split = (logNu: number) => logWeights.map((lc) => (Number.isNaN(lc) ? 0 : Math.exp(inverse(logNu - lc))));
   const sum = (eps: Float64Array) => eps.reduce((s, e) => s + e, 0);
   let [lo, hi] = [-1500, 1500]; // log nu = log c_i + log(-V_p'): past both ends for every weight in the domains
@@ -214,13 +213,16 @@ export function staircaseCalibration(target: Target & { notion: 'pure' }, profil
   if (allocation === 'optimal') {
     epsilons = optimalSplit(
       p,
-      sensitivity.map((x, i) => weights[i]! * x ** p),
+      sensitivity.map((x, i) => (x > 0 ? Math.log(weights[i]!) + p * Math.log(x) : Number.NaN)),
       target.epsilon,
     );
   } else {
     epsilons = sensitivity.map((x) => (x > 0 ? Math.min(LARGEST_SHARE, target.epsilon / noised) : 0));
   }
   epsilons = withinBudget(epsilons, target.epsilon);
+  // Every noised coordinate must get a budget: with none it would get no noise (or infinite noise).
+  const starved = sensitivity.findIndex((x, i) => x > 0 && !(epsilons[i]! > 0));
+  if (starved >= 0) throw new RangeError(`dpnoise: coordinate ${starved} of the staircase gets no share of epsilon; use a larger epsilon.`);
   const gammas = epsilons.map((e) => (e > 0 ? staircaseShape(p, e) : 0.5));
   const error = epsilons.reduce((s, e, i) => s + (e > 0 ? weights[i]! * sensitivity[i]! ** p * staircaseMoment(p, gammas[i]!, e) : 0), 0);
   const laplace = laplaceCalibration(target, { ...profile, allocation: 'optimal' }).error;

@@ -121,6 +121,12 @@ describe('calibrateStaircase', () => {
     }
   });
 
+  it('gives every coordinate of positive sensitivity a positive budget, even where w lambda^2 is below the smallest double', () => {
+    const s = calibrateStaircase({ sensitivity: [2 ** -400, 1, 2 ** 400], weights: [2 ** -400, 1, 1], epsilon: 2, errorPower: 2 });
+    expect(Array.from(s.epsilons).every((e) => e > 0)).toBe(true);
+    expect(Number.isFinite(s.error)).toBe(true);
+  });
+
   it('spr gives every coordinate eps / K and its own steps; iid the largest sensitivity everywhere; a coordinate of sensitivity 0 gets no budget', () => {
     const spr = calibrateStaircase({ sensitivity: [1, 0, 4], epsilon: 2, allocation: 'spr' });
     expect(Array.from(spr.epsilons)).toEqual([spr.epsilons[0], 0, spr.epsilons[0]]);
