@@ -91,8 +91,8 @@ function slopeTable(p: 1 | 2): { logE: Float64Array; logSlope: Float64Array } {
  * The optimal split: eps_i with c_i (-V_p'(eps_i)) = nu for every coordinate of weight c_i =
  * w_i lambda_i^p > 0 (given as log c_i, NaN for lambda_i = 0: c_i itself underflows for
  * lambda_i near 2^-400), and nu such that sum eps_i = epsilon. -V_p' is decreasing, so eps_i(nu) is
- * read off a log-log table of it, and the sum is decreasing in nu: bisection. Returns the split
- * at the nu whose sum is below epsilon (the safe side).
+ * read off a log-log table of it, and the sum is decreasing in nu: a bracketed root search.
+ * Returns the split at the nu whose sum is below epsilon (the safe side).
  */
 function optimalSplit(p: 1 | 2, logWeights: Float64Array, epsilon: number): Float64Array {
   const { logE, logSlope } = slopeTable(p);
@@ -111,11 +111,25 @@ function optimalSplit(p: 1 | 2, logWeights: Float64Array, epsilon: number): Floa
   };
   const split = (logNu: number) => logWeights.map((lc) => (Number.isNaN(lc) ? 0 : Math.exp(inverse(logNu - lc))));
   const sum = (eps: Float64Array) => eps.reduce((s, e) => s + e, 0);
-  let [lo, hi] = [-1500, 1500]; // log nu = log c_i + log(-V_p'): past both ends for every weight in the domains
-  for (let step = 0; step < 200 && hi - lo > 1e-14; step++) {
-    const mid = (lo + hi) / 2;
-    if (sum(split(mid)) > epsilon) lo = mid;
-    else hi = mid;
+  // The Illinois method on log nu (regula falsi, halving the weight of an end kept twice): the
+  // excess sum - epsilon falls with log nu, and the bracket [lo, hi] keeps it above 0 at lo and at
+  // most 0 at hi, so split(hi) is always on the safe side. log nu = log c_i + log(-V_p') lies
+  // within [-1500, 1500] for every weight in the domains.
+  let [lo, hi] = [-1500, 1500];
+  let [above, below] = [sum(split(lo)) - epsilon, sum(split(hi)) - epsilon];
+  let kept = 0; // which end stayed last time: 1 lo, -1 hi
+  for (let step = 0; step < 200 && hi - lo > 1e-13 * Math.max(1, Math.abs(hi)) && below < 0; step++) {
+    const mid = hi - (below * (hi - lo)) / (below - above);
+    const excess = sum(split(mid)) - epsilon;
+    if (excess > 0) {
+      [lo, above] = [mid, excess];
+      if (kept === -1) below /= 2;
+      kept = -1;
+    } else {
+      [hi, below] = [mid, excess];
+      if (kept === 1) above /= 2;
+      kept = 1;
+    }
   }
   return split(hi);
 }
