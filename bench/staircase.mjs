@@ -44,7 +44,7 @@ export async function run(ctx) {
     },
     {
       heading: 'calibrateStaircase: seconds per call',
-      text: 'The optimal l1 split of epsilon = K / 2 over the same profile (bisection on the multiplier over a table of -V_1 made once, the best shape per coordinate), in JavaScript.',
+      text: 'The optimal l1 split of epsilon = K / 2 over the same profile (the Illinois method on the multiplier over a table of -V_1 made once, the best shape per coordinate), in JavaScript.',
       columns: ['K', 'seconds'],
       rows: splits,
     },
