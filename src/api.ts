@@ -15,7 +15,8 @@ export {
   type LaplaceCalibration,
   type ProfileOptions,
 } from './calibrate/allocations.js';
-export { calibrateStaircase, staircase2dError, type StaircaseCalibration, type StaircaseCalibrationOptions } from './calibrate/staircase.js';
+export { calibrateStaircase, type StaircaseCalibration, type StaircaseCalibrationOptions } from './calibrate/staircase.js';
+export { staircase2dError, staircaseNormError, type StaircaseNormOptions } from './calibrate/staircase-norms.js';
 export { createRng, type Rng, type RngOptions } from './noise/random.js';
 export {
   gaussianNoise,

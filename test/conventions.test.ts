@@ -32,6 +32,7 @@ const OPTIONS: Record<string, OptionsCall> = {
   calibrateGaussian: { call: (o) => dpnoise.calibrateGaussian({ ...profile, ...o } as never), budget: 'gaussian' },
   calibrateLaplace: { call: (o) => dpnoise.calibrateLaplace({ ...profile, ...o } as never), budget: 'laplace' },
   calibrateStaircase: { call: (o) => dpnoise.calibrateStaircase({ ...profile, ...o } as never), budget: 'pure' },
+  staircaseNormError: { call: (o) => dpnoise.staircaseNormError({ dimension: 3, norm: 'l2', ...o } as never), budget: 'pure' },
   recommend: { call: (o) => dpnoise.recommend({ ...profile, ...gaussian, ...o } as never) },
   gaussianMechanism: {
     call: (o) => dpnoise.gaussianMechanism({ ...profile, ...o } as never),

@@ -29,7 +29,7 @@ const GOLDEN_STEPS = 80;
 const INVERSE_PHI = (Math.sqrt(5) - 1) / 2;
 
 /** The minimiser in [0, 1] of a unimodal f, by golden-section search. */
-function goldenMinimum(f: (x: number) => number): number {
+export function goldenMinimum(f: (x: number) => number): number {
   let [a, b] = [0, 1];
   for (let step = 0; step < GOLDEN_STEPS; step++) {
     const c = b - INVERSE_PHI * (b - a);
@@ -251,33 +251,4 @@ export function staircaseCalibration(target: Target & { notion: 'pure' }, profil
     error,
     gain: error > 0 ? laplace / error : 1,
   };
-}
-
-/**
- * The l1 error E||X||_1 of the 2-D l1-shell staircase mechanism (l1 sensitivity 1), minimised over
- * its shape: the staircase row of the journal's Table V-4 (0.5856 at epsilon 3). With q = e^-eps,
- * S0, S1, S2 as in staircaseMoment and A = g + q(1 - g), B = g^2 + q(1 - g^2), C = g^3 + q(1 - g^3):
- * (2/3)(3 A S2 + 3 B S1 + C S0) / (2 A S1 + B S0), minimised over g in [0, 1] by golden section.
- *
- * @example
- * ```ts
- * import { staircase2dError } from 'dpnoise';
- *
- * console.log(staircase2dError(3)); // 0.5856
- * ```
- *
- * @group Calibration
- */
-export function staircase2dError(epsilon: number): number {
-  const target = readBudget({ epsilon }, ['pure']) as Target & { notion: 'pure' };
-  const q = Math.exp(-target.epsilon);
-  const oq = -Math.expm1(-target.epsilon);
-  const [S0, S1, S2] = [1 / oq, q / (oq * oq), (q * (1 + q)) / (oq * oq * oq)];
-  const error = (g: number) => {
-    const A = g + q * (1 - g);
-    const B = g * g + q * (1 - g * g);
-    const C = g * g * g + q * (1 - g * g * g);
-    return ((2 / 3) * (3 * A * S2 + 3 * B * S1 + C * S0)) / (2 * A * S1 + B * S0);
-  };
-  return error(goldenMinimum(error));
 }

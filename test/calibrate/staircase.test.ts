@@ -3,7 +3,7 @@
 // by step from the density, independent of the closed forms here), the journal's Table V-4, and
 // the optimality conditions of the allocation.
 import { describe, expect, it } from 'vitest';
-import { calibrateLaplace, calibrateStaircase, staircase2dError } from '../../src/index.js';
+import { calibrateLaplace, calibrateStaircase } from '../../src/index.js';
 import { staircaseCost, staircaseMoment, staircaseShape } from '../../src/calibrate/staircase.js';
 import { expectClose, expectNear, fixture } from '../helpers.js';
 
@@ -162,13 +162,5 @@ describe('calibrateStaircase', () => {
     const before = Array.from(s.epsilons);
     s.epsilons.fill(9); // a copy: the calibration's own budgets stay
     expect(Array.from(s.epsilons)).toEqual(before);
-  });
-});
-
-describe('staircase2dError', () => {
-  it("reproduces the journal's Table V-4 staircase row", () => {
-    for (const { epsilon, error } of reference.twoDimensional) expectClose(staircase2dError(epsilon), error, 1e-12, `eps ${epsilon}`);
-    expect([0.5, 1, 1.5, 2, 2.5, 3].map((e) => staircase2dError(e).toFixed(4))).toEqual(['3.9962', '1.9862', '1.3050', '0.9546', '0.7366', '0.5856']);
-    expect(() => staircase2dError(-1)).toThrow(RangeError);
   });
 });
