@@ -41,8 +41,7 @@ function radialSums(d: number, gamma: number, epsilon: number): [number, number,
   const sums = [-Infinity, -Infinity, -Infinity];
   const peak = (d + 2) / epsilon; // where b^k k^(d+1) is largest
   // The sums end within about 42 / eps steps past the peak (e^-42 < 2^-60): refuse at once what would run too long.
-  if (peak + 50 / epsilon > MOST_STEPS)
-    throw new RangeError(`dpnoise: \`epsilon\` is too small for dimension ${d}: the staircase reaches past ${MOST_STEPS} steps.`);
+  if (peak + 50 / epsilon > MOST_STEPS) throw tooSmall(d);
   for (let k = 0; k <= MOST_STEPS; k++) {
     let largest = -Infinity;
     for (let j = 0; j < 3; j++) {
@@ -53,7 +52,11 @@ function radialSums(d: number, gamma: number, epsilon: number): [number, number,
     }
     if (k > peak && largest < -42) return sums as [number, number, number]; // e^-42 < 2^-60
   }
-  throw new RangeError(`dpnoise: \`epsilon\` is too small for dimension ${d}: the staircase reaches past ${MOST_STEPS} steps.`);
+  throw tooSmall(d);
+}
+
+function tooSmall(d: number): RangeError {
+  return new RangeError(`dpnoise: \`epsilon\` is too small for dimension ${d}: the staircase reaches past ${MOST_STEPS} steps.`);
 }
 
 /**
