@@ -84,12 +84,10 @@ export function recommend(options: RecommendOptions): Recommendation {
   const target = readBudget(o, ['approximate']);
   const profile = readProfile(o);
   const gaussian = gaussianCalibration(target, profile);
-  const laplacePure = laplaceCalibration({ notion: 'pure', epsilon: (budgetOf(target) as { epsilon: number }).epsilon }, profile);
+  const pure = { notion: 'pure', epsilon: (budgetOf(target) as { epsilon: number }).epsilon } as const;
+  const laplacePure = laplaceCalibration(pure, profile);
   const laplace = profile.grouped ? laplacePure : approximateLaplaceCalibration(target as typeof target & { notion: 'approximate' }, profile);
-  const staircase =
-    profile.grouped || (profile.p !== 1 && profile.p !== 2)
-      ? undefined
-      : staircaseCalibration({ notion: 'pure', epsilon: laplacePure.budget.epsilon! }, profile);
+  const staircase = profile.grouped || (profile.p !== 1 && profile.p !== 2) ? undefined : staircaseCalibration(pure, profile);
   const [other, otherError] = laplace.error < gaussian.error ? (['laplace', laplace.error] as const) : (['gaussian', gaussian.error] as const);
   const best = staircase !== undefined && staircase.error < 0.99 * otherError ? 'staircase' : other;
   const figures = `error ${fmt(gaussian.error)} (Gaussian), ${fmt(laplace.error)} (Laplace)${staircase ? `, ${fmt(staircase.error)} (staircase, pure epsilon)` : ''}`;

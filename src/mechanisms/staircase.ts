@@ -31,6 +31,8 @@ export interface StaircaseMechanism extends StaircaseCalibration, Releasing {
 
 const largest = (a: Float64Array) => a.reduce((m, x) => Math.max(m, x), 0);
 
+type StaircaseTarget = Parameters<typeof staircaseCalibration>[0];
+
 /**
  * Grid mode: the calibration to the sensitivities rounded to the grid, and the kernel's
  * parameters in grid steps: the step D_i = lambda'_i / g (whole), the discrete Laplace scale t_i
@@ -38,10 +40,7 @@ const largest = (a: Float64Array) => a.reduce((m, x) => Math.max(m, x), 0);
  * round(gamma_i D_i).
  */
 function onGrid(target: StaircaseTarget, profile: Profile, mode: ModeOptions) {
-  const first = staircaseCalibration(target, profile);
-  const firstEpsilons = first.epsilons;
-  const noiseScale = largest(first.sensitivity.map((l, i) => (l > 0 ? l / firstEpsilons[i]! : 0)));
-  const g = mode.grid ?? defaultGrid(roundingScale(profile.lambda), noiseScale);
+  const g = mode.grid ?? defaultGrid(roundingScale(profile.lambda), noiseScale(staircaseCalibration(target, profile)));
   const rounded = gridSensitivity(profile.lambda, g);
   const calibration = staircaseCalibration(target, withSensitivity(profile, rounded));
   const { sensitivity, epsilons, gammas } = calibration;
@@ -56,7 +55,17 @@ function onGrid(target: StaircaseTarget, profile: Profile, mode: ModeOptions) {
   return { calibration, grid: g, kernel: 'discreteStaircaseSamples' as const, widths: steps, parameters: { epsilons: scales, gammas: high } };
 }
 
-type StaircaseTarget = Parameters<typeof staircaseCalibration>[0];
+/** The largest step width per unit of budget, lambda_i / eps_i: the noise's reach, for the default grid. */
+function noiseScale({ sensitivity, epsilons }: StaircaseCalibration): number {
+  return largest(sensitivity.map((l, i) => (l > 0 ? l / epsilons[i]! : 0)));
+}
+
+/** Continuous mode: the calibration itself, drawn in floating point. */
+function continuous(target: StaircaseTarget, profile: Profile) {
+  const calibration = staircaseCalibration(target, profile);
+  const { sensitivity, epsilons, gammas } = calibration;
+  return { calibration, grid: undefined, kernel: 'staircaseSamples' as const, widths: sensitivity, parameters: { epsilons, gammas } };
+}
 
 /**
  * The staircase mechanism: independent staircase noise per coordinate, the budget split and the
@@ -81,15 +90,7 @@ export function staircaseMechanism(options: StaircaseMechanismOptions): Staircas
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', ...MODE_OPTIONS]);
   const mode = readMode(o);
   const { target, profile } = readStaircaseOptions(o);
-  const made =
-    mode.mode === 'grid'
-      ? onGrid(target, profile, mode)
-      : (() => {
-          const calibration = staircaseCalibration(target, profile);
-          const { sensitivity, epsilons, gammas } = calibration;
-          return { calibration, grid: undefined, kernel: 'staircaseSamples' as const, widths: sensitivity, parameters: { epsilons, gammas } };
-        })();
-  const { calibration, grid, kernel, widths, parameters } = made;
+  const { calibration, grid, kernel, widths, parameters } = mode.mode === 'grid' ? onGrid(target, profile, mode) : continuous(target, profile);
   const entries = queryEntries(grid ?? Number.MAX_VALUE);
   const how = { add: true, grid, fixedWork: mode.fixedWork, staircase: parameters };
   const release = (query: Float64Array | readonly number[], releaseOptions?: SampleOptions): Float64Array => {
