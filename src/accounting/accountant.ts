@@ -5,7 +5,7 @@
 // set to a fraction of it and halved while the answer still moves by more than 1/1000 of itself
 // (the discretization's error falls as the step squared). Distributions are kept per step, so
 // repeated questions cost only the sums.
-import { eventFloors, eventPmfs, floorDelta, pmfDelta, pmfEpsilon, TooLong } from './pld.js';
+import { type Direction, directionsOf, eventFloor, eventPmf, floorDelta, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
 import { memo } from '../core/memo.js';
 import { ROUND_UP, roundUp } from '../core/rounding.js';
 import { type Event, slackOf } from './events.js';
@@ -14,13 +14,15 @@ import { type Event, slackOf } from './events.js';
 const COARSE = 0.05;
 const FINEST = 1e-6;
 /**
- * The first fine step: epsilon / (STEPS sqrt(T)) for T releases composed. The upper bound's
- * discretization error grows with T h^2, the lower bound's blur with h sqrt(T).
+ * The first fine step: epsilon / (steps sqrt(T)) for T releases composed. The upper bound's
+ * discretization error grows with T h^2 (with T h where atoms sit between grid points), the lower
+ * bound's blur with h sqrt(T). Gaussian losses start on a grid twice as coarse, as their
+ * halvings' moves tell the error better (Track.moves).
  */
-const STEPS = 50;
+const STEPS = { smooth: 25, atoms: 50 };
 /** Halvings at most after the first fine grid, so that every question takes bounded time. */
 const HALVINGS = 4;
-/** Stop halving when the answer moved by at most this fraction of itself... */
+/** Stop halving when the answer's estimated error is at most this fraction of itself... */
 const SETTLED = 1e-3;
 /** ...and, for bounds, when the certified range is within this fraction of its upper end. */
 const TIGHT = 0.01;
@@ -67,51 +69,101 @@ export function pldAccount(event: Event): PldAccount {
   };
 }
 
+/**
+ * One direction's answers on grids getting finer: the smallest so far (every one is an upper
+ * bound) and the grid it came from, the last answer and the finest grid asked.
+ */
+interface Track {
+  readonly direction: Direction;
+  best: number;
+  h: number;
+  previous: number;
+  finest: number;
+  settled: boolean;
+  /** How many times the finer grid's error a halving moves the answer: 3 where that error falls as h^2 (smoothLoss), 1 where it falls as h. */
+  readonly moves: number;
+}
+
+/** The track with the largest answer (the first of equals). */
+const largest = (tracks: readonly Track[]): Track => tracks.reduce((a, b) => (b.best > a.best ? b : a));
+
+/** A track's answer on grid h (`failed`: too long to build, which settles it with its best so far). */
+function advance(track: Track, h: number, value: number, failed: number): void {
+  track.finest = h;
+  if (value === failed) {
+    track.settled = true;
+    return;
+  }
+  if (value < track.best) {
+    track.best = value;
+    track.h = h;
+  }
+  track.settled = value <= 0 || Math.abs(track.previous - value) <= track.moves * SETTLED * value;
+  track.previous = value;
+}
+
+/**
+ * Refines the tracks along the grids `hs` until the largest answer settles: only the direction
+ * whose answer is the largest is refined (the others' answers are already upper bounds below it),
+ * until the finer grid's error, estimated from the last move (Track.moves), is at most SETTLED of
+ * the answer, or the grids run out.
+ */
+function refine(tracks: Track[], hs: readonly number[], answer: (h: number, direction: Direction) => number, failed: number): Track {
+  for (;;) {
+    const top = largest(tracks);
+    const h = hs.find((step) => step < top.finest);
+    if (top.settled || h === undefined) return top;
+    advance(top, h, answer(h, top.direction), failed);
+  }
+}
+
+/** Tracks that start from each direction's answer on the coarse grid. */
+const tracksFrom = (directions: readonly Direction[], moves: number, coarse: (direction: Direction) => number): Track[] =>
+  directions.map((direction) => {
+    const best = coarse(direction);
+    return { direction, best, h: COARSE, previous: Infinity, finest: COARSE, settled: best <= 0, moves };
+  });
+
 /** The accountant of an event tree, its 'close' events read as their `event`. */
 function treeAccount(event: Event): PldAccount {
-  const pmfs = new Map<number, ReturnType<typeof eventPmfs>>();
-  const floors = new Map<number, ReturnType<typeof eventFloors>>();
-  const upperAt = (h: number) => memo(pmfs, h, () => eventPmfs(event, h));
-  const floorAt = (h: number) => memo(floors, h, () => eventFloors(event, h));
-  const epsilonAt = (h: number, delta: number) => Math.max(...upperAt(h).map((pmf) => pmfEpsilon(pmf, h, delta)));
-  const deltaAt = (h: number, epsilon: number) => Math.max(...upperAt(h).map((pmf) => pmfDelta(pmf, h, epsilon)));
+  const directions = directionsOf(event);
+  const smooth = smoothLoss(event);
+  const moves = smooth ? 3 : 1;
+  const pmfs = new Map<string, ReturnType<typeof eventPmf>>();
+  const floors = new Map<string, ReturnType<typeof eventFloor>>();
+  const pmfAt = (h: number, d: Direction) => memo(pmfs, `${h} ${d}`, () => eventPmf(event, h, d));
+  const floorAt = (h: number, d: Direction) => memo(floors, `${h} ${d}`, () => eventFloor(event, h, d));
+  const epsilonAt = (h: number, d: Direction, delta: number) => pmfEpsilon(pmfAt(h, d), h, delta);
+  const deltaAt = (h: number, d: Direction, epsilon: number) => pmfDelta(pmfAt(h, d), h, epsilon);
+  /** The loss's spread, its epsilon at delta 1e-2 on the coarse grid. */
+  const spread = () => Math.max(...directions.map((d) => epsilonAt(COARSE, d, 1e-2)));
 
   const T = releases(event);
   /** The grid steps to use for an answer near `scale`: the first fine one and its halvings (powers of two, so grids are shared between questions). */
   const steps = (scale: number) => {
-    const first = 2 ** Math.floor(Math.log2(Math.min(COARSE, Math.max(FINEST, scale / (STEPS * Math.sqrt(T))))));
+    const first = 2 ** Math.floor(Math.log2(Math.min(COARSE, Math.max(FINEST, scale / ((smooth ? STEPS.smooth : STEPS.atoms) * Math.sqrt(T))))));
     return Array.from({ length: HALVINGS + 1 }, (_, k) => Math.max(FINEST, first / 2 ** k));
   };
 
-  /**
-   * epsilon(delta) on grids refined until it settles; every grid's answer is an upper bound, so the
-   * smallest is kept, also when a finer grid would be too long to build (or when one answers 0).
-   */
-  function epsilon(delta: number): { value: number; h: number } {
-    const coarse = epsilonAt(COARSE, delta);
-    if (coarse <= 0) return { value: coarse, h: COARSE };
-    // A coarse grid's rounding and tails may exceed a tiny delta: then the finer grids follow the
-    // spread of the loss (its epsilon at delta 1e-2).
-    const scale = coarse < Infinity ? coarse : epsilonAt(COARSE, 1e-2);
-    if (scale === Infinity) return { value: Infinity, h: COARSE };
-    let best = { value: coarse, h: COARSE };
-    let previous = Infinity;
-    for (const h of steps(Math.max(scale, 1e-3))) {
-      const value = orNone(() => epsilonAt(h, delta), Infinity);
-      if (value === Infinity) break;
-      if (value < best.value) best = { value, h };
-      if (value <= 0 || Math.abs(previous - value) <= SETTLED * value) break;
-      previous = value;
-    }
-    return best;
+  /** epsilon(delta)'s tracks, refined until the largest settles (a grid too long to build ends its track). */
+  function epsilonTracks(delta: number): { tracks: Track[]; top: Track } {
+    const tracks = tracksFrom(directions, moves, (d) => epsilonAt(COARSE, d, delta));
+    const coarse = Math.max(...tracks.map((t) => t.best));
+    if (coarse <= 0) return { tracks, top: tracks[0]! };
+    // A coarse grid's rounding and tails may exceed a tiny delta: then the finer grids follow the spread of the loss.
+    const scale = coarse < Infinity ? coarse : spread();
+    if (scale === Infinity) return { tracks, top: tracks[0]! };
+    const top = refine(tracks, steps(Math.max(scale, 1e-3)), (h, d) => orNone(() => epsilonAt(h, d, delta), Infinity), Infinity);
+    return { tracks, top };
   }
 
   /**
    * The largest epsilon (below `upper`) whose lower bound on delta, from the rounded-down masses on
-   * the grid h, still exceeds delta: a certified lower bound on epsilon(delta), by bisection.
+   * the grid h in one direction, still exceeds delta: a certified lower bound on epsilon(delta)
+   * (the true delta is the larger of the directions'), by bisection.
    */
-  function lowerEpsilon(h: number, delta: number, upper: number): number {
-    const lowerDelta = (eps: number) => Math.max(...floorAt(h).map((pair) => floorDelta(pair, h, eps)));
+  function lowerEpsilon(h: number, d: Direction, delta: number, upper: number): number {
+    const lowerDelta = (eps: number) => floorDelta(floorAt(h, d), h, eps);
     let lo = 0;
     let hi = upper;
     if (lowerDelta(lo) <= delta) return 0;
@@ -134,39 +186,41 @@ function treeAccount(event: Event): PldAccount {
   };
 
   return {
-    epsilon: (delta) => orNone(() => Math.max(0, epsilon(delta).value), Infinity),
+    epsilon: (delta) => orNone(() => Math.max(0, epsilonTracks(delta).top.best), Infinity),
     delta: (eps) => orNone(() => deltaOf(eps), 1),
     bounds: (delta) => orNone(() => boundsOf(delta), { lower: 0, upper: Infinity }),
   };
 
   /** delta(epsilon) on grids refined until it settles; each is an upper bound, the smallest is kept. */
   function deltaOf(epsilon: number): number {
-    let best = deltaAt(COARSE, epsilon);
-    let previous = Infinity;
-    // The grid follows the spread of the loss (its epsilon at delta 1e-2), not only epsilon: at
-    // epsilon near 0 a step scaled to epsilon would build millions of points for nothing.
-    const spread = epsilonAt(COARSE, 1e-2);
-    for (const h of steps(Math.max(epsilon, Number.isFinite(spread) ? spread : 0, 1e-3))) {
-      if (best <= 0) break;
-      const value = orNone(() => deltaAt(h, epsilon), 1);
-      if (value === 1) break; // a grid too long to build: keep the best so far
-      best = Math.min(best, value);
-      if (Math.abs(previous - value) <= SETTLED * value) break;
-      previous = value;
-    }
-    return best;
+    const tracks = tracksFrom(directions, moves, (d) => deltaAt(COARSE, d, epsilon));
+    // The grid follows the spread of the loss, not only epsilon: at epsilon near 0 a step scaled to
+    // epsilon would build millions of points for nothing.
+    const loss = spread();
+    const hs = steps(Math.max(epsilon, Number.isFinite(loss) ? loss : 0, 1e-3));
+    return refine(tracks, hs, (h, d) => orNone(() => deltaAt(h, d, epsilon), 1), 1).best;
   }
 
-  /** The certified range, refined until it is within TIGHT of its upper end (or the halvings run out). */
+  /**
+   * The certified range, refined until it is within TIGHT of its upper end (or the halvings run
+   * out); the lower end from the direction with the largest upper one.
+   */
   function boundsOf(delta: number): { lower: number; upper: number } {
-    let { value: upper, h } = epsilon(delta);
-    if (upper === Infinity) return { lower: lowerEpsilon(h, delta, Number.MAX_VALUE), upper };
-    let lower = orNone(() => lowerEpsilon(h, delta, upper), 0);
+    const { tracks, top } = epsilonTracks(delta);
+    let h = top.h;
+    if (top.best === Infinity) return { lower: lowerEpsilon(h, top.direction, delta, Number.MAX_VALUE), upper: Infinity };
+    let lower = orNone(() => lowerEpsilon(h, top.direction, delta, top.best), 0);
+    let upper = top.best;
     for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && h / 2 >= FINEST; k++) {
       h /= 2;
-      const finer = orNone(() => ({ upper: Math.min(upper, epsilonAt(h, delta)), lower: lowerEpsilon(h, delta, upper) }), undefined);
+      const finer = orNone(() => {
+        // Every direction that is the largest on the way gets its answer on the finer grid.
+        for (let t = largest(tracks); t.finest > h; t = largest(tracks)) advance(t, h, epsilonAt(h, t.direction, delta), Infinity);
+        const t = largest(tracks);
+        return { upper: t.best, lower: lowerEpsilon(h, t.direction, delta, t.best) };
+      }, undefined);
       if (!finer) break; // too long to build: keep the range so far
-      upper = finer.upper;
+      upper = Math.min(upper, finer.upper);
       lower = Math.max(lower, finer.lower);
     }
     return { lower: Math.max(0, Math.min(lower, upper)), upper: Math.max(0, upper) };

@@ -91,6 +91,16 @@ export function pldSupports(event: Event): boolean {
   }
 }
 
+/**
+ * Whether every base pair of the event is Gaussian: its losses have a density, and the connect-the-dots
+ * error falls as h^2; atoms (Laplace, randomized response, discrete Laplace) make it fall as h.
+ */
+export function smoothLoss(event: Event): boolean {
+  if (event.type === 'poisson') return basePair(event.event)?.type === 'gaussian';
+  if (event.type === 'composed') return event.events.every(([e, times]) => times === 0 || smoothLoss(e));
+  return basePair(event)?.type === 'gaussian';
+}
+
 /** Whether both directions of add/remove neighbours give the same distribution (no subsampling inside). */
 function symmetric(event: Event): boolean {
   if (event.type === 'poisson') return false;
@@ -293,12 +303,20 @@ function eventOf<T>(
   }
 }
 
+/** The directions of add/remove neighbours whose distributions differ: one when they are the same. */
+export const directionsOf = (event: Event): Direction[] => (symmetric(event) ? [REMOVE] : [REMOVE, ADD]);
+
 /** `one` in both directions of add/remove neighbours (once when they are the same). */
-const bothDirections = <T>(event: Event, one: (direction: Direction) => T): T[] => (symmetric(event) ? [one(REMOVE)] : [one(REMOVE), one(ADD)]);
+const bothDirections = <T>(event: Event, one: (direction: Direction) => T): T[] => directionsOf(event).map(one);
+
+/** The distribution of an event in one direction. */
+export function eventPmf(event: Event, h: number, direction: Direction): Pmf {
+  return eventOf(event, direction, (pair, q, dir) => basePmf(pair, q, dir, h), convolve);
+}
 
 /** The distributions of an event in both directions (one when they are the same). */
 export function eventPmfs(event: Event, h: number): Pmf[] {
-  return bothDirections(event, (d) => eventOf(event, d, (pair, q, dir) => basePmf(pair, q, dir, h), convolve));
+  return bothDirections(event, (d) => eventPmf(event, h, d));
 }
 
 /** delta(epsilon) of a distribution, an upper bound. */
@@ -410,9 +428,14 @@ function convolveFloor(a: FloorPair, b: FloorPair | undefined): FloorPair {
   return { lower: a.lower + other.lower + left, p: p.slice(left, right), q: q.slice(left, right), tilt: a.tilt + other.tilt, errorP, errorQ };
 }
 
+/** The floor pair of an event in one direction. */
+export function eventFloor(event: Event, h: number, direction: Direction): FloorPair {
+  return eventOf(event, direction, (pair, q, dir) => baseFloor(pair, q, dir, h), convolveFloor);
+}
+
 /** The floor pairs of an event in both directions (one when they are the same). */
 export function eventFloors(event: Event, h: number): FloorPair[] {
-  return bothDirections(event, (d) => eventOf(event, d, (pair, q, dir) => baseFloor(pair, q, dir, h), convolveFloor));
+  return bothDirections(event, (d) => eventFloor(event, h, d));
 }
 
 /** A lower bound on delta(epsilon) from a floor pair. */
