@@ -34,9 +34,8 @@ export function twiddles(tw: usize, n: i32): void {
   }
 }
 
-/** In place: the discrete Fourier transform of the n complex values at `data` (conjugate twiddles when `inverse`; unscaled), with the twiddles of size m. */
-function transform(data: usize, n: i32, tw: usize, m: i32, inverse: bool): void {
-  // Bit-reversal permutation.
+/** In place: the bit-reversal permutation of the n complex values at `data`. */
+function bitReverse(data: usize, n: i32): void {
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
@@ -48,24 +47,51 @@ function transform(data: usize, n: i32, tw: usize, m: i32, inverse: bool): void 
       set(data, j, xr, xi);
     }
   }
-  const sign: f64 = inverse ? -1.0 : 1.0;
+}
+
+/**
+ * In place: the discrete Fourier transform of the n complex values at `data` (unscaled), with the
+ * twiddles of size m. The inverse is conj(FFT(conj x)): the callers store conjugates before it and
+ * read conjugates after it. Radix 2, decimation in time, pointers over linear memory; in the SIMD
+ * build a complex value is one f64x2 and b w is [br, br] [wr, wi] -+ [bi, bi] [wi, wr].
+ */
+function transform(data: usize, n: i32, tw: usize, m: i32): void {
+  bitReverse(data, n);
+  const end = data + (<usize>n << 4);
   for (let length = 2; length <= n; length <<= 1) {
-    const half = length >> 1;
-    const stride = m / length;
-    for (let start = 0; start < n; start += length) {
-      for (let k = 0; k < half; k++) {
-        const wr = re(tw, k * stride);
-        const wi = sign * im(tw, k * stride);
-        const a = start + k;
-        const b = a + half;
-        const br = re(data, b);
-        const bi = im(data, b);
-        const tr = br * wr - bi * wi;
-        const ti = br * wi + bi * wr;
-        const ar = re(data, a);
-        const ai = im(data, a);
-        set(data, a, ar + tr, ai + ti);
-        set(data, b, ar - tr, ai - ti);
+    const halfBytes = <usize>(length >> 1) << 4;
+    const step = <usize>(m / length) << 4;
+    for (let start = data; start < end; start += halfBytes << 1) {
+      const stop = start + halfBytes;
+      let pw = tw;
+      if (ASC_FEATURE_SIMD) {
+        for (let pa = start; pa < stop; pa += 16, pw += step) {
+          const pb = pa + halfBytes;
+          const w = v128.load(pw);
+          const b = v128.load(pb);
+          const p = f64x2.mul(v128.shuffle<f64>(b, b, 0, 0), w); // [br wr, br wi]
+          const q = f64x2.mul(v128.shuffle<f64>(b, b, 1, 1), v128.shuffle<f64>(w, w, 1, 0)); // [bi wi, bi wr]
+          const t = v128.shuffle<f64>(f64x2.sub(p, q), f64x2.add(p, q), 0, 3); // b w
+          const a = v128.load(pa);
+          v128.store(pa, f64x2.add(a, t));
+          v128.store(pb, f64x2.sub(a, t));
+        }
+      } else {
+        for (let pa = start; pa < stop; pa += 16, pw += step) {
+          const pb = pa + halfBytes;
+          const wr = load<f64>(pw);
+          const wi = load<f64>(pw, 8);
+          const br = load<f64>(pb);
+          const bi = load<f64>(pb, 8);
+          const tr = br * wr - bi * wi;
+          const ti = br * wi + bi * wr;
+          const ar = load<f64>(pa);
+          const ai = load<f64>(pa, 8);
+          store<f64>(pa, ar + tr);
+          store<f64>(pa, ai + ti, 8);
+          store<f64>(pb, ar - tr);
+          store<f64>(pb, ai - ti, 8);
+        }
       }
     }
   }
@@ -77,7 +103,7 @@ function transform(data: usize, n: i32, tw: usize, m: i32, inverse: bool): void 
  */
 export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work: usize, n: i32, tw: usize, m: i32): void {
   for (let k = 0; k < n; k++) set(work, k, k < na ? load<f64>(a + (<usize>k << 3)) : 0.0, k < nb ? load<f64>(b + (<usize>k << 3)) : 0.0);
-  transform(work, n, tw, m, false);
+  transform(work, n, tw, m);
   // With Z = FFT(a + i b): A_k = (Z_k + conj Z_{n-k}) / 2, B_k = (Z_k - conj Z_{n-k}) / (2i); C = A B.
   // Pairs (k, n - k) are updated together, so each reads the other's original values.
   for (let k = 0; k <= n >> 1; k++) {
@@ -91,13 +117,11 @@ export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work:
     const aki = 0.5 * (zi - wi);
     const bkr = 0.5 * (zi + wi);
     const bki = -0.5 * (zr - wr);
-    set(work, k, akr * bkr - aki * bki, akr * bki + aki * bkr);
-    if (m != k) {
-      // A_m = conj A_k, B_m = conj B_k, so C_m = conj C_k.
-      set(work, m, akr * bkr - aki * bki, -(akr * bki + aki * bkr));
-    }
+    // Stored conjugated, for the inverse transform (transform's note): conj C_k, and C_m = conj C_k.
+    set(work, k, akr * bkr - aki * bki, -(akr * bki + aki * bkr));
+    if (m != k) set(work, m, akr * bkr - aki * bki, akr * bki + aki * bkr);
   }
-  transform(work, n, tw, m, true);
+  transform(work, n, tw, m);
   const scale = 1.0 / <f64>n;
   for (let k = 0; k < na + nb - 1; k++) store<f64>(out + (<usize>k << 3), re(work, k) * scale);
 }
@@ -117,7 +141,7 @@ export function square(a: usize, na: i32, out: usize, work: usize, n: i32, tw: u
     const even = 2 * j;
     set(work, j, even < na ? load<f64>(a + (<usize>even << 3)) : 0.0, even + 1 < na ? load<f64>(a + (<usize>(even + 1) << 3)) : 0.0);
   }
-  transform(work, h, tw, m, false);
+  transform(work, h, tw, m);
   const stride = m / n; // tw[k stride] = w^k
   // Pairs (k, h - k) are updated together, so each reads the other's original values.
   for (let k = 0; k <= h >> 1; k++) {
@@ -152,13 +176,14 @@ export function square(a: usize, na: i32, out: usize, work: usize, n: i32, tw: u
     const di = yi + si;
     const gr = dr * wr + di * wi;
     const gi = di * wr - dr * wi;
-    set(work, k, fr - gi, fi + gr); // F_k + i G_k
-    if (k2 != k) set(work, k2, fr + gi, -fi + gr); // conj F_k + i conj G_k
+    // Stored conjugated, for the inverse transform (transform's note).
+    set(work, k, fr - gi, -(fi + gr)); // conj(F_k + i G_k)
+    if (k2 != k) set(work, k2, fr + gi, fi - gr); // conj(conj F_k + i conj G_k)
   }
-  transform(work, h, tw, m, true);
+  transform(work, h, tw, m);
   const scale = 1.0 / <f64>n;
   for (let t = 0; t < 2 * na - 1; t++) {
     const j = t >> 1;
-    store<f64>(out + (<usize>t << 3), ((t & 1) == 0 ? re(work, j) : im(work, j)) * scale);
+    store<f64>(out + (<usize>t << 3), ((t & 1) == 0 ? re(work, j) : -im(work, j)) * scale);
   }
 }
