@@ -5,7 +5,7 @@ export { erfc, normalSf, normalLogSf, normalIsf, logGamma } from "./math/special
 export { gaussianDelta, gaussianLogDelta, gaussianMu, gaussianEpsilon } from "./accounting/profile";
 export { zcdpDelta, zcdpEpsilon, zcdpMu } from "./accounting/zcdp";
 export { arena } from "./accounting/arena";
-export { convolve, square, twiddles } from "./accounting/fft";
+export { convolve, power, square, twiddles } from "./accounting/fft";
 export { hockeyDelta, hockeyDeltas, connectDots, floorBins, floorDelta, pldDelta, pldEpsilon } from "./accounting/pld";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";

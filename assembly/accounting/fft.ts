@@ -128,14 +128,72 @@ export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work:
 
 /**
  * out[0 .. 2 na - 1) = the convolution of the na doubles at a with themselves. n: a power of two
- * >= 2 na - 1 (at least 2). A real sequence needs only a complex transform of half its length:
- * z_j = x_2j + i x_2j+1, and with h = n/2, w = e^(-2 pi i / n), Z = FFT_h(z),
- *   X_k = E_k + w^k O_k,  E_k = (Z_k + conj Z_(h-k)) / 2,  O_k = (Z_k - conj Z_(h-k)) / (2i),
- * and X_(h-k) = conj(E_k - w^k O_k). Back, from Y = X^2 (Hermitian: Y_(k+h) = conj Y_(h-k)),
- *   F_k = Y_k + conj Y_(h-k),  G_k = (Y_k - conj Y_(h-k)) conj(w^k),
- * F_(h-k) = conj F_k, G_(h-k) = conj G_k, and IFFT_h(F + i G) / n holds y_2j + i y_2j+1.
+ * >= 2 na - 1 (at least 2).
  */
 export function square(a: usize, na: i32, out: usize, work: usize, n: i32, tw: usize, m: i32): void {
+  power(a, na, 2.0, out, 2 * na - 1, work, n, tw, m, 0.0, 0);
+}
+
+/** The result of complexPower. */
+let powerRe: f64 = 0.0;
+let powerIm: f64 = 0.0;
+/** A power below this (2^-600) is taken as 0 by power(). */
+const NEGLIGIBLE: f64 = 2.409919865102884e-181; // 2^-600
+/** Below this squared modulus (2^-900) a base's next square underflows: the power is taken as 0. */
+const UNDERFLOW: f64 = 1.1830521861667747e-271; // 2^-900
+
+/**
+ * (xr + i xi)^times into powerRe, powerIm, by binary powering (`times` a positive integer; 0 gives 0). Each
+ * product errs by at most sqrt(2) gamma_2 relative, and squaring doubles a factor's relative error,
+ * so the result is within (1 + 4u)^times - 1 of x^times relative; a base whose square would
+ * underflow ends it with 0, within 2^-450 of the true power.
+ */
+function complexPower(xr: f64, xi: f64, times: f64): void {
+  if (times == 0.0) {
+    powerRe = 0.0; // a negligible power (see power), not x^0
+    powerIm = 0.0;
+    return;
+  }
+  let rr: f64 = 1.0;
+  let ri: f64 = 0.0;
+  let br = xr;
+  let bi = xi;
+  for (let e = times; ; ) {
+    if (e % 2.0 == 1.0) {
+      const t = rr * br - ri * bi;
+      ri = rr * bi + ri * br;
+      rr = t;
+    }
+    e = Math.floor(e * 0.5);
+    if (e == 0.0) break;
+    if (br * br + bi * bi < UNDERFLOW) {
+      rr = 0.0;
+      ri = 0.0;
+      break;
+    }
+    const t = br * br - bi * bi;
+    bi = 2.0 * br * bi;
+    br = t;
+  }
+  powerRe = rr;
+  powerIm = ri;
+}
+
+/**
+ * out[0 .. outLength) = the first outLength values of the times-fold circular self-convolution of
+ * the na doubles at a (na <= n), period n (a power of two, at least 2): the inverse transform of
+ * X^times, X the transform of a. A real sequence needs only a complex transform of half its
+ * length: z_j = x_2j + i x_2j+1, and with h = n/2, w = e^(-2 pi i / n), Z = FFT_h(z),
+ *   X_k = E_k + w^k O_k,  E_k = (Z_k + conj Z_(h-k)) / 2,  O_k = (Z_k - conj Z_(h-k)) / (2i),
+ * and X_(h-k) = conj(E_k - w^k O_k). Back, from Y = X^times (Hermitian: Y_(k+h) = conj Y_(h-k)),
+ *   F_k = Y_k + conj Y_(h-k),  G_k = (Y_k - conj Y_(h-k)) conj(w^k),
+ * F_(h-k) = conj F_k, G_(h-k) = conj G_k, and IFFT_h(F + i G) / n holds y_2j + i y_2j+1.
+ *
+ * With `sums` (not 0), the error bound's sums over the n frequencies (docs/accounting.md, "Powers
+ * in the frequency domain"), for m_k = |X_k| + slack as computed: sums[0] = sum of
+ * m_k^(2 (times - 1)) and sums[1] = sum of m_k^(2 times) (frequencies k and n - k alike).
+ */
+export function power(a: usize, na: i32, times: f64, out: usize, outLength: i32, work: usize, n: i32, tw: usize, m: i32, slack: f64, sums: usize): void {
   const h = n >> 1;
   for (let j = 0; j < h; j++) {
     const even = 2 * j;
@@ -143,6 +201,8 @@ export function square(a: usize, na: i32, out: usize, work: usize, n: i32, tw: u
   }
   transform(work, h, tw, m);
   const stride = m / n; // tw[k stride] = w^k
+  let s0: f64 = 0.0;
+  let s1: f64 = 0.0;
   // Pairs (k, h - k) are updated together, so each reads the other's original values.
   for (let k = 0; k <= h >> 1; k++) {
     const k2 = (h - k) & (h - 1);
@@ -164,11 +224,26 @@ export function square(a: usize, na: i32, out: usize, work: usize, n: i32, tw: u
     const xi = ei + pi;
     const ur = er - pr;
     const ui = -(ei - pi);
-    // Y = X^2.
-    const yr = xr * xr - xi * xi;
-    const yi = 2.0 * xr * xi;
-    const sr = ur * ur - ui * ui;
-    const si = 2.0 * ur * ui;
+    // Y = X^times; with `sums`, a power below 2^-600 is taken as 0 (within N 2^-600 in l2 norm in all, in the bound's margin).
+    let mk: f64 = 1.0;
+    let mu: f64 = 1.0;
+    if (sums != 0) {
+      // Frequency k (weight 2 but at k = 0) and frequency h - k (weight 2 but at h; once when it is k).
+      const wk: f64 = k == 0 ? 1.0 : 2.0;
+      const wu: f64 = k == 0 ? 1.0 : k2 == k ? 0.0 : 2.0;
+      const bk = Math.hypot(xr, xi) + slack;
+      const bu = Math.hypot(ur, ui) + slack;
+      mk = Math.pow(bk, times);
+      mu = Math.pow(bu, times);
+      s0 += wk * (mk / bk) * (mk / bk) + wu * (mu / bu) * (mu / bu);
+      s1 += wk * mk * mk + wu * mu * mu;
+    }
+    complexPower(xr, xi, mk < NEGLIGIBLE ? 0.0 : times);
+    const yr = powerRe;
+    const yi = powerIm;
+    complexPower(ur, ui, mu < NEGLIGIBLE ? 0.0 : times);
+    const sr = powerRe;
+    const si = powerIm;
     // F_k = Y_k + conj Y_(h-k), D = Y_k - conj Y_(h-k), G_k = D conj(w^k).
     const fr = yr + sr;
     const fi = yi - si;
@@ -180,9 +255,13 @@ export function square(a: usize, na: i32, out: usize, work: usize, n: i32, tw: u
     set(work, k, fr - gi, -(fi + gr)); // conj(F_k + i G_k)
     if (k2 != k) set(work, k2, fr + gi, fi - gr); // conj(conj F_k + i conj G_k)
   }
+  if (sums != 0) {
+    store<f64>(sums, s0);
+    store<f64>(sums, s1, 8);
+  }
   transform(work, h, tw, m);
   const scale = 1.0 / <f64>n;
-  for (let t = 0; t < 2 * na - 1; t++) {
+  for (let t = 0; t < outLength; t++) {
     const j = t >> 1;
     store<f64>(out + (<usize>t << 3), ((t & 1) == 0 ? re(work, j) : -im(work, j)) * scale);
   }

@@ -9,6 +9,7 @@
 // larger delta is reported.
 import { wasm, type WasmExports } from '../wasm/loader.js';
 import { roundUp } from '../core/rounding.js';
+import { massAbove, sumWindow } from './tails.js';
 import type { Event } from './events.js';
 
 /**
@@ -277,22 +278,71 @@ function repeat<T>(x: T, times: number, combine: (a: T, b: T | undefined) => T):
   return result!;
 }
 
+/** The mass each tail of a self-composition may leave outside its window: 2^-60. */
+const WINDOW_TAIL = 2 ** -60;
+
+/**
+ * `times` compositions of a distribution with itself in one transform (docs/accounting.md, "Powers
+ * in the frequency domain"): the inverse transform of X^times on a circle of N points, with N
+ * covering the window where all but 2^-60 of each tail lies (tails.ts). Mass below the window
+ * wraps around to higher losses (only raising delta); mass at or above lo + N would wrap to lower
+ * ones, so its Chernoff bound goes to infinity. The error bound follows each frequency: the
+ * forward transform errs by at most 32 u log2(N) |x|_1 in every X_k, which the power multiplies by
+ * at most times m_k^(times - 1), m_k = |X_k| + that.
+ */
+function selfCompose(x: Pmf, times: number): Pmf {
+  if (times === 1) return x;
+  const w = wasm();
+  const n = x.probs.length;
+  const { lo, hi } = sumWindow(x.probs, times, x.error1, WINDOW_TAIL);
+  const [N, bits] = pow2(Math.max(hi - lo + 1, n));
+  if (N > MAX_LENGTH) throw tooLong(N);
+  const sigma = l1(x.probs);
+  const slack = 32 * U * bits * sigma;
+  const tw = twiddleTable(w, N);
+  const { circle, sums } = inArena(w, 8 * (n + N + 2 * N + 2), (at) => {
+    const input = at;
+    const out = input + 8 * n;
+    const work = out + 8 * N;
+    const sumsAt = work + 16 * N;
+    f64(w, input, n).set(x.probs);
+    w.power(input, n, times, out, N, work, N, tw, table, slack, sumsAt);
+    return { circle: f64(w, out, N).slice(), sums: f64(w, sumsAt, 2).slice() };
+  });
+  // The window's losses lo .. lo + N - 1 (in steps above times * lower) sit on the circle at index mod N.
+  const start = lo % N;
+  const probs = new Float64Array(N);
+  probs.set(circle.subarray(start));
+  probs.set(circle.subarray(0, start), N - start);
+  for (let i = 0; i < N; i++) if (probs[i]! < 0) probs[i] = 0;
+  // Errors: the transforms' (l1 at most |dY|_2 + 32 u log2(N) |Y|_2; l2 that over sqrt(N)), and the input's carried through.
+  const rho = Math.expm1(4 * U * times);
+  const fft1 = times * slack * Math.sqrt(sums[0]!) + (rho + 32 * U * bits * (1 + rho)) * Math.sqrt(sums[1]!) + 2 ** -400;
+  const whole = l1(x.probs) + x.infinity;
+  const carried = (e: number) => (e === 0 ? 0 : times * (whole + x.error1) ** (times - 1) * e);
+  const error = roundUp(fft1 / Math.sqrt(N) + carried(x.error));
+  const error1 = roundUp(fft1 + carried(x.error1));
+  const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + massAbove(x.probs, times, x.error1, lo + N));
+  return cut({ lower: times * x.lower + lo, probs, infinity, error, error1 });
+}
+
 /**
  * An event in one direction, built from its base pairs by `base` (a distribution, or a floor
- * pair) and composed by `combine`.
+ * pair), composed by `combine` and repeated by `self`.
  */
 function eventOf<T>(
   event: Event,
   direction: Direction,
   base: (pair: BasePair, q: number, direction: Direction) => T,
   combine: (a: T, b: T | undefined) => T,
+  self: (x: T, times: number) => T,
 ): T {
   switch (event.type) {
     case 'poisson':
       return base(basePair(event.event)!, event.rate, direction);
     case 'composed':
       return inTree(
-        event.events.filter(([, times]) => times > 0).map(([child, times]) => repeat(eventOf(child, direction, base, combine), times, combine)),
+        event.events.filter(([, times]) => times > 0).map(([child, times]) => self(eventOf(child, direction, base, combine, self), times)),
         combine,
       );
     default: {
@@ -311,7 +361,7 @@ const bothDirections = <T>(event: Event, one: (direction: Direction) => T): T[] 
 
 /** The distribution of an event in one direction. */
 export function eventPmf(event: Event, h: number, direction: Direction): Pmf {
-  return eventOf(event, direction, (pair, q, dir) => basePmf(pair, q, dir, h), convolve);
+  return eventOf(event, direction, (pair, q, dir) => basePmf(pair, q, dir, h), convolve, selfCompose);
 }
 
 /** The distributions of an event in both directions (one when they are the same). */
@@ -430,7 +480,13 @@ function convolveFloor(a: FloorPair, b: FloorPair | undefined): FloorPair {
 
 /** The floor pair of an event in one direction. */
 export function eventFloor(event: Event, h: number, direction: Direction): FloorPair {
-  return eventOf(event, direction, (pair, q, dir) => baseFloor(pair, q, dir, h), convolveFloor);
+  return eventOf(
+    event,
+    direction,
+    (pair, q, dir) => baseFloor(pair, q, dir, h),
+    convolveFloor,
+    (x, times) => repeat(x, times, convolveFloor),
+  );
 }
 
 /** The floor pairs of an event in both directions (one when they are the same). */

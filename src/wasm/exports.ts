@@ -28,6 +28,20 @@ export interface WasmExports {
   /** FFT convolution (assembly/accounting/fft.ts); `work` holds 2n doubles, n a power of two >= the result's length; `tw` the twiddles of size m >= n. */
   convolve(a: number, na: number, b: number, nb: number, out: number, work: number, n: number, tw: number, m: number): void;
   square(a: number, na: number, out: number, work: number, n: number, tw: number, m: number): void;
+  /** The times-fold circular self-convolution of a, period n; with `sums` (not 0) the error bound's two frequency sums written there. */
+  power(
+    a: number,
+    na: number,
+    times: number,
+    out: number,
+    outLength: number,
+    work: number,
+    n: number,
+    tw: number,
+    m: number,
+    slack: number,
+    sums: number,
+  ): void;
   twiddles(tw: number, n: number): void;
   /**
    * Privacy-loss distributions (assembly/accounting/pld.ts): kind 0 Gaussian (parameter mu), 1 Laplace and 2 randomized
