@@ -292,38 +292,52 @@ const WINDOW_TAIL = 2 ** -60;
  */
 function selfCompose(x: Pmf, times: number): Pmf {
   if (times === 1) return x;
-  const w = wasm();
   const n = x.probs.length;
   const { lo, hi } = sumWindow(x.probs, times, x.error1, WINDOW_TAIL);
-  const [N, bits] = pow2(Math.max(hi - lo + 1, n));
+  const [N] = pow2(Math.max(hi - lo + 1, n));
+  const { circle, fft } = powerMasses(x.probs, times, N);
+  // The window's losses lo .. lo + N - 1 (in steps above times * lower) sit on the circle at index mod N.
+  const start = lo % N;
+  const probs = new Float64Array(N);
+  probs.set(circle.subarray(start));
+  probs.set(circle.subarray(0, start), N - start);
+  // The input's errors carried through: (x + e)^*T - x^*T is within T |e| (|x|_1 + |e|_1)^(T - 1), with the mass at infinity in |x|_1.
+  const whole = l1(x.probs) + x.infinity;
+  const carried = (e: number) => (e === 0 ? 0 : times * (whole + x.error1) ** (times - 1) * e);
+  const error = roundUp(fft / Math.sqrt(N) + carried(x.error));
+  const error1 = roundUp(fft + carried(x.error1));
+  const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + massAbove(x.probs, times, x.error1, lo + N));
+  return cut({ lower: times * x.lower + lo, probs, infinity, error, error1 });
+}
+
+/**
+ * The times-fold circular self-convolution of the masses x, period N (a power of two >= x's
+ * length), negative results set to 0, and a bound on the l1 norm of its rounding error (l2: that
+ * over sqrt(N)): |dY|_2 + 32 u log2(N) |Y|_2 with |dY_k| <= times s m_k^(times - 1) + rho m_k^times,
+ * s = 32 u log2(N) |x|_1 the forward transform's error in each X_k, m_k = |X_k| + s, and
+ * rho = (1 + 4u)^times - 1 the powering's (docs/accounting.md, "Powers in the frequency domain").
+ */
+export function powerMasses(x: Float64Array, times: number, N: number): { circle: Float64Array; fft: number } {
+  const w = wasm();
+  const n = x.length;
   if (N > MAX_LENGTH) throw tooLong(N);
-  const sigma = l1(x.probs);
-  const slack = 32 * U * bits * sigma;
+  const [, bits] = pow2(N);
+  const slack = 32 * U * bits * l1(x);
   const tw = twiddleTable(w, N);
   const { circle, sums } = inArena(w, 8 * (n + N + 2 * N + 2), (at) => {
     const input = at;
     const out = input + 8 * n;
     const work = out + 8 * N;
     const sumsAt = work + 16 * N;
-    f64(w, input, n).set(x.probs);
+    f64(w, input, n).set(x);
     w.power(input, n, times, out, N, work, N, tw, table, slack, sumsAt);
     return { circle: f64(w, out, N).slice(), sums: f64(w, sumsAt, 2).slice() };
   });
-  // The window's losses lo .. lo + N - 1 (in steps above times * lower) sit on the circle at index mod N.
-  const start = lo % N;
-  const probs = new Float64Array(N);
-  probs.set(circle.subarray(start));
-  probs.set(circle.subarray(0, start), N - start);
-  for (let i = 0; i < N; i++) if (probs[i]! < 0) probs[i] = 0;
-  // Errors: the transforms' (l1 at most |dY|_2 + 32 u log2(N) |Y|_2; l2 that over sqrt(N)), and the input's carried through.
+  for (let i = 0; i < N; i++) if (circle[i]! < 0) circle[i] = 0;
   const rho = Math.expm1(4 * U * times);
-  const fft1 = times * slack * Math.sqrt(sums[0]!) + (rho + 32 * U * bits * (1 + rho)) * Math.sqrt(sums[1]!) + 2 ** -400;
-  const whole = l1(x.probs) + x.infinity;
-  const carried = (e: number) => (e === 0 ? 0 : times * (whole + x.error1) ** (times - 1) * e);
-  const error = roundUp(fft1 / Math.sqrt(N) + carried(x.error));
-  const error1 = roundUp(fft1 + carried(x.error1));
-  const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + massAbove(x.probs, times, x.error1, lo + N));
-  return cut({ lower: times * x.lower + lo, probs, infinity, error, error1 });
+  // 2^-400 covers the powers taken as 0 and the bases whose squares would underflow (assembly/accounting/fft.ts).
+  const fft = times * slack * Math.sqrt(sums[0]!) + (rho + 32 * U * bits * (1 + rho)) * Math.sqrt(sums[1]!) + 2 ** -400;
+  return { circle, fft: roundUp(fft) };
 }
 
 /**
