@@ -124,6 +124,12 @@ describe('figures in README', () => {
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(stdout);
   });
 
+  it('the accountant table is what scripts/accountant-table.mjs prints', async () => {
+    const { stdout } = await run(process.execPath, [join(root, 'scripts/accountant-table.mjs')], { cwd: root, timeout: 120_000 });
+    expect(stdout).toMatch(/^\| releases \(delta\) \| dpnoise epsilon \|/);
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(stdout);
+  });
+
   it('the staircase table (Table V-4 with the i.n.i.d. staircase) is what scripts/staircase-table.mjs prints', async () => {
     const { stdout } = await run(process.execPath, [join(root, 'scripts/staircase-table.mjs')], { cwd: root, timeout: 60_000 });
     expect(stdout).toMatch(/\| 2-D l1 staircase \(Table V-4\) \| 3\.9962 \| 1\.9862 \| 1\.3050 \| 0\.9546 \| 0\.7366 \| 0\.5856 \|/);
