@@ -84,6 +84,9 @@ interface Track {
   readonly moves: number;
 }
 
+/** How much coarser the first grid of a direction catching up with another is (a power of two, so grids are shared). */
+const CATCH_UP = 8;
+
 /** The track with the largest answer (the first of equals). */
 const largest = (tracks: readonly Track[]): Track => tracks.reduce((a, b) => (b.best > a.best ? b : a));
 
@@ -111,9 +114,12 @@ function advance(track: Track, h: number, value: number, failed: number): void {
 function refine(tracks: Track[], hs: readonly number[], answer: (h: number, direction: Direction) => number, failed: number): Track {
   for (;;) {
     const top = largest(tracks);
-    const h = hs.find((step) => step < top.finest);
-    if (top.settled || h === undefined) return top;
-    advance(top, h, answer(h, top.direction), failed);
+    const next = hs.find((step) => step < top.finest);
+    if (top.settled || next === undefined) return top;
+    // A direction overtaking one already refined to that grid may need far less to drop below it:
+    // a grid CATCH_UP times coarser is tried first (it costs about 1/CATCH_UP as much).
+    const behind = tracks.some((t) => t !== top && t.finest <= next) && next * CATCH_UP < top.finest;
+    advance(top, behind ? next * CATCH_UP : next, answer(behind ? next * CATCH_UP : next, top.direction), failed);
   }
 }
 
