@@ -101,10 +101,20 @@ export function hockeyDeltas(kind: i32, parameter: f64, extra: f64, rate: f64, d
   return Math.exp(normalLogPdf(z));
 }
 
+// 4-point Gauss-Legendre rule on [-1, 1]: nodes and weights (symmetric pairs).
+const GL4_X1 = reinterpret<f64>(0x3FD5C23FD9DD3DFC); // 0.3399810435848562648026658
+const GL4_X2 = reinterpret<f64>(0x3FEB8E6DBCF63985); // 0.8611363115940525752239465
+const GL4_W1 = reinterpret<f64>(0x3FE4DE5F840C24CA); // 0.6521451548625461426269361
+const GL4_W2 = reinterpret<f64>(0x3FD64340F7E7B66B); // 0.3478548451374538573730639
+/** The widest w max(1, |c| + w) on which the 4-point rule is used (its relative error there is below 2e-17). */
+const GL4_SPAN: f64 = 0.05;
+
 /**
- * P(z0 < Z <= z1) for a standard normal Z, to a few ulp: on a narrow interval (|z| w <= 1 and
- * w <= 1/2 for the width w) the 8-point Gauss-Legendre rule, whose error there is far below an
- * ulp; otherwise a difference of tails that do not cancel, Q(z0) (1 - Q(z1)/Q(z0)) by logarithms.
+ * P(z0 < Z <= z1) for a standard normal Z, to a few ulp: on a very narrow interval
+ * (w max(1, |c| + w) <= 0.05 for the width w and the centre c) the 4-point Gauss-Legendre rule,
+ * on a narrow one (|c| w <= 1 and w <= 1/2) the 8-point rule, whose errors there are far below an
+ * ulp (docs/accounting.md, "Connect the dots"); otherwise a difference of tails that do not
+ * cancel, Q(z0) (1 - Q(z1)/Q(z0)) by logarithms.
  */
 function normalMass(z0: f64, z1: f64): f64 {
   if (!(z1 > z0)) return 0.0;
@@ -112,6 +122,10 @@ function normalMass(z0: f64, z1: f64): f64 {
   if (z1 == Infinity) return normalSf(z0);
   const w = z1 - z0;
   const c = 0.5 * (z0 + z1);
+  if (w * Math.max(1.0, Math.abs(c) + w) <= GL4_SPAN) {
+    const r = 0.5 * w;
+    return r * (GL4_W1 * (pdf(c - r * GL4_X1) + pdf(c + r * GL4_X1)) + GL4_W2 * (pdf(c - r * GL4_X2) + pdf(c + r * GL4_X2)));
+  }
   if (w <= 0.5 && Math.abs(c) * w <= 1.0) {
     const r = 0.5 * w;
     return r * (GL_W1 * (pdf(c - r * GL_X1) + pdf(c + r * GL_X1)) + GL_W2 * (pdf(c - r * GL_X2) + pdf(c + r * GL_X2)) +
@@ -231,25 +245,40 @@ function discreteLaplaceBin(t: f64, d: f64, y0: f64, y1: f64, leftClosed: bool):
 }
 
 /**
- * The P- and Q-masses (binP, binQ) of the pair's loss in (x0, x1], on a Poisson-subsampled batch
- * (rate q; 1 for none) in a direction. Remove: the loss is ln(1 - q + q e^L), increasing in the base
- * loss L, under P' = (1 - q) Q + q P and Q' = Q. Add: the loss is -ln(1 - q + q e^L), decreasing,
- * under P' = Q and Q' = (1 - q) Q + q P.
+ * The base loss at the edge x of a pair's loss bin, on a Poisson-subsampled batch (rate q; 1 for
+ * none) in a direction. Remove: the loss is ln(1 - q + q e^L), increasing in the base loss L;
+ * add: it is -ln(1 - q + q e^L), decreasing.
  */
-function pairBin(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, x0: f64, x1: f64): void {
+// @ts-ignore: decorator
+@inline function edgeLoss(rate: f64, direction: i32, x: f64): f64 {
+  return rate >= 1.0 ? x : baseLoss(direction == REMOVE ? x : -x, rate);
+}
+
+/**
+ * The P- and Q-masses (binP, binQ) of the pair's loss in (x0, x1], given the base losses e0 and e1
+ * at its edges (edgeLoss): on a Poisson-subsampled batch the remove pair is P' = (1 - q) Q + q P
+ * against Q' = Q, the add pair P' = Q against Q' = (1 - q) Q + q P, whose base-loss bin is
+ * [e1, e0).
+ */
+function pairBinAt(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, e0: f64, e1: f64): void {
   if (rate >= 1.0) {
-    baseBin(kind, parameter, extra, x0, x1, false);
+    baseBin(kind, parameter, extra, e0, e1, false);
     return;
   }
   if (direction == REMOVE) {
-    baseBin(kind, parameter, extra, baseLoss(x0, rate), baseLoss(x1, rate), false);
+    baseBin(kind, parameter, extra, e0, e1, false);
     binP = (1.0 - rate) * binQ + rate * binP;
     return;
   }
-  baseBin(kind, parameter, extra, baseLoss(-x1, rate), baseLoss(-x0, rate), true);
+  baseBin(kind, parameter, extra, e1, e0, true);
   const p = binP;
   binP = binQ;
   binQ = (1.0 - rate) * binQ + rate * p;
+}
+
+/** The P- and Q-masses (binP, binQ) of the pair's loss in (x0, x1] (pairBinAt). */
+function pairBin(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, x0: f64, x1: f64): void {
+  pairBinAt(kind, parameter, extra, rate, direction, edgeLoss(rate, direction, x0), edgeLoss(rate, direction, x1));
 }
 
 /**
@@ -288,9 +317,13 @@ export function connectDots(kind: i32, parameter: f64, extra: f64, rate: f64, di
   put(probs, 0, binP);
   pairBin(kind, parameter, extra, rate, direction, (lower + <f64>(n - 1)) * h, Infinity);
   let infinity = binP;
+  // Each edge's base loss serves the bins on both sides of it.
+  let edge = edgeLoss(rate, direction, lower * h);
   for (let k = 1; k < n; k++) {
     const top = (lower + <f64>k) * h; // bin edges are computed one way, so an atom on an edge falls in one bin only
-    pairBin(kind, parameter, extra, rate, direction, (lower + <f64>(k - 1)) * h, top);
+    const next = edgeLoss(rate, direction, top);
+    pairBinAt(kind, parameter, extra, rate, direction, edge, next);
+    edge = next;
     if (!(binP > 0.0)) continue;
     // t = loss_k - (the P-mean of the loss in the bin, as e^-mean = b / a), within [0, h].
     const t = Math.min(h, Math.max(0.0, top + Math.log(binQ / binP)));
