@@ -2,7 +2,9 @@
 // "Composition by FFT"). An iterative radix-2 transform over interleaved complex doubles; the
 // twiddle factors are each computed directly with cos and sin (no recurrence, so their error does
 // not grow with the length). Two real sequences are transformed together as the real and the
-// imaginary part of one complex sequence.
+// imaginary part of one complex sequence; a real sequence raised to a power (a square, or a
+// release composed with itself many times: docs/accounting.md, "Powers in the frequency domain")
+// as one complex sequence of half its length.
 //
 // Layout (pointers into linear memory the caller reserved, see arena.ts): `work` holds 2n doubles
 // (n complex values), n a power of two at least the length of the result; `tw` holds the twiddles

@@ -2,9 +2,10 @@
 // and delta(epsilon) as certified upper bounds from the pessimistic distributions (pld.ts), and the
 // certified range [lower, upper] of epsilon with the lower end from the rounded-down masses. The
 // grid adapts to the answer: a first pass on a coarse grid finds epsilon roughly, the step is then
-// set to a fraction of it and halved while the answer still moves by more than 1/1000 of itself
-// (the discretization's error falls as the step squared). Distributions are kept per step, so
-// repeated questions cost only the sums.
+// set to a fraction of it and halved until the answer's error, estimated from its last move, is
+// within 1/1000 of it. Of the two directions of add/remove neighbours only the one whose answer is
+// the larger is refined. Distributions are kept per step and direction, so repeated questions cost
+// only the sums.
 import { type Direction, directionsOf, eventFloor, eventPmf, floorDelta, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
 import { memo } from '../core/memo.js';
 import { ROUND_UP, roundUp } from '../core/rounding.js';

@@ -1,10 +1,11 @@
 // Privacy-loss distributions (docs/accounting.md, "Privacy-loss distributions"): the tight method of
 // the accountant. An event (events.ts) becomes a distribution of the privacy loss on a grid of
 // step h, discretized pessimistically by connect the dots (assembly/accounting/pld.ts); releases
-// compose by FFT convolution (assembly/accounting/fft.ts) and a release repeated k times by
-// repeated squaring. Every figure is an upper bound: the discretization dominates the true
-// distribution, the mass cut from the tails goes to the infinite loss, and the convolutions'
-// rounding is bounded and added (docs/accounting.md, "Composition by FFT"). Add/remove neighbours
+// compose by FFT convolution (assembly/accounting/fft.ts) and a release repeated k times by one
+// power in the frequency domain (the lower bound's floor pairs by repeated squaring). Every figure
+// is an upper bound: the discretization dominates the true distribution, the mass cut from the
+// tails goes to the infinite loss, and the transforms' rounding is bounded and added
+// (docs/accounting.md, "Composition by FFT" and "Powers in the frequency domain"). Add/remove neighbours
 // have two directions (a subsampled pair is not symmetric); each is composed on its own and the
 // larger delta is reported.
 import { wasm, type WasmExports } from '../wasm/loader.js';
