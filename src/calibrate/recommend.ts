@@ -13,7 +13,7 @@ import {
   type LaplaceCalibration,
   readProfile,
 } from './allocations.js';
-import { type StaircaseCalibration, staircaseCalibration } from './staircase.js';
+import { type StaircaseCalibration, staircaseCalibration, staircasePower } from './staircase.js';
 
 /**
  * What `recommend` returns.
@@ -30,7 +30,7 @@ export interface Recommendation {
   readonly laplace: LaplaceCalibration;
   /** The optimal Laplace calibration for pure epsilon-DP (larger scales; no delta at all). */
   readonly laplacePure: LaplaceCalibration;
-  /** The optimal staircase calibration for pure epsilon-DP (calibrateStaircase); undefined with `groups` or an errorPower other than 1 and 2. */
+  /** The optimal staircase calibration for pure epsilon-DP (calibrateStaircase); undefined with `groups` or an errorPower that is not a whole number from 1 to 8. */
   readonly staircase: StaircaseCalibration | undefined;
   /**
    * The one with the lowest error at (epsilon, delta): the staircase only when its error is at
@@ -87,7 +87,7 @@ export function recommend(options: RecommendOptions): Recommendation {
   const pure = { notion: 'pure', epsilon: (budgetOf(target) as { epsilon: number }).epsilon } as const;
   const laplacePure = laplaceCalibration(pure, profile);
   const laplace = profile.grouped ? laplacePure : approximateLaplaceCalibration(target as typeof target & { notion: 'approximate' }, profile);
-  const staircase = profile.grouped || (profile.p !== 1 && profile.p !== 2) ? undefined : staircaseCalibration(pure, profile);
+  const staircase = profile.grouped || !staircasePower(profile.p) ? undefined : staircaseCalibration(pure, profile);
   const [other, otherError] = laplace.error < gaussian.error ? (['laplace', laplace.error] as const) : (['gaussian', gaussian.error] as const);
   const best = staircase !== undefined && staircase.error < 0.99 * otherError ? 'staircase' : other;
   const figures = `error ${fmt(gaussian.error)} (Gaussian), ${fmt(laplace.error)} (Laplace)${staircase ? `, ${fmt(staircase.error)} (staircase, pure epsilon)` : ''}`;

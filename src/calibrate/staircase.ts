@@ -6,22 +6,58 @@ import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
 import { type Allocation, laplaceCalibration, type Profile, PROFILE_OPTIONS, type ProfileOptions, readProfile } from './allocations.js';
 
+/** The largest errorPower the staircase takes: beyond it the moments overflow at the smallest budgets. */
+export const STAIRCASE_POWERS = 8;
+
+/** Eulerian numbers A(j, m), j <= STAIRCASE_POWERS: sum over k >= 0 of k^j b^k = sum_m A(j, m) b^(m+1) / (1 - b)^(j+1) for j >= 1. */
+const EULERIAN: number[][] = [[1]];
+for (let j = 1; j <= STAIRCASE_POWERS; j++) {
+  const previous = EULERIAN[j - 1]!;
+  EULERIAN.push(Array.from({ length: j }, (_, m) => (m + 1) * (previous[m] ?? 0) + (j - m) * (previous[m - 1] ?? 0)));
+}
+
+/** Binomial coefficients C(n, k) for n <= STAIRCASE_POWERS + 1 (Pascal's triangle, exact in doubles). */
+const BINOMIALS: number[][] = [[1]];
+for (let n = 1; n <= STAIRCASE_POWERS + 1; n++)
+  BINOMIALS.push(Array.from({ length: n + 1 }, (_, k) => (BINOMIALS[n - 1]![k - 1] ?? 0) + (BINOMIALS[n - 1]![k] ?? 0)));
+
 /**
- * E|X|^p of the staircase of sensitivity 1, budget epsilon and shape gamma, for p = 1 or 2:
- * (1 - b) / ((p + 1) (gamma + b (1 - gamma))) times the sums over the steps, in S0 = sum b^k,
- * S1 = sum k b^k and S2 = sum k^2 b^k (b = e^-epsilon; every term positive, so no cancellation).
+ * E|X|^p of the staircase of sensitivity 1 and budget epsilon as a function of its shape gamma,
+ * for a whole p from 1 to STAIRCASE_POWERS (docs/staircase.md, "Moments"): with b = e^-epsilon
+ * and S_j = sum over k >= 0 of k^j b^k (Eulerian numbers over (1 - b)^(j+1)),
+ *   E|X|^p = (1 - b) / ((p + 1) (gamma + b (1 - gamma))) sum_{j <= p} C(p + 1, j) (gamma^(p+1-j) + b (1 - gamma^(p+1-j))) S_j,
+ * every term positive, so no cancellation. The terms that do not depend on gamma are computed once,
+ * as a shape search asks for many gammas at one epsilon.
  */
-export function staircaseMoment(p: 1 | 2, gamma: number, epsilon: number): number {
+function momentOf(p: number, epsilon: number): (gamma: number) => number {
   const b = Math.exp(-epsilon);
   const ob = -Math.expm1(-epsilon); // 1 - b without cancellation
-  const S0 = 1 / ob;
-  const S1 = b / (ob * ob);
-  const rest = 1 - gamma;
-  const g2 = gamma * gamma;
-  const scale = ob / ((p + 1) * (gamma + b * rest));
-  if (p === 1) return scale * (g2 * S0 + 2 * gamma * S1 + b * ((1 - g2) * S0 + 2 * rest * S1));
-  const S2 = (b * (1 + b)) / (ob * ob * ob);
-  return scale * (g2 * gamma * S0 + 3 * g2 * S1 + 3 * gamma * S2 + b * ((1 - g2 * gamma) * S0 + 3 * (1 - g2) * S1 + 3 * rest * S2));
+  const binomials = BINOMIALS[p + 1]!;
+  const terms = new Float64Array(p + 1); // C(p + 1, j) S_j
+  let over = 1 / ob; // 1 / (1 - b)^(j+1)
+  for (let j = 0; j <= p; j++) {
+    // S_j (1 - b)^(j+1) = sum_m A(j, m) b^(m+1) by Horner's rule (1 for j = 0)
+    const eulerian = EULERIAN[j]!;
+    let S = 0;
+    for (let m = eulerian.length - 1; m >= 0; m--) S = S * b + eulerian[m]!;
+    terms[j] = binomials[j]! * (j > 0 ? S * b : S) * over;
+    over /= ob;
+  }
+  const scale = ob / (p + 1);
+  return (gamma) => {
+    let sum = 0;
+    let g = gamma; // gamma^(p+1-j), from j = p down
+    for (let j = p; j >= 0; j--) {
+      sum += terms[j]! * (g + b * (1 - g));
+      g *= gamma;
+    }
+    return (scale * sum) / (gamma + b * (1 - gamma));
+  };
+}
+
+/** E|X|^p of the staircase of sensitivity 1, budget epsilon and shape gamma (momentOf). */
+export function staircaseMoment(p: number, gamma: number, epsilon: number): number {
+  return momentOf(p, epsilon)(gamma);
 }
 
 /** Golden-section steps: the bracket shrinks by 0.618 per step, to 1e-16 of [0, 1]. */
@@ -40,19 +76,19 @@ export function goldenMinimum(f: (x: number) => number): number {
   return (a + b) / 2;
 }
 
-/** The gamma in [0, 1] of least E|X|^p: 1 / (1 + e^(epsilon/2)) for p = 1, by golden-section search for p = 2 (unimodal: docs/staircase.md). */
-export function staircaseShape(p: 1 | 2, epsilon: number): number {
+/** The gamma in [0, 1] of least E|X|^p: 1 / (1 + e^(epsilon/2)) for p = 1, by golden-section search otherwise (one minimum: docs/staircase.md). */
+export function staircaseShape(p: number, epsilon: number): number {
   if (p === 1) return 1 / (1 + Math.exp(epsilon / 2));
-  return goldenMinimum((gamma) => staircaseMoment(2, gamma, epsilon));
+  return goldenMinimum(momentOf(p, epsilon));
 }
 
 /** V_p(epsilon): the least E|X|^p over the shapes, for sensitivity 1. */
-export function staircaseCost(p: 1 | 2, epsilon: number): number {
+export function staircaseCost(p: number, epsilon: number): number {
   return staircaseMoment(p, staircaseShape(p, epsilon), epsilon);
 }
 
 /** -V_p'(epsilon), from the moment's derivative at the best shape (the envelope theorem), by a central difference. */
-function costSlope(p: 1 | 2, epsilon: number): number {
+function costSlope(p: number, epsilon: number): number {
   const gamma = staircaseShape(p, epsilon);
   const h = epsilon * 1e-4;
   return (staircaseMoment(p, gamma, epsilon - h) - staircaseMoment(p, gamma, epsilon + h)) / (2 * h);
@@ -69,9 +105,9 @@ const SPAN = 70;
 const TABLE_POINTS = 14337;
 
 /** log eps and log(-V_p'(eps)) (decreasing) at the table's budgets, computed once per p. */
-const slopeTables = new Map<1 | 2, { logE: Float64Array; logSlope: Float64Array }>();
+const slopeTables = new Map<number, { logE: Float64Array; logSlope: Float64Array }>();
 
-function slopeTable(p: 1 | 2): { logE: Float64Array; logSlope: Float64Array } {
+function slopeTable(p: number): { logE: Float64Array; logSlope: Float64Array } {
   let table = slopeTables.get(p);
   if (table === undefined) {
     const logE = new Float64Array(TABLE_POINTS);
@@ -94,7 +130,7 @@ function slopeTable(p: 1 | 2): { logE: Float64Array; logSlope: Float64Array } {
  * read off a log-log table of it, and the sum is decreasing in nu: a bracketed root search.
  * Returns the split at the nu whose sum is below epsilon (the safe side).
  */
-function optimalSplit(p: 1 | 2, logWeights: Float64Array, epsilon: number): Float64Array {
+function optimalSplit(p: number, logWeights: Float64Array, epsilon: number): Float64Array {
   const { logE, logSlope } = slopeTable(p);
   /** log eps_i for log(nu / c_i) = y, clamped to the table. */
   const inverse = (y: number): number => {
@@ -143,7 +179,7 @@ function withinBudget(eps: Float64Array, epsilon: number): Float64Array {
 
 /**
  * The options of calibrateStaircase: per-coordinate `sensitivity`, pure `epsilon`, and the
- * allocation, its errorPower (1 or 2) and weights.
+ * allocation, its errorPower (a whole number from 1 to 8) and weights.
  *
  * @group Calibration
  */
@@ -166,7 +202,7 @@ export interface StaircaseCalibration {
   /** The allocation used. */
   readonly allocation: Allocation;
   /** The p of the error E|X|^p the allocation minimises: 1 or 2. */
-  readonly errorPower: 1 | 2;
+  readonly errorPower: number;
   /** Each coordinate's step width: its sensitivity (iid: the largest sensitivity, for every coordinate). */
   readonly sensitivity: Float64Array;
   /** Each coordinate's budget eps_i; they add up to at most epsilon. */
@@ -185,7 +221,8 @@ export interface StaircaseCalibration {
  * (`optimal`: minimising sum_i w_i lambda_i^p V_p(eps_i); `spr`: eps / K each; `iid`: eps / K and
  * the largest sensitivity everywhere), each coordinate with the staircase shape of least error.
  * The product is epsilon-DP under the box bound (each coordinate moves by at most its
- * sensitivity). errorPower is 1 (l1 error) or 2 (the MSE, the default). No coordinate gets more
+ * sensitivity). errorPower is 1 (l1 error), 2 (the MSE, the default) or a higher whole number up
+ * to 8 (E|X|^p). No coordinate gets more
  * than 700 (its error is then below e^-350).
  *
  * @example
@@ -205,19 +242,23 @@ export function calibrateStaircase(options: StaircaseCalibrationOptions): Stairc
   return frozenResult(staircaseCalibration(target, profile));
 }
 
-/** A staircase's budget and profile, validated: pure epsilon, sensitivity per coordinate (no groups), errorPower 1 or 2. */
+/** Whether the staircase takes this errorPower: a whole number from 1 to STAIRCASE_POWERS. */
+export const staircasePower = (p: number): boolean => Number.isInteger(p) && p >= 1 && p <= STAIRCASE_POWERS;
+
+/** A staircase's budget and profile, validated: pure epsilon, sensitivity per coordinate (no groups), errorPower a whole number from 1 to 8. */
 export function readStaircaseOptions(o: Record<string, unknown>): { target: Target & { notion: 'pure' }; profile: Profile } {
   if (o.groups !== undefined) throw new TypeError('dpnoise: the staircase takes `sensitivity` per coordinate, not `groups`.');
   const target = readBudget(o, ['pure']) as Target & { notion: 'pure' };
   const profile = readProfile(o, true);
-  if (profile.p !== 1 && profile.p !== 2) throw new RangeError(`dpnoise: \`errorPower\` must be 1 or 2 for the staircase; got ${profile.p}.`);
+  if (!staircasePower(profile.p))
+    throw new RangeError(`dpnoise: \`errorPower\` must be a whole number from 1 to ${STAIRCASE_POWERS} for the staircase; got ${profile.p}.`);
   return { target, profile };
 }
 
 /** calibrateStaircase for options already read (not frozen). */
 export function staircaseCalibration(target: Target & { notion: 'pure' }, profile: Profile): StaircaseCalibration {
   const { lambda, allocation } = profile;
-  const p = profile.p as 1 | 2;
+  const p = profile.p;
   const K = lambda.length;
   const weights = profile.weights ?? new Float64Array(K).fill(1);
   const largest = lambda.reduce((m, x) => Math.max(m, x), 0);

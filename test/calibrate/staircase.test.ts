@@ -8,8 +8,8 @@ import { staircaseCost, staircaseMoment, staircaseShape } from '../../src/calibr
 import { expectClose, expectNear, fixture } from '../helpers.js';
 
 interface Reference {
-  moments: Array<{ p: 1 | 2; gamma: number; epsilon: number; moment: number }>;
-  shapes: Array<{ p: 1 | 2; epsilon: number; gamma: number; cost: number; slope: number }>;
+  moments: Array<{ p: number; gamma: number; epsilon: number; moment: number }>;
+  shapes: Array<{ p: number; epsilon: number; gamma: number; cost: number; slope: number }>;
   splits: Array<{ p: 1; sensitivity: number[]; epsilon: number; epsilons: number[]; error: number }>;
   twoDimensional: Array<{ epsilon: number; shape: number; error: number }>;
 }
@@ -30,13 +30,13 @@ function exactUnits(values: Iterable<number>): bigint {
 }
 
 describe('staircase costs', () => {
-  it('E|X|^p in closed form equals the sum over the steps (mpmath), p = 1 and 2, every shape', () => {
+  it('E|X|^p in closed form equals the sum over the steps (mpmath), p = 1, 2, 3, 4 and 8, every shape', () => {
     for (const { p, gamma, epsilon, moment } of reference.moments) {
       expectClose(staircaseMoment(p, gamma, epsilon), moment, 1e-13, `p ${p}, gamma ${gamma}, eps ${epsilon}`);
     }
   });
 
-  it('the best shape and its cost: 1/(1 + e^(eps/2)) and 1/(2 sinh(eps/2)) for p = 1, golden-section search for p = 2', () => {
+  it('the best shape and its cost: 1/(1 + e^(eps/2)) and 1/(2 sinh(eps/2)) for p = 1, golden-section search for p = 2 to 8', () => {
     for (const { p, epsilon, gamma, cost } of reference.shapes) {
       // The minimum is flat (the cost moves with the square of the shape's error), so a search in
       // double precision places it to about 1e-6 at eps 0.05 (mpmath's to 1e-15); the cost is exact.
@@ -46,11 +46,13 @@ describe('staircase costs', () => {
     expectClose(staircaseCost(1, 5), 0.0826418349, 1e-9, "V_1(5), the check value of the journal's formula");
   });
 
-  it('E|X|^2 has one minimum in gamma (so golden-section search finds it): its slope changes sign once on [0, 1]', () => {
-    for (const epsilon of [0.01, 0.1, 1, 3, 10, 30]) {
-      const values = Array.from({ length: 2001 }, (_, j) => staircaseMoment(2, j / 2000, epsilon));
-      const signChanges = values.slice(2).filter((v, j) => Math.sign(v - values[j + 1]!) !== Math.sign(values[j + 1]! - values[j]!)).length;
-      expect(signChanges, `eps ${epsilon}`).toBeLessThanOrEqual(1);
+  it('E|X|^p has one minimum in gamma (so golden-section search finds it): its slope changes sign once on [0, 1], p = 2 to 8', () => {
+    for (let p = 2; p <= 8; p++) {
+      for (const epsilon of [0.01, 0.1, 1, 3, 10, 30]) {
+        const values = Array.from({ length: 2001 }, (_, j) => staircaseMoment(p, j / 2000, epsilon));
+        const signChanges = values.slice(2).filter((v, j) => Math.sign(v - values[j + 1]!) !== Math.sign(values[j + 1]! - values[j]!)).length;
+        expect(signChanges, `p ${p}, eps ${epsilon}`).toBeLessThanOrEqual(1);
+      }
     }
   });
 
@@ -58,6 +60,16 @@ describe('staircase costs', () => {
     expectClose(staircaseCost(1, 1e-4) * 1e-4, 1, 1e-8, 'V_1 eps');
     expectClose(staircaseCost(2, 1e-3) * 1e-6, 2, 1e-3, 'V_2 eps^2 / 2');
     expectClose(staircaseCost(1, 40) * Math.exp(20), 1, 1e-12, 'V_1 e^(eps/2)');
+    // Laplace's E|X|^p = p! / eps^p: the staircase's best shape cannot be worse, and tends to it.
+    for (const [p, factorial] of [
+      [3, 6],
+      [4, 24],
+      [8, 40320],
+    ] as const) {
+      const ratio = (staircaseCost(p, 1e-3) * 1e-3 ** p) / factorial;
+      expect(ratio, `p ${p}`).toBeLessThanOrEqual(1);
+      expect(ratio, `p ${p}`).toBeGreaterThan(1 - 1e-2);
+    }
   });
 });
 
@@ -77,14 +89,15 @@ describe('calibrateStaircase', () => {
     expect(calibrateStaircase({ sensitivity: [0.15, 0.85], epsilon: 10, errorPower: 1 }).error).toBeCloseTo(0.0597, 4);
   });
 
-  it('meets the optimality conditions (p = 2): equal marginal costs, and no shift of budget between two coordinates lowers the error', () => {
+  it.each([2, 3])('meets the optimality conditions (p = %i): equal marginal costs, and no shift of budget between two coordinates lowers the error', (p) => {
     const sensitivity = [0.05, 0.2, 0.5, 1, 3];
     const weights = [1, 2, 1, 0.5, 1];
-    const s = calibrateStaircase({ sensitivity, weights, epsilon: 8, errorPower: 2 });
-    const objective = (eps: number[]) => eps.reduce((sum, e, i) => sum + weights[i]! * sensitivity[i]! ** 2 * staircaseCost(2, e), 0);
+    const s = calibrateStaircase({ sensitivity, weights, epsilon: 8, errorPower: p });
+    expect(s.errorPower).toBe(p);
+    const objective = (eps: number[]) => eps.reduce((sum, e, i) => sum + weights[i]! * sensitivity[i]! ** p * staircaseCost(p, e), 0);
     const marginal = Array.from(
       s.epsilons,
-      (e, i) => (weights[i]! * sensitivity[i]! ** 2 * (staircaseCost(2, e * (1 - 1e-5)) - staircaseCost(2, e * (1 + 1e-5)))) / (2e-5 * e),
+      (e, i) => (weights[i]! * sensitivity[i]! ** p * (staircaseCost(p, e * (1 - 1e-5)) - staircaseCost(p, e * (1 + 1e-5)))) / (2e-5 * e),
     );
     for (const m of marginal) expectClose(m, marginal[0]!, 1e-4, 'marginal cost');
     const base = objective(Array.from(s.epsilons));
@@ -149,7 +162,12 @@ describe('calibrateStaircase', () => {
   });
 
   it('refuses what it cannot calibrate, with the name of the option', () => {
-    expect(() => calibrateStaircase({ sensitivity: [1], epsilon: 1, errorPower: 3 })).toThrow(/`errorPower` must be 1 or 2 for the staircase; got 3/);
+    expect(() => calibrateStaircase({ sensitivity: [1], epsilon: 1, errorPower: 1.5 })).toThrow(
+      /`errorPower` must be a whole number from 1 to 8 for the staircase; got 1.5/,
+    );
+    expect(() => calibrateStaircase({ sensitivity: [1], epsilon: 1, errorPower: 9 })).toThrow(
+      /`errorPower` must be a whole number from 1 to 8 for the staircase; got 9/,
+    );
     expect(() => calibrateStaircase({ groups: { sizes: [2], sensitivity: [1] }, epsilon: 1 } as never)).toThrow(TypeError);
     expect(() => calibrateStaircase({ sensitivity: [1], epsilon: 0 })).toThrow(RangeError);
     expect(() => calibrateStaircase({ sensitivity: [1], epsilon: 1, delta: 1e-6 } as never)).toThrow(TypeError);

@@ -74,7 +74,7 @@ describe('staircaseMechanism', () => {
   });
 
   it('refuses what it cannot release, before drawing anything', () => {
-    expect(() => staircaseMechanism({ sensitivity: [1], epsilon: 1, errorPower: 3 })).toThrow(/`errorPower` must be 1 or 2/);
+    expect(() => staircaseMechanism({ sensitivity: [1], epsilon: 1, errorPower: 9 })).toThrow(/`errorPower` must be a whole number from 1 to 8/);
     expect(() => staircaseMechanism({ sensitivity: [1], epsilon: 1, mode: 'continuous', grid: 1 })).toThrow(/`grid` applies to `mode: 'grid'` only/);
     expect(() => staircaseMechanism({ sensitivity: [1], epsilon: 1, delta: 1e-6 } as never)).toThrow(TypeError);
     expect(() => staircaseMechanism({ sensitivity: [1], epsilon: 1e-9, grid: 2 ** -30 })).toThrow(/above 2\^40; use a larger grid/);
