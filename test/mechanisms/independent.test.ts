@@ -143,9 +143,10 @@ describe('recommend and the staircase', () => {
     const close = recommend({ sensitivity: [0.1, 0.2, 0.4, 0.8], epsilon: 1, delta: 1e-6 });
     expect(close.best).toBe('laplace');
     expect(close.reason).toMatch(/the staircase gains less than 1%/);
-    // Groups (and errorPower 3) have no staircase calibration.
+    // Groups (and an errorPower that is not a whole number from 1 to 8) have no staircase calibration.
     expect(recommend({ groups: { sizes: [2, 3], sensitivity: [1, 2] }, epsilon: 1, delta: 1e-6 }).staircase).toBeUndefined();
-    expect(recommend({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6, errorPower: 3 }).staircase).toBeUndefined();
+    expect(recommend({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6, errorPower: 1.5 }).staircase).toBeUndefined();
+    expect(recommend({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6, errorPower: 3 }).staircase?.errorPower).toBe(3);
   });
 });
 
