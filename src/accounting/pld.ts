@@ -323,7 +323,9 @@ export function powerMasses(x: Float64Array, times: number, N: number): { circle
   const n = x.length;
   if (N > MAX_LENGTH) throw tooLong(N);
   const [, bits] = pow2(N);
-  const slack = 32 * U * bits * l1(x);
+  const mass = l1(x);
+  if (mass === 0) return { circle: new Float64Array(N), fft: 0 }; // nothing finite: the power is 0, exactly
+  const slack = 32 * U * bits * mass;
   const tw = twiddleTable(w, N);
   const { circle, sums } = inArena(w, 8 * (n + N + 2 * N + 2), (at) => {
     const input = at;
@@ -338,7 +340,7 @@ export function powerMasses(x: Float64Array, times: number, N: number): { circle
   const rho = Math.expm1(4 * U * times);
   // 2^-400 covers the powers taken as 0 and the bases whose squares would underflow (assembly/accounting/fft.ts).
   const fft = times * slack * Math.sqrt(sums[0]!) + (rho + 32 * U * bits * (1 + rho)) * Math.sqrt(sums[1]!) + 2 ** -400;
-  return { circle, fft: roundUp(fft) };
+  return { circle, fft: fft >= 0 ? roundUp(fft) : Infinity }; // never NaN: an unusable bound is no bound
 }
 
 /**

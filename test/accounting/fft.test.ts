@@ -96,4 +96,12 @@ describe('powers in the frequency domain (docs/accounting.md, "Powers in the fre
     expect(worst).toBeLessThan(0.05); // measured 0.0055
     expect(worst).toBeGreaterThan(0); // the comparison sees rounding at all
   });
+
+  it('an empty input powers to 0 with no error, and the bound is never NaN', () => {
+    const { circle, fft } = powerMasses(new Float64Array(5), 7, 16);
+    expect(Array.from(circle)).toEqual(new Array(16).fill(0));
+    expect(fft).toBe(0);
+    // Masses above 1 (never a distribution's) make the bound overflow: Infinity, not NaN.
+    expect(powerMasses(Float64Array.of(0.6, 0.6), 5000, 16).fft).toBe(Infinity);
+  });
 });
