@@ -155,11 +155,12 @@ function treeAccount(event: Event): PldAccount {
   /** epsilon(delta)'s tracks, refined until the largest settles (a grid too long to build ends its track). */
   function epsilonTracks(delta: number): { tracks: Track[]; top: Track } {
     const tracks = tracksFrom(directions, moves, (d) => epsilonAt(COARSE, d, delta));
-    const coarse = Math.max(...tracks.map((t) => t.best));
-    if (coarse <= 0) return { tracks, top: tracks[0]! };
+    // The largest direction answers: with no grid to refine on, its coarse answer (0, or Infinity).
+    const coarse = largest(tracks);
+    if (coarse.best <= 0) return { tracks, top: coarse };
     // A coarse grid's rounding and tails may exceed a tiny delta: then the finer grids follow the spread of the loss.
-    const scale = coarse < Infinity ? coarse : spread();
-    if (scale === Infinity) return { tracks, top: tracks[0]! };
+    const scale = coarse.best < Infinity ? coarse.best : spread();
+    if (scale === Infinity) return { tracks, top: coarse };
     const top = refine(tracks, steps(Math.max(scale, 1e-3)), (h, d) => orNone(() => epsilonAt(h, d, delta), Infinity), Infinity);
     return { tracks, top };
   }
