@@ -120,7 +120,8 @@ function refine(tracks: Track[], hs: readonly number[], answer: (h: number, dire
     // A direction overtaking one already refined to that grid may need far less to drop below it:
     // a grid CATCH_UP times coarser is tried first (it costs about 1/CATCH_UP as much).
     const behind = tracks.some((t) => t !== top && t.finest <= next) && next * CATCH_UP < top.finest;
-    advance(top, behind ? next * CATCH_UP : next, answer(behind ? next * CATCH_UP : next, top.direction), failed);
+    const h = behind ? next * CATCH_UP : next;
+    advance(top, h, answer(h, top.direction), failed);
   }
 }
 
