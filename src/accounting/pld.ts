@@ -10,7 +10,7 @@
 // larger delta is reported.
 import { wasm, type WasmExports } from '../wasm/loader.js';
 import { roundUp } from '../core/rounding.js';
-import { massAbove, sumWindow } from './tails.js';
+import { sumTails } from './tails.js';
 import type { Event } from './events.js';
 
 /**
@@ -294,7 +294,8 @@ const WINDOW_TAIL = 2 ** -60;
 function selfCompose(x: Pmf, times: number): Pmf {
   if (times === 1) return x;
   const n = x.probs.length;
-  const { lo, hi } = sumWindow(x.probs, times, x.error1, WINDOW_TAIL);
+  const tails = sumTails(x.probs, times, x.error1);
+  const { lo, hi } = tails.window(WINDOW_TAIL);
   const [N] = pow2(Math.max(hi - lo + 1, n));
   const { circle, fft } = powerMasses(x.probs, times, N);
   // The window's losses lo .. lo + N - 1 (in steps above times * lower) sit on the circle at index mod N.
@@ -307,7 +308,7 @@ function selfCompose(x: Pmf, times: number): Pmf {
   const carried = (e: number) => (e === 0 ? 0 : times * (whole + x.error1) ** (times - 1) * e);
   const error = roundUp(fft / Math.sqrt(N) + carried(x.error));
   const error1 = roundUp(fft + carried(x.error1));
-  const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + massAbove(x.probs, times, x.error1, lo + N));
+  const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + tails.above(lo + N));
   return cut({ lower: times * x.lower + lo, probs, infinity, error, error1 });
 }
 

@@ -34,27 +34,38 @@ function logMoment(x: Float64Array, t: number, e1: number): number {
   return shift + Math.log(acc + e1 + n * 2 ** -1074) + 2 * (n + 2) * U * (1 + Math.abs(shift));
 }
 
-/**
- * The window [lo, hi] of the sum of `times` indices drawn from the masses x (plus an l1 error e1)
- * outside which each tail holds at most `tail`: P(S >= c) <= e^(times ln M(t) - t c) and
- * P(S <= c) <= e^(times ln M(-t) + t c) for t > 0, at the best t of RATES.
- */
-export function sumWindow(x: Float64Array, times: number, e1: number, tail: number): { lo: number; hi: number } {
-  const top = times * (x.length - 1);
-  let lo = 0;
-  let hi = top;
-  for (const t of RATES) {
-    hi = Math.min(hi, Math.ceil((times * logMoment(x, t, e1) - Math.log(tail)) / t));
-    lo = Math.max(lo, Math.floor((Math.log(tail) - times * logMoment(x, -t, e1)) / t));
-  }
-  return lo <= hi ? { lo, hi } : { lo: 0, hi: top };
+/** Chernoff bounds on the sum S of `times` indices drawn from masses x (plus an l1 error e1). */
+export interface SumTails {
+  /** The window [lo, hi] outside which each tail holds at most `tail`. */
+  window(tail: number): { lo: number; hi: number };
+  /** An upper bound on P(S >= c) (0 when c is past S's largest index). */
+  above(c: number): number;
 }
 
-/** An upper bound on the mass of the sum at or above index c (0 when c is past its largest index). */
-export function massAbove(x: Float64Array, times: number, e1: number, c: number): number {
-  if (c > times * (x.length - 1)) return 0;
-  let best = Infinity;
-  for (const t of RATES) best = Math.min(best, times * logMoment(x, t, e1) - t * c);
-  // exp errs by an ulp or two; the exponent's own rounding is within its 2 (n + 2) u margin times `times`, added there.
-  return Math.min(1, Math.exp(best + 1e-12 * Math.abs(best) + 1e-12) * (1 + 2 ** -50));
+/**
+ * The tails of the sum of `times` indices drawn from the masses x (plus an l1 error e1), from
+ * P(S >= c) <= e^(times ln M(t) - t c) and P(S <= c) <= e^(times ln M(-t) + t c) for t > 0, at
+ * the best t of RATES; the moments are computed once for every question.
+ */
+export function sumTails(x: Float64Array, times: number, e1: number): SumTails {
+  const top = times * (x.length - 1);
+  const up = RATES.map((t) => times * logMoment(x, t, e1));
+  const down = RATES.map((t) => times * logMoment(x, -t, e1));
+  return {
+    window(tail) {
+      let lo = 0;
+      let hi = top;
+      RATES.forEach((t, k) => {
+        hi = Math.min(hi, Math.ceil((up[k]! - Math.log(tail)) / t));
+        lo = Math.max(lo, Math.floor((Math.log(tail) - down[k]!) / t));
+      });
+      return lo <= hi ? { lo, hi } : { lo: 0, hi: top };
+    },
+    above(c) {
+      if (c > top) return 0;
+      const best = Math.min(...RATES.map((t, k) => up[k]! - t * c));
+      // exp errs by an ulp or two; the exponent's own rounding is within its 2 (n + 2) u margin times `times`, added there.
+      return Math.min(1, Math.exp(best + 1e-12 * Math.abs(best) + 1e-12) * (1 + 2 ** -50));
+    },
+  };
 }
