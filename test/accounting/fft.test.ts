@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convolveMasses, powerMasses } from '../../src/accounting/pld.js';
+import { convolveMasses, powerMasses } from '../../src/accounting/masses.js';
 import { lcg } from '../helpers.js';
 
 /** Masses that are multiples of 2^-20 below 1: products and sums of up to 2^12 of them are exact doubles. */

@@ -1,0 +1,301 @@
+// The algebra of discretized privacy-loss distributions (docs/accounting.md, "Composition by FFT"
+// and "Powers in the frequency domain"): masses on a grid of losses composed by FFT convolution
+// (assembly/accounting/fft.ts), a release repeated k times by one power in the frequency domain,
+// the tails cut pessimistically (the left tail up to the lowest kept loss, the right tail to the
+// infinite loss), and bounds on every rounding error carried along. pld.ts builds the
+// distributions of events from their pairs; allocation.ts those of random allocation.
+import { wasm, type WasmExports } from '../wasm/loader.js';
+import { roundUp } from '../core/rounding.js';
+import { sumTails } from './tails.js';
+
+/**
+ * A discretized privacy-loss distribution: P-mass probs[i] at loss (lower + i) h, mass at
+ * infinity, and bounds on the l2 and the l1 norm of the masses' rounding errors.
+ */
+export interface Pmf {
+  readonly lower: number;
+  readonly probs: Float64Array;
+  readonly infinity: number;
+  readonly error: number;
+  readonly error1: number;
+}
+
+/**
+ * The tail mass cut after each convolution, on each side: the left tail moves up to the lowest
+ * kept loss, the right tail to infinity. 1e-16, or the FFT's noise floor over the result if more
+ * (its entries far from the mass are rounding noise of about u times the largest mass), so that the
+ * noise of a convolution does not keep the support growing.
+ */
+function tailBudget(probs: Float64Array): number {
+  let largest = 0;
+  for (const p of probs) largest = Math.max(largest, p);
+  return Math.max(1e-16, 8 * U * largest * probs.length);
+}
+/** The longest distribution the accountant builds: beyond, a call throws instead of running for minutes. */
+export const MAX_LENGTH = 2 ** 24;
+
+/** The unit roundoff 2^-53. */
+export const U = 2 ** -53;
+
+/**
+ * The arena's layout: the FFT's twiddle table (for the largest size used so far, which serves
+ * every smaller one) at its start, and each call's arrays after it. `table` is the size it holds,
+ * for the module instance `tableOwner`.
+ */
+let table = 0;
+let tableOwner: WasmExports | undefined;
+
+/** Runs `body` with `bytes` bytes of the module's arena, past the twiddle table, at `base` (memory grown as needed). */
+export function inArena<T>(w: WasmExports, bytes: number, body: (base: number) => T): T {
+  const size = tableOwner === w ? table : 0;
+  const start = w.arena(8 * size + bytes);
+  if (start === 0) throw new RangeError('dpnoise: the accountant ran out of WebAssembly memory; use fewer distinct releases or a coarser discretization.');
+  return body(start + 8 * size);
+}
+
+/** The twiddle table's pointer, computed for at least size N. */
+function twiddleTable(w: WasmExports, N: number): number {
+  if (tableOwner !== w || table < N) {
+    const start = w.arena(8 * N);
+    if (start === 0) throw new RangeError('dpnoise: the accountant ran out of WebAssembly memory; use fewer distinct releases or a coarser discretization.');
+    w.twiddles(start, N);
+    table = N;
+    tableOwner = w;
+  }
+  return w.arena(0);
+}
+
+export const f64 = (w: WasmExports, pointer: number, length: number) => new Float64Array(w.memory.buffer, pointer, length);
+
+/** The accountant's refusal of a distribution too long to build (its callers answer Infinity: no privacy they can certify). */
+export class TooLong extends RangeError {}
+
+export function tooLong(n: number): RangeError {
+  return new TooLong(
+    `dpnoise: the privacy-loss distribution would need ${n} grid points, more than 2^24: the releases lose far more privacy than any epsilon worth reporting, or the discretization is too fine.`,
+  );
+}
+
+// The norms in plain loops: on the accountant's long arrays, reduce with a callback costs as much as the FFT.
+export function l1(a: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]!;
+  return s;
+}
+function l2(a: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * a[i]!;
+  return Math.sqrt(s);
+}
+/**
+ * A bound on the l2 norm of the rounding error of c = a * b computed by FFT of size 2^bits
+ * (docs/accounting.md, "Composition by FFT"): 32 u log2(N) (|a|_2 max(1, |b|_1) + |b|_2 max(1, |a|_1) + |c|_2).
+ */
+function fftError(bits: number, a: Float64Array, b: Float64Array, c: Float64Array): number {
+  return 32 * U * bits * (l2(a) * Math.max(1, l1(b)) + l2(b) * Math.max(1, l1(a)) + l2(c));
+}
+
+/** The smallest power of two >= n (and its log2), by doubling: exact on every engine. */
+export function pow2(n: number): [number, number] {
+  let p = 2;
+  let bits = 1;
+  for (; p < n; bits++) p *= 2;
+  return [p, bits];
+}
+
+/**
+ * The composition of two distributions (the convolution of their masses), with the tails cut
+ * (see tailBudget): the left tail moves up to the lowest kept loss, the right tail to infinity.
+ * The error bound: the FFT's (fftError), plus each input's error times the other's l1 norm.
+ */
+export function convolve(a: Pmf, b: Pmf | undefined): Pmf {
+  const { masses: probs, fft, N } = convolveMasses(a.probs, b?.probs);
+  const other = b ?? a;
+  // l1 norms with the infinite loss's mass: the errors of the whole distributions propagate.
+  const [na1, nb1] = [l1(a.probs) + a.infinity, l1(other.probs) + other.infinity];
+  // Young's inequality: |x * y|_2 <= |x|_1 |y|_2 and |x * y|_1 <= |x|_1 |y|_1; an l2 error over N entries is at most sqrt(N) times that in l1.
+  const error = fft + a.error * nb1 + other.error * na1 + a.error * other.error;
+  const error1 = Math.sqrt(N) * fft + a.error1 * nb1 + other.error1 * na1 + a.error1 * other.error1;
+  const infinity = a.infinity + other.infinity - a.infinity * other.infinity;
+  return cut({ lower: a.lower + other.lower, probs, infinity, error, error1 });
+}
+
+/** The distribution with its tails cut (see convolve). */
+export function cut(pmf: Pmf): Pmf {
+  const { probs } = pmf;
+  const budget = tailBudget(probs);
+  let left = 0;
+  let mass = 0;
+  while (left < probs.length - 1 && mass + probs[left]! <= budget) mass += probs[left++]!;
+  let right = probs.length;
+  let tail = 0;
+  while (right - 1 > left && tail + probs[right - 1]! <= budget) tail += probs[--right]!;
+  if (left === 0 && right === probs.length) return pmf;
+  const kept = probs.slice(left, right);
+  kept[0]! += mass;
+  // The cut masses are computed ones; what their errors may hide stays within error1, which every delta adds.
+  return { ...pmf, lower: pmf.lower + left, probs: kept, infinity: Math.min(1, pmf.infinity + tail) };
+}
+
+/**
+ * The composition of several distributions in a balanced tree of pairs: n distributions of
+ * length m cost about n m log(n) log(nm) instead of the n^2 m of composing them one by one.
+ */
+export function inTree<T>(items: T[], compose: (a: T, b: T) => T): T {
+  if (items.length === 0) throw new Error('dpnoise: internal error: a composition of no releases.');
+  let level = items;
+  while (level.length > 1) {
+    const next: T[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? compose(level[i]!, level[i + 1]!) : level[i]!);
+    level = next;
+  }
+  return level[0]!;
+}
+
+/** `times` compositions of x with itself, by repeated squaring (`combine(a, undefined)` squares a). */
+export function repeat<T>(x: T, times: number, combine: (a: T, b: T | undefined) => T): T {
+  let result: T | undefined;
+  let power = x;
+  for (let k = times; k > 0; k = Math.floor(k / 2)) {
+    if (k % 2 === 1) result = result ? combine(result, power) : power;
+    if (k > 1) power = combine(power, undefined);
+  }
+  return result!;
+}
+
+/** The mass each tail of a self-composition may leave outside its window: 2^-60. */
+const WINDOW_TAIL = 2 ** -60;
+
+/**
+ * `times` compositions of a distribution with itself in one transform (docs/accounting.md, "Powers
+ * in the frequency domain"): the inverse transform of X^times on a circle of N points, with N
+ * covering the window where all but 2^-60 of each tail lies (tails.ts). Mass below the window
+ * wraps around to higher losses (only raising delta); mass at or above lo + N would wrap to lower
+ * ones, so its Chernoff bound goes to infinity. The error bound follows each frequency: the
+ * forward transform errs by at most 32 u log2(N) |x|_1 in every X_k, which the power multiplies by
+ * at most times m_k^(times - 1), m_k = |X_k| + that.
+ */
+export function selfCompose(x: Pmf, times: number): Pmf {
+  if (times === 1) return x;
+  const n = x.probs.length;
+  const tails = sumTails(x.probs, times, x.error1);
+  const { lo, hi } = tails.window(WINDOW_TAIL);
+  const [N] = pow2(Math.max(hi - lo + 1, n));
+  const { circle, fft } = powerMasses(x.probs, times, N);
+  // The window's losses lo .. lo + N - 1 (in steps above times * lower) sit on the circle at index mod N.
+  const start = lo % N;
+  const probs = new Float64Array(N);
+  probs.set(circle.subarray(start));
+  probs.set(circle.subarray(0, start), N - start);
+  // The input's errors carried through: (x + e)^*T - x^*T is within T |e| (|x|_1 + |e|_1)^(T - 1), with the mass at infinity in |x|_1.
+  const whole = l1(x.probs) + x.infinity;
+  const carried = (e: number) => (e === 0 ? 0 : times * (whole + x.error1) ** (times - 1) * e);
+  const error = roundUp(fft / Math.sqrt(N) + carried(x.error));
+  const error1 = roundUp(fft + carried(x.error1));
+  const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + tails.above(lo + N));
+  return cut({ lower: times * x.lower + lo, probs, infinity, error, error1 });
+}
+
+/**
+ * The times-fold circular self-convolution of the masses x, period N (a power of two >= x's
+ * length), negative results set to 0, and a bound on the l1 norm of its rounding error (l2: that
+ * over sqrt(N)): |dY|_2 + 32 u log2(N) |Y|_2 with |dY_k| <= times s m_k^(times - 1) + rho m_k^times,
+ * s = 32 u log2(N) |x|_1 the forward transform's error in each X_k, m_k = |X_k| + s, and
+ * rho = (1 + 4u)^times - 1 the powering's (docs/accounting.md, "Powers in the frequency domain").
+ */
+export function powerMasses(x: Float64Array, times: number, N: number): { circle: Float64Array; fft: number } {
+  const w = wasm();
+  const n = x.length;
+  if (N > MAX_LENGTH) throw tooLong(N);
+  const [, bits] = pow2(N);
+  const mass = l1(x);
+  if (mass === 0) return { circle: new Float64Array(N), fft: 0 }; // nothing finite: the power is 0, exactly
+  const slack = 32 * U * bits * mass;
+  const tw = twiddleTable(w, N);
+  const { circle, sums } = inArena(w, 8 * (n + N + 2 * N + 2), (at) => {
+    const input = at;
+    const out = input + 8 * n;
+    const work = out + 8 * N;
+    const sumsAt = work + 16 * N;
+    f64(w, input, n).set(x);
+    w.power(input, n, times, out, N, work, N, tw, table, slack, sumsAt);
+    return { circle: f64(w, out, N).slice(), sums: f64(w, sumsAt, 2).slice() };
+  });
+  for (let i = 0; i < N; i++) if (circle[i]! < 0) circle[i] = 0;
+  const rho = Math.expm1(4 * U * times);
+  // 2^-400 covers the powers taken as 0 and the bases whose squares would underflow (assembly/accounting/fft.ts).
+  const fft = times * slack * Math.sqrt(sums[0]!) + (rho + 32 * U * bits * (1 + rho)) * Math.sqrt(sums[1]!) + 2 ** -400;
+  return { circle, fft: fft >= 0 ? roundUp(fft) : Infinity }; // never NaN: an unusable bound is no bound
+}
+
+/**
+ * For the lower bound (docs/accounting.md, "The certified range"): the P- and the Q-masses of the
+ * loss rounded down to the grid, composed bin by bin; with bounds on the l1 norm of their errors.
+ */
+export interface FloorPair {
+  readonly lower: number;
+  readonly p: Float64Array;
+  /** Q-masses tilted by e^(loss + tilt). */
+  readonly q: Float64Array;
+  readonly tilt: number;
+  readonly errorP: number;
+  readonly errorQ: number;
+}
+
+/**
+ * The convolution of two mass arrays (b undefined: a with itself) by FFT of size N, with negative
+ * results set to 0 (the true masses are >= 0: only closer to them), and the bound on the l2 norm
+ * of its rounding error (fftError, of the unclamped result).
+ */
+export function convolveMasses(a: Float64Array, b: Float64Array | undefined): { masses: Float64Array; fft: number; N: number } {
+  const w = wasm();
+  const na = a.length;
+  const other = b ?? a;
+  const nb = other.length;
+  const length = na + nb - 1;
+  if (length > MAX_LENGTH) throw tooLong(length);
+  const [N, bits] = pow2(length);
+  const tw = twiddleTable(w, N);
+  const masses = inArena(w, 8 * (na + nb + length + 2 * N), (at) => {
+    const pa = at;
+    const pb = pa + 8 * na;
+    const result = pb + 8 * nb;
+    const work = result + 8 * length;
+    f64(w, pa, na).set(a);
+    if (b) {
+      f64(w, pb, nb).set(b);
+      w.convolve(pa, na, pb, nb, result, work, N, tw, table);
+    } else w.square(pa, na, result, work, N, tw, table);
+    return f64(w, result, length).slice();
+  });
+  const fft = fftError(bits, a, other, masses);
+  for (let i = 0; i < length; i++) if (masses[i]! < 0) masses[i] = 0;
+  return { masses, fft, N };
+}
+
+/** Two floor pairs composed; the outcomes in the far tails of both masses are left out of every test set (which keeps the bound valid). */
+export function convolveFloor(a: FloorPair, b: FloorPair | undefined): FloorPair {
+  const other = b ?? a;
+  const { masses: p, fft: fftP, N } = convolveMasses(a.p, b?.p);
+  const { masses: q, fft: fftQ } = convolveMasses(a.q, b?.q);
+  // l1 bounds: sqrt(N) times the l2 ones (N entries).
+  const errorP = Math.sqrt(N) * fftP + a.errorP * l1(other.p) + other.errorP * l1(a.p) + a.errorP * other.errorP;
+  const errorQ = Math.sqrt(N) * fftQ + a.errorQ * l1(other.q) + other.errorQ * l1(a.q) + a.errorQ * other.errorQ;
+  // Keep the entries where either law has more than the budget of mass beyond them.
+  const budget = Math.max(tailBudget(p), tailBudget(q));
+  let left = 0;
+  let mp = 0;
+  let mq = 0;
+  while (left < p.length - 1 && mp + p[left]! <= budget && mq + q[left]! <= budget) {
+    mp += p[left]!;
+    mq += q[left++]!;
+  }
+  let right = p.length;
+  mp = 0;
+  mq = 0;
+  while (right - 1 > left && mp + p[right - 1]! <= budget && mq + q[right - 1]! <= budget) {
+    mp += p[--right]!;
+    mq += q[right]!;
+  }
+  return { lower: a.lower + other.lower + left, p: p.slice(left, right), q: q.slice(left, right), tilt: a.tilt + other.tilt, errorP, errorQ };
+}
