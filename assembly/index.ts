@@ -7,6 +7,7 @@ export { zcdpDelta, zcdpEpsilon, zcdpMu } from "./accounting/zcdp";
 export { arena } from "./accounting/arena";
 export { convolve, power, square, twiddles } from "./accounting/fft";
 export { hockeyDelta, hockeyDeltas, connectDots, floorBins, floorDelta, pldDelta, pldEpsilon } from "./accounting/pld";
+export { lognormalGrid, lognormalMass } from "./accounting/allocation";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";

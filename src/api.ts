@@ -52,6 +52,8 @@ export {
   laplacePrivacy,
   compose,
   subsample,
+  randomAllocation,
+  type AllocationOptions,
   type Sampling,
   type PoissonSampling,
   type FixedSizeSampling,

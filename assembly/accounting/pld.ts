@@ -116,7 +116,7 @@ const GL4_SPAN: f64 = 0.05;
  * ulp (docs/accounting.md, "Connect the dots"); otherwise a difference of tails that do not
  * cancel, Q(z0) (1 - Q(z1)/Q(z0)) by logarithms.
  */
-function normalMass(z0: f64, z1: f64): f64 {
+export function normalMass(z0: f64, z1: f64): f64 {
   if (!(z1 > z0)) return 0.0;
   if (z0 == -Infinity) return normalSf(-z1);
   if (z1 == Infinity) return normalSf(z0);

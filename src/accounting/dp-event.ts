@@ -40,6 +40,7 @@ const FIELDS: Record<string, readonly string[]> = {
   DiscreteGaussianDpEvent: ['sigma', 'sensitivity', 'dimension'],
   PoissonSampledDpEvent: ['sampling_probability', 'event'],
   SampledWithoutReplacementDpEvent: ['source_dataset_size', 'sample_size', 'event'],
+  RandomAllocationDpEvent: ['event', 'num_selected', 'num_steps'],
   SelfComposedDpEvent: ['event', 'count'],
   ComposedDpEvent: ['events'],
   NoOpDpEvent: [],
@@ -103,6 +104,18 @@ export function readDpEvent(json: unknown, where = 'event', depth = 0): Event {
       const size = integerIn(`${where}.sample_size`, get('sample_size'), { min: 1, max: population });
       return { type: 'without-replacement', size, population, event: child(get('event'), `${where}.event`) };
     }
+    case 'RandomAllocationDpEvent': {
+      const steps = integerIn(`${where}.num_steps`, get('num_steps'), { min: 1, max: Number.MAX_SAFE_INTEGER });
+      const selected = integerIn(`${where}.num_selected`, get('num_selected'), { min: 0, max: steps });
+      if (selected > 1) {
+        throw new RangeError(
+          `dpnoise: \`${where}.num_selected\` is ${selected}: dpnoise accounts random allocation to one step of each record (num_selected 1) only.`,
+        );
+      }
+      const event = child(get('event'), `${where}.event`);
+      if (selected === 0) return { type: 'composed', events: [] };
+      return steps === 1 ? event : { type: 'allocation', steps, event };
+    }
     case 'SelfComposedDpEvent':
       return {
         type: 'composed',
@@ -117,7 +130,7 @@ export function readDpEvent(json: unknown, where = 'event', depth = 0): Event {
       return { type: 'composed', events: [] };
     default:
       throw new TypeError(
-        `dpnoise: \`${where}\` is a DpEvent dpnoise does not account for (${describe(name)}); it takes Gaussian, Laplace, DiscreteGaussian, DiscreteLaplace, PoissonSampled, SampledWithoutReplacement, SelfComposed, Composed and NoOp events.`,
+        `dpnoise: \`${where}\` is a DpEvent dpnoise does not account for (${describe(name)}); it takes Gaussian, Laplace, DiscreteGaussian, DiscreteLaplace, PoissonSampled, SampledWithoutReplacement, RandomAllocation (one step per record), SelfComposed, Composed and NoOp events.`,
       );
   }
 }
@@ -137,6 +150,8 @@ export function writeDpEvent(event: Event): DpEventJson {
       return tuple('DiscreteGaussianDpEvent', { sigma: Math.sqrt(event.variance), sensitivity: event.sensitivity, dimension: 1 });
     case 'poisson':
       return tuple('PoissonSampledDpEvent', { sampling_probability: event.rate, event: writeDpEvent(event.event) });
+    case 'allocation':
+      return tuple('RandomAllocationDpEvent', { event: writeDpEvent(event.event), num_selected: 1, num_steps: event.steps });
     case 'without-replacement':
       return tuple('SampledWithoutReplacementDpEvent', { source_dataset_size: event.population, sample_size: event.size, event: writeDpEvent(event.event) });
     case 'composed':

@@ -27,6 +27,7 @@ const NUMBERS: Record<string, readonly string[]> = {
   zcdp: ['rho'],
   poisson: ['rate'],
   'without-replacement': ['size', 'population'],
+  allocation: ['steps'],
   composed: [],
   close: ['slack'],
   thresholded: ['delta'],
@@ -35,6 +36,7 @@ const NUMBERS: Record<string, readonly string[]> = {
 const CHILDREN: Record<string, readonly string[]> = {
   poisson: ['event'],
   'without-replacement': ['event'],
+  allocation: ['event'],
   close: ['event', 'fallback'],
   thresholded: ['event'],
 };

@@ -23,6 +23,11 @@ export type Event =
   | { readonly type: 'poisson'; readonly rate: number; readonly event: Event }
   /** The event on a batch of `size` records drawn without replacement from `population` (replace-one neighbours). */
   | { readonly type: 'without-replacement'; readonly size: number; readonly population: number; readonly event: Event }
+  /**
+   * `steps` releases of `event` of which each record takes part in exactly one, chosen uniformly
+   * at random (random allocation, add/remove neighbours).
+   */
+  | { readonly type: 'allocation'; readonly steps: number; readonly event: Event }
   /** Events composed, each `times` times. */
   | { readonly type: 'composed'; readonly events: ReadonlyArray<readonly [Event, number]> }
   /**
@@ -54,6 +59,8 @@ export function slackOf(event: Event): number {
     case 'poisson':
     case 'without-replacement':
       return slackOf(event.event);
+    case 'allocation':
+      return event.steps * slackOf(event.event); // every step's laws are within the slack
     case 'composed':
       return event.events.reduce((sum, [child, times]) => (times === 0 ? sum : sum + times * slackOf(child)), 0);
     default:

@@ -164,7 +164,7 @@ export function repeat<T>(x: T, times: number, combine: (a: T, b: T | undefined)
 }
 
 /** The mass each tail of a self-composition may leave outside its window: 2^-60. */
-const WINDOW_TAIL = 2 ** -60;
+export const WINDOW_TAIL = 2 ** -60;
 
 /**
  * `times` compositions of a distribution with itself in one transform (docs/accounting.md, "Powers
@@ -177,23 +177,34 @@ const WINDOW_TAIL = 2 ** -60;
  */
 export function selfCompose(x: Pmf, times: number): Pmf {
   if (times === 1) return x;
-  const n = x.probs.length;
-  const tails = sumTails(x.probs, times, x.error1);
-  const { lo, hi } = tails.window(WINDOW_TAIL);
-  const [N] = pow2(Math.max(hi - lo + 1, n));
-  const { circle, fft } = powerMasses(x.probs, times, N);
-  // The window's losses lo .. lo + N - 1 (in steps above times * lower) sit on the circle at index mod N.
-  const start = lo % N;
-  const probs = new Float64Array(N);
-  probs.set(circle.subarray(start));
-  probs.set(circle.subarray(0, start), N - start);
+  const { lo, probs, above, fft } = windowPower(x.probs, times, x.error1);
+  const N = probs.length;
   // The input's errors carried through: (x + e)^*T - x^*T is within T |e| (|x|_1 + |e|_1)^(T - 1), with the mass at infinity in |x|_1.
   const whole = l1(x.probs) + x.infinity;
   const carried = (e: number) => (e === 0 ? 0 : times * (whole + x.error1) ** (times - 1) * e);
   const error = roundUp(fft / Math.sqrt(N) + carried(x.error));
   const error1 = roundUp(fft + carried(x.error1));
-  const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + tails.above(lo + N));
+  const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + above);
   return cut({ lower: times * x.lower + lo, probs, infinity, error, error1 });
+}
+
+/**
+ * The times-fold self-convolution of the masses x (l1 error at most e1) on the window of indices
+ * lo .. lo + N - 1 (above times * x's first index) where all but 2^-60 of each tail lies
+ * (tails.ts): probs[i] is the mass at lo + i, plus what wrapped around the circle of N points: at
+ * most 2^-60 from below the window, `above` (a Chernoff bound) from above it. `fft`: powerMasses' bound.
+ */
+export function windowPower(x: Float64Array, times: number, e1: number): { lo: number; probs: Float64Array; above: number; fft: number } {
+  const tails = sumTails(x, times, e1);
+  const { lo, hi } = tails.window(WINDOW_TAIL);
+  const [N] = pow2(Math.max(hi - lo + 1, x.length));
+  const { circle, fft } = powerMasses(x, times, N);
+  // The window's indices lo .. lo + N - 1 sit on the circle at index mod N.
+  const start = lo % N;
+  const probs = new Float64Array(N);
+  probs.set(circle.subarray(start));
+  probs.set(circle.subarray(0, start), N - start);
+  return { lo, probs, above: tails.above(lo + N), fft };
 }
 
 /**

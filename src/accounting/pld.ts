@@ -8,6 +8,7 @@
 // larger delta is reported.
 import { wasm, type WasmExports } from '../wasm/loader.js';
 import { roundUp } from '../core/rounding.js';
+import { allocationFloor, allocationPmf } from './allocation.js';
 import type { Event } from './events.js';
 import { convolve, convolveFloor, type FloorPair, f64, inArena, inTree, l1, MAX_LENGTH, type Pmf, repeat, selfCompose, tooLong, U } from './masses.js';
 
@@ -59,6 +60,8 @@ export function pldSupports(event: Event): boolean {
   switch (event.type) {
     case 'poisson':
       return basePair(event.event) !== undefined;
+    case 'allocation':
+      return allocated(event) !== undefined;
     case 'composed':
       return event.events.some(([, times]) => times > 0) && event.events.every(([e, times]) => times === 0 || pldSupports(e));
     default:
@@ -78,7 +81,7 @@ export function smoothLoss(event: Event): boolean {
 
 /** Whether both directions of add/remove neighbours give the same distribution (no subsampling inside). */
 function symmetric(event: Event): boolean {
-  if (event.type === 'poisson') return false;
+  if (event.type === 'poisson' || event.type === 'allocation') return false;
   if (event.type === 'composed') return event.events.every(([e]) => symmetric(e));
   return true;
 }
@@ -126,29 +129,35 @@ function basePmf(base: BasePair, q: number, direction: Direction, h: number): Pm
   });
 }
 
-/**
- * An event in one direction, built from its base pairs by `base` (a distribution, or a floor
- * pair), composed by `combine` and repeated by `self`.
- */
-function eventOf<T>(
-  event: Event,
-  direction: Direction,
-  base: (pair: BasePair, q: number, direction: Direction) => T,
-  combine: (a: T, b: T | undefined) => T,
-  self: (x: T, times: number) => T,
-): T {
+/** How an event's distribution (or floor pair) is built: from a base pair, from a random allocation, composed and repeated. */
+interface Builders<T> {
+  base(pair: BasePair, q: number, direction: Direction): T;
+  allocation(mu: number, steps: number, direction: Direction): T;
+  combine(a: T, b: T | undefined): T;
+  self(x: T, times: number): T;
+}
+
+/** The Gaussian distance of a random allocation this method takes: of Gaussian releases, over 2 steps or more. */
+function allocated(event: Extract<Event, { type: 'allocation' }>): number | undefined {
+  return event.event.type === 'gaussian' && Number.isFinite(event.event.mu) && event.steps >= 2 ? event.event.mu : undefined;
+}
+
+/** An event in one direction, built by `builders`. */
+function eventOf<T>(event: Event, direction: Direction, builders: Builders<T>): T {
   switch (event.type) {
     case 'poisson':
-      return base(basePair(event.event)!, event.rate, direction);
+      return builders.base(basePair(event.event)!, event.rate, direction);
+    case 'allocation':
+      return builders.allocation(allocated(event)!, event.steps, direction);
     case 'composed':
       return inTree(
-        event.events.filter(([, times]) => times > 0).map(([child, times]) => self(eventOf(child, direction, base, combine, self), times)),
-        combine,
+        event.events.filter(([, times]) => times > 0).map(([child, times]) => builders.self(eventOf(child, direction, builders), times)),
+        builders.combine,
       );
     default: {
       const pair = basePair(event);
       if (!pair) throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
-      return base(pair, 1, direction);
+      return builders.base(pair, 1, direction);
     }
   }
 }
@@ -161,7 +170,12 @@ const bothDirections = <T>(event: Event, one: (direction: Direction) => T): T[] 
 
 /** The distribution of an event in one direction. */
 export function eventPmf(event: Event, h: number, direction: Direction): Pmf {
-  return eventOf(event, direction, (pair, q, dir) => basePmf(pair, q, dir, h), convolve, selfCompose);
+  return eventOf(event, direction, {
+    base: (pair, q, dir) => basePmf(pair, q, dir, h),
+    allocation: (mu, steps, dir) => allocationPmf(mu, steps, dir, h),
+    combine: convolve,
+    self: selfCompose,
+  });
 }
 
 /** The distributions of an event in both directions (one when they are the same). */
@@ -208,13 +222,12 @@ function baseFloor(base: BasePair, q: number, direction: Direction, h: number): 
 
 /** The floor pair of an event in one direction. */
 export function eventFloor(event: Event, h: number, direction: Direction): FloorPair {
-  return eventOf(
-    event,
-    direction,
-    (pair, q, dir) => baseFloor(pair, q, dir, h),
-    convolveFloor,
-    (x, times) => repeat(x, times, convolveFloor),
-  );
+  return eventOf(event, direction, {
+    base: (pair, q, dir) => baseFloor(pair, q, dir, h),
+    allocation: (mu, steps, dir) => allocationFloor(mu, steps, dir, h),
+    combine: convolveFloor,
+    self: (x, times) => repeat(x, times, convolveFloor),
+  });
 }
 
 /** The floor pairs of an event in both directions (one when they are the same). */

@@ -680,7 +680,7 @@ function eventPrivacy(event: Event): Privacy {
   if (releases(event) === 0) return purePrivacy(0, 'composition', [], event); // no release: no loss
   if (event.type === 'gaussian') return gdpPrivacy(event.mu, 'gaussian', [], event);
   if (event.type === 'laplace') return purePrivacy(event.epsilon, 'laplace', [], event);
-  const family = event.type === 'poisson' || event.type === 'without-replacement' ? 'subsampled' : 'composition';
+  const family = event.type === 'poisson' || event.type === 'without-replacement' || event.type === 'allocation' ? 'subsampled' : 'composition';
   const epsilonPure = pureTotal(event);
   if (epsilonPure !== undefined) return purePrivacy(roundUp(epsilonPure), family, [], event);
   if (pldSupports(event)) return pldPrivacy(event, family, []);
@@ -980,6 +980,54 @@ export function subsample(privacy: Privacy, options: Sampling): Privacy {
   const size = integerIn('size', o.size, { min: 1, max: population });
   const sampled: Event = { type: 'without-replacement', size, population, event: base };
   return approximatePrivacy(sampled, [rdpRoute(sampled)], warnings, sampled, 'subsampled');
+}
+
+/**
+ * How records are allocated to steps for `randomAllocation`.
+ *
+ * @group Accounting
+ */
+export interface AllocationOptions {
+  /** The number of steps (releases); each record takes part in exactly one of them. */
+  steps: number;
+}
+
+/**
+ * The privacy of `steps` releases of `privacy` in which each record takes part in exactly one,
+ * chosen uniformly at random and independently of the other records: random allocation, or
+ * "balls in bins" (Feldman & Shenfeld 2025), as in an epoch of DP-SGD whose batches are drawn by
+ * giving each example a random step. Add/remove neighbours. The accountant's privacy-loss
+ * distribution of the whole allocation, in both directions (docs/accounting.md, "Random
+ * allocation"), for Gaussian releases (kind 'gdp'); compose the result for several epochs. It is
+ * not the privacy of shuffled batches of a fixed size, which have no tight accountant.
+ *
+ * @example
+ * ```ts
+ * import { compose, gaussianPrivacy, randomAllocation } from 'dpnoise';
+ *
+ * // Noise multiplier 2, each example in one of 10 steps per epoch, 3 epochs.
+ * const epoch = randomAllocation(gaussianPrivacy({ scales: 2, sensitivity: [1] }), { steps: 10 });
+ * const run = compose([{ privacy: epoch, times: 3 }]);
+ * console.log(run.epsilon(1e-5));
+ * ```
+ *
+ * @group Accounting
+ */
+export function randomAllocation(privacy: Privacy, options: AllocationOptions): Privacy {
+  const o = readOptions('options', options, ['steps'] as const);
+  const event = genuine.get(privacy as object);
+  if (event === undefined) throw new TypeError(`dpnoise: \`privacy\` must be a privacy object made by dpnoise; got ${describe(privacy)}.`);
+  if (privacy.kind !== 'gdp') {
+    throw new TypeError(
+      `dpnoise: \`privacy\` must be the privacy of a Gaussian release (kind 'gdp') for random allocation; got kind '${privacy.kind}'. Random allocation of other releases is not accounted for yet.`,
+    );
+  }
+  const steps = integerIn('steps', o.steps, { min: 1, max: Number.MAX_SAFE_INTEGER });
+  if (steps === 1) return privacy; // the record is in the one step
+  const allocated: Event = { type: 'allocation', steps, event: { type: 'gaussian', mu: privacy.mu } };
+  const warnings = privacy.warning ? [privacy.warning] : [];
+  if (pldSupports(allocated)) return pldPrivacy(allocated, 'subsampled', warnings);
+  return approximatePrivacy(allocated, [rdpRoute(allocated)], warnings, allocated, 'subsampled');
 }
 
 /** The pair of one Laplace or discrete Laplace coordinate (laplaceEvents' or discreteLaplaceEvent's single pair), if the event is one. */

@@ -475,6 +475,10 @@ class Evaluator {
         if (mu !== undefined) return Math.min(withoutReplacementGaussianRdp(q, mu, alpha), this.trivial(event.event, q, alpha));
         return this.subsampled(event.event, q, alpha, true);
       }
+      case 'allocation':
+        // With Q fixed, e^((alpha - 1) D_alpha(P || Q)) is convex in P (and in Q with P fixed):
+        // the mixture over the record's step is at most the release's own curve.
+        return this.rdp(event.event, alpha);
       case 'composed': {
         let sum = 0;
         for (const [e, times] of event.events) {

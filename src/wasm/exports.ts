@@ -76,6 +76,9 @@ export interface WasmExports {
   floorDelta(massP: number, massQ: number, n: number, lower: number, h: number, tilt: number, errorP: number, errorQ: number, epsilon: number): number;
   pldDelta(probs: number, n: number, lower: number, h: number, infinity: number, slack: number, epsilon: number): number;
   pldEpsilon(probs: number, n: number, lower: number, h: number, infinity: number, slack: number, delta: number): number;
+  /** Random allocation (assembly/accounting/allocation.ts): masses of e^D, D ~ N(mean, sd^2), on a grid of step g. */
+  lognormalGrid(mean: number, sd: number, g: number, n: number, up: boolean, widen: number, into: number): number;
+  lognormalMass(mean: number, sd: number, a: number, b: number): number;
   profileMoments(n: number): void;
   powerSums(n: number, weighted: boolean, a1: number, b1: number, a2: number, b2: number, a3: number, b3: number): void;
   fillScales(n: number, weighted: boolean, alpha: number, gamma: number, c: number): void;

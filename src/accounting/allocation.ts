@@ -1,0 +1,222 @@
+// Random allocation, "balls in bins" (Feldman & Shenfeld 2025; docs/accounting.md, "Random
+// allocation"): each record takes part in exactly one of `steps` Gaussian releases, chosen
+// uniformly at random. Per step i the loss of the output y_i is l_i = mu y_i - mu^2/2, which is
+// B ~ N(mu^2/2, mu^2) at the record's step and D ~ N(-mu^2/2, mu^2) at every other step; without
+// the record every l_i is D. The likelihood ratio of the whole output is S/t, S = sum e^(l_i): the
+// remove direction's loss is ln(S/t) under the law with the record, the add direction's -ln(S/t)
+// under the law without it. S is a sum of independent lognormal terms: each is put on a linear
+// grid of step g, the sum is a power in the frequency domain (masses.ts), and each sum maps to its
+// loss, rounded up to the loss grid.
+import { wasm } from '../wasm/loader.js';
+import {
+  convolve,
+  type FloorPair,
+  f64,
+  inArena,
+  l1,
+  MAX_LENGTH,
+  type Pmf,
+  selfCompose,
+  tooLong,
+  U,
+  WINDOW_TAIL,
+  windowPower,
+  convolveMasses,
+} from './masses.js';
+
+/** A direction of add/remove neighbours (pld.ts's Direction): 0 remove, 1 add. */
+type Direction = 0 | 1;
+const REMOVE: Direction = 0;
+
+/** Standard deviations of a lognormal term's exponent kept: the normal tail beyond 8.8 is 6.9e-19, below 2^-60. */
+const SPREAD = 8.8;
+/** The grid of the sums, relative to the loss grid h: the terms' rounding moves the loss by at most g t / S. */
+const SUM_STEP = 0.5;
+/** Relative widening (or narrowing) of each bin of a term, far above the roundings of its ends (lognormalGrid). */
+const WIDEN = 1e-12;
+/** The record's own term beyond this many times the top of the other terms' sum is mapped to its loss directly. */
+const DIRECT = 16;
+
+/** A term's masses on the grid (lognormalGrid): bins 0 .. n - 1, the mass beyond, and an l1 bound on their roundings. */
+function termMasses(mean: number, mu: number, g: number, n: number, up: boolean, widen: number) {
+  if (n > MAX_LENGTH) throw tooLong(n);
+  const w = wasm();
+  return inArena(w, 8 * n, (at) => {
+    const beyond = w.lognormalGrid(mean, mu, g, n, up, widen, at);
+    const probs = f64(w, at, n).slice();
+    return { probs, beyond, error: 16 * U * (l1(probs) + beyond) };
+  });
+}
+
+/** How many grid steps cover a term e^D up to SPREAD standard deviations of D, D ~ N(mean, mu^2). */
+const termLength = (mean: number, mu: number, g: number) => Math.ceil(Math.exp(mean + SPREAD * mu) / g) + 2;
+
+/** The loss bin, on the grid h, of a loss rounded up: a margin of 1e-6 bins covers the rounding of loss / h. */
+const upBin = (loss: number, h: number) => Math.ceil(loss / h + 1e-6);
+
+/** Masses filed under loss bins (integers), gathered into a distribution on the loss grid. */
+function onLossGrid(ks: number[], ps: number[], infinity: number, error1: number): Pmf {
+  let lower = Infinity;
+  let upper = -Infinity;
+  for (const k of ks) {
+    lower = Math.min(lower, k);
+    upper = Math.max(upper, k);
+  }
+  if (!(upper >= lower)) return { lower: 0, probs: new Float64Array(1), infinity: Math.min(1, infinity), error: error1, error1 };
+  if (upper - lower + 1 > MAX_LENGTH) throw tooLong(upper - lower + 1);
+  const probs = new Float64Array(upper - lower + 1);
+  ks.forEach((k, i) => {
+    probs[k - lower]! += ps[i]!;
+  });
+  // The l2 norm of the errors is at most their l1 norm.
+  return { lower, probs, infinity: Math.min(1, infinity), error: error1, error1 };
+}
+
+/**
+ * The pessimistic distribution of the loss of `steps` (>= 2) allocated Gaussian releases at
+ * distance mu, in a direction, on the loss grid h. Every bin of a term is widened (WIDEN): masses
+ * counted twice where bins overlap only raise every delta. Remove: every term rounded up, so that
+ * the sum and the loss ln(S/t) only grow; the other terms beyond SPREAD go to infinity; the
+ * record's own term above DIRECT times the top R_hi of the others' sum is mapped to
+ * ln((y + R_hi)/t) directly (their sum beyond R_hi is in its mass at infinity). Add: every term
+ * rounded down (the loss -ln(S/t) only grows), the tail beyond SPREAD moved down to the last bin,
+ * a sum of 0 an infinite loss; the sum is kept as its negative, so that the tails the power cuts
+ * go the pessimistic way.
+ */
+export function allocationPmf(mu: number, steps: number, direction: Direction, h: number): Pmf {
+  const g = SUM_STEP * h;
+  const m = (mu * mu) / 2;
+  const ks: number[] = [];
+  const ps: number[] = [];
+  const file = (k: number, p: number) => {
+    if (p > 0) {
+      ks.push(k);
+      ps.push(p);
+    }
+  };
+  if (direction === REMOVE) {
+    const other = termMasses(-m, mu, g, termLength(-m, mu, g), true, WIDEN);
+    const rest = selfCompose({ lower: 0, probs: other.probs, infinity: other.beyond, error: other.error, error1: other.error }, steps - 1);
+    const top = (rest.lower + rest.probs.length - 1) * g;
+    const n = Math.min(termLength(m, mu, g), Math.ceil((DIRECT * top) / g) + 2);
+    const own = termMasses(m, mu, g, n, true, WIDEN);
+    const sum = convolve({ lower: 0, probs: own.probs, infinity: 0, error: own.error, error1: own.error }, rest);
+    const lowest = Math.max(1, sum.lower); // a sum of 0 (rounding noise: every term is rounded up to g at least) counts as g
+    for (let i = 0; i < sum.probs.length; i++) file(upBin(Math.log((Math.max(lowest, sum.lower + i) * g) / steps), h), sum.probs[i]!);
+    // The record's term above the grid: loss at most ln((y + R_hi)/t), bin by bin up to SPREAD.
+    const w = wasm();
+    const last = Math.exp(m + SPREAD * mu);
+    let y0 = (n - 1) * g;
+    const first = upBin(Math.log((y0 + top) / steps), h);
+    if (upBin(Math.log((last + top) / steps), h) - first > MAX_LENGTH) throw tooLong(MAX_LENGTH + 1);
+    for (let k = first; y0 < last; k++) {
+      // The bin's top edge rounded down: a term just above it goes to the next bin.
+      const y1 = Math.min(last, (steps * Math.exp(k * h) - top) * (1 - WIDEN));
+      if (y1 > y0) {
+        file(k, w.lognormalMass(m, mu, y0 * (1 - WIDEN), y1));
+        y0 = y1;
+      }
+    }
+    const infinity = sum.infinity + w.lognormalMass(m, mu, last * (1 - WIDEN), Infinity);
+    return onLossGrid(ks, ps, infinity, sum.error1 + 16 * U * ks.length);
+  }
+  const term = termMasses(-m, mu, g, termLength(-m, mu, g), false, WIDEN);
+  // Negated: index -j for the term j g, the tail beyond the grid moved down onto its last bin.
+  const n = term.probs.length;
+  const negated = new Float64Array(n);
+  for (let j = 0; j < n; j++) negated[n - 1 - j] = term.probs[j]!;
+  negated[0]! += term.beyond;
+  const sum = selfCompose({ lower: -(n - 1), probs: negated, infinity: 0, error: term.error, error1: term.error }, steps);
+  let infinity = sum.infinity;
+  sum.probs.forEach((p, i) => {
+    const s = -(sum.lower + i) * g;
+    if (s > 0) file(upBin(-Math.log(s / steps), h), p);
+    else infinity += p;
+  });
+  return onLossGrid(ks, ps, infinity, sum.error1 + 16 * U * ks.length);
+}
+
+/** A sum's masses on its window (index offset lo), with an l1 bound on their errors. */
+interface Sum {
+  readonly lo: number;
+  readonly probs: Float64Array;
+  readonly error: number;
+}
+
+/** `times` terms summed (windowPower): the wrapped tails and the inputs' carried errors in the bound. */
+function sumOf(term: { probs: Float64Array; error: number }, times: number): Sum {
+  const { lo, probs, above, fft } = windowPower(term.probs, times, term.error);
+  const whole = l1(term.probs);
+  const carried = times * (whole + term.error) ** (times - 1) * term.error;
+  return { lo, probs, error: fft + carried + WINDOW_TAIL + above };
+}
+
+/** The record's term added to a sum of the others. */
+function withTerm(own: { probs: Float64Array; error: number }, rest: Sum): Sum {
+  const { masses, fft, N } = convolveMasses(own.probs, rest.probs);
+  return { lo: rest.lo, probs: masses, error: Math.sqrt(N) * fft + own.error * l1(rest.probs) + rest.error * (l1(own.probs) + own.error) };
+}
+
+/** Losses beyond +-50 are filed at it: any filing of outcomes gives valid tests. */
+const FLOOR_RANGE = 50;
+/** The most the second law's errors, tilted, may weigh: 2^-30 (9.313225746154785e-10). */
+const TILTED_ERROR = 2 ** -30;
+
+/**
+ * The floor pair of `steps` allocated Gaussian releases (docs/accounting.md, "Random allocation"):
+ * the laws of a statistic of the output, T = the sum over steps of e^(l_i) rounded down to the
+ * grid and capped at its last bin. By data processing, any set of T's values is a test between the
+ * two neighbours, so P(A) - e^eps Q(A) for T's laws is a lower bound on delta(eps). The first
+ * law's masses come from narrowed bins and the second's from widened ones (WIDEN), which only
+ * lowers that bound. Each value of T is filed under its own loss, ln(p/q) rounded down, at most
+ * the loss at which the second law's error bound, tilted, reaches TILTED_ERROR (tests at larger
+ * losses are then coarser, never wrong), at least -FLOOR_RANGE; outcomes the first law never
+ * gives are left out.
+ */
+export function allocationFloor(mu: number, steps: number, direction: Direction, h: number): FloorPair {
+  const g = SUM_STEP * h;
+  const m = (mu * mu) / 2;
+  const n = termLength(-m, mu, g);
+  const term = (mean: number, widen: number) => {
+    const t = termMasses(mean, mu, g, n, false, widen);
+    t.probs[n - 1]! += t.beyond; // capped: the tail is the last bin's
+    return t;
+  };
+  const withRecord = (widen: number) => withTerm(term(m, widen), sumOf(term(-m, widen), steps - 1));
+  const without = (widen: number) => sumOf(term(-m, widen), steps);
+  const [p, q] = direction === REMOVE ? [withRecord(-WIDEN), without(WIDEN)] : [without(-WIDEN), withRecord(WIDEN)];
+  const errorQ = q.error + 16 * U * l1(q.probs);
+  const ceiling = Math.min(FLOOR_RANGE, Math.log(TILTED_ERROR / errorQ));
+  const lowest = Math.min(p.lo, q.lo);
+  const length = Math.max(p.lo + p.probs.length, q.lo + q.probs.length) - lowest;
+  const ks = new Float64Array(length);
+  let kmin = Infinity;
+  let kmax = -Infinity;
+  const mass = (x: Sum, s: number) => x.probs[s - x.lo] ?? 0;
+  for (let i = 0; i < length; i++) {
+    const s = lowest + i;
+    const a = mass(p, s);
+    if (!(a > 0)) continue;
+    const b = mass(q, s);
+    const loss = b > 0 ? Math.max(-FLOOR_RANGE, Math.min(ceiling, Math.log(a / b))) : ceiling;
+    ks[i] = Math.floor(loss / h);
+    kmin = Math.min(kmin, ks[i]!);
+    kmax = Math.max(kmax, ks[i]!);
+  }
+  if (!(kmax >= kmin)) return { lower: 0, p: new Float64Array(1), q: new Float64Array(1), tilt: h / 2, errorP: p.error, errorQ: q.error };
+  if (kmax - kmin + 1 > MAX_LENGTH) throw tooLong(kmax - kmin + 1);
+  const intoP = new Float64Array(kmax - kmin + 1);
+  const intoQ = new Float64Array(kmax - kmin + 1);
+  for (let i = 0; i < length; i++) {
+    const s = lowest + i;
+    const a = mass(p, s);
+    if (!(a > 0)) continue;
+    const k = ks[i]!;
+    intoP[k - kmin]! += a;
+    // Tilted as floorBins' masses are: times e^(loss_k + h/2).
+    intoQ[k - kmin]! += mass(q, s) * Math.exp(k * h + h / 2);
+  }
+  // Each tilt is at most e^(kmax h + h/2); the sums' own rounding is within 16 u of them.
+  const tilted = errorQ * Math.exp(kmax * h + h / 2);
+  return { lower: kmin, p: intoP, q: intoQ, tilt: h / 2, errorP: p.error + 16 * U * l1(p.probs), errorQ: tilted };
+}
