@@ -1026,8 +1026,11 @@ export function randomAllocation(privacy: Privacy, options: AllocationOptions): 
   if (steps === 1) return privacy; // the record is in the one step
   const allocated: Event = { type: 'allocation', steps, event: { type: 'gaussian', mu: privacy.mu } };
   const warnings = privacy.warning ? [privacy.warning] : [];
-  if (pldSupports(allocated)) return pldPrivacy(allocated, 'subsampled', warnings);
-  return approximatePrivacy(allocated, [rdpRoute(allocated)], warnings, allocated, 'subsampled');
+  // Never less private than one release: the hockey-stick divergence is jointly convex, and each
+  // step the record may be in is that release.
+  const release = routeOf(privacy);
+  if (pldSupports(allocated)) return pldPrivacy(allocated, 'subsampled', warnings, [release]);
+  return approximatePrivacy(allocated, [rdpRoute(allocated), release], warnings, allocated, 'subsampled');
 }
 
 /** The pair of one Laplace or discrete Laplace coordinate (laplaceEvents' or discreteLaplaceEvent's single pair), if the event is one. */

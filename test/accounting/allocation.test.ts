@@ -72,6 +72,11 @@ describe('randomAllocation', () => {
     expect(epoch.rdp?.(8)).toBe(gaussian(2).rdp?.(8));
   });
 
+  it('never reports more than one release would: where the grid would be too long (z 0.3), the figure of the release itself', () => {
+    const release = gaussian(0.3);
+    expect(randomAllocation(release, { steps: 10 }).epsilon(1e-5)).toBe(release.epsilon(1e-5));
+  });
+
   it('one step is the release itself', () => {
     const release = gaussian(2);
     expect(randomAllocation(release, { steps: 1 })).toBe(release);
