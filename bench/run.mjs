@@ -40,6 +40,7 @@ const GROUPS = [
   './parallel.mjs',
   './bundles.mjs',
   './accountant.mjs',
+  './allocation.mjs',
   './aggregate.mjs',
 ];
 

@@ -77,6 +77,7 @@ const OPTIONS: Record<string, OptionsCall> = {
   createRng: { call: (o) => createRng({ seed: 1, ...o } as never) },
   createBudget: { call: (o) => dpnoise.createBudget({ ...o } as never), budget: 'laplace' },
   subsample: { call: (o) => dpnoise.subsample(dpnoise.gaussianPrivacy({ scales: 2, sensitivity: [1] }), { rate: 0.01, ...o } as never) },
+  randomAllocation: { call: (o) => dpnoise.randomAllocation(dpnoise.gaussianPrivacy({ scales: 2, sensitivity: [1] }), { steps: 10, ...o } as never) },
 };
 
 /** The samplers: (length | values | out, scales, options); `rng` in the options. */

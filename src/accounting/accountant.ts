@@ -211,6 +211,19 @@ function treeAccount(event: Event): PldAccount {
   }
 
   /**
+   * lowerEpsilon on grid h, or where its floor is too long to build (random allocation's floor
+   * covers longer tails than its upper distribution), on the first coarser grid where it is not:
+   * every grid's floor gives a valid lower end.
+   */
+  function coarserFloor(h: number, d: Direction, delta: number, upper: number): number {
+    for (let step = h; step <= COARSE; step *= 2) {
+      const lower = orNone(() => lowerEpsilon(step, d, delta, upper), undefined);
+      if (lower !== undefined) return lower;
+    }
+    return 0;
+  }
+
+  /**
    * The certified range, refined until it is within TIGHT of its upper end (or the halvings run
    * out); the lower end from the direction with the largest upper one.
    */
@@ -218,7 +231,7 @@ function treeAccount(event: Event): PldAccount {
     const { tracks, top } = epsilonTracks(delta);
     let h = top.h;
     if (top.best === Infinity) return { lower: lowerEpsilon(h, top.direction, delta, Number.MAX_VALUE), upper: Infinity };
-    let lower = orNone(() => lowerEpsilon(h, top.direction, delta, top.best), 0);
+    let lower = coarserFloor(h, top.direction, delta, top.best);
     let upper = top.best;
     for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && h / 2 >= FINEST; k++) {
       h /= 2;

@@ -34,8 +34,17 @@ const SPREAD = 8.8;
 const SUM_STEP = 0.5;
 /** Relative widening (or narrowing) of each bin of a term, far above the roundings of its ends (lognormalGrid). */
 const WIDEN = 1e-12;
-/** The record's own term beyond this many times the top of the other terms' sum is mapped to its loss directly. */
-const DIRECT = 16;
+/**
+ * The record's own term beyond this many times the top R_hi of the other terms' sum is mapped to
+ * its loss directly: the loss moves by at most ln(1 + 1/DIRECT) there, on a mass of at most
+ * P(B > ln R_hi) (R_hi is at least the others' cap e^(-mu^2/2 + 8.8 mu): Q(8.8 - mu), 3e-15 at mu = 1).
+ */
+const DIRECT = 2;
+/**
+ * For add, terms above this many times t are moved down to it: the loss -ln(S/t) only grows, and
+ * stays below -ln 2, where one allocation's delta(eps >= 0) does not look.
+ */
+const ADD_CAP = 2;
 
 /** A term's masses on the grid (lognormalGrid): bins 0 .. n - 1, the mass beyond, and an l1 bound on their roundings. */
 function termMasses(mean: number, mu: number, g: number, n: number, up: boolean, widen: number) {
@@ -79,8 +88,8 @@ function onLossGrid(ks: number[], ps: number[], infinity: number, error1: number
  * the sum and the loss ln(S/t) only grow; the other terms beyond SPREAD go to infinity; the
  * record's own term above DIRECT times the top R_hi of the others' sum is mapped to
  * ln((y + R_hi)/t) directly (their sum beyond R_hi is in its mass at infinity). Add: every term
- * rounded down (the loss -ln(S/t) only grows), the tail beyond SPREAD moved down to the last bin,
- * a sum of 0 an infinite loss; the sum is kept as its negative, so that the tails the power cuts
+ * rounded down (the loss -ln(S/t) only grows), the tail beyond SPREAD or ADD_CAP t moved down to
+ * the last bin, a sum of 0 an infinite loss; the sum is kept as its negative, so that the tails the power cuts
  * go the pessimistic way.
  */
 export function allocationPmf(mu: number, steps: number, direction: Direction, h: number): Pmf {
@@ -120,7 +129,7 @@ export function allocationPmf(mu: number, steps: number, direction: Direction, h
     const infinity = sum.infinity + w.lognormalMass(m, mu, last * (1 - WIDEN), Infinity);
     return onLossGrid(ks, ps, infinity, sum.error1 + 16 * U * ks.length);
   }
-  const term = termMasses(-m, mu, g, termLength(-m, mu, g), false, WIDEN);
+  const term = termMasses(-m, mu, g, Math.min(termLength(-m, mu, g), Math.ceil((ADD_CAP * steps) / g) + 2), false, WIDEN);
   // Negated: index -j for the term j g, the tail beyond the grid moved down onto its last bin.
   const n = term.probs.length;
   const negated = new Float64Array(n);
