@@ -6,6 +6,7 @@
 // A discretized distribution is the n doubles p_i at `probs` (the probability, under the first of
 // the two neighbouring output laws, of loss (lower + i) h) and a mass at infinite loss.
 import { normalLogSf, normalLogPdf, normalSf } from "../math/special";
+import { discreteGaussianBin, discreteGaussianDelta, discreteGaussianDeltas, lastQ } from "./discrete-gaussian";
 import { gaussianDelta, GL_W1, GL_W2, GL_W3, GL_W4, GL_X1, GL_X2, GL_X3, GL_X4 } from "./profile"; // the 8-point Gauss-Legendre rule
 
 /** Mechanism kinds of hockeyDelta. */
@@ -15,6 +16,8 @@ export const LAPLACE: i32 = 1;
 export const PURE: i32 = 2;
 /** Discrete Laplace noise of scale t (`parameter`) at an integer sensitivity d (`extra`). */
 export const DISCRETE_LAPLACE: i32 = 3;
+/** Discrete Gaussian noise of variance v (`parameter`) at an integer sensitivity d (`extra`): assembly/accounting/discrete-gaussian.ts. */
+export const DISCRETE_GAUSSIAN: i32 = 4;
 /** Directions of a Poisson-subsampled pair (add/remove neighbours). */
 export const REMOVE: i32 = 0;
 export const ADD: i32 = 1;
@@ -47,6 +50,7 @@ function discreteLaplaceDelta(t: f64, d: f64, eps: f64): f64 {
 /** delta(eps) of the base mechanism for every real eps (symmetric: H(P, Q) = H(Q, P)). */
 function baseDelta(kind: i32, parameter: f64, extra: f64, eps: f64): f64 {
   if (kind == DISCRETE_LAPLACE) return discreteLaplaceDelta(parameter, extra, eps);
+  if (kind == DISCRETE_GAUSSIAN) return discreteGaussianDelta(parameter, extra, eps);
   if (kind == GAUSSIAN) {
     if (parameter == 0.0) return eps >= 0.0 ? 0.0 : -Math.expm1(eps);
     if (eps >= 0.0) return gaussianDelta(parameter, eps);
@@ -83,6 +87,11 @@ export function hockeyDelta(kind: i32, parameter: f64, extra: f64, rate: f64, di
 
 /** deltas[i] = hockeyDelta(..., (lower + i) h) for i < n. */
 export function hockeyDeltas(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize): void {
+  // The discrete Gaussian's curve point by point costs a sum over its atoms: at the grid, one sweep.
+  if (kind == DISCRETE_GAUSSIAN && rate >= 1.0) {
+    discreteGaussianDeltas(parameter, extra, lower, h, n, deltas);
+    return;
+  }
   for (let i = 0; i < n; i++) store<f64>(deltas + (<usize>i << 3), hockeyDelta(kind, parameter, extra, rate, direction, (lower + <f64>i) * h));
 }
 
@@ -157,6 +166,11 @@ let binQ: f64 = 0.0;
 function baseBin(kind: i32, parameter: f64, extra: f64, y0: f64, y1: f64, leftClosed: bool): void {
   if (kind == DISCRETE_LAPLACE) {
     discreteLaplaceBin(parameter, extra, y0, y1, leftClosed);
+    return;
+  }
+  if (kind == DISCRETE_GAUSSIAN) {
+    binP = discreteGaussianBin(parameter, extra, y0, y1, leftClosed);
+    binQ = lastQ();
     return;
   }
   if (kind == GAUSSIAN) {

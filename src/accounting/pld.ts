@@ -17,7 +17,7 @@ export { TooLong } from './masses.js';
 /** Standard deviations of a Gaussian loss kept on each side of its mean (the rest is within connect the dots' end points). */
 const SPREAD = 9;
 /** The wasm kinds of assembly/accounting/pld.ts. */
-const KIND = { gaussian: 0, laplace: 1, pure: 2, 'discrete-laplace': 3 } as const;
+const KIND = { gaussian: 0, laplace: 1, pure: 2, 'discrete-laplace': 3, 'discrete-gaussian': 4 } as const;
 /** The two directions of add/remove neighbours. */
 export type Direction = 0 | 1;
 const REMOVE: Direction = 0;
@@ -36,6 +36,11 @@ function basePair(event: Event): BasePair | undefined {
       return Number.isFinite(event.epsilon) ? event : undefined;
     case 'discrete-laplace':
       return event.scale > 0 && Number.isFinite(event.sensitivity / event.scale) ? event : undefined;
+    case 'discrete-gaussian':
+      // Its atoms are summed one by one: up to 2^22 of them (38 standard deviations each side).
+      return event.variance > 0 && event.sensitivity >= 1 && Number.isFinite(event.sensitivity) && 76 * Math.sqrt(event.variance) <= 2 ** 22
+        ? event
+        : undefined;
     case 'close':
       return basePair(event.event); // its slack is added by the accountant (accountant.ts)
     default:
@@ -50,6 +55,8 @@ function wasmPair(base: BasePair): [kind: number, parameter: number, extra: numb
       return [KIND.gaussian, base.mu, 0];
     case 'discrete-laplace':
       return [KIND[base.type], base.scale, base.sensitivity];
+    case 'discrete-gaussian':
+      return [KIND[base.type], base.variance, base.sensitivity];
     default:
       return [KIND[base.type], base.epsilon, 0];
   }
@@ -102,6 +109,12 @@ function lossRange(w: WasmExports, base: BasePair, q: number, direction: Directi
     const half = (mu * mu) / 2;
     lo = (q >= 1 ? half : -half) - SPREAD * mu;
     hi = (direction === ADD && q < 1 ? -half : half) + SPREAD * mu;
+  } else if (base.type === 'discrete-gaussian') {
+    // Atoms within SPREAD standard deviations of either mean: losses (d^2 + 2 d x)/2v up to that, rounded up.
+    const d = base.sensitivity;
+    const e = roundUp((d * d + 2 * d * SPREAD * Math.sqrt(base.variance)) / (2 * base.variance));
+    lo = -e;
+    hi = e;
   } else {
     // The largest loss, rounded up (the discrete Laplace's d / t past the division's rounding).
     const e = base.type === 'discrete-laplace' ? roundUp(base.sensitivity / base.scale) : base.epsilon;

@@ -618,8 +618,8 @@ export type Composable = Privacy | Repeated | FromDpEvent;
 
 /**
  * A release described by dp_accounting's DpEvent in JSON (its `to_named_tuple()` form), `times`
- * times: Gaussian, Laplace, discrete Gaussian, Poisson-sampled, sampled-without-replacement,
- * self-composed and composed events.
+ * times: Gaussian, Laplace, discrete Laplace, discrete Gaussian, Poisson-sampled,
+ * sampled-without-replacement, random-allocation, self-composed and composed events.
  *
  * @group Accounting
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/accounting/events.js';
 import { eventFloors, eventPmfs, floorDelta, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
+import { privacyOfEvent } from '../../src/accounting/privacy.js';
 import { gaussianDelta, normalSf } from '../../src/index.js';
 import { wasm } from '../../src/wasm/loader.js';
 import { fixture } from '../helpers.js';
@@ -102,7 +103,37 @@ describe('pldSupports', () => {
     expect(pldSupports({ type: 'poisson', rate: 0.1, event: { type: 'pure', epsilon: Infinity } })).toBe(false);
     expect(pldSupports({ type: 'zcdp', rho: 1 })).toBe(false);
     expect(pldSupports({ type: 'without-replacement', size: 1, population: 10, event: gaussian })).toBe(false);
-    expect(pldSupports({ type: 'discrete-gaussian', variance: 4, sensitivity: 1 })).toBe(false);
+    expect(pldSupports({ type: 'discrete-gaussian', variance: 4, sensitivity: 1 })).toBe(true);
+    // Its atoms are summed one by one: beyond 2^22 of them, the Renyi route.
+    expect(pldSupports({ type: 'discrete-gaussian', variance: 1e10, sensitivity: 1 })).toBe(false);
+  });
+});
+
+describe('the discrete Gaussian pair (any integer sensitivity)', () => {
+  const reference = fixture('discrete-gaussian.json') as { exact: { sigma: number; sensitivity: number; epsilon: number; delta: number }[] };
+
+  it('delta(eps) is never below the exact value (mpmath sums) and within 0.2% of it', () => {
+    for (const { sigma, sensitivity, epsilon, delta } of reference.exact) {
+      const where = `sigma ${sigma} d ${sensitivity} eps ${epsilon}`;
+      const value = privacyOfEvent({ type: 'discrete-gaussian', variance: sigma * sigma, sensitivity }).delta(epsilon);
+      expect(value, where).toBeGreaterThanOrEqual(delta);
+      expect(value, where).toBeLessThanOrEqual(delta * 1.002);
+    }
+  });
+
+  it('the curve at the grid points, in one sweep, is the pointwise sum raised by its error bound, never below mpmath', () => {
+    const w = wasm();
+    for (const { sigma, sensitivity, epsilon, delta } of reference.exact) {
+      const variance = sigma * sigma;
+      const single = w.hockeyDelta(4, variance, sensitivity, 1, 0, epsilon);
+      expect(single, `sigma ${sigma} eps ${epsilon}`).toBeGreaterThanOrEqual(delta);
+      expect(single).toBeLessThanOrEqual(delta * (1 + 1e-9) + 1e-300);
+      const swept = w.arena(8);
+      w.hockeyDeltas(4, variance, sensitivity, 1, 0, epsilon, 1, 1, swept); // the grid {epsilon}: lower = epsilon, h = 1
+      const value = new Float64Array(w.memory.buffer, swept, 1)[0]!;
+      expect(value).toBeGreaterThanOrEqual(delta);
+      expect(value).toBeLessThanOrEqual(delta * (1 + 1e-9) + 1e-300);
+    }
   });
 });
 
