@@ -97,12 +97,23 @@ export function allocationPmf(mu: number, steps: number, direction: Direction, h
   const m = (mu * mu) / 2;
   const ks: number[] = [];
   const ps: number[] = [];
+  // Sums come in order of their loss: runs filed under one bin are added up as they come, each
+  // run's sum within (its length) u of its mass; `longest` is the longest run.
+  let run = 0;
+  let longest = 1;
   const file = (k: number, p: number) => {
-    if (p > 0) {
+    if (!(p > 0)) return;
+    if (ks.length > 0 && ks[ks.length - 1] === k) {
+      ps[ps.length - 1]! += p;
+      longest = Math.max(longest, ++run);
+    } else {
       ks.push(k);
       ps.push(p);
+      run = 1;
     }
   };
+  /** The filing's rounding, in l1: at most longest u times the mass filed. */
+  const filing = () => 2 * U * longest * ps.reduce((a, b) => a + b, 0);
   if (direction === REMOVE) {
     const other = termMasses(-m, mu, g, termLength(-m, mu, g), true, WIDEN);
     const rest = selfCompose({ lower: 0, probs: other.probs, infinity: other.beyond, error: other.error, error1: other.error }, steps - 1);
@@ -127,7 +138,7 @@ export function allocationPmf(mu: number, steps: number, direction: Direction, h
       }
     }
     const infinity = sum.infinity + w.lognormalMass(m, mu, last * (1 - WIDEN), Infinity);
-    return onLossGrid(ks, ps, infinity, sum.error1 + 16 * U * ks.length);
+    return onLossGrid(ks, ps, infinity, sum.error1 + filing());
   }
   const term = termMasses(-m, mu, g, Math.min(termLength(-m, mu, g), Math.ceil((ADD_CAP * steps) / g) + 2), false, WIDEN);
   // Negated: index -j for the term j g, the tail beyond the grid moved down onto its last bin.
@@ -142,7 +153,7 @@ export function allocationPmf(mu: number, steps: number, direction: Direction, h
     if (s > 0) file(upBin(-Math.log(s / steps), h), p);
     else infinity += p;
   });
-  return onLossGrid(ks, ps, infinity, sum.error1 + 16 * U * ks.length);
+  return onLossGrid(ks, ps, infinity, sum.error1 + filing());
 }
 
 /** A sum's masses on its window (index offset lo), with an l1 bound on their errors. */
