@@ -36,8 +36,8 @@ const SUM_STEP = 0.5;
 const WIDEN = 1e-12;
 /**
  * The record's own term beyond this many times the top R_hi of the other terms' sum is mapped to
- * its loss directly: the loss moves by at most ln(1 + 1/DIRECT) there, on a mass of at most
- * P(B > ln R_hi) (R_hi is at least the others' cap e^(-mu^2/2 + 8.8 mu): Q(8.8 - mu), 3e-15 at mu = 1).
+ * its loss directly: the loss moves by at most ln(1 + 1/DIRECT) there, on the term's mass above
+ * DIRECT R_hi (R_hi is far out in the others' tail, so that mass is tiny: P(B > ln 2 R_hi)).
  */
 const DIRECT = 2;
 /**
