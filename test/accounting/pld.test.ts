@@ -121,6 +121,21 @@ describe('the discrete Gaussian pair (any integer sensitivity)', () => {
     }
   });
 
+  it('Poisson-subsampled and composed: the certified range holds the connect-the-dots figure of dp_accounting (interval 1e-5), within 0.1%', () => {
+    const { cases } = fixture('discrete-gaussian-pld.json') as {
+      cases: { sigma: number; sensitivity: number; rate: number; steps: number; delta: number; epsilon: number }[];
+    };
+    for (const c of cases) {
+      const step: Event = { type: 'poisson', rate: c.rate, event: { type: 'discrete-gaussian', variance: c.sigma ** 2, sensitivity: c.sensitivity } };
+      const run = privacyOfEvent({ type: 'composed', events: [[step, c.steps]] });
+      const where = `sigma ${c.sigma} d ${c.sensitivity} q ${c.rate} T ${c.steps}`;
+      const { lower, upper } = run.bounds(c.delta);
+      expect(lower, where).toBeLessThanOrEqual(c.epsilon);
+      expect(upper, where).toBeGreaterThanOrEqual(c.epsilon);
+      expect(Math.abs(run.epsilon(c.delta) / c.epsilon - 1), where).toBeLessThan(1e-3);
+    }
+  });
+
   it('the curve at the grid points, in one sweep, is the pointwise sum raised by its error bound, never below mpmath', () => {
     const w = wasm();
     for (const { sigma, sensitivity, epsilon, delta } of reference.exact) {
