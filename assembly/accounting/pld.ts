@@ -140,13 +140,14 @@ export function normalMass(z0: f64, z1: f64): f64 {
     return r * (GL_W1 * (pdf(c - r * GL_X1) + pdf(c + r * GL_X1)) + GL_W2 * (pdf(c - r * GL_X2) + pdf(c + r * GL_X2)) +
       GL_W3 * (pdf(c - r * GL_X3) + pdf(c + r * GL_X3)) + GL_W4 * (pdf(c - r * GL_X4) + pdf(c + r * GL_X4)));
   }
+  // A tail beyond the doubles (its log -Infinity) holds no mass: 0, not -Infinity - -Infinity.
   if (z0 >= 0.0) {
     const l0 = normalLogSf(z0);
-    return Math.exp(l0) * -Math.expm1(normalLogSf(z1) - l0);
+    return l0 == -Infinity ? 0.0 : Math.exp(l0) * -Math.expm1(normalLogSf(z1) - l0);
   }
   if (z1 <= 0.0) {
     const l1 = normalLogSf(-z1);
-    return Math.exp(l1) * -Math.expm1(normalLogSf(-z0) - l1);
+    return l1 == -Infinity ? 0.0 : Math.exp(l1) * -Math.expm1(normalLogSf(-z0) - l1);
   }
   return 1.0 - normalSf(-z0) - normalSf(z1);
 }

@@ -55,7 +55,7 @@ const MAX_SLACK = 2 ** -60;
  */
 export function pldAccount(event: Event): PldAccount {
   const slack = slackOf(event);
-  const account = treeAccount(event);
+  const account = failingClosed(treeAccount(event));
   if (slack === 0) return account;
   if (!(slack <= MAX_SLACK)) return { epsilon: () => Infinity, delta: () => 1, bounds: () => ({ lower: 0, upper: Infinity }) };
   const up = (x: number) => roundUp(x + 2 * slack);
@@ -66,6 +66,24 @@ export function pldAccount(event: Event): PldAccount {
     bounds(delta) {
       const upper = up(account.bounds(delta * (1 - ROUND_UP)).upper);
       return { lower: Math.min(upper, down(account.bounds(Math.min(delta * (1 + ROUND_UP), 1 - 2 ** -53)).lower)), upper };
+    },
+  };
+}
+
+/** An account whose NaN answers (a computation gone wrong) read as no privacy: never a NaN figure. */
+function failingClosed(account: PldAccount): PldAccount {
+  return {
+    epsilon: (delta) => {
+      const epsilon = account.epsilon(delta);
+      return Number.isNaN(epsilon) ? Infinity : epsilon;
+    },
+    delta: (epsilon) => {
+      const delta = account.delta(epsilon);
+      return Number.isNaN(delta) ? 1 : delta;
+    },
+    bounds: (delta) => {
+      const { lower, upper } = account.bounds(delta);
+      return Number.isNaN(lower) || Number.isNaN(upper) ? { lower: 0, upper: Infinity } : { lower, upper };
     },
   };
 }

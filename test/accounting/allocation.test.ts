@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compose, gaussianPrivacy, laplacePrivacy, randomAllocation, subsample } from '../../src/index.js';
 import { allocationFloor, allocationPmf } from '../../src/accounting/allocation.js';
 import { floorDelta, pmfDelta } from '../../src/accounting/pld.js';
+import { wasm } from '../../src/wasm/loader.js';
 import { fixture } from '../helpers.js';
 
 /** scripts/allocation_reference.py: epsilon(delta) of t allocated Gaussian steps by numerical integration. */
@@ -75,6 +76,19 @@ describe('randomAllocation', () => {
   it('never reports more than one release would: where the grid would be too long (z 0.3), the figure of the release itself', () => {
     const release = gaussian(0.3);
     expect(randomAllocation(release, { steps: 10 }).epsilon(1e-5)).toBe(release.epsilon(1e-5));
+  });
+
+  it('fails closed at the extremes of the noise: never NaN, Infinity where the loss overflows', () => {
+    for (const scales of [1e-200, 1e-20, 0.05, 1e20, 1e200]) {
+      const p = randomAllocation(gaussianPrivacy({ scales, sensitivity: [1] }), { steps: 7 });
+      const figures = [p.epsilon(1e-5), p.delta(1), p.delta(0), p.bounds(1e-5).lower, p.bounds(1e-5).upper];
+      expect(
+        figures.every((x) => x >= 0),
+        `scales ${scales}: ${figures}`,
+      ).toBe(true);
+    }
+    // A lognormal term far in a tail has mass 0, not NaN (normalMass of two tails that underflow).
+    expect(wasm().lognormalMass(0, 1e-200, 0.025, 0.05)).toBe(0);
   });
 
   it('one step is the release itself', () => {
