@@ -93,14 +93,15 @@ export function discreteGaussianDelta(v: f64, d: f64, eps: f64): f64 {
 }
 
 /**
- * deltas[i] = delta((lower + i) h) for i < n, in one sweep: with the atoms x <= m_i (loss above
- * eps_i) summed from the left in compensated sums A and B of P and Q, delta_i = A - e^eps_i B,
- * raised by what the roundings can hide: 8 u (A + e^eps_i B) for the sums and the subtraction,
- * 2 u (A' + e^eps_i B') for the weights (A' and B' the sums of each weight times
- * 2 + |its exponent|, the exponentials' arguments being rounded), 16 u (|eps| + 1) A for an atom
- * counted generously (its loss within rounding of eps), and FLOOR.
+ * deltas[i] = delta(eps[i]) for i < n, the eps ascending (-Infinity and Infinity allowed; `deltas`
+ * may be `eps`), in one sweep: with the atoms x <= m_i (loss above eps_i) summed from the left in
+ * compensated sums A and B of P and Q, delta_i = A - e^eps_i B, raised by what the roundings can
+ * hide: 8 u (A + e^eps_i B) for the sums and the subtraction, 2 u (A' + e^eps_i B') for the
+ * weights (A' and B' the sums of each weight times 2 + |its exponent|, the exponentials'
+ * arguments being rounded), 16 u (|eps| + 1) A for an atom counted generously (its loss within
+ * rounding of eps), and FLOOR.
  */
-export function discreteGaussianDeltas(v: f64, d: f64, lower: f64, h: f64, n: i32, deltas: usize): void {
+export function discreteGaussianDeltas(v: f64, d: f64, eps: usize, n: i32, deltas: usize): void {
   const k = Math.ceil(SPAN * Math.sqrt(v));
   const z = normalizer(v);
   let ah: f64 = 0.0;
@@ -111,8 +112,12 @@ export function discreteGaussianDeltas(v: f64, d: f64, lower: f64, h: f64, n: i3
   let eb: f64 = 0.0;
   let x = -k;
   for (let i = n - 1; i >= 0; i--) {
-    const eps = (lower + <f64>i) * h;
-    const m = Math.min(k + d, Math.ceil((d * d - 2.0 * v * eps) / (2.0 * d) + 8.0 * U * (Math.abs(v * eps) / d + d)) - 1.0);
+    const e0 = load<f64>(eps + (<usize>i << 3));
+    if (e0 == Infinity) {
+      store<f64>(deltas + (<usize>i << 3), 0.0); // no loss exceeds it
+      continue;
+    }
+    const m = Math.min(k + d, Math.ceil((d * d - 2.0 * v * e0) / (2.0 * d) + 8.0 * U * (Math.abs(v * e0) / d + d)) - 1.0);
     for (; x <= m; x += 1.0) {
       const yp = (x * x) / (2.0 * v);
       const yq = ((x - d) * (x - d)) / (2.0 * v);
@@ -130,8 +135,8 @@ export function discreteGaussianDeltas(v: f64, d: f64, lower: f64, h: f64, n: i3
     }
     const a = (ah + al) / z;
     const b = (bh + bl) / z;
-    const e = Math.exp(eps);
-    const margin = 8.0 * U * (a + e * b) + (2.0 * U * (ea + e * eb)) / z + 16.0 * U * (Math.abs(eps) + 1.0) * a + FLOOR;
+    const e = Math.exp(e0);
+    const margin = 8.0 * U * (a + e * b) + (2.0 * U * (ea + e * eb)) / z + 16.0 * U * (Math.min(Math.abs(e0), 1e300) + 1.0) * a + FLOOR;
     store<f64>(deltas + (<usize>i << 3), Math.min(1.0, Math.max(0.0, a - e * b + margin)));
   }
 }

@@ -71,25 +71,54 @@ function baseDelta(kind: i32, parameter: f64, extra: f64, eps: f64): f64 {
  * add: the base against the mixture; Balle, Barthe & Gaboardi 2018).
  */
 export function hockeyDelta(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, eps: f64): f64 {
-  let delta: f64;
-  if (rate >= 1.0) delta = baseDelta(kind, parameter, extra, eps);
-  else if (direction == REMOVE) {
-    // (1 - q) Q + q P against Q: q H_{e^eps'}(P, Q) with e^eps' = 1 + (e^eps - 1) / q, when e^eps > 1 - q.
+  const base = baseLossAt(rate, direction, eps);
+  // An infinite base loss is where the subsampled curve does not read the base one.
+  const read = rate >= 1.0 || Math.abs(base) < Infinity;
+  return subsampledDelta(rate, direction, eps, read ? baseDelta(kind, parameter, extra, base) : 0.0);
+}
+
+/**
+ * The base pair's eps at which a Poisson-subsampled pair's curve at eps is read (subsampledDelta;
+ * ascending in eps): remove, ln(1 + (e^eps - 1)/q) (-Infinity where e^eps <= 1 - q); add,
+ * eps + ln(q/a), a = 1 - (1 - q) e^eps (Infinity where a <= 0); rate 1, eps itself.
+ */
+function baseLossAt(rate: f64, direction: i32, eps: f64): f64 {
+  if (rate >= 1.0) return eps;
+  if (direction == REMOVE) {
     const m = Math.expm1(eps); // e^eps - 1
-    delta = m <= -rate ? -m : rate * baseDelta(kind, parameter, extra, Math.log1p(m / rate));
+    return m <= -rate ? -Infinity : Math.log1p(m / rate);
+  }
+  const a = -Math.expm1(eps) + rate * Math.exp(eps);
+  return a <= 0.0 ? Infinity : eps + Math.log(rate / a);
+}
+
+/**
+ * The Poisson-subsampled pair's delta at eps from the base curve's value at baseLossAt(eps)
+ * (Balle, Barthe & Gaboardi 2018): remove, (1 - q) Q + q P against Q, q H_{e^eps'}(P, Q) when
+ * e^eps > 1 - q (else 1 - e^eps); add, Q against (1 - q) Q + q P, a H_{e^eps''}(Q, P) when a > 0
+ * (else 0). Capped at 1.
+ */
+function subsampledDelta(rate: f64, direction: i32, eps: f64, base: f64): f64 {
+  let delta: f64;
+  if (rate >= 1.0) delta = base;
+  else if (direction == REMOVE) {
+    const m = Math.expm1(eps);
+    delta = m <= -rate ? -m : rate * base;
   } else {
-    // Q against (1 - q) Q + q P: a H_{e^eps''}(Q, P) with a = 1 - (1 - q) e^eps and e^eps'' = q e^eps / a, when a > 0.
     const a = -Math.expm1(eps) + rate * Math.exp(eps);
-    delta = a <= 0.0 ? 0.0 : a * baseDelta(kind, parameter, extra, eps + Math.log(rate / a));
+    delta = a <= 0.0 ? 0.0 : a * base;
   }
   return Math.min(1.0, delta);
 }
 
 /** deltas[i] = hockeyDelta(..., (lower + i) h) for i < n. */
 export function hockeyDeltas(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize): void {
-  // The discrete Gaussian's curve point by point costs a sum over its atoms: at the grid, one sweep.
-  if (kind == DISCRETE_GAUSSIAN && rate >= 1.0) {
-    discreteGaussianDeltas(parameter, extra, lower, h, n, deltas);
+  // The discrete Gaussian's curve point by point costs a sum over its atoms: at every grid point,
+  // one sweep over the base losses the subsampling transforms take (ascending with the grid).
+  if (kind == DISCRETE_GAUSSIAN) {
+    for (let i = 0; i < n; i++) put(deltas, i, baseLossAt(rate, direction, (lower + <f64>i) * h));
+    discreteGaussianDeltas(parameter, extra, deltas, n, deltas);
+    for (let i = 0; i < n; i++) put(deltas, i, subsampledDelta(rate, direction, (lower + <f64>i) * h, at(deltas, i)));
     return;
   }
   for (let i = 0; i < n; i++) store<f64>(deltas + (<usize>i << 3), hockeyDelta(kind, parameter, extra, rate, direction, (lower + <f64>i) * h));

@@ -37,8 +37,9 @@ function basePair(event: Event): BasePair | undefined {
     case 'discrete-laplace':
       return event.scale > 0 && Number.isFinite(event.sensitivity / event.scale) ? event : undefined;
     case 'discrete-gaussian':
-      // Its atoms are summed one by one: up to 2^22 of them (38 standard deviations each side).
-      return event.variance > 0 && event.sensitivity >= 1 && Number.isFinite(event.sensitivity) && 76 * Math.sqrt(event.variance) <= 2 ** 22
+      // Its atoms are summed one by one: up to 2^20 of them (38 standard deviations each side,
+      // sigma up to 13797), a second or two per grid; beyond, the Renyi route.
+      return event.variance > 0 && event.sensitivity >= 1 && Number.isFinite(event.sensitivity) && 76 * Math.sqrt(event.variance) <= 2 ** 20
         ? event
         : undefined;
     case 'close':

@@ -104,8 +104,9 @@ describe('pldSupports', () => {
     expect(pldSupports({ type: 'zcdp', rho: 1 })).toBe(false);
     expect(pldSupports({ type: 'without-replacement', size: 1, population: 10, event: gaussian })).toBe(false);
     expect(pldSupports({ type: 'discrete-gaussian', variance: 4, sensitivity: 1 })).toBe(true);
-    // Its atoms are summed one by one: beyond 2^22 of them, the Renyi route.
-    expect(pldSupports({ type: 'discrete-gaussian', variance: 1e10, sensitivity: 1 })).toBe(false);
+    // Its atoms are summed one by one: beyond 2^20 of them (sigma 13797), the Renyi route.
+    expect(pldSupports({ type: 'discrete-gaussian', variance: 13797 ** 2, sensitivity: 1 })).toBe(true);
+    expect(pldSupports({ type: 'discrete-gaussian', variance: 13798 ** 2, sensitivity: 1 })).toBe(false);
   });
 });
 
