@@ -98,8 +98,8 @@ export function discreteGaussianDelta(v: f64, d: f64, eps: f64): f64 {
  * compensated sums A and B of P and Q, delta_i = A - e^eps_i B, raised by what the roundings can
  * hide: 8 u (A + e^eps_i B) for the sums and the subtraction, 2 u (A' + e^eps_i B') for the
  * weights (A' and B' the sums of each weight times 2 + |its exponent|, the exponentials'
- * arguments being rounded), 16 u (|eps| + 1) A for an atom counted generously (its loss within
- * rounding of eps), and FLOOR.
+ * arguments being rounded), 16 u (|eps| + 1 + d^2/v) A for an atom counted generously (its loss
+ * within rounding of eps), and FLOOR.
  */
 export function discreteGaussianDeltas(v: f64, d: f64, eps: usize, n: i32, deltas: usize): void {
   const k = Math.ceil(SPAN * Math.sqrt(v));
@@ -136,7 +136,9 @@ export function discreteGaussianDeltas(v: f64, d: f64, eps: usize, n: i32, delta
     const a = (ah + al) / z;
     const b = (bh + bl) / z;
     const e = Math.exp(e0);
-    const margin = 8.0 * U * (a + e * b) + (2.0 * U * (ea + e * eb)) / z + 16.0 * U * (Math.min(Math.abs(e0), 1e300) + 1.0) * a + FLOOR;
+    // An atom counted generously has a loss at most 8 u (|eps| + d^2/v) below eps (the threshold's
+    // margin times 2d/2v), so its negative part is at most that times its P-mass, which is in A.
+    const margin = 8.0 * U * (a + e * b) + (2.0 * U * (ea + e * eb)) / z + 16.0 * U * (Math.min(Math.abs(e0), 1e300) + 1.0 + (d * d) / v) * a + FLOOR;
     store<f64>(deltas + (<usize>i << 3), Math.min(1.0, Math.max(0.0, a - e * b + margin)));
   }
 }
