@@ -72,43 +72,47 @@ function baseDelta(kind: i32, parameter: f64, extra: f64, eps: f64): f64 {
  */
 export function hockeyDelta(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, eps: f64): f64 {
   const base = baseLossAt(rate, direction, eps);
-  // An infinite base loss is where the subsampled curve does not read the base one.
-  const read = rate >= 1.0 || Math.abs(base) < Infinity;
-  return subsampledDelta(rate, direction, eps, read ? baseDelta(kind, parameter, extra, base) : 0.0);
+  return subsampled(isNaN(direct) ? baseDelta(kind, parameter, extra, base) : 0.0);
 }
 
+/** Set by baseLossAt: the factor of the base curve's value, or (not NaN) the answer without it. */
+let factor: f64 = 1.0;
+let direct: f64 = NaN;
+
 /**
- * The base pair's eps at which a Poisson-subsampled pair's curve at eps is read (subsampledDelta;
- * ascending in eps): remove, ln(1 + (e^eps - 1)/q) (-Infinity where e^eps <= 1 - q); add,
- * eps + ln(q/a), a = 1 - (1 - q) e^eps (Infinity where a <= 0); rate 1, eps itself.
+ * The base pair's eps at which a Poisson-subsampled pair's curve at eps reads the base curve
+ * (ascending in eps), and its `factor` (Balle, Barthe & Gaboardi 2018). Remove, (1 - q) Q + q P
+ * against Q: q H_{e^eps'}(P, Q) with e^eps' = 1 + (e^eps - 1)/q, or `direct` 1 - e^eps where
+ * e^eps <= 1 - q (base loss -Infinity). Add, Q against (1 - q) Q + q P: a H_{e^eps''}(Q, P) with
+ * a = 1 - (1 - q) e^eps and e^eps'' = q e^eps / a, or `direct` 0 where a <= 0 (base loss
+ * Infinity). Rate 1: eps itself, factor 1.
  */
 function baseLossAt(rate: f64, direction: i32, eps: f64): f64 {
+  direct = NaN;
+  factor = 1.0;
   if (rate >= 1.0) return eps;
   if (direction == REMOVE) {
     const m = Math.expm1(eps); // e^eps - 1
-    return m <= -rate ? -Infinity : Math.log1p(m / rate);
+    if (m <= -rate) {
+      direct = -m;
+      return -Infinity;
+    }
+    factor = rate;
+    return Math.log1p(m / rate);
   }
   const a = -Math.expm1(eps) + rate * Math.exp(eps);
-  return a <= 0.0 ? Infinity : eps + Math.log(rate / a);
+  if (a <= 0.0) {
+    direct = 0.0;
+    return Infinity;
+  }
+  factor = a;
+  return eps + Math.log(rate / a);
 }
 
-/**
- * The Poisson-subsampled pair's delta at eps from the base curve's value at baseLossAt(eps)
- * (Balle, Barthe & Gaboardi 2018): remove, (1 - q) Q + q P against Q, q H_{e^eps'}(P, Q) when
- * e^eps > 1 - q (else 1 - e^eps); add, Q against (1 - q) Q + q P, a H_{e^eps''}(Q, P) when a > 0
- * (else 0). Capped at 1.
- */
-function subsampledDelta(rate: f64, direction: i32, eps: f64, base: f64): f64 {
-  let delta: f64;
-  if (rate >= 1.0) delta = base;
-  else if (direction == REMOVE) {
-    const m = Math.expm1(eps);
-    delta = m <= -rate ? -m : rate * base;
-  } else {
-    const a = -Math.expm1(eps) + rate * Math.exp(eps);
-    delta = a <= 0.0 ? 0.0 : a * base;
-  }
-  return Math.min(1.0, delta);
+/** The subsampled pair's delta from the base curve's value at the last baseLossAt, capped at 1. */
+// @ts-ignore: decorator
+@inline function subsampled(base: f64): f64 {
+  return Math.min(1.0, isNaN(direct) ? factor * base : direct);
 }
 
 /** deltas[i] = hockeyDelta(..., (lower + i) h) for i < n. */
@@ -118,7 +122,10 @@ export function hockeyDeltas(kind: i32, parameter: f64, extra: f64, rate: f64, d
   if (kind == DISCRETE_GAUSSIAN) {
     for (let i = 0; i < n; i++) put(deltas, i, baseLossAt(rate, direction, (lower + <f64>i) * h));
     discreteGaussianDeltas(parameter, extra, deltas, n, deltas);
-    for (let i = 0; i < n; i++) put(deltas, i, subsampledDelta(rate, direction, (lower + <f64>i) * h, at(deltas, i)));
+    for (let i = 0; i < n; i++) {
+      baseLossAt(rate, direction, (lower + <f64>i) * h); // its factor again
+      put(deltas, i, subsampled(at(deltas, i)));
+    }
     return;
   }
   for (let i = 0; i < n; i++) store<f64>(deltas + (<usize>i << 3), hockeyDelta(kind, parameter, extra, rate, direction, (lower + <f64>i) * h));
