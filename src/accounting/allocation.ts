@@ -17,6 +17,7 @@ import {
   MAX_LENGTH,
   type Pmf,
   selfCompose,
+  TooLong,
   tooLong,
   U,
   WINDOW_TAIL,
@@ -28,8 +29,25 @@ import {
 type Direction = 0 | 1;
 const REMOVE: Direction = 0;
 
-/** Standard deviations of a lognormal term's exponent kept: the normal tail beyond 8.8 is 6.9e-19, below 2^-60. */
-const SPREAD = 8.8;
+/**
+ * Standard deviations of a lognormal term's exponent kept, the first whose grid fits (MAX_LENGTH):
+ * the normal tails beyond are 6.9e-19 (below 2^-60), 3.2e-14 and 4.0e-11. The tail a remove
+ * term leaves goes to the infinite loss, so the wider the better; at small noise multipliers
+ * (large mu, long lognormal tails) only the narrower ones fit.
+ */
+const SPREADS = [8.8, 7.5, 6.5];
+
+/** `build` with the first spread whose grids fit: a distribution too long at every spread stays too long. */
+function widestThatFits<T>(build: (spread: number) => T): T {
+  for (const spread of SPREADS.slice(0, -1)) {
+    try {
+      return build(spread);
+    } catch (error) {
+      if (!(error instanceof TooLong)) throw error;
+    }
+  }
+  return build(SPREADS[SPREADS.length - 1]!);
+}
 /** The grid of the sums, relative to the loss grid h: the terms' rounding moves the loss by at most g t / S. */
 const SUM_STEP = 0.5;
 /** Relative widening (or narrowing) of each bin of a term, far above the roundings of its ends (lognormalGrid). */
@@ -57,8 +75,8 @@ function termMasses(mean: number, mu: number, g: number, n: number, up: boolean,
   });
 }
 
-/** How many grid steps cover a term e^D up to SPREAD standard deviations of D, D ~ N(mean, mu^2). */
-const termLength = (mean: number, mu: number, g: number) => Math.ceil(Math.exp(mean + SPREAD * mu) / g) + 2;
+/** How many grid steps cover a term e^D up to `spread` standard deviations of D, D ~ N(mean, mu^2). */
+const termLength = (mean: number, mu: number, g: number, spread: number) => Math.ceil(Math.exp(mean + spread * mu) / g) + 2;
 
 /** The loss bin, on the grid h, of a loss rounded up: a margin of 1e-6 bins covers the rounding of loss / h. */
 const upBin = (loss: number, h: number) => Math.ceil(loss / h + 1e-6);
@@ -81,66 +99,87 @@ function onLossGrid(ks: number[], ps: number[], infinity: number, error1: number
   return { lower, probs, infinity: Math.min(1, infinity), error: error1, error1 };
 }
 
-/**
- * The pessimistic distribution of the loss of `steps` (>= 2) allocated Gaussian releases at
- * distance mu, in a direction, on the loss grid h. Every bin of a term is widened (WIDEN): masses
- * counted twice where bins overlap only raise every delta. Remove: every term rounded up, so that
- * the sum and the loss ln(S/t) only grow; the other terms beyond SPREAD go to infinity; the
- * record's own term above DIRECT times the top R_hi of the others' sum is mapped to
- * ln((y + R_hi)/t) directly (their sum beyond R_hi is in its mass at infinity). Add: every term
- * rounded down (the loss -ln(S/t) only grows), the tail beyond SPREAD or ADD_CAP t moved down to
- * the last bin, a sum of 0 an infinite loss; the sum is kept as its negative, so that the tails the power cuts
- * go the pessimistic way.
- */
-export function allocationPmf(mu: number, steps: number, direction: Direction, h: number): Pmf {
-  const g = SUM_STEP * h;
-  const m = (mu * mu) / 2;
+/** Masses filed under loss bins as they come, then gathered (onLossGrid) with the filing's rounding. */
+function filer() {
   const ks: number[] = [];
   const ps: number[] = [];
   // Sums come in order of their loss: runs filed under one bin are added up as they come, each
   // run's sum within (its length) u of its mass; `longest` is the longest run.
   let run = 0;
   let longest = 1;
-  const file = (k: number, p: number) => {
-    if (!(p > 0)) return;
-    if (ks.length > 0 && ks[ks.length - 1] === k) {
-      ps[ps.length - 1]! += p;
-      longest = Math.max(longest, ++run);
-    } else {
-      ks.push(k);
-      ps.push(p);
-      run = 1;
-    }
-  };
-  /** The filing's rounding, in l1: at most longest u times the mass filed. */
-  const filing = () => 2 * U * longest * ps.reduce((a, b) => a + b, 0);
-  if (direction === REMOVE) {
-    const other = termMasses(-m, mu, g, termLength(-m, mu, g), true, WIDEN);
-    const rest = selfCompose({ lower: 0, probs: other.probs, infinity: other.beyond, error: other.error, error1: other.error }, steps - 1);
-    const top = (rest.lower + rest.probs.length - 1) * g;
-    const n = Math.min(termLength(m, mu, g), Math.ceil((DIRECT * top) / g) + 2);
-    const own = termMasses(m, mu, g, n, true, WIDEN);
-    const sum = convolve({ lower: 0, probs: own.probs, infinity: 0, error: own.error, error1: own.error }, rest);
-    const lowest = Math.max(1, sum.lower); // a sum of 0 (rounding noise: every term is rounded up to g at least) counts as g
-    for (let i = 0; i < sum.probs.length; i++) file(upBin(Math.log((Math.max(lowest, sum.lower + i) * g) / steps), h), sum.probs[i]!);
-    // The record's term above the grid: loss at most ln((y + R_hi)/t), bin by bin up to SPREAD.
-    const w = wasm();
-    const last = Math.exp(m + SPREAD * mu);
-    let y0 = (n - 1) * g;
-    const first = upBin(Math.log((y0 + top) / steps), h);
-    if (upBin(Math.log((last + top) / steps), h) - first > MAX_LENGTH) throw tooLong(MAX_LENGTH + 1);
-    for (let k = first; y0 < last; k++) {
-      // The bin's top edge rounded down: a term just above it goes to the next bin.
-      const y1 = Math.min(last, (steps * Math.exp(k * h) - top) * (1 - WIDEN));
-      if (y1 > y0) {
-        file(k, w.lognormalMass(m, mu, y0 * (1 - WIDEN), y1));
-        y0 = y1;
+  return {
+    file(k: number, p: number): void {
+      if (!(p > 0)) return;
+      if (ks.length > 0 && ks[ks.length - 1] === k) {
+        ps[ps.length - 1]! += p;
+        longest = Math.max(longest, ++run);
+      } else {
+        ks.push(k);
+        ps.push(p);
+        run = 1;
       }
+    },
+    /** The distribution, its errors those of the sums plus the filing's (at most longest u times the mass filed). */
+    done(infinity: number, error1: number): Pmf {
+      return onLossGrid(ks, ps, infinity, error1 + 2 * U * longest * ps.reduce((a, b) => a + b, 0));
+    },
+  };
+}
+
+/**
+ * The pessimistic distribution of the loss of `steps` (>= 2) allocated Gaussian releases at
+ * distance mu, in a direction, on the loss grid h. Every bin of a term is widened (WIDEN): masses
+ * counted twice where bins overlap only raise every delta.
+ */
+export function allocationPmf(mu: number, steps: number, direction: Direction, h: number): Pmf {
+  return direction === REMOVE ? widestThatFits((spread) => removePmf(mu, steps, h, spread)) : addPmf(mu, steps, h);
+}
+
+/**
+ * Remove: every term rounded up, so that the sum and the loss ln(S/t) only grow; the other terms
+ * beyond `spread` go to infinity; the record's own term above DIRECT times the top R_hi of the
+ * others' sum is mapped to ln((y + R_hi)/t) directly (their sum beyond R_hi is in its mass at
+ * infinity), and beyond `spread` to infinity.
+ */
+function removePmf(mu: number, steps: number, h: number, spread: number): Pmf {
+  const g = SUM_STEP * h;
+  const m = (mu * mu) / 2;
+  const out = filer();
+  const other = termMasses(-m, mu, g, termLength(-m, mu, g, spread), true, WIDEN);
+  const rest = selfCompose({ lower: 0, probs: other.probs, infinity: other.beyond, error: other.error, error1: other.error }, steps - 1);
+  const top = (rest.lower + rest.probs.length - 1) * g;
+  const n = Math.min(termLength(m, mu, g, spread), Math.ceil((DIRECT * top) / g) + 2);
+  const own = termMasses(m, mu, g, n, true, WIDEN);
+  const sum = convolve({ lower: 0, probs: own.probs, infinity: 0, error: own.error, error1: own.error }, rest);
+  const lowest = Math.max(1, sum.lower); // a sum of 0 (rounding noise: every term is rounded up to g at least) counts as g
+  for (let i = 0; i < sum.probs.length; i++) out.file(upBin(Math.log((Math.max(lowest, sum.lower + i) * g) / steps), h), sum.probs[i]!);
+  // The record's term above the grid: loss at most ln((y + R_hi)/t), bin by bin up to `spread`.
+  const w = wasm();
+  const last = Math.exp(m + spread * mu);
+  let y0 = (n - 1) * g;
+  const first = upBin(Math.log((y0 + top) / steps), h);
+  if (upBin(Math.log((last + top) / steps), h) - first > MAX_LENGTH) throw tooLong(MAX_LENGTH + 1);
+  for (let k = first; y0 < last; k++) {
+    // The bin's top edge rounded down: a term just above it goes to the next bin.
+    const y1 = Math.min(last, (steps * Math.exp(k * h) - top) * (1 - WIDEN));
+    if (y1 > y0) {
+      out.file(k, w.lognormalMass(m, mu, y0 * (1 - WIDEN), y1));
+      y0 = y1;
     }
-    const infinity = sum.infinity + w.lognormalMass(m, mu, last * (1 - WIDEN), Infinity);
-    return onLossGrid(ks, ps, infinity, sum.error1 + filing());
   }
-  const term = termMasses(-m, mu, g, Math.min(termLength(-m, mu, g), Math.ceil((ADD_CAP * steps) / g) + 2), false, WIDEN);
+  return out.done(sum.infinity + w.lognormalMass(m, mu, last * (1 - WIDEN), Infinity), sum.error1);
+}
+
+/**
+ * Add: every term rounded down (the loss -ln(S/t) only grows), the tail beyond the widest spread
+ * or ADD_CAP t moved down to the last bin, a sum of 0 an infinite loss; the sum is kept as its
+ * negative, so that the tails the power cuts go the pessimistic way.
+ */
+function addPmf(mu: number, steps: number, h: number): Pmf {
+  const g = SUM_STEP * h;
+  const m = (mu * mu) / 2;
+  const out = filer();
+  const term = termMasses(-m, mu, g, Math.min(termLength(-m, mu, g, SPREADS[0]!), Math.ceil((ADD_CAP * steps) / g) + 2), false, WIDEN);
   // Negated: index -j for the term j g, the tail beyond the grid moved down onto its last bin.
   const n = term.probs.length;
   const negated = new Float64Array(n);
@@ -150,10 +189,10 @@ export function allocationPmf(mu: number, steps: number, direction: Direction, h
   let infinity = sum.infinity;
   sum.probs.forEach((p, i) => {
     const s = -(sum.lower + i) * g;
-    if (s > 0) file(upBin(-Math.log(s / steps), h), p);
+    if (s > 0) out.file(upBin(-Math.log(s / steps), h), p);
     else infinity += p;
   });
-  return onLossGrid(ks, ps, infinity, sum.error1 + filing());
+  return out.done(infinity, sum.error1);
 }
 
 /** A sum's masses on its window (index offset lo), with an l1 bound on their errors. */
@@ -194,9 +233,14 @@ const TILTED_ERROR = 2 ** -30;
  * gives are left out.
  */
 export function allocationFloor(mu: number, steps: number, direction: Direction, h: number): FloorPair {
+  return widestThatFits((spread) => floorAt(mu, steps, direction, h, spread));
+}
+
+/** allocationFloor with the terms capped at `spread` standard deviations of their exponent (the statistic's c). */
+function floorAt(mu: number, steps: number, direction: Direction, h: number, spread: number): FloorPair {
   const g = SUM_STEP * h;
   const m = (mu * mu) / 2;
-  const n = termLength(-m, mu, g);
+  const n = termLength(-m, mu, g, spread);
   const term = (mean: number, widen: number) => {
     const t = termMasses(mean, mu, g, n, false, widen);
     t.probs[n - 1]! += t.beyond; // capped: the tail is the last bin's
