@@ -91,6 +91,17 @@ describe('randomAllocation', () => {
     expect(wasm().lognormalMass(0, 1e-200, 0.025, 0.05)).toBe(0);
   });
 
+  it('at a small noise multiplier (z 0.6), where only narrower tails fit the grid, still amplifies, inside its certified range', () => {
+    const release = gaussian(0.6);
+    const epoch = randomAllocation(release, { steps: 10 });
+    const epsilon = epoch.epsilon(1e-5);
+    expect(epsilon).toBeLessThan(0.75 * release.epsilon(1e-5)); // 5.71 against 8.00
+    const { lower, upper } = epoch.bounds(1e-5);
+    expect(lower).toBeGreaterThan(0);
+    expect(lower).toBeLessThanOrEqual(upper);
+    expect(upper).toBeLessThanOrEqual(epsilon);
+  }, 120_000);
+
   it('one step is the release itself', () => {
     const release = gaussian(2);
     expect(randomAllocation(release, { steps: 1 })).toBe(release);
