@@ -15,13 +15,13 @@ tolerances far below the deltas asked. Writes test/fixtures/allocation.json.
 
 Run: python3 scripts/allocation_reference.py
 """
-import json
 import math
-import os
 
 import numpy as np
 import scipy
 from scipy import integrate, optimize, special
+
+from write_fixture import write_fixture
 
 TOL = dict(epsabs=1e-15, epsrel=1e-11, limit=400)
 
@@ -94,10 +94,7 @@ def main():
         'neighbours': 'add/remove; epsilon is the smallest eps with both directions\' delta at most delta',
         'cases': cases,
     }
-    path = os.path.join(os.path.dirname(__file__), '..', 'test', 'fixtures', 'allocation.json')
-    with open(path, 'w') as f:
-        json.dump(out, f, indent=2)
-        f.write('\n')
+    write_fixture('allocation.json', out)
 
 
 if __name__ == '__main__':

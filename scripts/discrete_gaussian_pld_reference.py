@@ -11,11 +11,11 @@ scripts/accounting_reference.py. From the repository root (a few seconds):
 
     /work/venvs/dpacc/bin/python scripts/discrete_gaussian_pld_reference.py
 """
-import json
-import os
 
 import dp_accounting
 from dp_accounting.pld import privacy_loss_distribution as pld
+
+from write_fixture import write_fixture
 
 CASES = [  # sigma, sensitivity, sampling probability, steps
     (10.0, 1, 0.01, 1000),
@@ -40,10 +40,7 @@ def main():
         'dp_accounting': getattr(dp_accounting, '__version__', '0.6.0'),
         'cases': cases,
     }
-    path = os.path.join(os.path.dirname(__file__), '..', 'test', 'fixtures', 'discrete-gaussian-pld.json')
-    with open(path, 'w') as f:
-        json.dump(out, f, indent=2)
-        f.write('\n')
+    write_fixture('discrete-gaussian-pld.json', out)
 
 
 if __name__ == '__main__':
