@@ -3,6 +3,7 @@
 // The loss of atom x is L(x) = (d^2 - 2 d x) / 2v, decreasing in x; the pair is symmetric
 // (x -> d - x swaps P and Q). Atoms beyond SPAN standard deviations weigh less than e^-722, below
 // the smallest normal double, and are left out.
+import { twoSumError } from "../math/summation";
 
 /** The unit roundoff, 2^-53. */
 const U: f64 = 1.1102230246251565e-16;
@@ -12,6 +13,21 @@ const SPAN: f64 = 38.0;
 const SQRT_2PI = reinterpret<f64>(0x40040D931FF62705);
 /** An absolute margin for the atoms left out and for results near the smallest doubles: 2^-1000. */
 const FLOOR: f64 = 9.332636185032189e-302;
+
+/** The atoms kept: -span(v) .. span(v) + d. */
+// @ts-ignore: decorator
+@inline function span(v: f64): f64 {
+  return Math.ceil(SPAN * Math.sqrt(v));
+}
+
+/**
+ * The last atom whose loss is above eps, taken generously: (d^2 - 2 v eps)/2d raised by 8 u
+ * (|v eps|/d + d), more than its rounding, so an atom within rounding of eps is counted.
+ */
+// @ts-ignore: decorator
+@inline function lastAbove(v: f64, d: f64, eps: f64): f64 {
+  return Math.min(span(v) + d, Math.ceil((d * d - 2.0 * v * eps) / (2.0 * d) + 8.0 * U * (Math.abs(v * eps) / d + d)) - 1.0);
+}
 
 // @ts-ignore: decorator
 @inline function weight(x: f64, v: f64): f64 {
@@ -31,7 +47,7 @@ function normalizer(v: f64): f64 {
   let z: f64;
   if (v >= 9.0) z = SQRT_2PI * Math.sqrt(v);
   else {
-    const k = Math.ceil(SPAN * Math.sqrt(v));
+    const k = span(v);
     z = 0.0;
     for (let x = k; x >= 1.0; x -= 1.0) z += 2.0 * weight(x, v); // from the tails in: small terms first
     z += 1.0;
@@ -53,7 +69,7 @@ export function lastQ(): f64 {
  * the same formula at a shared edge, so that bins part the atoms.
  */
 export function discreteGaussianBin(v: f64, d: f64, y0: f64, y1: f64, leftClosed: bool): f64 {
-  const k = Math.ceil(SPAN * Math.sqrt(v));
+  const k = span(v);
   const from = (d * d - 2.0 * v * y1) / (2.0 * d);
   const to = (d * d - 2.0 * v * y0) / (2.0 * d);
   const a = Math.max(-k, leftClosed ? Math.floor(from) + 1.0 : Math.ceil(from));
@@ -77,8 +93,8 @@ export function discreteGaussianBin(v: f64, d: f64, y0: f64, y1: f64, leftClosed
  * the sum's within (count + 4) u, and the atoms left out weigh less than FLOOR.
  */
 export function discreteGaussianDelta(v: f64, d: f64, eps: f64): f64 {
-  const k = Math.ceil(SPAN * Math.sqrt(v));
-  const m = Math.min(k + d, Math.ceil((d * d - 2.0 * v * eps) / (2.0 * d) + 8.0 * U * (Math.abs(v * eps) / d + d)) - 1.0);
+  const k = span(v);
+  const m = lastAbove(v, d, eps);
   let sum: f64 = 0.0;
   let error: f64 = 0.0;
   for (let x = -k; x <= m; x += 1.0) {
@@ -102,7 +118,6 @@ export function discreteGaussianDelta(v: f64, d: f64, eps: f64): f64 {
  * within rounding of eps), and FLOOR.
  */
 export function discreteGaussianDeltas(v: f64, d: f64, eps: usize, n: i32, deltas: usize): void {
-  const k = Math.ceil(SPAN * Math.sqrt(v));
   const z = normalizer(v);
   let ah: f64 = 0.0;
   let al: f64 = 0.0;
@@ -110,25 +125,24 @@ export function discreteGaussianDeltas(v: f64, d: f64, eps: usize, n: i32, delta
   let bl: f64 = 0.0;
   let ea: f64 = 0.0;
   let eb: f64 = 0.0;
-  let x = -k;
+  let x = -span(v);
   for (let i = n - 1; i >= 0; i--) {
     const e0 = load<f64>(eps + (<usize>i << 3));
     if (e0 == Infinity) {
       store<f64>(deltas + (<usize>i << 3), 0.0); // no loss exceeds it
       continue;
     }
-    const m = Math.min(k + d, Math.ceil((d * d - 2.0 * v * e0) / (2.0 * d) + 8.0 * U * (Math.abs(v * e0) / d + d)) - 1.0);
+    const m = lastAbove(v, d, e0);
     for (; x <= m; x += 1.0) {
       const yp = (x * x) / (2.0 * v);
       const yq = ((x - d) * (x - d)) / (2.0 * v);
       const p = Math.exp(-yp);
       const q = Math.exp(-yq);
-      // Neumaier's two-sum, for each of A and B.
       const s = ah + p;
-      al += Math.abs(ah) >= p ? ah - s + p : p - s + ah;
+      al += twoSumError(ah, p, s);
       ah = s;
       const t = bh + q;
-      bl += Math.abs(bh) >= q ? bh - t + q : q - t + bh;
+      bl += twoSumError(bh, q, t);
       bh = t;
       ea += p * (2.0 + yp);
       eb += q * (2.0 + yq);

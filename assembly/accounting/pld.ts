@@ -6,6 +6,7 @@
 // A discretized distribution is the n doubles p_i at `probs` (the probability, under the first of
 // the two neighbouring output laws, of loss (lower + i) h) and a mass at infinite loss.
 import { normalLogSf, normalLogPdf, normalSf } from "../math/special";
+import { twoSumError } from "../math/summation";
 import { discreteGaussianBin, discreteGaussianDelta, discreteGaussianDeltas, lastQ } from "./discrete-gaussian";
 import { gaussianDelta, GL_W1, GL_W2, GL_W3, GL_W4, GL_X1, GL_X2, GL_X3, GL_X4 } from "./profile"; // the 8-point Gauss-Legendre rule
 
@@ -410,11 +411,11 @@ export function connectDots(kind: i32, parameter: f64, extra: f64, rate: f64, di
     }
     const p = at(probs, j);
     const s = ah + p;
-    al += Math.abs(ah) >= Math.abs(p) ? ah - s + p : p - s + ah;
+    al += twoSumError(ah, p, s);
     ah = s;
     const t = c * (ah + al - d);
     const r = dh + t;
-    dl += Math.abs(dh) >= Math.abs(t) ? dh - r + t : t - r + dh;
+    dl += twoSumError(dh, t, r);
     dh = r;
   }
   let move = missing;

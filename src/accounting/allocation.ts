@@ -9,13 +9,17 @@
 // loss, rounded up to the loss grid.
 import { wasm } from '../wasm/loader.js';
 import {
+  carriedError,
+  convolutionError,
   convolve,
+  type Direction,
   type FloorPair,
   f64,
   inArena,
   l1,
   MAX_LENGTH,
   type Pmf,
+  REMOVE,
   selfCompose,
   TooLong,
   tooLong,
@@ -24,10 +28,6 @@ import {
   windowPower,
   convolveMasses,
 } from './masses.js';
-
-/** A direction of add/remove neighbours (pld.ts's Direction): 0 remove, 1 add. */
-type Direction = 0 | 1;
-const REMOVE: Direction = 0;
 
 /**
  * Standard deviations of a lognormal term's exponent kept, the first whose grid fits (MAX_LENGTH):
@@ -205,15 +205,13 @@ interface Sum {
 /** `times` terms summed (windowPower): the wrapped tails and the inputs' carried errors in the bound. */
 function sumOf(term: { probs: Float64Array; error: number }, times: number): Sum {
   const { lo, probs, above, fft } = windowPower(term.probs, times, term.error);
-  const whole = l1(term.probs);
-  const carried = times * (whole + term.error) ** (times - 1) * term.error;
-  return { lo, probs, error: fft + carried + WINDOW_TAIL + above };
+  return { lo, probs, error: fft + carriedError(times, l1(term.probs), term.error, term.error) + WINDOW_TAIL + above };
 }
 
 /** The record's term added to a sum of the others. */
 function withTerm(own: { probs: Float64Array; error: number }, rest: Sum): Sum {
   const { masses, fft, N } = convolveMasses(own.probs, rest.probs);
-  return { lo: rest.lo, probs: masses, error: Math.sqrt(N) * fft + own.error * l1(rest.probs) + rest.error * (l1(own.probs) + own.error) };
+  return { lo: rest.lo, probs: masses, error: convolutionError(Math.sqrt(N) * fft, own.error, l1(own.probs), rest.error, l1(rest.probs)) };
 }
 
 /** Losses beyond +-50 are filed at it: any filing of outcomes gives valid tests. */

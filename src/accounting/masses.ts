@@ -8,6 +8,11 @@ import { wasm, type WasmExports } from '../wasm/loader.js';
 import { roundUp } from '../core/rounding.js';
 import { sumTails } from './tails.js';
 
+/** The two directions of add/remove neighbours: remove (the first law has the record) and add. */
+export type Direction = 0 | 1;
+export const REMOVE: Direction = 0;
+export const ADD: Direction = 1;
+
 /**
  * A discretized privacy-loss distribution: P-mass probs[i] at loss (lower + i) h, mass at
  * infinity, and bounds on the l2 and the l1 norm of the masses' rounding errors.
@@ -104,6 +109,19 @@ export function pow2(n: number): [number, number] {
 }
 
 /**
+ * The error bound of a convolution x * y whose own rounding is within `fft`, from the inputs' error
+ * bounds ex and ey and norms nx and ny: (x + dx) * (y + dy) - x * y = dx * y + x * dy + dx * dy,
+ * and by Young's inequality |u * v| <= |u|_1 |v| in l1 and in l2.
+ */
+export const convolutionError = (fft: number, ex: number, nx: number, ey: number, ny: number) => fft + ex * ny + ey * nx + ex * ey;
+
+/**
+ * The error bound carried through a T-fold self-convolution of x (l1 norm `whole`, error e1) by an
+ * input error e: (x + dx)^*T - x^*T is within T |dx| (|x|_1 + |dx|_1)^(T - 1).
+ */
+export const carriedError = (times: number, whole: number, e1: number, e: number) => (e === 0 ? 0 : times * (whole + e1) ** (times - 1) * e);
+
+/**
  * The composition of two distributions (the convolution of their masses), with the tails cut
  * (see tailBudget): the left tail moves up to the lowest kept loss, the right tail to infinity.
  * The error bound: the FFT's (fftError), plus each input's error times the other's l1 norm.
@@ -114,8 +132,8 @@ export function convolve(a: Pmf, b: Pmf | undefined): Pmf {
   // l1 norms with the infinite loss's mass: the errors of the whole distributions propagate.
   const [na1, nb1] = [l1(a.probs) + a.infinity, l1(other.probs) + other.infinity];
   // Young's inequality: |x * y|_2 <= |x|_1 |y|_2 and |x * y|_1 <= |x|_1 |y|_1; an l2 error over N entries is at most sqrt(N) times that in l1.
-  const error = fft + a.error * nb1 + other.error * na1 + a.error * other.error;
-  const error1 = Math.sqrt(N) * fft + a.error1 * nb1 + other.error1 * na1 + a.error1 * other.error1;
+  const error = convolutionError(fft, a.error, na1, other.error, nb1);
+  const error1 = convolutionError(Math.sqrt(N) * fft, a.error1, na1, other.error1, nb1);
   const infinity = a.infinity + other.infinity - a.infinity * other.infinity;
   return cut({ lower: a.lower + other.lower, probs, infinity, error, error1 });
 }
@@ -179,11 +197,10 @@ export function selfCompose(x: Pmf, times: number): Pmf {
   if (times === 1) return x;
   const { lo, probs, above, fft } = windowPower(x.probs, times, x.error1);
   const N = probs.length;
-  // The input's errors carried through: (x + e)^*T - x^*T is within T |e| (|x|_1 + |e|_1)^(T - 1), with the mass at infinity in |x|_1.
+  // The input's errors carried through (carriedError), with the mass at infinity in |x|_1.
   const whole = l1(x.probs) + x.infinity;
-  const carried = (e: number) => (e === 0 ? 0 : times * (whole + x.error1) ** (times - 1) * e);
-  const error = roundUp(fft / Math.sqrt(N) + carried(x.error));
-  const error1 = roundUp(fft + carried(x.error1));
+  const error = roundUp(fft / Math.sqrt(N) + carriedError(times, whole, x.error1, x.error));
+  const error1 = roundUp(fft + carriedError(times, whole, x.error1, x.error1));
   const infinity = Math.min(1, roundUp(-Math.expm1(times * Math.log1p(-x.infinity))) + above);
   return cut({ lower: times * x.lower + lo, probs, infinity, error, error1 });
 }
@@ -290,8 +307,8 @@ export function convolveFloor(a: FloorPair, b: FloorPair | undefined): FloorPair
   const { masses: p, fft: fftP, N } = convolveMasses(a.p, b?.p);
   const { masses: q, fft: fftQ } = convolveMasses(a.q, b?.q);
   // l1 bounds: sqrt(N) times the l2 ones (N entries).
-  const errorP = Math.sqrt(N) * fftP + a.errorP * l1(other.p) + other.errorP * l1(a.p) + a.errorP * other.errorP;
-  const errorQ = Math.sqrt(N) * fftQ + a.errorQ * l1(other.q) + other.errorQ * l1(a.q) + a.errorQ * other.errorQ;
+  const errorP = convolutionError(Math.sqrt(N) * fftP, a.errorP, l1(a.p), other.errorP, l1(other.p));
+  const errorQ = convolutionError(Math.sqrt(N) * fftQ, a.errorQ, l1(a.q), other.errorQ, l1(other.q));
   // Keep the entries where either law has more than the budget of mass beyond them.
   const budget = Math.max(tailBudget(p), tailBudget(q));
   let left = 0;

@@ -10,18 +10,31 @@ import { wasm, type WasmExports } from '../wasm/loader.js';
 import { roundUp } from '../core/rounding.js';
 import { allocationFloor, allocationPmf } from './allocation.js';
 import type { Event } from './events.js';
-import { convolve, convolveFloor, type FloorPair, f64, inArena, inTree, l1, MAX_LENGTH, type Pmf, repeat, selfCompose, tooLong, U } from './masses.js';
+import {
+  ADD,
+  convolve,
+  convolveFloor,
+  type Direction,
+  type FloorPair,
+  f64,
+  inArena,
+  inTree,
+  l1,
+  MAX_LENGTH,
+  type Pmf,
+  REMOVE,
+  repeat,
+  selfCompose,
+  tooLong,
+  U,
+} from './masses.js';
 
-export { TooLong } from './masses.js';
+export { type Direction, TooLong } from './masses.js';
 
 /** Standard deviations of a Gaussian loss kept on each side of its mean (the rest is within connect the dots' end points). */
 const SPREAD = 9;
 /** The wasm kinds of assembly/accounting/pld.ts. */
 const KIND = { gaussian: 0, laplace: 1, pure: 2, 'discrete-laplace': 3, 'discrete-gaussian': 4 } as const;
-/** The two directions of add/remove neighbours. */
-export type Direction = 0 | 1;
-const REMOVE: Direction = 0;
-const ADD: Direction = 1;
 
 /** A base pair: the Gaussian, Laplace, randomized-response and discrete Laplace pairs. */
 type BasePair = Extract<Event, { type: keyof typeof KIND }>;
@@ -79,7 +92,8 @@ export function pldSupports(event: Event): boolean {
 
 /**
  * Whether every base pair of the event is Gaussian: its losses have a density, and the connect-the-dots
- * error falls as h^2; atoms (Laplace, randomized response, discrete Laplace) make it fall as h.
+ * error falls as h^2; atoms (Laplace, randomized response, the discrete pairs) and random
+ * allocation's rounded sums make it fall as h.
  */
 export function smoothLoss(event: Event): boolean {
   if (event.type === 'poisson') return basePair(event.event)?.type === 'gaussian';
