@@ -12,7 +12,7 @@ export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";
 export { discreteLaplaceSamples, discreteGaussianSamples, discreteStaircaseSamples, setExactOnly } from "./noise/discrete";
-export { staircaseSamples } from "./noise/staircase";
+export { staircaseSamples, staircaseRadiusSamples } from "./noise/staircase";
 import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";
 
 import { ADD, PER_COORDINATE } from "./noise/samplers";

@@ -30,6 +30,7 @@ export {
   type SampleOptions,
 } from './noise/samplers.js';
 export { staircaseNoise, type StaircaseShape } from './noise/staircase.js';
+export { type StaircaseNormShape, staircaseNormNoise } from './noise/staircase-norm.js';
 export {
   gaussianNoiseParallel,
   addGaussianNoiseParallel,
@@ -85,6 +86,7 @@ export {
   type ModeChoice,
 } from './mechanisms/independent.js';
 export { staircaseMechanism, type StaircaseMechanism, type StaircaseMechanismOptions } from './mechanisms/staircase.js';
+export { type StaircaseNormMechanism, type StaircaseNormMechanismOptions, staircaseNormMechanism } from './mechanisms/staircase-norm.js';
 export { recommend, type Recommendation, type RecommendOptions } from './calibrate/recommend.js';
 export { dpsgd, type DpsgdOptions, type DpsgdPlan, perLayerNoise, type PerLayerNoise, type PerLayerNoiseOptions } from './applications/dpsgd.js';
 export {

@@ -137,8 +137,8 @@ function exponentialSlow(word: u64): f64 {
   }
 }
 
-/** An Exp(1) draw from the extra words of the current coordinate (for the normal tail). */
-function exponential(): f64 {
+/** An Exp(1) draw from the extra words of the current coordinate (for the normal tail, and the joint staircase). */
+export function exponential(): f64 {
   const word = nextWord();
   const magnitude = word >>> 11;
   const layer = exponentialLayer(word);

@@ -8,7 +8,7 @@
 // sign) from its primary word and U and B from its extra words: its noise depends only on the words.
 import { beginCoordinate, nextWord } from "./random";
 import { EPSILONS, RANDOM, SCALES, SHAPES, VALUES } from "../memory";
-import { ADD, signed, standardExponential } from "./samplers";
+import { ADD, exponential, signed, standardExponential } from "./samplers";
 
 /** 2^-53: a word's top 53 bits as a uniform on [0, 1). */
 const TWO_M53: f64 = 1.1102230246251565e-16;
@@ -43,5 +43,100 @@ export function staircaseSamples(first: f64, n: i32, flags: i32): void {
       noise = signed(word, 0, width * (steps + (high ? gamma + (1.0 - gamma) * u : gamma * u)));
     }
     store<f64>(VALUES + at, (add ? load<f64>(VALUES + at) : 0.0) + noise);
+  }
+}
+
+/** The largest dimension of the joint staircase (src/noise/staircase-norm.ts checks it first). */
+const MOST_DIMENSIONS: i32 = 1000;
+/** Weights of the radius kernel's mixture, one per count j of size-biased geometrics, 0..MOST_DIMENSIONS. */
+const MIXTURE: usize = memory.data((MOST_DIMENSIONS + 1) << 3, 16);
+
+// @ts-ignore: decorator
+@inline function weight(j: i32): f64 {
+  return load<f64>(MIXTURE + (<usize>j << 3));
+}
+// @ts-ignore: decorator
+@inline function setWeight(j: i32, x: f64): void {
+  store<f64>(MIXTURE + (<usize>j << 3), x);
+}
+
+/**
+ * MIXTURE[j] = P(J = j), j <= d, for the radius kernel: the law of the count of geometrics after
+ * d size-biasing steps from gamma + G. A mixture is size-biased by weighting each of its laws by
+ * its mean: from j geometrics (constant gamma + j, mean gamma + j + (1 + j) mu, mu = b / (1 - b)) a
+ * step keeps j with weight gamma + j and moves to j + 1 with weight (1 + j) mu. With W'_j = W_j /
+ * mu^j the recurrence is W'_j <- (gamma + j) W'_j + j W'_(j-1), free of mu; each row is scaled by
+ * its largest entry (only ratios matter), and P(J = j) is proportional to W'_j mu^j, taken in logs.
+ */
+function mixture(d: i32, gamma: f64, logMean: f64): void {
+  setWeight(0, 1.0);
+  for (let t = 0; t < d; t++) {
+    setWeight(t + 1, 0.0);
+    let largest = 0.0;
+    for (let j = t + 1; j >= 1; j--) {
+      const w = (gamma + <f64>j) * weight(j) + <f64>j * weight(j - 1);
+      setWeight(j, w);
+      largest = Math.max(largest, w);
+    }
+    const w0 = gamma * weight(0);
+    setWeight(0, w0);
+    largest = Math.max(largest, w0);
+    for (let j = 0; j <= t + 1; j++) setWeight(j, weight(j) / largest);
+  }
+  let top = -Infinity;
+  for (let j = 0; j <= d; j++) {
+    const l = Math.log(weight(j)) + <f64>j * logMean;
+    setWeight(j, l);
+    top = Math.max(top, l);
+  }
+  let total = 0.0;
+  for (let j = 0; j <= d; j++) {
+    const p = Math.exp(weight(j) - top);
+    setWeight(j, p);
+    total += p;
+  }
+  for (let j = 0; j <= d; j++) setWeight(j, weight(j) / total);
+}
+
+/**
+ * The radius R (in step widths) of the joint staircase in `dimension` d dimensions (docs/staircase.md,
+ * "Sampling the joint staircase"): density proportional to b^phi(r) r^(d-1), with budget EPSILONS[i]
+ * and shape SHAPES[i], into VALUES[i] for coordinates [0, n) of the chunk starting at `first`.
+ * b^phi(r) = b^k for r < k + gamma and b^(k+1) from there, so it is the mixture over k of the
+ * indicators of r < V_k = k + gamma with weights b^k (1 - b): R = V U^(1/d), with U uniform and
+ * P(V = k + gamma) proportional to b^k (k + gamma)^d, the d-fold size-biased law of gamma + G, G
+ * geometric. Size-biasing a sum of independent parts replaces one part, chosen in proportion to its
+ * mean, by its size-biased self: a constant stays, and a geometric becomes 1 + G + G'. So V = gamma
+ * + J + (J + 1 geometrics), with J from the mixture above: no cut-off anywhere. U comes from the
+ * primary word, J's uniform and the geometrics (floor(E / eps), E from the unbounded exponential
+ * ziggurat) from the coordinate's extra words.
+ */
+export function staircaseRadiusSamples(first: f64, n: i32, flags: i32, dimension: f64): void {
+  const origin = <u64>first;
+  const d = <i32>dimension;
+  if (d < 1 || d > MOST_DIMENSIONS) unreachable();
+  let epsilon: f64 = NaN;
+  let gamma: f64 = NaN;
+  for (let i = 0; i < n; i++) {
+    const at = <usize>i << 3;
+    const e = load<f64>(EPSILONS + at);
+    const g = load<f64>(SHAPES + at);
+    if (e != epsilon || g != gamma) {
+      epsilon = e;
+      gamma = g;
+      mixture(d, gamma, -Math.log(Math.expm1(epsilon))); // log mu, mu = 1 / (e^eps - 1)
+    }
+    beginCoordinate(origin + <u64>i);
+    let pick = <f64>(nextWord() >>> 11) * TWO_M53;
+    let j = 0;
+    while (j < d && pick >= weight(j)) {
+      pick -= weight(j);
+      j++;
+    }
+    let v = gamma + <f64>j;
+    for (let k = 0; k <= j; k++) v += Math.floor(exponential() / epsilon);
+    // U in (0, 1]: the top 53 bits of the primary word, plus one unit.
+    const u = <f64>((load<u64>(RANDOM + at) >>> 11) + 1) * TWO_M53;
+    store<f64>(VALUES + at, v * Math.exp(Math.log(u) / dimension));
   }
 }

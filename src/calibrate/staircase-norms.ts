@@ -3,6 +3,7 @@
 // to compare with the i.n.i.d. staircase of calibrateStaircase.
 import { readBudget, type Target } from '../core/budget.js';
 import { fail, integerIn, oneOf, readOptions } from '../core/validate.js';
+import { MOST_DIMENSIONS, NORMS } from '../noise/staircase-norm.js';
 import { goldenMinimum } from './staircase.js';
 
 /**
@@ -90,8 +91,8 @@ function sphereL1Mean(d: number): number {
  */
 export function staircaseNormError(options: StaircaseNormOptions): number {
   const o = readOptions('options', options, ['dimension', 'norm', 'epsilon', 'errorPower']);
-  const d = integerIn('dimension', o.dimension, { min: 1, max: 1000 });
-  const norm = oneOf('norm', o.norm, ['l1', 'l2'] as const);
+  const d = integerIn('dimension', o.dimension, { min: 1, max: MOST_DIMENSIONS });
+  const norm = oneOf('norm', o.norm, NORMS);
   if (o.errorPower !== undefined && o.errorPower !== 1 && o.errorPower !== 2) fail(RangeError, 'errorPower', '1 or 2', o.errorPower);
   const { epsilon } = readBudget({ epsilon: o.epsilon }, ['pure']) as Target & { notion: 'pure' };
   return normError(d, norm, o.errorPower === 2 ? 2 : 1, Math.min(epsilon, 700));
@@ -118,10 +119,19 @@ export function staircase2dError(epsilon: number): number {
 
 /** The joint staircase's least error for validated arguments. */
 function normError(d: number, norm: 'l1' | 'l2', p: 1 | 2, epsilon: number): number {
+  return bestNormShape(d, norm, p, epsilon).error;
+}
+
+/**
+ * The joint staircase's shape of least error, and that error, for sensitivity 1 in the norm
+ * (d, norm and p checked; epsilon in (0, 700]).
+ */
+export function bestNormShape(d: number, norm: 'l1' | 'l2', p: 1 | 2, epsilon: number): { gamma: number; error: number } {
   const direction = p === 1 ? (norm === 'l1' ? 1 : sphereL1Mean(d)) : norm === 'l2' ? 1 : 2 / (d + 1);
   const radial = (gamma: number) => {
     const sums = radialSums(d, gamma, epsilon);
     return (d / (d + p)) * Math.exp(sums[p] - sums[0]);
   };
-  return direction * radial(goldenMinimum(radial));
+  const gamma = goldenMinimum(radial);
+  return { gamma, error: direction * radial(gamma) };
 }

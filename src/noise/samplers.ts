@@ -51,6 +51,7 @@ export type Kernel =
   | 'discreteLaplaceSamples'
   | 'discreteGaussianSamples'
   | 'staircaseSamples'
+  | 'staircaseRadiusSamples'
   | 'discreteStaircaseSamples';
 
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */

@@ -98,6 +98,8 @@ export interface WasmExports {
   discreteStaircaseSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
   /** Staircase noise with per-coordinate step widths (SCALES), budgets (EPSILONS) and shapes (SHAPES); flags: ADD. */
   staircaseSamples(first: number, n: number, flags: number): void;
+  /** Radii of the joint staircase in `dimension` dimensions (in step widths), budgets in EPSILONS and shapes in SHAPES. */
+  staircaseRadiusSamples(first: number, n: number, flags: number, dimension: number): void;
   /** The samplers' flags (assembly/noise/samplers.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
   flagPerCoordinate(): number;
   flagAdd(): number;
