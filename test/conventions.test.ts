@@ -49,6 +49,15 @@ const OPTIONS: Record<string, OptionsCall> = {
     budget: 'pure',
     releases: (m) => (m as dpnoise.StaircaseMechanism).release([1, 2, 3], { rng: createRng({ seed: 1 }) }),
   },
+  staircaseNormMechanism: {
+    call: (o) => dpnoise.staircaseNormMechanism({ ...profile, norm: 'l2', mode: 'continuous', ...o } as never),
+    budget: 'pure',
+    releases: (m) => (m as dpnoise.StaircaseNormMechanism).release([1, 2, 3], { rng: createRng({ seed: 1 }) }),
+  },
+  staircaseNormNoise: {
+    call: (o) =>
+      dpnoise.staircaseNormNoise({ norm: 'l1', dimension: 3, normSensitivity: 1, epsilon: 1, gamma: 0.5, ...o } as never, { rng: createRng({ seed: 1 }) }),
+  },
   correlatedSum: {
     call: (o) => dpnoise.correlatedSum({ dimension: 3, ...o } as never),
     budget: 'gaussian',

@@ -48,54 +48,60 @@ export function staircaseSamples(first: f64, n: i32, flags: i32): void {
 
 /** The largest dimension of the joint staircase (src/noise/staircase-norm.ts checks it first). */
 const MOST_DIMENSIONS: i32 = 1000;
-/** Weights of the radius kernel's mixture, one per count j of size-biased geometrics, 0..MOST_DIMENSIONS. */
+/**
+ * The radius kernel's mixture: P(J = j) for j <= MOST_DIMENSIONS, and two rows of logarithms
+ * that the recurrence reuses, log(gamma + j) and log(j mu).
+ */
 const MIXTURE: usize = memory.data((MOST_DIMENSIONS + 1) << 3, 16);
+const LOG_STAY: usize = memory.data((MOST_DIMENSIONS + 1) << 3, 16);
+const LOG_MOVE: usize = memory.data((MOST_DIMENSIONS + 1) << 3, 16);
 
 // @ts-ignore: decorator
-@inline function weight(j: i32): f64 {
-  return load<f64>(MIXTURE + (<usize>j << 3));
+@inline function get(base: usize, j: i32): f64 {
+  return load<f64>(base + (<usize>j << 3));
 }
 // @ts-ignore: decorator
-@inline function setWeight(j: i32, x: f64): void {
-  store<f64>(MIXTURE + (<usize>j << 3), x);
+@inline function set(base: usize, j: i32, x: f64): void {
+  store<f64>(base + (<usize>j << 3), x);
+}
+
+/** log(e^a + e^b), -Infinity for no mass. */
+// @ts-ignore: decorator
+@inline function logAdd(a: f64, b: f64): f64 {
+  const top = Math.max(a, b);
+  return top == -Infinity ? top : top + Math.log1p(Math.exp(-Math.abs(a - b)));
 }
 
 /**
  * MIXTURE[j] = P(J = j), j <= d, for the radius kernel: the law of the count of geometrics after
  * d size-biasing steps from gamma + G. A mixture is size-biased by weighting each of its laws by
  * its mean: from j geometrics (constant gamma + j, mean gamma + j + (1 + j) mu, mu = b / (1 - b)) a
- * step keeps j with weight gamma + j and moves to j + 1 with weight (1 + j) mu. With W'_j = W_j /
- * mu^j the recurrence is W'_j <- (gamma + j) W'_j + j W'_(j-1), free of mu; each row is scaled by
- * its largest entry (only ratios matter), and P(J = j) is proportional to W'_j mu^j, taken in logs.
+ * step keeps j with weight gamma + j and moves to j + 1 with weight (1 + j) mu, so the weights W_j
+ * of the counts follow W_j <- (gamma + j) W_j + j mu W_(j-1). They span far more than doubles
+ * reach (mu^j, factorials), so the recurrence runs in logarithms.
  */
 function mixture(d: i32, gamma: f64, logMean: f64): void {
-  setWeight(0, 1.0);
+  for (let j = 0; j <= d; j++) {
+    set(LOG_STAY, j, Math.log(gamma + <f64>j));
+    set(LOG_MOVE, j, Math.log(<f64>j) + logMean);
+  }
+  set(MIXTURE, 0, 0.0);
   for (let t = 0; t < d; t++) {
-    setWeight(t + 1, 0.0);
-    let largest = 0.0;
+    set(MIXTURE, t + 1, -Infinity);
     for (let j = t + 1; j >= 1; j--) {
-      const w = (gamma + <f64>j) * weight(j) + <f64>j * weight(j - 1);
-      setWeight(j, w);
-      largest = Math.max(largest, w);
+      set(MIXTURE, j, logAdd(get(LOG_STAY, j) + get(MIXTURE, j), get(LOG_MOVE, j) + get(MIXTURE, j - 1)));
     }
-    const w0 = gamma * weight(0);
-    setWeight(0, w0);
-    largest = Math.max(largest, w0);
-    for (let j = 0; j <= t + 1; j++) setWeight(j, weight(j) / largest);
+    set(MIXTURE, 0, get(LOG_STAY, 0) + get(MIXTURE, 0));
   }
   let top = -Infinity;
-  for (let j = 0; j <= d; j++) {
-    const l = Math.log(weight(j)) + <f64>j * logMean;
-    setWeight(j, l);
-    top = Math.max(top, l);
-  }
+  for (let j = 0; j <= d; j++) top = Math.max(top, get(MIXTURE, j));
   let total = 0.0;
   for (let j = 0; j <= d; j++) {
-    const p = Math.exp(weight(j) - top);
-    setWeight(j, p);
+    const p = Math.exp(get(MIXTURE, j) - top);
+    set(MIXTURE, j, p);
     total += p;
   }
-  for (let j = 0; j <= d; j++) setWeight(j, weight(j) / total);
+  for (let j = 0; j <= d; j++) set(MIXTURE, j, get(MIXTURE, j) / total);
 }
 
 /**
@@ -129,8 +135,8 @@ export function staircaseRadiusSamples(first: f64, n: i32, flags: i32, dimension
     beginCoordinate(origin + <u64>i);
     let pick = <f64>(nextWord() >>> 11) * TWO_M53;
     let j = 0;
-    while (j < d && pick >= weight(j)) {
-      pick -= weight(j);
+    while (j < d && pick >= get(MIXTURE, j)) {
+      pick -= get(MIXTURE, j);
       j++;
     }
     let v = gamma + <f64>j;

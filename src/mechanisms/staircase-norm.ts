@@ -36,9 +36,11 @@ export interface StaircaseNormMechanismOptions {
  * @group Mechanisms
  */
 export interface StaircaseNormMechanism {
+  /** The noise family. */
   readonly family: 'staircase';
   /** The budget calibrated to: `{ epsilon }`. */
   readonly budget: Budget;
+  /** The norm whose shells are the steps. */
   readonly norm: 'l1' | 'l2';
   /** The number of coordinates. */
   readonly dimension: number;
@@ -48,6 +50,7 @@ export interface StaircaseNormMechanism {
   readonly sensitivity: Float64Array;
   /** The step width: the profile's norm (its l1 or l2 norm), rounded up. */
   readonly normSensitivity: number;
+  /** The budget the noise spends (epsilon, at most 700). */
   readonly epsilon: number;
   /** The shape of least error. */
   readonly gamma: number;
@@ -57,8 +60,8 @@ export interface StaircaseNormMechanism {
   readonly gain: number;
   /** Pure epsilon-DP. */
   readonly privacy: PurePrivacy;
+  /** Always 'continuous': released in floating point. */
   readonly mode: 'continuous';
-  readonly fixedWork: false;
   /** A new Float64Array: the query plus one joint staircase draw. The query is left untouched. */
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
 }
@@ -131,7 +134,6 @@ export function staircaseNormMechanism(options: StaircaseNormMechanismOptions): 
     gain: laplaceCalibration(target, { ...profile, allocation: 'optimal' }).error / error,
     privacy: purePrivacy(target.epsilon, 'staircase'),
     mode: 'continuous',
-    fixedWork: false,
     release,
   }) as StaircaseNormMechanism;
 }

@@ -55,7 +55,6 @@ export function readNormShape(shape: unknown): NormShape {
     'gain',
     'privacy',
     'mode',
-    'fixedWork',
     'release',
   ]);
   const norm = oneOf('norm', o.norm, NORMS);
