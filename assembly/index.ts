@@ -9,6 +9,7 @@ export { convolve, power, square, twiddles } from "./accounting/fft";
 export { hockeyDelta, hockeyDeltas, connectDots, floorBins, floorDelta, pldDelta, pldEpsilon } from "./accounting/pld";
 export { lognormalGrid, lognormalMass } from "./accounting/allocation";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
+export { staircaseMoment, staircaseSplit, staircaseShapes, staircaseTableGrid, staircaseSlopePointer, staircaseShapePointer } from "./calibrate/staircase";
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";
 export { discreteLaplaceSamples, discreteGaussianSamples, discreteStaircaseSamples, setExactOnly } from "./noise/discrete";

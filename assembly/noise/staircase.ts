@@ -65,6 +65,11 @@ const LOG_MOVE: usize = memory.data((MOST_DIMENSIONS + 1) << 3, 16);
   store<f64>(base + (<usize>j << 3), x);
 }
 
+/** The parameters MIXTURE holds, kept from call to call (only the radius kernel writes it): a mechanism's releases compute it once. */
+let mixtureEpsilon: f64 = NaN;
+let mixtureGamma: f64 = NaN;
+let mixtureDimension: i32 = 0;
+
 /** log(e^a + e^b), -Infinity for no mass. */
 // @ts-ignore: decorator
 @inline function logAdd(a: f64, b: f64): f64 {
@@ -121,16 +126,15 @@ export function staircaseRadiusSamples(first: f64, n: i32, flags: i32, dimension
   const origin = <u64>first;
   const d = <i32>dimension;
   if (d < 1 || d > MOST_DIMENSIONS) unreachable();
-  let epsilon: f64 = NaN;
-  let gamma: f64 = NaN;
   for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;
-    const e = load<f64>(EPSILONS + at);
-    const g = load<f64>(SHAPES + at);
-    if (e != epsilon || g != gamma) {
-      epsilon = e;
-      gamma = g;
+    const epsilon = load<f64>(EPSILONS + at);
+    const gamma = load<f64>(SHAPES + at);
+    if (epsilon != mixtureEpsilon || gamma != mixtureGamma || d != mixtureDimension) {
       mixture(d, gamma, -Math.log(Math.expm1(epsilon))); // log mu, mu = 1 / (e^eps - 1)
+      mixtureEpsilon = epsilon;
+      mixtureGamma = gamma;
+      mixtureDimension = d;
     }
     beginCoordinate(origin + <u64>i);
     let pick = <f64>(nextWord() >>> 11) * TWO_M53;

@@ -1,58 +1,21 @@
 // The staircase mechanism's costs and calibration (docs/staircase.md): the moments E|X|^p of the
-// 1-D staircase in closed form (p = 1, 2), its best shape gamma, and the split of a pure epsilon
-// across the coordinates of a sensitivity profile that minimises sum_i w_i lambda_i^p V_p(eps_i).
+// 1-D staircase (in WebAssembly, assembly/calibrate/staircase.ts), its best shape gamma, and the
+// split of a pure epsilon across the coordinates of a sensitivity profile that minimises
+// sum_i w_i lambda_i^p V_p(eps_i), chunk by chunk in WebAssembly over a table made here once per p.
 import { type Budget, budgetOf, readBudget, type Target } from '../core/budget.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
+import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
+import { wasm, type WasmExports } from '../wasm/loader.js';
 import { type Allocation, laplaceCalibration, type Profile, PROFILE_OPTIONS, type ProfileOptions, readProfile } from './allocations.js';
 
 /** The largest errorPower the staircase takes: beyond it the moments overflow at the smallest budgets. */
 export const STAIRCASE_POWERS = 8;
 
-/** Eulerian numbers A(j, m), j <= STAIRCASE_POWERS: sum over k >= 0 of k^j b^k = sum_m A(j, m) b^(m+1) / (1 - b)^(j+1) for j >= 1. */
-const EULERIAN: number[][] = [[1]];
-for (let j = 1; j <= STAIRCASE_POWERS; j++) {
-  const previous = EULERIAN[j - 1]!;
-  EULERIAN.push(Array.from({ length: j }, (_, m) => (m + 1) * (previous[m] ?? 0) + (j - m) * (previous[m - 1] ?? 0)));
-}
-
-/** Binomial coefficients C(n, k) for n <= STAIRCASE_POWERS + 1 (Pascal's triangle, exact in doubles). */
-const BINOMIALS: number[][] = [[1]];
-for (let n = 1; n <= STAIRCASE_POWERS + 1; n++)
-  BINOMIALS.push(Array.from({ length: n + 1 }, (_, k) => (BINOMIALS[n - 1]![k - 1] ?? 0) + (BINOMIALS[n - 1]![k] ?? 0)));
-
-/**
- * E|X|^p of the staircase of sensitivity 1 and budget epsilon as a function of its shape gamma,
- * for a whole p from 1 to STAIRCASE_POWERS (docs/staircase.md, "Moments"): with b = e^-epsilon
- * and S_j = sum over k >= 0 of k^j b^k (Eulerian numbers over (1 - b)^(j+1)),
- *   E|X|^p = (1 - b) / ((p + 1) (gamma + b (1 - gamma))) sum_{j <= p} C(p + 1, j) (gamma^(p+1-j) + b (1 - gamma^(p+1-j))) S_j,
- * every term positive, so no cancellation. The terms that do not depend on gamma are computed once,
- * as a shape search asks for many gammas at one epsilon.
- */
+/** E|X|^p of the staircase of sensitivity 1 and budget epsilon as a function of its shape gamma (assembly/calibrate/staircase.ts, staircaseMoment). */
 function momentOf(p: number, epsilon: number): (gamma: number) => number {
-  const b = Math.exp(-epsilon);
-  const ob = -Math.expm1(-epsilon); // 1 - b without cancellation
-  const binomials = BINOMIALS[p + 1]!;
-  const terms = new Float64Array(p + 1); // C(p + 1, j) S_j
-  let over = 1 / ob; // 1 / (1 - b)^(j+1)
-  for (let j = 0; j <= p; j++) {
-    // S_j (1 - b)^(j+1) = sum_m A(j, m) b^(m+1) by Horner's rule (1 for j = 0)
-    const eulerian = EULERIAN[j]!;
-    let S = 0;
-    for (let m = eulerian.length - 1; m >= 0; m--) S = S * b + eulerian[m]!;
-    terms[j] = binomials[j]! * (j > 0 ? S * b : S) * over;
-    over /= ob;
-  }
-  const scale = ob / (p + 1);
-  return (gamma) => {
-    let sum = 0;
-    let g = gamma; // gamma^(p+1-j), from j = p down
-    for (let j = p; j >= 0; j--) {
-      sum += terms[j]! * (g + b * (1 - g));
-      g *= gamma;
-    }
-    return (scale * sum) / (gamma + b * (1 - gamma));
-  };
+  const w = wasm();
+  return (gamma) => w.staircaseMoment(p, gamma, epsilon);
 }
 
 /** E|X|^p of the staircase of sensitivity 1, budget epsilon and shape gamma (momentOf). */
@@ -87,9 +50,8 @@ export function staircaseCost(p: number, epsilon: number): number {
   return staircaseMoment(p, staircaseShape(p, epsilon), epsilon);
 }
 
-/** -V_p'(epsilon), from the moment's derivative at the best shape (the envelope theorem), by a central difference. */
-function costSlope(p: number, epsilon: number): number {
-  const gamma = staircaseShape(p, epsilon);
+/** -V_p'(epsilon), from the moment's derivative at the best shape gamma (the envelope theorem), by a central difference. */
+function costSlope(p: number, epsilon: number, gamma: number): number {
   const h = epsilon * 1e-4;
   return (staircaseMoment(p, gamma, epsilon - h) - staircaseMoment(p, gamma, epsilon + h)) / (2 * h);
 }
@@ -104,70 +66,113 @@ const LARGEST_SHARE = 700;
 const SPAN = 70;
 const TABLE_POINTS = 14337;
 
-/** log eps and log(-V_p'(eps)) (decreasing) at the table's budgets, computed once per p. */
-const slopeTables = new Map<number, { logE: Float64Array; logSlope: Float64Array }>();
+/** The table's budgets: log eps = LOG_FIRST + t LOG_STEP, t < TABLE_POINTS. */
+const LOG_FIRST = Math.log(LARGEST_SHARE) - SPAN * Math.LN2;
+const LOG_STEP = (SPAN * Math.LN2) / (TABLE_POINTS - 1);
 
-function slopeTable(p: number): { logE: Float64Array; logSlope: Float64Array } {
+/** The table's columns at its budgets, computed once per p: log(-V_p'(eps)) (decreasing) and the best shape. */
+interface SlopeTable {
+  readonly logSlope: Float64Array;
+  readonly shapes: Float64Array;
+}
+const slopeTables = new Map<number, SlopeTable>();
+
+function slopeTable(p: number): SlopeTable {
   let table = slopeTables.get(p);
   if (table === undefined) {
-    const logE = new Float64Array(TABLE_POINTS);
     const logSlope = new Float64Array(TABLE_POINTS);
+    const shapes = new Float64Array(TABLE_POINTS);
     for (let t = 0; t < TABLE_POINTS; t++) {
-      const e = LARGEST_SHARE * 2 ** (-SPAN + (SPAN * t) / (TABLE_POINTS - 1));
-      logE[t] = Math.log(e);
-      logSlope[t] = Math.log(costSlope(p, e));
+      const e = Math.exp(LOG_FIRST + t * LOG_STEP);
+      shapes[t] = staircaseShape(p, e);
+      logSlope[t] = Math.log(costSlope(p, e, shapes[t]!));
     }
-    table = { logE, logSlope };
+    table = { logSlope, shapes };
     slopeTables.set(p, table);
   }
   return table;
+}
+
+/** Which p's table each module holds (the scalar and SIMD builds each have their own). */
+const loaded = new WeakMap<WasmExports, number>();
+
+/** The module with p's table in its memory. */
+function withTable(p: number): WasmExports {
+  const w = wasm();
+  if (loaded.get(w) !== p) {
+    const { logSlope, shapes } = slopeTable(p);
+    w.staircaseTableGrid(LOG_FIRST, LOG_STEP);
+    view(w, w.staircaseSlopePointer(), TABLE_POINTS).set(logSlope);
+    view(w, w.staircaseShapePointer(), TABLE_POINTS).set(shapes);
+    loaded.set(w, p);
+  }
+  return w;
 }
 
 /**
  * The optimal split: eps_i with c_i (-V_p'(eps_i)) = nu for every coordinate of weight c_i =
  * w_i lambda_i^p > 0 (given as log c_i, NaN for lambda_i = 0: c_i itself underflows for
  * lambda_i near 2^-400), and nu such that sum eps_i = epsilon. -V_p' is decreasing, so eps_i(nu) is
- * read off a log-log table of it, and the sum is decreasing in nu: a bracketed root search.
- * Returns the split at the nu whose sum is below epsilon (the safe side).
+ * read off a log-log table of it (in WebAssembly, chunk by chunk), and the sum is decreasing in nu:
+ * a bracketed root search. Returns the split at the nu whose sum is below epsilon (the safe side).
  */
 function optimalSplit(p: number, logWeights: Float64Array, epsilon: number): Float64Array {
-  const { logE, logSlope } = slopeTable(p);
-  /** log eps_i for log(nu / c_i) = y, clamped to the table. */
-  const inverse = (y: number): number => {
-    if (y >= logSlope[0]!) return logE[0]!;
-    if (y <= logSlope[TABLE_POINTS - 1]!) return logE[TABLE_POINTS - 1]!;
-    let [lo, hi] = [0, TABLE_POINTS - 1];
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (logSlope[mid]! > y) lo = mid;
-      else hi = mid;
-    }
-    const f = (y - logSlope[lo]!) / (logSlope[hi]! - logSlope[lo]!);
-    return logE[lo]! + f * (logE[hi]! - logE[lo]!);
+  const w = withTable(p);
+  const K = logWeights.length;
+  /** sum eps_i at log nu; with `into`, the eps_i too. */
+  const split = (logNu: number, into?: Float64Array): number => {
+    let sum = 0;
+    forEachChunk(K, w.chunkLength(), (start, n) => {
+      copyIn(w, w.profilePointer(), logWeights, start, n);
+      sum += w.staircaseSplit(n, logNu, into !== undefined);
+      into?.set(view(w, w.weightsPointer(), n), start);
+    });
+    return sum;
   };
-  const split = (logNu: number) => logWeights.map((lc) => (Number.isNaN(lc) ? 0 : Math.exp(inverse(logNu - lc))));
-  const sum = (eps: Float64Array) => eps.reduce((s, e) => s + e, 0);
-  // The Illinois method on log nu (regula falsi, halving the weight of an end kept twice): the
-  // excess sum - epsilon falls with log nu, and the bracket [lo, hi] keeps it above 0 at lo and at
-  // most 0 at hi, so split(hi) is always on the safe side. log nu = log c_i + log(-V_p') lies
-  // within [-1500, 1500] for every weight in the domains.
+  // The Illinois method on log nu (regula falsi, halving the weight of an end kept twice) for the
+  // log of the sum over epsilon, which falls with log nu, and nearly linearly (the sum itself
+  // spans hundreds of orders of magnitude across the bracket, which left the method crawling):
+  // the bracket [lo, hi] keeps it above 0 at lo and at most 0 at hi, so split(hi) is always on the
+  // safe side. log nu = log c_i + log(-V_p') lies within [-1500, 1500] for every weight in the
+  // domains, and every sum is positive (each eps_i is at least the table's smallest budget).
+  const excess = (logNu: number) => Math.log(split(logNu) / epsilon);
   let [lo, hi] = [-1500, 1500];
-  let [above, below] = [sum(split(lo)) - epsilon, sum(split(hi)) - epsilon];
+  let [above, below] = [excess(lo), excess(hi)];
   let kept = 0; // which end stayed last time: 1 lo, -1 hi
-  for (let step = 0; step < 200 && hi - lo > 1e-13 * Math.max(1, Math.abs(hi)) && below < 0; step++) {
+  for (let step = 0; step < 200 && hi - lo > 1e-13 * Math.max(1, Math.abs(hi)) && below < -1e-13; step++) {
     const mid = hi - (below * (hi - lo)) / (below - above);
-    const excess = sum(split(mid)) - epsilon;
-    if (excess > 0) {
-      [lo, above] = [mid, excess];
+    const e = excess(mid);
+    if (e > 0) {
+      [lo, above] = [mid, e];
       if (kept === -1) below /= 2;
       kept = -1;
     } else {
-      [hi, below] = [mid, excess];
+      [hi, below] = [mid, e];
       if (kept === 1) above /= 2;
       kept = 1;
     }
   }
-  return split(hi);
+  const epsilons = new Float64Array(K);
+  split(hi, epsilons);
+  return epsilons;
+}
+
+/**
+ * Each coordinate's best shape (interpolated from p's table, or 1 / (1 + e^(eps/2)) for p = 1) and
+ * the error sum_i c_i E|X_i|^p with c_i = w_i lambda_i^p, in WebAssembly chunk by chunk.
+ */
+function shapesAndError(p: number, epsilons: Float64Array, costWeights: (i: number) => number): { gammas: Float64Array; error: number } {
+  const w = withTable(p);
+  const gammas = new Float64Array(epsilons.length);
+  let error = 0;
+  forEachChunk(epsilons.length, w.chunkLength(), (start, n) => {
+    copyIn(w, w.profilePointer(), epsilons, start, n);
+    w.staircaseShapes(n, p);
+    gammas.set(view(w, w.weightsPointer(), n), start);
+    const moments = view(w, w.profilePointer(), n);
+    for (let i = 0; i < n; i++) if (moments[i]! > 0) error += costWeights(start + i) * moments[i]!;
+  });
+  return { gammas, error };
 }
 
 /** Scales the split down, if need be, so that its sum in exact arithmetic cannot pass epsilon (each addition rounds by at most 2^-53 of the sum). */
@@ -278,8 +283,7 @@ export function staircaseCalibration(target: Target & { notion: 'pure' }, profil
   // Every noised coordinate must get a budget: with none it would get no noise (or infinite noise).
   const starved = sensitivity.findIndex((x, i) => x > 0 && !(epsilons[i]! > 0));
   if (starved >= 0) throw new RangeError(`dpnoise: coordinate ${starved} of the staircase gets no share of epsilon; use a larger epsilon.`);
-  const gammas = epsilons.map((e) => (e > 0 ? staircaseShape(p, e) : 0.5));
-  const error = epsilons.reduce((s, e, i) => s + (e > 0 ? weights[i]! * sensitivity[i]! ** p * staircaseMoment(p, gammas[i]!, e) : 0), 0);
+  const { gammas, error } = shapesAndError(p, epsilons, (i) => weights[i]! * sensitivity[i]! ** p);
   const laplace = laplaceCalibration(target, { ...profile, allocation: 'optimal' }).error;
   return {
     family: 'staircase',

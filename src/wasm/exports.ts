@@ -88,6 +88,16 @@ export interface WasmExports {
   resumePoolExtras(): void;
   /** The next extra word of the coordinate being drawn (a signed i64 as a bigint), for the exact path. */
   exactWord(): bigint;
+  /** E|X|^p of the staircase of sensitivity 1 (assembly/calibrate/staircase.ts). */
+  staircaseMoment(p: number, gamma: number, epsilon: number): number;
+  /** The optimal split's budgets for log nu over n log weights in PROFILE (into WEIGHTS when `write`); their sum. */
+  staircaseSplit(n: number, logNu: number, write: boolean): number;
+  /** Shapes into WEIGHTS and moments in place of the n budgets in PROFILE. */
+  staircaseShapes(n: number, p: number): void;
+  /** The staircase table's budgets (log eps = first + t step) and its columns: log(-V_p'), best shape. */
+  staircaseTableGrid(first: number, step: number): void;
+  staircaseSlopePointer(): number;
+  staircaseShapePointer(): number;
   /** flags: PER_COORDINATE | ADD (assembly/noise/samplers.ts); `shared` is added to every coordinate. */
   gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
   laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number): void;

@@ -115,6 +115,21 @@ describe('calibrateStaircase', () => {
     }
   });
 
+  it('calibrates long profiles chunk by chunk in WebAssembly: equal coordinates get equal figures across chunks, shapes within 1e-6 of the search and as good', () => {
+    const K = 50_000; // three chunks of the kernels
+    const sensitivity = Float64Array.from({ length: K }, (_, i) => 1 / (1 + (i % 97)));
+    for (const p of [1, 2, 3]) {
+      const s = calibrateStaircase({ sensitivity, epsilon: K / 3, errorPower: p });
+      for (const i of [5, 97 * 200 + 5, 97 * 515 + 5]) {
+        expect(s.epsilons[i], `p = ${p}, coordinate ${i}`).toBe(s.epsilons[5]);
+        expect(s.gammas[i]).toBe(s.gammas[5]);
+        // The table's shape, interpolated: its moment is within 1e-12 of the least (the error is second order in the shape's).
+        expect(Math.abs(s.gammas[i]! - staircaseShape(p, s.epsilons[i]!))).toBeLessThan(1e-6);
+        expect(staircaseMoment(p, s.gammas[i]!, s.epsilons[i]!)).toBeLessThanOrEqual(staircaseCost(p, s.epsilons[i]!) * (1 + 1e-12));
+      }
+    }
+  });
+
   it('never spends more than epsilon: the exact sum of the budgets is at most epsilon', () => {
     for (const allocation of ['optimal', 'spr', 'iid'] as const) {
       for (const epsilon of [0.1, 1, 7.3, 50]) {
