@@ -9,11 +9,12 @@ import type { ApproximateBudget, PureBudget } from '../core/budget.js';
 import { describe, readOptions } from '../core/validate.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
-import { duckdbTotals, openSource } from './duckdb.js';
 import { type AccuracyLine, accuracyOf, blockOfKind } from './accuracy.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
 import { noised, type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
 import { rowTotals } from './rows.js';
+import { openEngine } from './source.js';
+import { engineTotals } from './sql.js';
 import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
 
 /**
@@ -114,7 +115,8 @@ export function planAggregate(
  * unit. Each group's counts, sums, means' sums, histogram bins and quantile trees are one vector
  * noised by one mechanism in grid mode (exact discrete noise), its noise spread by `weights`: Gaussian
  * ((epsilon, delta)-DP) or Laplace (pure epsilon-DP, which is also (epsilon, delta)-DP), by
- * default whichever predicts the smaller error. Files and DuckDB tables need `@duckdb/node-api`.
+ * default whichever predicts the smaller error. Files and DuckDB tables need `@duckdb/node-api`,
+ * PostgreSQL tables `pg`; the aggregation then runs in the engine and only the totals come back.
  *
  * @example
  * ```ts
@@ -143,17 +145,17 @@ export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudge
   const rng = sourceOf(o.rng);
   const spec = readSpec(Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'rng')));
   const plan = planOf(spec, target);
-  const engine = Array.isArray(spec.source) ? undefined : await openSource(spec);
+  const source = Array.isArray(spec.source) ? undefined : await openEngine(spec);
   try {
     budget.spend(plan.privacy);
-    const { groups, totals } = engine
-      ? await duckdbTotals(engine.connection, spec, plan.layout)
+    const { groups, totals } = source
+      ? await engineTotals(source.engine, source.columns, spec, plan.layout)
       : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
     const { released, noisy } = selected(groups, noised(releaseVector(totals, groups.length, plan), plan, { rng }), plan);
     const { rows, table } = estimatesOf(noisy, released, spec, plan);
     return Object.freeze({ ...planned(spec, plan), groups: released, rows: Object.freeze(rows), table: Object.freeze(table) });
   } finally {
-    engine?.close();
+    await source?.engine.close();
   }
 }
 

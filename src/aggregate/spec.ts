@@ -14,7 +14,8 @@ export type Interval = readonly [number, number];
 
 /**
  * Where the rows come from: JavaScript row objects (no engine needed), a file DuckDB reads (CSV,
- * Parquet or NDJSON, by extension), or a table (or view) on a DuckDB connection of the caller's.
+ * Parquet or NDJSON, by extension), a table (or view) on a DuckDB connection or a PostgreSQL
+ * client or pool of the caller's, or a table in the PostgreSQL database of a connection string.
  *
  * @group Aggregates
  */
@@ -22,9 +23,15 @@ export type AggregateSource =
   | readonly Readonly<Record<string, unknown>>[]
   | string
   | {
-      /** A DuckDB connection (`DuckDBConnection` of @duckdb/node-api). */
+      /** A DuckDB connection (`DuckDBConnection` of @duckdb/node-api), or a PostgreSQL `Client` or `Pool` of pg. */
       connection: unknown;
       /** A table or view on it (schema.table allowed). */
+      table: string;
+    }
+  | {
+      /** A PostgreSQL connection string (`postgres://user@host/db`); dpnoise connects with pg and disconnects when done. */
+      postgres: string;
+      /** A table or view in that database (schema.table allowed). */
       table: string;
     };
 
@@ -34,7 +41,7 @@ export type AggregateSource =
  * @group Aggregates
  */
 export interface AggregateSpec {
-  /** The rows: an array of objects, a file path, or `{ connection, table }` with a DuckDB connection. */
+  /** The rows: an array of objects, a file path, `{ connection, table }` with a DuckDB connection or a PostgreSQL client or pool, or `{ postgres, table }` with a connection string. */
   table: AggregateSource;
   /** The column naming the person (or other unit) to protect; without it each row is its own unit. */
   privacyUnit?: string;
@@ -92,7 +99,7 @@ export interface AggregateSpec {
   diagnostics?: boolean;
   /** The level of the intervals (default 0.95). */
   level?: number;
-  /** Called now and then while DuckDB reads the source, with DuckDB's estimate of the fraction done (for a progress bar). */
+  /** Called now and then while DuckDB reads the source, with DuckDB's estimate of the fraction done (for a progress bar; PostgreSQL gives none). */
   onProgress?: (fraction: number) => void;
 }
 
@@ -214,12 +221,22 @@ function readSource(value: unknown): AggregateSource {
   if (typeof value === 'string' && value.length > 0) return value;
   if (Array.isArray(value)) return value;
   if (typeof value === 'object' && value !== null) {
-    const o = readOptions('table', value, ['connection', 'table']);
+    const o = readOptions('table', value, ['connection', 'postgres', 'table']);
+    const table = columnName('table.table', o.table);
+    if (o.postgres !== undefined) {
+      if (o.connection !== undefined) throw new TypeError('dpnoise: `table` takes `connection` or `postgres`, not both.');
+      // The string may hold a password: never echoed.
+      if (typeof o.postgres !== 'string' || o.postgres.length === 0)
+        throw new TypeError(
+          `dpnoise: \`table.postgres\` must be a PostgreSQL connection string; got ${typeof o.postgres === 'string' ? 'an empty string' : describe(o.postgres)}.`,
+        );
+      return { postgres: o.postgres, table };
+    }
     if (typeof o.connection !== 'object' || o.connection === null)
-      throw new TypeError(`dpnoise: \`table.connection\` must be a DuckDB connection; got ${describe(o.connection)}.`);
-    return { connection: o.connection, table: columnName('table.table', o.table) };
+      throw new TypeError(`dpnoise: \`table.connection\` must be a DuckDB connection or a PostgreSQL client or pool; got ${describe(o.connection)}.`);
+    return { connection: o.connection, table };
   }
-  throw new TypeError(`dpnoise: \`table\` must be an array of row objects, a file path, or { connection, table }; got ${describe(value)}.`);
+  throw new TypeError(`dpnoise: \`table\` must be an array of row objects, a file path, { connection, table } or { postgres, table }; got ${describe(value)}.`);
 }
 
 /** The spec of options `o` (aggregate's own properties, read once). */

@@ -1,5 +1,6 @@
 // `dpnoise aggregate`: private counts, sums, means, quantiles and histograms of a file (CSV,
-// Parquet or NDJSON, read by DuckDB) over declared groups. The arguments become aggregate()'s
+// Parquet or NDJSON, read by DuckDB) or of a PostgreSQL table (aggregated in the database) over
+// declared groups. The arguments become aggregate()'s
 // spec; everything is checked before the file is read, and the output is written only once the
 // release is complete. With --plan, the accuracy table is printed and no data is read.
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { csvLine } from './formats.js';
 import { PrivateOutput, UsageError } from './io.js';
 import { progressBar } from './progress.js';
 
-export const AGGREGATE_HELP = `Usage: dpnoise aggregate --input people.csv --epsilon E [--delta D]
+export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --postgres URL --table people) --epsilon E [--delta D]
                          [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
                          [--group-by COLUMN [--groups a,b,c]]
                          [--count] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
@@ -26,6 +27,9 @@ which needs the package @duckdb/node-api) per group: the number of rows (--count
 of columns clipped to their bounds (--sum income:0:500000), quantiles (--quantile
 income:0:500000:0.5,0.9) and histograms over bin edges (--histogram age:0,18,65,100). Each
 statistic comes with the standard deviation of its noise and an interval (--level, default 0.95).
+With --postgres postgresql://user@host/db --table people (schema.table allowed) the clipping,
+contribution bounding and aggregation run in that PostgreSQL database (through the package pg)
+and only the totals per group come back.
 
 Privacy. --privacy-unit names the column of the person (or other unit) to protect: each unit
 counts in at most --max-groups groups (default: all) with at most --max-rows rows in each
@@ -58,7 +62,17 @@ epsilon-DP without --delta), or shows what a budget file has spent and has left.
 
 const list = (values: Values, name: string): string[] => (values[name] as string[] | undefined) ?? [];
 
-/** aggregate()'s spec from the arguments (the table is the input file). */
+/** The source: the input file, or a PostgreSQL table. */
+function sourceOf(values: Values): AggregateSpec['table'] {
+  if (values.postgres === undefined) {
+    if (values.table !== undefined) throw new UsageError('--table names a table of --postgres; for a file use --input.');
+    return required(values, 'input');
+  }
+  if (values.input !== undefined) throw new UsageError('give --input (a file) or --postgres (a database), not both.');
+  return { postgres: String(values.postgres), table: required(values, 'table') };
+}
+
+/** aggregate()'s spec from the arguments. */
 function specOf(values: Values): AggregateSpec {
   const byColumn = <T>(name: string, read: (text: string) => [string, T]): Record<string, T> | undefined => {
     const entries = list(values, name).map(read);
@@ -78,7 +92,7 @@ function specOf(values: Values): AggregateSpec {
     return x === undefined ? {} : { [name === 'max-groups' ? 'maxGroups' : 'maxRows']: x };
   };
   return {
-    table: required(values, 'input'),
+    table: sourceOf(values),
     ...(values['privacy-unit'] === undefined ? {} : { privacyUnit: String(values['privacy-unit']) }),
     ...(groupBy === undefined ? {} : { groupBy }),
     ...(groups === undefined ? {} : { groups }),
@@ -160,6 +174,8 @@ function aligned(result: AggregateResult): string {
 export async function aggregateCommand(args: string[]): Promise<void> {
   const values = options('aggregate', args, {
     input: 'string',
+    postgres: 'string',
+    table: 'string',
     'privacy-unit': 'string',
     'group-by': 'string',
     groups: 'string',

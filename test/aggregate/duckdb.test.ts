@@ -1,14 +1,16 @@
-// The DuckDB engine against the in-memory one, on a real DuckDB: the same totals from CSV,
-// Parquet, NDJSON and a table on the caller's connection.
+// The DuckDB engine (src/aggregate/duckdb.ts, running the SQL of sql.ts) against the in-memory
+// one, on a real DuckDB: the same totals from CSV, Parquet, NDJSON and a table on the caller's
+// connection.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duckdbTotals, openSource } from '../../src/aggregate/duckdb.js';
+import { openEngine } from '../../src/aggregate/source.js';
 import { layoutOf } from '../../src/aggregate/layout.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
-import { readSpec } from '../../src/aggregate/spec.js';
+import { readSpec, type Spec } from '../../src/aggregate/spec.js';
+import { engineTotals } from '../../src/aggregate/sql.js';
 import { lcg } from '../helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dpnoise-duckdb-'));
@@ -47,14 +49,18 @@ beforeAll(async () => {
 });
 afterAll(() => instance.closeSync());
 
-async function totalsOf(table: unknown, extra: object = {}) {
-  const spec = readSpec({ ...options, ...extra, table });
-  const source = await openSource(spec);
+/** The groups and totals of a spec, from its engine. */
+async function engineRun(spec: Spec, layout = layoutOf(spec, false)) {
+  const { engine, columns } = await openEngine(spec);
   try {
-    return (await duckdbTotals(source.connection, spec, layoutOf(spec, false))).totals;
+    return await engineTotals(engine, columns, spec, layout);
   } finally {
-    source.close();
+    await engine.close();
   }
+}
+
+async function totalsOf(table: unknown, extra: object = {}) {
+  return (await engineRun(readSpec({ ...options, ...extra, table }))).totals;
 }
 
 describe('the DuckDB engine', () => {
@@ -70,15 +76,10 @@ describe('the DuckDB engine', () => {
     const selecting = readSpec({ ...options, groups: undefined, privacyUnit: 'id', maxGroups: 1, table: rows });
     const layout = layoutOf(selecting, false);
     const inMemory = rowTotals(rows, selecting, layout);
-    const source = await openSource({ ...selecting, source: csv });
-    try {
-      const inDuckDB = await duckdbTotals(source.connection, { ...selecting, source: csv }, layout);
-      expect(inDuckDB.groups).toEqual(["b'x", 'east', 'north']);
-      expect(inDuckDB.groups).toEqual(inMemory.groups);
-      expect(inDuckDB.totals.map((t) => Array.from(t))).toEqual(inMemory.totals.map((t) => Array.from(t)));
-    } finally {
-      source.close();
-    }
+    const inDuckDB = await engineRun({ ...selecting, source: csv }, layout);
+    expect(inDuckDB.groups).toEqual(["b'x", 'east', 'north']);
+    expect(inDuckDB.groups).toEqual(inMemory.groups);
+    expect(inDuckDB.totals.map((t) => Array.from(t))).toEqual(inMemory.totals.map((t) => Array.from(t)));
   });
 
   it("reads a table on the caller's connection, and leaves no table behind", async () => {

@@ -49,6 +49,16 @@ describe('dpnoise aggregate', () => {
     expect(r.stderr).toMatch(/mean\(age\).*\(of its sum: divide by the count\)/);
   });
 
+  it('takes a file or a PostgreSQL table, not both, and --table only with --postgres', () => {
+    const both = dpnoise(...ARGS, '--postgres', 'postgresql://localhost/db', '--table', 'people', '--count');
+    expect(both.status).toBe(2);
+    expect(both.stderr).toMatch(/give --input \(a file\) or --postgres \(a database\), not both/);
+    const stray = dpnoise(...ARGS, '--table', 'people', '--count');
+    expect(stray.stderr).toMatch(/--table names a table of --postgres/);
+    const missing = dpnoise('aggregate', '--postgres', 'postgresql://localhost/db', '--count', '--epsilon', '1');
+    expect(missing.stderr).toMatch(/--table is required/);
+  });
+
   it('prints the accuracy table with --plan and reads no data (the input need not exist)', () => {
     const r = dpnoise('aggregate', '--plan', ...ARGS.map((a) => (a === people ? join(dir, 'absent.csv') : a)), '--count', '--histogram', 'age:0,18,65,100');
     expect(r.status, r.stderr).toBe(0);

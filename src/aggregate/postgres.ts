@@ -1,0 +1,83 @@
+// The PostgreSQL engine (engine.ts): a table (or view) on the caller's pg client or pool, or on a
+// connection of its own from a connection string. The clipping, contribution bounding and totals
+// run in the database; only the totals come back. `pg` is an optional peer dependency, loaded on
+// first use.
+import type { Column, Engine } from './engine.js';
+
+/** What dpnoise uses of a pg Client (or of a client checked out of a Pool). */
+interface Client {
+  query(sql: string): Promise<{ rows: Record<string, unknown>[]; fields: Array<{ name: string; dataTypeID: number }> }>;
+  connect(): Promise<unknown>;
+  end(): Promise<void>;
+  release?(): void;
+}
+
+interface Pool {
+  connect(): Promise<Client>;
+  readonly totalCount: number;
+}
+
+interface PgModule {
+  Client: new (options: { connectionString: string }) => Client;
+}
+
+/** pg, or an error that says how to get it. */
+async function loadPg(): Promise<PgModule> {
+  try {
+    // A specifier in a variable: bundlers for the browser leave it alone.
+    const specifier = 'pg';
+    const module = (await import(/* @vite-ignore */ specifier)) as PgModule & { default?: PgModule };
+    return module.default ?? module;
+  } catch {
+    throw new Error('dpnoise: aggregates over PostgreSQL tables need the package pg; install it with `npm install pg`.');
+  }
+}
+
+/** The type OIDs of PostgreSQL's numbers: int8, int2, int4, float4, float8, numeric. */
+const NUMERIC_TYPES = new Set([20, 21, 23, 700, 701, 1700]);
+
+/** The server's own message, which names the table or column at fault (never the connection string, which may hold a password). */
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A PostgreSQL engine on the caller's client (used as it is), on one client checked out of the
+ * caller's pool (temporary tables live in one session; released at the end), or on a client of
+ * its own connected to `postgres`, a connection string (closed at the end).
+ */
+export async function openPostgres(source: { connection?: unknown; postgres?: string }): Promise<Engine> {
+  let client: Client;
+  let close = async () => {};
+  if (source.postgres !== undefined) {
+    const { Client } = await loadPg();
+    const own = new Client({ connectionString: source.postgres });
+    try {
+      await own.connect();
+    } catch (error) {
+      throw new Error(`dpnoise: cannot connect to the PostgreSQL server of \`table.postgres\`: ${reason(error)}`);
+    }
+    client = own;
+    close = () => own.end();
+  } else if (typeof (source.connection as Pool).totalCount === 'number') {
+    const checkedOut = await (source.connection as Pool).connect();
+    client = checkedOut;
+    close = async () => checkedOut.release?.();
+  } else {
+    client = source.connection as Client;
+  }
+  return {
+    dialect: 'postgres',
+    columns: async (from): Promise<Column[]> => {
+      try {
+        const { fields } = await client.query(`SELECT * FROM ${from} LIMIT 0`);
+        return fields.map((f) => ({ name: f.name, numeric: NUMERIC_TYPES.has(f.dataTypeID) }));
+      } catch (error) {
+        throw new Error(`dpnoise: PostgreSQL cannot read the table ${from}: ${reason(error)}`);
+      }
+    },
+    run: async (sql) => {
+      await client.query(sql);
+    },
+    rows: async (sql) => (await client.query(sql)).rows,
+    close,
+  };
+}

@@ -1,0 +1,50 @@
+// Opens the engine a spec's source needs (engine.ts): DuckDB for files and DuckDB connections
+// (duckdb.ts), PostgreSQL for pg clients, pools and connection strings (postgres.ts); each an
+// optional peer dependency, loaded on first use. The source's columns are checked against the
+// spec before any row is read.
+import { describe } from '../core/validate.js';
+import { openDuckDB } from './duckdb.js';
+import type { Column, Engine } from './engine.js';
+import { openPostgres } from './postgres.js';
+import { type Spec, valueColumns } from './spec.js';
+import { fromClause } from './sql.js';
+
+/** A DuckDB connection (`DuckDBConnection` of @duckdb/node-api) by what dpnoise calls of it. */
+const isDuckDBConnection = (c: unknown): boolean => typeof (c as { runAndReadAll?: unknown })?.runAndReadAll === 'function';
+/** A pg Client or Pool by what dpnoise calls of it. */
+const isPostgresClient = (c: unknown): boolean => typeof (c as { query?: unknown })?.query === 'function' && !isDuckDBConnection(c);
+
+/** Refuses a spec naming columns the source does not have (its schema, not its data). */
+function checkColumns(spec: Spec, available: readonly Column[]): void {
+  const names = available.map((c) => c.name);
+  const needed = [spec.unit, spec.groupBy, ...valueColumns(spec)].filter((c): c is string => c !== undefined);
+  const missing = needed.filter((c) => !names.includes(c));
+  if (missing.length > 0) {
+    throw new TypeError(
+      `dpnoise: the table has no column ${missing.map((c) => JSON.stringify(c)).join(', ')}; its columns are ${names.map((c) => JSON.stringify(c)).join(', ')}.`,
+    );
+  }
+}
+
+/**
+ * The engine for a spec's source, opened and checked against the spec (its columns exist), and
+ * the source's columns; `close` when done.
+ */
+export async function openEngine(spec: Spec): Promise<{ engine: Engine; columns: Column[] }> {
+  const source = spec.source as string | { connection?: unknown; postgres?: string };
+  let engine: Engine;
+  if (typeof source === 'string' || isDuckDBConnection(source.connection)) engine = await openDuckDB(source as string | { connection: unknown });
+  else if (source.postgres !== undefined || isPostgresClient(source.connection)) engine = await openPostgres(source);
+  else
+    throw new TypeError(
+      `dpnoise: \`table.connection\` must be a DuckDB connection (from @duckdb/node-api) or a PostgreSQL client or pool (from pg); got ${describe(source.connection)}.`,
+    );
+  try {
+    const columns = await engine.columns(fromClause(spec));
+    checkColumns(spec, columns);
+    return { engine, columns };
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+}

@@ -1,0 +1,186 @@
+// The PostgreSQL engine (src/aggregate/postgres.ts, running the SQL of sql.ts) on a real server
+// (postgres-server.ts: a private one in a temporary directory): the same totals as the in-memory
+// engine and as DuckDB on the same rows, through a client, a pool and a connection string;
+// contribution bounds, text columns, invalid values, and bad input refused before anything is spent.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBudget } from '../../src/index.js';
+import { aggregate } from '../../src/aggregate/index.js';
+import { openEngine } from '../../src/aggregate/source.js';
+import { layoutOf } from '../../src/aggregate/layout.js';
+import { rowTotals } from '../../src/aggregate/rows.js';
+import { readSpec, type Spec } from '../../src/aggregate/spec.js';
+import { engineTotals } from '../../src/aggregate/sql.js';
+import { createRng } from '../../src/index.js';
+import { lcg } from '../helpers.js';
+import { type PostgresServer, postgresBinaries, startPostgres } from './postgres-server.js';
+
+const bin = postgresBinaries();
+if (!bin) console.warn('test/aggregate/postgres.test.ts: no PostgreSQL under /usr/lib/postgresql (Debian package postgresql; .ci/run installs it): skipped.');
+
+const random = lcg(11);
+// Group 'b''s apostrophe and a NULL group check the SQL's quoting and filtering.
+const GROUPS = ['north', "b'x", 'east'];
+const rows = Array.from({ length: 3000 }, (_, i) => ({
+  id: `p${i % 1700}`, // some units have two rows
+  region: i % 10 === 9 ? null : GROUPS[i % 3]!,
+  age: Math.round(random() * 12000) / 100 - 10,
+  income: Math.round(random() * 7e7) / 100,
+}));
+
+const options = {
+  groupBy: 'region',
+  groups: GROUPS,
+  count: true,
+  sum: { age: [0, 100], income: [0, 500000] },
+  mean: { age: [0, 100] },
+  quantile: { income: { bounds: [0, 700000], q: 0.5 } },
+  histogram: { age: { bins: [0, 18, 65, 100] } },
+  diagnostics: true,
+};
+
+/** The groups and totals of a spec, from its engine. */
+async function engineRun(spec: Spec, layout = layoutOf(spec, false)) {
+  const { engine, columns } = await openEngine(spec);
+  try {
+    return await engineTotals(engine, columns, spec, layout);
+  } finally {
+    await engine.close();
+  }
+}
+const plain = (totals: readonly Float64Array[]) => totals.map((t) => Array.from(t));
+
+describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
+  let server: PostgresServer;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    server = startPostgres(bin!);
+    client = new pg.Client({ host: server.host, port: server.port, user: server.user, database: 'postgres' });
+    await client.connect();
+    // age a double, income an exact NUMERIC; texts a copy whose numbers are text.
+    await client.query('CREATE TABLE people (id text, region text, age float8, income numeric)');
+    await client.query('INSERT INTO people SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::numeric[])', [
+      rows.map((r) => r.id),
+      rows.map((r) => r.region),
+      rows.map((r) => r.age),
+      rows.map((r) => String(r.income)),
+    ]);
+    await client.query('CREATE TABLE texts AS SELECT id, region, CAST(age AS text) AS age, CAST(income AS text) AS income FROM people');
+  }, 120_000);
+  afterAll(async () => {
+    await client?.end();
+    server?.stop();
+  });
+
+  const expected = (extra: object = {}) => {
+    const spec = readSpec({ ...options, ...extra, table: rows });
+    return rowTotals(rows, spec, layoutOf(spec, false));
+  };
+
+  it('gives the in-memory totals exactly, through a client, a pool and a connection string', async () => {
+    const want = plain(expected().totals);
+    expect(plain((await engineRun(readSpec({ ...options, table: { connection: client, table: 'people' } }))).totals)).toEqual(want);
+    const pool = new pg.Pool({ host: server.host, port: server.port, user: server.user, database: 'postgres', max: 3 });
+    try {
+      expect(plain((await engineRun(readSpec({ ...options, table: { connection: pool, table: 'people' } }))).totals)).toEqual(want);
+      expect(pool.idleCount).toBe(pool.totalCount); // its client went back
+    } finally {
+      await pool.end();
+    }
+    expect(plain((await engineRun(readSpec({ ...options, table: { postgres: server.url, table: 'public.people' } }))).totals)).toEqual(want);
+  });
+
+  it('gives the same totals as DuckDB on the same rows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dpnoise-pg-duckdb-'));
+    const csv = join(dir, 'people.csv');
+    writeFileSync(csv, `id,region,age,income\n${rows.map((r) => `${r.id},${r.region ?? ''},${r.age},${r.income}`).join('\n')}\n`);
+    const inDuckDB = await engineRun(readSpec({ ...options, table: csv }));
+    const inPostgres = await engineRun(readSpec({ ...options, table: { connection: client, table: 'people' } }));
+    expect(plain(inPostgres.totals)).toEqual(plain(inDuckDB.totals));
+  });
+
+  it('reads numbers stored as text, and leaves no table behind', async () => {
+    const got = await engineRun(readSpec({ ...options, table: { connection: client, table: 'texts' } }));
+    expect(plain(got.totals)).toEqual(plain(expected().totals));
+    const left = await client.query("SELECT relname FROM pg_class WHERE relname LIKE 'dpnoise%'");
+    expect(left.rows).toEqual([]);
+  });
+
+  it('selects groups as the in-memory engine does (privacy unit, at most one group each)', async () => {
+    const extra = { groups: undefined, privacyUnit: 'id', maxGroups: 1 };
+    const selecting = readSpec({ ...options, ...extra, table: { connection: client, table: 'people' } });
+    const layout = layoutOf(selecting, false);
+    const got = await engineRun(selecting, layout);
+    // Which row a unit keeps is random; the groups found and the units counted are not.
+    const want = expected(extra);
+    expect(got.groups).toEqual(["b'x", 'east', 'north']);
+    expect(got.groups).toEqual(want.groups);
+    const units = layout.measures.findIndex((m) => m.kind === 'units');
+    expect(Array.from(got.totals[units]!).reduce((a, b) => a + b, 0)).toBe(new Set(rows.filter((r) => r.region !== null).map((r) => r.id)).size);
+  });
+
+  it('bounds contributions in SQL: at most maxRows rows in at most maxGroups groups, drawn afresh each run', async () => {
+    await client.query(
+      "CREATE TABLE heavy AS SELECT 'one' AS id, (ARRAY['north', 'east', 'b''x'])[(i % 3) + 1] AS region, 200.0 AS age, i AS income FROM generate_series(0, 999) i",
+    );
+    const spec = readSpec({ ...options, privacyUnit: 'id', maxRows: 2, maxGroups: 2, table: { connection: client, table: 'heavy' } });
+    const runs = await Promise.all([0, 1, 2].map(async () => (await engineRun(spec)).totals));
+    for (const totals of runs) {
+      expect(Array.from(totals[0]!).reduce((a, b) => a + b, 0)).toBe(4);
+      expect(Array.from(totals[0]!).filter((c) => c > 0).length).toBe(2);
+      expect(Array.from(totals[1]!).reduce((a, b) => a + b, 0)).toBe(400); // age clipped to 100
+    }
+    // The rows kept are the engine's random() draw: three runs keeping the same incomes would be a fixed choice.
+    const incomes = runs.map((t) => t[2]![0]! + t[2]![1]! + t[2]![2]!);
+    expect(new Set(incomes).size).toBeGreaterThan(1);
+  });
+
+  it("refuses a NULL or non-numeric value, or drops its row with invalid: 'drop'", async () => {
+    await client.query(
+      "CREATE TABLE bad AS SELECT * FROM (VALUES ('1', 'north', '30', '100'), ('2', 'north', NULL, '200'), ('3', 'north', 'abc', '300'), ('4', 'north', 'NaN', '1'), ('5', 'north', '1e999', '1'), ('6', 'north', '1e99999', '1')) v(id, region, age, income)",
+    );
+    const spec = (extra: object) => readSpec({ ...options, ...extra, table: { connection: client, table: 'bad' } });
+    await expect(engineRun(spec({}))).rejects.toThrow(/invalid: 'drop'/);
+    expect((await engineRun(spec({ invalid: 'drop' }))).totals[0]![0]).toBe(1);
+  });
+
+  it('refuses a wrong table, a wrong column and an unreachable server with a clear error, spending nothing', async () => {
+    const budget = createBudget({ epsilon: 1, delta: 1e-6 });
+    const run = (table: unknown, extra: object = {}) =>
+      aggregate(budget, { epsilon: 1, delta: 1e-6 }, { ...options, ...extra, table, rng: createRng({ seed: 1 }) } as never);
+    await expect(run({ connection: client, table: 'nobody' })).rejects.toThrow(/PostgreSQL cannot read the table "nobody": relation "nobody" does not exist/);
+    await expect(run({ connection: client, table: 'people' }, { sum: { salary: [0, 1] } })).rejects.toThrow(/no column "salary"/);
+    const unreachable = `postgresql://${server.user}:secret-password@/postgres?host=${encodeURIComponent(join(server.host, 'nowhere'))}&port=${server.port}`;
+    const refused = run({ postgres: unreachable, table: 'people' });
+    await expect(refused).rejects.toThrow(/cannot connect to the PostgreSQL server of `table.postgres`/);
+    await expect(refused).rejects.not.toThrow(/secret-password/);
+    expect(budget.spent.epsilon).toBe(0);
+  });
+
+  it('releases an aggregate end to end: the plan runs in the database, the budget is charged once', async () => {
+    const budget = createBudget({ epsilon: 2, delta: 1e-6 });
+    const r = await aggregate(
+      budget,
+      { epsilon: 1, delta: 1e-6 },
+      { ...options, table: { postgres: server.url, table: 'people' }, rng: createRng({ seed: 2 }) },
+    );
+    expect(r.groups).toEqual(GROUPS);
+    expect(r.rows.length).toBe(3);
+    expect(budget.spent.epsilon).toBeGreaterThan(0.99);
+  });
+
+  it('runs from the command line: dpnoise aggregate --postgres URL --table people', () => {
+    const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
+    const args = ['--postgres', server.url, '--table', 'people', '--group-by', 'region', '--groups', GROUPS.join(','), '--count', '--mean', 'age:0:100'];
+    const r = spawnSync(process.execPath, [cli, 'aggregate', ...args, '--epsilon', '1', '--delta', '1e-6'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe('group,statistic,column,at,value,sd,low,high');
+    expect(lines.length).toBe(1 + 3 * 2);
+  });
+});
