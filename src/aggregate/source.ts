@@ -1,9 +1,10 @@
 // Opens the engine a spec's source needs (engine.ts): DuckDB for files and DuckDB connections
-// (duckdb.ts), PostgreSQL for pg clients, pools and connection strings (postgres.ts); each an
+// (duckdb.ts), DuckDB-Wasm for its connections in a browser (duckdb-wasm.ts), PostgreSQL for pg clients, pools and connection strings (postgres.ts); each an
 // optional peer dependency, loaded on first use. The source's columns are checked against the
 // spec before any row is read.
 import { describe } from '../core/validate.js';
 import { openDuckDB } from './duckdb.js';
+import { isDuckDBWasmConnection, openDuckDBWasm } from './duckdb-wasm.js';
 import type { Column, Engine } from './engine.js';
 import { openPostgres } from './postgres.js';
 import { type Spec, valueColumns } from './spec.js';
@@ -11,8 +12,8 @@ import { fromClause } from './sql.js';
 
 /** A DuckDB connection (`DuckDBConnection` of @duckdb/node-api) by what dpnoise calls of it. */
 const isDuckDBConnection = (c: unknown): boolean => typeof (c as { runAndReadAll?: unknown })?.runAndReadAll === 'function';
-/** A pg Client or Pool by what dpnoise calls of it. */
-const isPostgresClient = (c: unknown): boolean => typeof (c as { query?: unknown })?.query === 'function' && !isDuckDBConnection(c);
+/** A pg Client or Pool by what dpnoise calls of it (DuckDB-Wasm's connection has a `query` too). */
+const isPostgresClient = (c: unknown): boolean => typeof (c as { query?: unknown })?.query === 'function' && !isDuckDBWasmConnection(c);
 
 /** Refuses a spec naming columns the source does not have (its schema, not its data). */
 function checkColumns(spec: Spec, available: readonly Column[]): void {
@@ -34,10 +35,11 @@ export async function openEngine(spec: Spec): Promise<{ engine: Engine; columns:
   const source = spec.source as string | { connection?: unknown; postgres?: string };
   let engine: Engine;
   if (typeof source === 'string' || isDuckDBConnection(source.connection)) engine = await openDuckDB(source as string | { connection: unknown });
+  else if (isDuckDBWasmConnection(source.connection)) engine = openDuckDBWasm(source.connection);
   else if (source.postgres !== undefined || isPostgresClient(source.connection)) engine = await openPostgres(source);
   else
     throw new TypeError(
-      `dpnoise: \`table.connection\` must be a DuckDB connection (from @duckdb/node-api) or a PostgreSQL client or pool (from pg); got ${describe(source.connection)}.`,
+      `dpnoise: \`table.connection\` must be a DuckDB connection (from @duckdb/node-api or @duckdb/duckdb-wasm) or a PostgreSQL client or pool (from pg); got ${describe(source.connection)}.`,
     );
   try {
     const columns = await engine.columns(fromClause(spec));

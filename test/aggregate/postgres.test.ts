@@ -1,5 +1,5 @@
 // The PostgreSQL engine (src/aggregate/postgres.ts, running the SQL of sql.ts) on a real server
-// (postgres-server.ts: a private one in a temporary directory): the same totals as the in-memory
+// (scripts/postgres-server.mjs: a private one in a temporary directory): the same totals as the in-memory
 // engine and as DuckDB on the same rows, through a client, a pool and a connection string;
 // contribution bounds, text columns, invalid values, and bad input refused before anything is spent.
 import { spawnSync } from 'node:child_process';
@@ -17,7 +17,7 @@ import { readSpec, type Spec } from '../../src/aggregate/spec.js';
 import { engineTotals } from '../../src/aggregate/sql.js';
 import { createRng } from '../../src/index.js';
 import { lcg } from '../helpers.js';
-import { type PostgresServer, postgresBinaries, startPostgres } from './postgres-server.js';
+import { type PostgresServer, postgresBinaries, startPostgres } from '../../scripts/postgres-server.mjs';
 
 const bin = postgresBinaries();
 if (!bin) console.warn('test/aggregate/postgres.test.ts: no PostgreSQL under /usr/lib/postgresql (Debian package postgresql; .ci/run installs it): skipped.');
