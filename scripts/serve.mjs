@@ -8,6 +8,25 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Files the server makes on first request: DuckDB-Wasm's ESM entry imports Apache Arrow by a bare
+ * specifier, which a module worker cannot resolve (import maps do not reach workers), so it is
+ * served bundled with it, by esbuild (a devDependency; the demo is a development tool).
+ */
+const BUNDLED = { '/demo/duckdb-wasm.js': '@duckdb/duckdb-wasm/dist/duckdb-browser.mjs' };
+const bundles = new Map();
+
+async function bundled(path) {
+  if (!bundles.has(path)) {
+    const { build } = await import('esbuild');
+    const { createRequire } = await import('node:module');
+    const entry = createRequire(import.meta.url).resolve(BUNDLED[path]);
+    const result = await build({ entryPoints: [entry], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
+    bundles.set(path, result.outputFiles[0].contents);
+  }
+  return bundles.get(path);
+}
 const TYPES = {
   '.js': 'text/javascript',
   '.mjs': 'text/javascript',
@@ -28,7 +47,7 @@ export function serve(port = 0) {
     if (path.endsWith('/')) path += 'index.html';
     if (path.includes('..')) return void response.writeHead(403).end();
     try {
-      const body = await readFile(join(root, path));
+      const body = path in BUNDLED ? await bundled(path) : await readFile(join(root, path));
       response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
       response.end(body);
     } catch {

@@ -23,7 +23,7 @@ export type AggregateSource =
   | readonly Readonly<Record<string, unknown>>[]
   | string
   | {
-      /** A DuckDB connection (`DuckDBConnection` of @duckdb/node-api), or a PostgreSQL `Client` or `Pool` of pg. */
+      /** A DuckDB connection (`DuckDBConnection` of @duckdb/node-api, or `AsyncDuckDBConnection` of @duckdb/duckdb-wasm), or a PostgreSQL `Client` or `Pool` of pg. */
       connection: unknown;
       /** A table or view on it (schema.table allowed). */
       table: string;
@@ -233,7 +233,9 @@ function readSource(value: unknown): AggregateSource {
       return { postgres: o.postgres, table };
     }
     if (typeof o.connection !== 'object' || o.connection === null)
-      throw new TypeError(`dpnoise: \`table.connection\` must be a DuckDB connection or a PostgreSQL client or pool; got ${describe(o.connection)}.`);
+      throw new TypeError(
+        `dpnoise: \`table.connection\` must be a DuckDB or DuckDB-Wasm connection, or a PostgreSQL client or pool; got ${describe(o.connection)}.`,
+      );
     return { connection: o.connection, table };
   }
   throw new TypeError(`dpnoise: \`table\` must be an array of row objects, a file path, { connection, table } or { postgres, table }; got ${describe(value)}.`);
