@@ -6,39 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEngine } from '../../src/aggregate/source.js';
 import { layoutOf } from '../../src/aggregate/layout.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
-import { readSpec, type Spec } from '../../src/aggregate/spec.js';
-import { engineTotals } from '../../src/aggregate/sql.js';
-import { lcg } from '../helpers.js';
+import { readSpec } from '../../src/aggregate/spec.js';
+import { engineRun, people, STATISTICS } from './engine-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dpnoise-duckdb-'));
-const random = lcg(7);
-// Group 'b''s apostrophe and a NULL group check the SQL's quoting and filtering.
-const GROUPS = ['north', "b'x", 'east'];
-const rows = Array.from({ length: 2000 }, (_, i) => ({
-  id: `p${i}`,
-  region: i % 10 === 9 ? null : GROUPS[i % 3]!,
-  age: Math.round(random() * 12000) / 100 - 10,
-  income: Math.round(random() * 7e7) / 100,
-}));
+const rows = people(7, 2000, 2000);
 const csv = join(dir, 'people.csv');
 writeFileSync(csv, `id,region,age,income\n${rows.map((r) => `${r.id},${r.region ?? ''},${r.age},${r.income}`).join('\n')}\n`);
 const ndjson = join(dir, 'people.json');
 writeFileSync(ndjson, rows.map((r) => JSON.stringify(r)).join('\n'));
 
-const options = {
-  table: csv,
-  groupBy: 'region',
-  groups: GROUPS,
-  count: true,
-  sum: { age: [0, 100], income: [0, 500000] },
-  mean: { age: [0, 100] },
-  quantile: { income: { bounds: [0, 700000], q: 0.5 } },
-  histogram: { age: { bins: [0, 18, 65, 100] } },
-  diagnostics: true,
-};
+const options = { ...STATISTICS, table: csv };
 
 let instance: DuckDBInstance;
 beforeAll(async () => {
@@ -48,16 +28,6 @@ beforeAll(async () => {
   await c.run(`COPY people TO '${join(dir, 'people.parquet')}' (FORMAT parquet)`);
 });
 afterAll(() => instance.closeSync());
-
-/** The groups and totals of a spec, from its engine. */
-async function engineRun(spec: Spec, layout = layoutOf(spec, false)) {
-  const { engine, columns } = await openEngine(spec);
-  try {
-    return await engineTotals(engine, columns, spec, layout);
-  } finally {
-    await engine.close();
-  }
-}
 
 async function totalsOf(table: unknown, extra: object = {}) {
   return (await engineRun(readSpec({ ...options, ...extra, table }))).totals;

@@ -10,49 +10,18 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../../src/index.js';
 import { aggregate } from '../../src/aggregate/index.js';
-import { openEngine } from '../../src/aggregate/source.js';
 import { layoutOf } from '../../src/aggregate/layout.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
-import { readSpec, type Spec } from '../../src/aggregate/spec.js';
-import { engineTotals } from '../../src/aggregate/sql.js';
+import { readSpec } from '../../src/aggregate/spec.js';
 import { createRng } from '../../src/index.js';
-import { lcg } from '../helpers.js';
+import { engineRun, GROUPS, people, plain, STATISTICS } from './engine-cases.js';
 import { type PostgresServer, postgresBinaries, startPostgres } from '../../scripts/postgres-server.mjs';
 
 const bin = postgresBinaries();
 if (!bin) console.warn('test/aggregate/postgres.test.ts: no PostgreSQL under /usr/lib/postgresql (Debian package postgresql; .ci/run installs it): skipped.');
 
-const random = lcg(11);
-// Group 'b''s apostrophe and a NULL group check the SQL's quoting and filtering.
-const GROUPS = ['north', "b'x", 'east'];
-const rows = Array.from({ length: 3000 }, (_, i) => ({
-  id: `p${i % 1700}`, // some units have two rows
-  region: i % 10 === 9 ? null : GROUPS[i % 3]!,
-  age: Math.round(random() * 12000) / 100 - 10,
-  income: Math.round(random() * 7e7) / 100,
-}));
-
-const options = {
-  groupBy: 'region',
-  groups: GROUPS,
-  count: true,
-  sum: { age: [0, 100], income: [0, 500000] },
-  mean: { age: [0, 100] },
-  quantile: { income: { bounds: [0, 700000], q: 0.5 } },
-  histogram: { age: { bins: [0, 18, 65, 100] } },
-  diagnostics: true,
-};
-
-/** The groups and totals of a spec, from its engine. */
-async function engineRun(spec: Spec, layout = layoutOf(spec, false)) {
-  const { engine, columns } = await openEngine(spec);
-  try {
-    return await engineTotals(engine, columns, spec, layout);
-  } finally {
-    await engine.close();
-  }
-}
-const plain = (totals: readonly Float64Array[]) => totals.map((t) => Array.from(t));
+const rows = people(11, 3000, 1700); // some units have two rows
+const options = STATISTICS;
 
 describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
   let server: PostgresServer;
