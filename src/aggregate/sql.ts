@@ -44,13 +44,17 @@ const DECIMAL = String.raw`'^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1
 /**
  * A value column as a FLOAT8, NULL where it is not a number: DuckDB's TRY_CAST; in PostgreSQL a
  * number column cast, and a text column's decimal text through NUMERIC (NULL beyond the doubles).
+ * No value can make the SQL fail, so no engine error can quote one.
  */
 function numberSql(dialect: Dialect, column: Column): string {
   const c = `s.${identifier(column.name)}`;
   if (dialect === 'duckdb') return `TRY_CAST(${c} AS FLOAT8)`;
   if (column.numeric) return `CAST(${c} AS FLOAT8)`;
+  // Nested CASEs, not AND: PostgreSQL may evaluate AND's operands in any order, and a cast of
+  // non-numeric text fails with a message that quotes the (private) text.
   const t = `CAST(${c} AS TEXT)`;
-  return `CASE WHEN ${t} ~ ${DECIMAL} AND abs(CAST(${t} AS NUMERIC)) < 1e308 THEN CAST(CAST(${t} AS NUMERIC) AS FLOAT8) END`;
+  const n = `CAST(${t} AS NUMERIC)`;
+  return `CASE WHEN ${t} ~ ${DECIMAL} THEN (CASE WHEN abs(${n}) < 1e308 THEN CAST(${n} AS FLOAT8) END) END`;
 }
 
 function clipped(column: string, lower: number, upper: number): string {
