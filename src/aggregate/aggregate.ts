@@ -16,6 +16,7 @@ import { rowTotals } from './rows.js';
 import { openEngine } from './source.js';
 import { engineTotals } from './sql.js';
 import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
+import type { Totals } from './totals.js';
 
 /**
  * An aggregate's plan: what it releases and how accurately, from public inputs only.
@@ -90,6 +91,13 @@ function selected(groups: readonly string[], noisy: Float64Array, plan: Plan): {
   return { released: Object.freeze(keep.map((g) => groups[g]!)), noisy: out };
 }
 
+/** The release of exact totals (budget already charged): the noise, the selected groups, the estimates. */
+export function released(spec: Spec, plan: Plan, groups: readonly string[], totals: Totals, rng: SampleOptions['rng']): AggregateResult {
+  const { released: kept, noisy } = selected(groups, noised(releaseVector(totals, groups.length, plan), plan, { rng }), plan);
+  const { rows, table } = estimatesOf(noisy, kept, spec, plan);
+  return Object.freeze({ ...planned(spec, plan), groups: kept, rows: Object.freeze(rows), table: Object.freeze(table) });
+}
+
 /**
  * The plan of an aggregate (its accuracy table and privacy) without reading any data: `table`
  * may be left out.
@@ -151,9 +159,7 @@ export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudge
     const { groups, totals } = source
       ? await engineTotals(source.engine, source.columns, spec, plan.layout)
       : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
-    const { released, noisy } = selected(groups, noised(releaseVector(totals, groups.length, plan), plan, { rng }), plan);
-    const { rows, table } = estimatesOf(noisy, released, spec, plan);
-    return Object.freeze({ ...planned(spec, plan), groups: released, rows: Object.freeze(rows), table: Object.freeze(table) });
+    return released(spec, plan, groups, totals, rng);
   } finally {
     await source?.engine.close();
   }

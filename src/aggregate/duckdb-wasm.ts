@@ -2,7 +2,8 @@
 // @duckdb/duckdb-wasm, in a browser or a worker, where a file the user picks is read in the page
 // and never uploaded. The caller brings the connection, so dpnoise imports nothing of DuckDB-Wasm;
 // the SQL is DuckDB's (sql.ts). Results come back as Apache Arrow tables, read row by row.
-import type { Column, Engine } from './engine.js';
+import type { Column } from './dialect.js';
+import type { Engine } from './engine.js';
 
 /** What dpnoise uses of an `AsyncDuckDBConnection`. */
 interface WasmConnection {
@@ -19,9 +20,6 @@ export function openDuckDBWasm(connection: unknown): Engine {
   return {
     dialect: 'duckdb',
     columns: async (from): Promise<Column[]> => (await c.query(`SELECT * FROM ${from} LIMIT 0`)).schema.fields.map((f) => ({ name: f.name, numeric: false })),
-    run: async (sql) => {
-      await c.query(sql);
-    },
     rows: async (sql) => (await c.query(sql)).toArray().map((row) => row.toJSON()),
     close: async () => {},
   };

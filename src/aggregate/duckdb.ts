@@ -1,7 +1,8 @@
 // The DuckDB engine (engine.ts): files DuckDB reads by their extension (CSV, Parquet, NDJSON) on
 // an in-memory instance of its own, or a table on the caller's connection; out of core and on every
 // core. DuckDB (`@duckdb/node-api`) is an optional peer dependency, loaded on first use.
-import type { Column, Engine } from './engine.js';
+import { type Column, DIALECT } from './dialect.js';
+import type { Engine } from './engine.js';
 
 /** What dpnoise uses of a DuckDB connection (`DuckDBConnection` of @duckdb/node-api). */
 interface Connection {
@@ -47,9 +48,6 @@ export async function openDuckDB(source: string | { connection: unknown }): Prom
     // TRY_CAST reads text and numbers alike, so the columns' types do not matter here.
     columns: async (from): Promise<Column[]> =>
       (await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames().map((name) => ({ name, numeric: false })),
-    run: async (sql) => {
-      await connection.run(sql);
-    },
     rows: async (sql) => (await connection.runAndReadAll(sql)).getRowObjectsJS(),
     progress: () => {
       const percentage = connection.progress?.percentage ?? -1;
@@ -61,4 +59,17 @@ export async function openDuckDB(source: string | { connection: unknown }): Prom
     },
     close: async () => close(),
   };
+}
+
+/**
+ * The rows of a CSV file (a warehouse's result), every value as text and an empty field as NULL,
+ * read by DuckDB on an instance of its own.
+ */
+export async function readTextTable(path: string): Promise<Record<string, unknown>[]> {
+  const engine = await openDuckDB(path);
+  try {
+    return await engine.rows(`SELECT * FROM read_csv(${DIALECT.duckdb.text(path)}, all_varchar = true, header = true)`);
+  } finally {
+    await engine.close();
+  }
 }

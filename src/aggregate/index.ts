@@ -1,6 +1,7 @@
 /**
- * The `dpnoise/aggregate` entry: private statistics of tables (JavaScript rows, or files and
- * DuckDB tables through the optional peer dependency @duckdb/node-api).
+ * The `dpnoise/aggregate` entry: private statistics of tables (JavaScript rows; files and DuckDB
+ * tables through the optional peer dependency @duckdb/node-api; PostgreSQL tables through pg;
+ * and the SQL for warehouses, with the release of its result).
  *
  * @module dpnoise/aggregate
  */
@@ -18,3 +19,5 @@ export {
   type Estimate,
 } from './aggregate.js';
 export type { AggregateSource, AggregateSpec, Bounds } from './spec.js';
+export { aggregateFromTotals, type AggregatePlanFile, type AggregatePrivacy, type AggregateQuery, aggregateSql } from './warehouse.js';
+export { DIALECTS } from './dialect.js';

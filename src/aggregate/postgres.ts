@@ -2,19 +2,14 @@
 // connection of its own from a connection string. The clipping, contribution bounding and totals
 // run in the database; only the totals come back. `pg` is an optional peer dependency, loaded on
 // first use.
-import type { Column, Engine } from './engine.js';
+import type { Column } from './dialect.js';
+import type { Engine } from './engine.js';
 
-/** What dpnoise uses of a pg Client (or of a client checked out of a Pool). */
+/** What dpnoise uses of a pg Client or Pool (`connect` and `end` of its own client only). */
 interface Client {
   query(sql: string): Promise<{ rows: Record<string, unknown>[]; fields: Array<{ name: string; dataTypeID: number }> }>;
   connect(): Promise<unknown>;
   end(): Promise<void>;
-  release?(): void;
-}
-
-interface Pool {
-  connect(): Promise<Client>;
-  readonly totalCount: number;
 }
 
 interface PgModule {
@@ -40,9 +35,8 @@ const NUMERIC_TYPES = new Set([20, 21, 23, 700, 701, 1700]);
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * A PostgreSQL engine on the caller's client (used as it is), on one client checked out of the
- * caller's pool (temporary tables live in one session; released at the end), or on a client of
- * its own connected to `postgres`, a connection string (closed at the end).
+ * A PostgreSQL engine on the caller's client or pool (used as it is: the aggregate is one query),
+ * or on a client of its own connected to `postgres`, a connection string (closed at the end).
  */
 export async function openPostgres(source: { connection?: unknown; postgres?: string }): Promise<Engine> {
   let client: Client;
@@ -57,10 +51,6 @@ export async function openPostgres(source: { connection?: unknown; postgres?: st
     }
     client = own;
     close = () => own.end();
-  } else if (typeof (source.connection as Pool).totalCount === 'number') {
-    const checkedOut = await (source.connection as Pool).connect();
-    client = checkedOut;
-    close = async () => checkedOut.release?.();
   } else {
     client = source.connection as Client;
   }
@@ -73,9 +63,6 @@ export async function openPostgres(source: { connection?: unknown; postgres?: st
       } catch (error) {
         throw new Error(`dpnoise: PostgreSQL cannot read the table ${from}: ${reason(error)}`);
       }
-    },
-    run: async (sql) => {
-      await client.query(sql);
     },
     rows: async (sql) => (await client.query(sql)).rows,
     close,

@@ -5,7 +5,8 @@
 import { describe } from '../core/validate.js';
 import { openDuckDB } from './duckdb.js';
 import { isDuckDBWasmConnection, openDuckDBWasm } from './duckdb-wasm.js';
-import type { Column, Engine } from './engine.js';
+import { type Column, DIALECT } from './dialect.js';
+import type { Engine } from './engine.js';
 import { openPostgres } from './postgres.js';
 import { type Spec, valueColumns } from './spec.js';
 import { fromClause } from './sql.js';
@@ -42,7 +43,7 @@ export async function openEngine(spec: Spec): Promise<{ engine: Engine; columns:
       `dpnoise: \`table.connection\` must be a DuckDB connection (from @duckdb/node-api or @duckdb/duckdb-wasm) or a PostgreSQL client or pool (from pg); got ${describe(source.connection)}.`,
     );
   try {
-    const columns = await engine.columns(fromClause(spec));
+    const columns = await engine.columns(fromClause(spec, DIALECT[engine.dialect]));
     checkColumns(spec, columns);
     return { engine, columns };
   } catch (error) {

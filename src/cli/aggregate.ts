@@ -6,6 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createBudget, type PrivacyBudget, restoreBudget } from '../accounting/ledger.js';
 import { aggregate, type AggregateResult, planAggregate } from '../aggregate/aggregate.js';
+import { DIALECTS } from '../aggregate/dialect.js';
+import { readTextTable } from '../aggregate/duckdb.js';
+import { aggregateFromTotals, aggregateSql } from '../aggregate/warehouse.js';
 import type { AggregatePlan } from '../aggregate/aggregate.js';
 import type { AggregateSpec } from '../aggregate/spec.js';
 import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
@@ -14,6 +17,8 @@ import { PrivateOutput, UsageError } from './io.js';
 import { progressBar } from './progress.js';
 
 export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --postgres URL --table people) --epsilon E [--delta D]
+       dpnoise aggregate --sql --dialect bigquery|spark|postgres|duckdb --table T --plan plan.json [...] > agg.sql
+       dpnoise aggregate --aggregated result.csv --plan plan.json [--epsilon E --delta D]
                          [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
                          [--group-by COLUMN [--groups a,b,c]]
                          [--count] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
@@ -50,6 +55,13 @@ table (per statistic: noise standard deviation and interval half-width) without 
 Cells that are empty or not numbers stop the run (--invalid error, the default) or drop their
 rows (--invalid drop); the error says that such a row exists, which is itself a disclosure.
 
+A warehouse (BigQuery, Spark SQL, or any PostgreSQL or DuckDB dpnoise cannot reach): --sql prints
+the aggregation as one query in --dialect for --table, and writes its plan to --plan FILE (the
+statistics, bounds, groups, contribution bounds and privacy). Run the query there and save its
+result as CSV; --aggregated result.csv --plan plan.json then adds the noise. A result made under
+another plan, or a plan file edited since, is refused before anything is spent. The BigQuery and
+Spark SQL renderings are checked against golden files, not against the live services.
+
 Output: CSV (group, statistic, column, at, value, sd, low, high), or JSON with --format json, to
 --output or standard output, written once the release is complete. A summary on standard error
 gives the privacy unit, the privacy spent and the accuracy table.`;
@@ -72,8 +84,8 @@ function sourceOf(values: Values): AggregateSpec['table'] {
   return { postgres: String(values.postgres), table: required(values, 'table') };
 }
 
-/** aggregate()'s spec from the arguments. */
-function specOf(values: Values): AggregateSpec {
+/** aggregate()'s spec from the arguments, for the source `table`. */
+function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
   const byColumn = <T>(name: string, read: (text: string) => [string, T]): Record<string, T> | undefined => {
     const entries = list(values, name).map(read);
     const repeated = entries.find(([c], i) => entries.findIndex(([d]) => d === c) !== i);
@@ -92,7 +104,7 @@ function specOf(values: Values): AggregateSpec {
     return x === undefined ? {} : { [name === 'max-groups' ? 'maxGroups' : 'maxRows']: x };
   };
   return {
-    table: sourceOf(values),
+    table,
     ...(values['privacy-unit'] === undefined ? {} : { privacyUnit: String(values['privacy-unit']) }),
     ...(groupBy === undefined ? {} : { groupBy }),
     ...(groups === undefined ? {} : { groups }),
@@ -171,8 +183,43 @@ function aligned(result: AggregateResult): string {
   return `${rows.map((r) => r.map((c, k) => (k >= 2 ? c.padStart(widths[k]!) : c.padEnd(widths[k]!))).join('  ')).join('\n')}\n`;
 }
 
+/** Whether the arguments ask for the warehouse path, where --plan names a file (alone, it prints the accuracy table). */
+const warehouse = (args: string[]) => args.some((a) => a === '--sql' || a === '--aggregated' || a.startsWith('--aggregated='));
+
+/** --sql: the query for a warehouse on standard output (or --output), its plan in the --plan file. */
+async function sqlCommand(values: Values, privacy: { epsilon: number; delta?: number }): Promise<void> {
+  if (values.input !== undefined || values.postgres !== undefined)
+    throw new UsageError('--sql prints the query for --table; it takes no --input or --postgres.');
+  const planFile = required(values, 'plan');
+  required(values, 'dialect');
+  const { sql, plan } = aggregateSql(privacy, specOf(values, required(values, 'table')) as Parameters<typeof aggregateSql>[1], {
+    dialect: choice(values, 'dialect', DIALECTS),
+  });
+  await save(planFile, `${JSON.stringify(plan, null, 2)}\n`);
+  await save(values.output === undefined ? undefined : String(values.output), sql);
+}
+
+/** --aggregated: the warehouse's result (CSV, read by DuckDB) released under the --plan file. */
+async function aggregatedCommand(
+  values: Values,
+  privacy: { epsilon: number; delta?: number } | undefined,
+): Promise<AggregateResult & { budget: PrivacyBudget }> {
+  const plan = JSON.parse(readFileSync(required(values, 'plan'), 'utf8'));
+  if (privacy !== undefined && JSON.stringify(privacy) !== JSON.stringify(plan.privacy)) {
+    throw new UsageError(`--epsilon and --delta must be the plan's (${JSON.stringify(plan.privacy)}), or left out.`);
+  }
+  const { budget, file } = budgetOf(values, plan.privacy);
+  const rows = await readTextTable(required(values, 'aggregated'));
+  const result = await aggregateFromTotals(budget, { plan, rows });
+  if (file !== undefined) await save(file, JSON.stringify(budget));
+  return { ...result, budget };
+}
+
 export async function aggregateCommand(args: string[]): Promise<void> {
   const values = options('aggregate', args, {
+    sql: 'boolean',
+    dialect: 'string',
+    aggregated: 'string',
     input: 'string',
     postgres: 'string',
     table: 'string',
@@ -194,26 +241,34 @@ export async function aggregateCommand(args: string[]): Promise<void> {
     diagnostics: 'boolean',
     level: 'string',
     budget: 'string',
-    plan: 'boolean',
+    plan: warehouse(args) ? 'string' : 'boolean',
     format: 'string',
     output: 'string',
     help: 'boolean',
   });
   if (values.help) return void console.log(AGGREGATE_HELP);
   const epsilon = optionalNumber(values, 'epsilon');
-  if (epsilon === undefined) throw new UsageError('--epsilon is required.');
   const delta = optionalNumber(values, 'delta');
-  const privacy = delta === undefined ? { epsilon } : { epsilon, delta };
+  const privacy = epsilon === undefined ? undefined : delta === undefined ? { epsilon } : { epsilon, delta };
   const format = choice(values, 'format', ['csv', 'json'] as const);
-  const spec = specOf(values);
-  if (values.plan) {
-    const plan = planAggregate(privacy, spec);
-    return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan)}`);
+  let result: AggregateResult;
+  let budget: PrivacyBudget;
+  if (values.aggregated !== undefined) {
+    ({ budget, ...result } = await aggregatedCommand(values, privacy));
+  } else {
+    if (privacy === undefined) throw new UsageError('--epsilon is required.');
+    if (values.sql) return sqlCommand(values, privacy);
+    const spec = specOf(values, sourceOf(values));
+    if (values.plan) {
+      const plan = planAggregate(privacy, spec);
+      return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan)}`);
+    }
+    const charged = budgetOf(values, privacy);
+    budget = charged.budget;
+    const bar = progressBar('reading');
+    result = await aggregate(budget, privacy, { ...spec, onProgress: bar.update }).finally(bar.done);
+    if (charged.file !== undefined) await save(charged.file, JSON.stringify(budget));
   }
-  const { budget, file } = budgetOf(values, privacy);
-  const bar = progressBar('reading');
-  const result = await aggregate(budget, privacy, { ...spec, onProgress: bar.update }).finally(bar.done);
-  if (file !== undefined) await save(file, JSON.stringify(budget));
   const output = values.output === undefined ? undefined : String(values.output);
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;
   const text =

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../../src/index.js';
-import { aggregate } from '../../src/aggregate/index.js';
+import { aggregate, aggregateFromTotals, aggregateSql } from '../../src/aggregate/index.js';
 import { layoutOf } from '../../src/aggregate/layout.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
 import { readSpec } from '../../src/aggregate/spec.js';
@@ -153,5 +153,14 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('group,statistic,column,at,value,sd,low,high');
     expect(lines.length).toBe(1 + 3 * 2);
+  });
+
+  it("runs aggregateSql's PostgreSQL rendering as printed, and its result releases as aggregate releases the table", async () => {
+    const privacy = { epsilon: 1, delta: 1e-6 };
+    const { sql, plan } = aggregateSql(privacy, { ...options, table: 'people' }, { dialect: 'postgres' });
+    const { rows: result } = await client.query(sql);
+    const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan, rows: result, rng: createRng({ seed: 6 }) });
+    const direct = await aggregate(createBudget(privacy), privacy, { ...options, table: { connection: client, table: 'people' }, rng: createRng({ seed: 6 }) });
+    expect(fromTotals.table).toEqual(direct.table);
   });
 });

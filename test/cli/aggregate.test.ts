@@ -59,6 +59,53 @@ describe('dpnoise aggregate', () => {
     expect(missing.stderr).toMatch(/--table is required/);
   });
 
+  it('prints a warehouse query with --sql and its plan with --plan FILE, then releases the result with --aggregated', async () => {
+    const plan = join(dir, 'warehouse-plan.json');
+    const sqlFile = join(dir, 'warehouse.sql');
+    const statistics = ['--group-by', 'region', '--groups', 'north,south', '--count', '--mean', 'age:0:100'];
+    const printed = dpnoise(
+      'aggregate',
+      '--sql',
+      '--dialect',
+      'duckdb',
+      '--table',
+      'people',
+      '--plan',
+      plan,
+      ...statistics,
+      '--epsilon',
+      '1',
+      '--delta',
+      '1e-6',
+      '--output',
+      sqlFile,
+    );
+    expect(printed.status, printed.stderr).toBe(0);
+    // The warehouse: DuckDB with the same rows, its result saved as CSV.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const instance = await DuckDBInstance.create(':memory:');
+    const c = await instance.connect();
+    await c.run(`CREATE TABLE people AS SELECT * FROM '${people}'`);
+    const result = join(dir, 'warehouse-result.csv');
+    await c.run(
+      `COPY (${readFileSync(sqlFile, 'utf8')
+        .replace(/^--.*\n/gm, '')
+        .replace(/;\s*$/, '')}) TO '${result}' (HEADER)`,
+    );
+    instance.closeSync();
+    const released = dpnoise('aggregate', '--aggregated', result, '--plan', plan);
+    expect(released.status, released.stderr).toBe(0);
+    const rows = parse(released.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.map((x) => `${x.group} ${x.statistic}`)).toEqual(['north count', 'north mean', 'south count', 'south mean']);
+    expect(Math.abs(Number(rows[0]!.value) - 1500)).toBeLessThan(6 * Number(rows[0]!.sd));
+    // Another privacy than the plan's, or a plan edited since, is refused.
+    expect(dpnoise('aggregate', '--aggregated', result, '--plan', plan, '--epsilon', '2', '--delta', '1e-6').stderr).toMatch(/must be the plan's/);
+    writeFileSync(plan, readFileSync(plan, 'utf8').replace('"groups"', '"groups" ').replace('100', '1000'));
+    const edited = dpnoise('aggregate', '--aggregated', result, '--plan', plan);
+    expect(edited.status).not.toBe(0);
+    expect(edited.stderr).toMatch(/does not match its checksum/);
+  });
+
   it('prints the accuracy table with --plan and reads no data (the input need not exist)', () => {
     const r = dpnoise('aggregate', '--plan', ...ARGS.map((a) => (a === people ? join(dir, 'absent.csv') : a)), '--count', '--histogram', 'age:0,18,65,100');
     expect(r.status, r.stderr).toBe(0);

@@ -1,0 +1,15 @@
+// The golden SQL files of test/aggregate/warehouse.test.ts: aggregateSql's query for one spec in
+// every dialect (test/fixtures/sql/<dialect>.sql), to be reviewed against each engine's
+// documentation when they change (BigQuery and Spark SQL are not run here; DuckDB and PostgreSQL
+// are, by the tests). Run after `npm run build`: node scripts/sql-golden.mjs.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { aggregateSql, DIALECTS } from 'dpnoise/aggregate';
+
+// The spec (test/fixtures/sql/spec.json): every statistic kind, contribution bounds on units and
+// groups, and a group name that needs quoting.
+const { privacy, options } = JSON.parse(readFileSync(new URL('../test/fixtures/sql/spec.json', import.meta.url), 'utf8'));
+
+for (const dialect of DIALECTS) {
+  const { sql } = aggregateSql(privacy, options, { dialect });
+  writeFileSync(new URL(`../test/fixtures/sql/${dialect}.sql`, import.meta.url), sql);
+}

@@ -1,0 +1,182 @@
+// Aggregates where dpnoise cannot connect (docs/aggregates.md, "Warehouses"): the aggregate's
+// query rendered in a warehouse's dialect with a plan file that records every public choice
+// (aggregateSql), and the release of the query's result once it has been run there
+// (aggregateFromTotals). The plan's identifier is written in every result row, and the file is
+// checked against its own identifier, so a result made under other bounds is refused.
+import { isBudget, type PrivacyBudget } from '../accounting/ledger.js';
+import type { ApproximateBudget, PureBudget } from '../core/budget.js';
+import { describe, oneOf, readOptions } from '../core/validate.js';
+import { sourceOf } from '../noise/random.js';
+import type { SampleOptions } from '../noise/samplers.js';
+import { type AggregateResult, released } from './aggregate.js';
+import { DIALECT, DIALECTS, type DialectName } from './dialect.js';
+import { planOf, readAggregatePrivacy } from './plan.js';
+import { type AggregateSpec, readSpec, SPEC_OPTIONS } from './spec.js';
+import { aggregateQuery, resultColumns, totalsFromRows } from './sql.js';
+
+/**
+ * A plan file: what aggregateFromTotals needs to release the result of aggregateSql's query.
+ *
+ * @group Aggregates
+ */
+export interface AggregatePlanFile {
+  /** What the file is. */
+  readonly dpnoise: 'aggregate-plan';
+  /** Its format's version. */
+  readonly version: 1;
+  /** The dialect the query was written in. */
+  readonly dialect: DialectName;
+  /** The table the query reads. */
+  readonly table: string;
+  /** The privacy the release will spend. */
+  readonly privacy: AggregatePrivacy;
+  /** The statistics and their public settings (aggregate's options without `table`). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The columns of the query's result. */
+  readonly columns: readonly string[];
+  /** A checksum of the fields above, written in every result row. */
+  readonly id: string;
+}
+
+/**
+ * The privacy of a plan file: (epsilon, delta), or pure epsilon.
+ *
+ * @group Aggregates
+ */
+export interface AggregatePrivacy {
+  /** The budget's epsilon. */
+  readonly epsilon: number;
+  /** Its delta, if any. */
+  readonly delta?: number;
+}
+
+/**
+ * The query and its plan file.
+ *
+ * @group Aggregates
+ */
+export interface AggregateQuery {
+  /** The query, with a comment on how to use it. */
+  readonly sql: string;
+  /** The plan file to keep beside it. */
+  readonly plan: AggregatePlanFile;
+}
+
+/** FNV-1a, 64 bits, of a text: a checksum (not a secret: it detects mismatches, it does not authenticate). */
+function checksum(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
+}
+
+/** JSON with every object's keys sorted, so that a file read back gives the same text whatever its key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/** Options that are functions (onProgress) have no place in a file. */
+const FILE_OPTIONS = SPEC_OPTIONS.filter((name) => name !== 'table' && name !== 'onProgress');
+
+/** The plan's public choices, checked: the spec, its layout (which depends on the privacy) and the result's columns. */
+function planned(privacy: unknown, options: Record<string, unknown>) {
+  const target = readAggregatePrivacy(privacy);
+  const spec = readSpec({ ...options, table: [] });
+  const plan = planOf(spec, target);
+  return { spec, plan, columns: resultColumns(plan.layout) };
+}
+
+/**
+ * The query of an aggregate over `table` in a warehouse's dialect ('bigquery', 'spark', or
+ * 'duckdb' and 'postgres', which dpnoise also runs itself), and its plan file. Run the query where
+ * the data is, save its result as a table (CSV), and give both to aggregateFromTotals. The rows
+ * each unit contributes are chosen by the warehouse's own random function, afresh on every run.
+ *
+ * @example
+ * ```ts
+ * import { aggregateSql } from 'dpnoise/aggregate';
+ *
+ * const { sql, plan } = aggregateSql({ epsilon: 1, delta: 1e-6 }, {
+ *   table: 'analytics.people', privacyUnit: 'person_id', groupBy: 'region', groups: ['north', 'south'],
+ *   count: true, mean: { income: [0, 500000] },
+ * }, { dialect: 'bigquery' });
+ * console.log(sql.startsWith('-- dpnoise'), plan.id);
+ * ```
+ *
+ * @group Aggregates
+ */
+export function aggregateSql(
+  privacy: ApproximateBudget | PureBudget,
+  options: Omit<AggregateSpec, 'table' | 'onProgress'> & { table: string },
+  how: { dialect: DialectName },
+): AggregateQuery {
+  const o = readOptions('options', options, ['table', ...FILE_OPTIONS]);
+  const d = readOptions('third argument', how, ['dialect']);
+  const dialect = DIALECT[oneOf('dialect', d.dialect, DIALECTS)];
+  if (typeof o.table !== 'string' || o.table.length === 0)
+    throw new TypeError(`dpnoise: \`table\` must be a table name (schema.table allowed); got ${describe(o.table)}.`);
+  const table = o.table;
+  const rest = Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'table'));
+  const { spec, plan, columns } = planned(privacy, rest);
+  const p = readOptions('privacy', privacy, ['epsilon', 'delta']);
+  const body = {
+    dpnoise: 'aggregate-plan',
+    version: 1,
+    dialect: dialect.name,
+    table,
+    privacy: p.delta === undefined ? { epsilon: p.epsilon } : { epsilon: p.epsilon, delta: p.delta },
+    options: rest,
+    columns,
+  } as const;
+  const id = checksum(canonical(body));
+  const from = table.split('.').map(dialect.identifier).join('.');
+  const query = aggregateQuery(spec, plan.layout, dialect, [], from, id);
+  const sql = `-- dpnoise aggregate plan ${id} (${dialect.name}): run this query where the table is, save its result as CSV, and release it\n-- with the plan file: dpnoise aggregate --aggregated result.csv --plan plan.json\n${query};\n`;
+  return { sql, plan: Object.freeze({ ...body, id }) as AggregatePlanFile };
+}
+
+/** A plan file read back, checked against its own checksum. */
+function readPlanFile(value: unknown): AggregatePlanFile {
+  const o = readOptions('plan', value, ['dpnoise', 'version', 'dialect', 'table', 'privacy', 'options', 'columns', 'id']);
+  if (o.dpnoise !== 'aggregate-plan' || o.version !== 1) throw new TypeError('dpnoise: `plan` must be a plan file of aggregateSql (version 1).');
+  const { id, ...body } = o;
+  if (typeof id !== 'string' || checksum(canonical(body)) !== id) {
+    throw new RangeError('dpnoise: the plan file does not match its checksum: it was edited after aggregateSql wrote it.');
+  }
+  return o as unknown as AggregatePlanFile;
+}
+
+/**
+ * Releases the result of aggregateSql's query, run in a warehouse: `rows` are its result rows as
+ * objects (every value may be text, NULL an empty string), `plan` the plan file. Refuses, before
+ * charging `budget`, a plan file edited after it was written, a result of another plan (its `plan`
+ * column), one with other columns, a group the plan never declared; then charges the plan's
+ * privacy and adds the noise, as aggregate does.
+ *
+ * @group Aggregates
+ */
+export async function aggregateFromTotals(
+  budget: PrivacyBudget,
+  options: { plan: AggregatePlanFile; rows: readonly Readonly<Record<string, unknown>>[] } & SampleOptions,
+): Promise<AggregateResult> {
+  if (!isBudget(budget)) throw new TypeError(`dpnoise: \`budget\` must be a budget from createBudget or restoreBudget; got ${describe(budget)}.`);
+  const o = readOptions('options', options, ['plan', 'rows', 'rng']);
+  const rng = sourceOf(o.rng);
+  const file = readPlanFile(o.plan);
+  const { spec, plan, columns } = planned(file.privacy, { ...file.options });
+  if (!Array.isArray(o.rows)) throw new TypeError(`dpnoise: \`rows\` must be the result's rows, an array of objects; got ${describe(o.rows)}.`);
+  const rows = o.rows as readonly Record<string, unknown>[];
+  const have = rows.length === 0 ? columns : Object.keys(rows[0]!);
+  if (have.length !== columns.length || columns.some((c) => !have.includes(c))) {
+    throw new RangeError(`dpnoise: the result's columns must be those of the plan's query (${columns.join(', ')}); got ${have.join(', ')}.`);
+  }
+  const { groups, totals } = totalsFromRows(rows, spec, plan.layout, file.id);
+  budget.spend(plan.privacy);
+  return released(spec, plan, groups, totals, rng);
+}

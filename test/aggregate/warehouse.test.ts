@@ -1,0 +1,85 @@
+// The warehouse path (src/aggregate/warehouse.ts): aggregateSql's query in every dialect against
+// golden files (test/fixtures/sql, made by scripts/sql-golden.mjs; BigQuery and Spark SQL reviewed
+// against their documentation, not run here), the DuckDB rendering run for real and its result
+// released by aggregateFromTotals exactly as aggregate releases the table itself, and every
+// mismatch between plan and result refused before anything is spent.
+import { readFileSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aggregate, aggregateFromTotals, aggregateSql, DIALECTS } from '../../src/aggregate/index.js';
+import { createBudget, createRng } from '../../src/index.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/sql/${name}`, import.meta.url), 'utf8');
+const golden = JSON.parse(fixture('spec.json'));
+
+let instance: DuckDBInstance;
+let connection: Awaited<ReturnType<DuckDBInstance['connect']>>;
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  connection = await instance.connect();
+  // One row per person, so that the totals do not depend on which rows are kept.
+  await connection.run(
+    "CREATE TABLE people AS SELECT i AS person_id, ['north', 'o''west', 'east'][i % 3 + 1] AS region, (i * 37) % 110 AS age, (i * 7919) % 600000 AS income FROM range(3000) t(i)",
+  );
+});
+afterAll(() => instance.closeSync());
+
+const options = { ...golden.options, table: 'people' };
+const privacy = golden.privacy;
+
+/** The query's result as a warehouse exports it: a CSV, read back with every value as text. */
+async function runAsWarehouse(sql: string): Promise<Record<string, unknown>[]> {
+  const path = `/tmp/dpnoise-warehouse-${process.pid}.csv`;
+  const query = sql.replace(/^--.*\n/gm, '').replace(/;\s*$/, '');
+  await connection.run(`COPY (${query}) TO '${path}' (HEADER)`);
+  return (await connection.runAndReadAll(`SELECT * FROM read_csv('${path}', all_varchar = true, header = true)`)).getRowObjectsJS();
+}
+
+describe('aggregateSql and aggregateFromTotals', () => {
+  it.each(DIALECTS)('renders the %s query as its golden file', (dialect) => {
+    expect(aggregateSql(golden.privacy, golden.options, { dialect }).sql).toBe(fixture(`${dialect}.sql`));
+  });
+
+  it("releases the DuckDB rendering's result exactly as aggregate releases the table (same seed, same figures)", async () => {
+    const { sql, plan } = aggregateSql(privacy, options, { dialect: 'duckdb' });
+    const rows = await runAsWarehouse(sql);
+    const saved = JSON.parse(JSON.stringify(plan)); // as a file
+    const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan: saved, rows, rng: createRng({ seed: 4 }) });
+    const direct = await aggregate(createBudget(privacy), privacy, { ...options, table: { connection, table: 'people' }, rng: createRng({ seed: 4 }) });
+    expect(fromTotals.table).toEqual(direct.table);
+    expect(fromTotals.groups).toEqual(['north', "o'west"]);
+  });
+
+  it('refuses, spending nothing, an edited plan, a result of another plan, other columns and an undeclared group', async () => {
+    const { sql, plan } = aggregateSql(privacy, options, { dialect: 'duckdb' });
+    const rows = await runAsWarehouse(sql);
+    const budget = createBudget(privacy);
+    const release = (p: unknown, r: unknown) => aggregateFromTotals(budget, { plan: p as typeof plan, rows: r as typeof rows });
+    const edited = { ...plan, options: { ...plan.options, mean: { age: [0, 1000] } } };
+    await expect(release(edited, rows)).rejects.toThrow(/does not match its checksum/);
+    // A result made under another plan carries that plan's identifier in every row.
+    const other = aggregateSql(privacy, { ...options, maxRows: 3 }, { dialect: 'duckdb' }).plan;
+    await expect(
+      release(
+        plan,
+        rows.map((r) => ({ ...r, plan: other.id })),
+      ),
+    ).rejects.toThrow(/not made by this plan/);
+    await expect(
+      release(
+        plan,
+        rows.map(({ valid, ...rest }) => rest),
+      ),
+    ).rejects.toThrow(/columns must be those of the plan's query/);
+    await expect(release(plan, [...rows, { ...rows[0]!, gi: '7' }])).rejects.toThrow(/a group the plan never declared/);
+    await expect(release(plan, [...rows, { ...rows.find((r) => r.c0 !== null)!, c0: '99999' }])).rejects.toThrow(/a cell outside its measure/);
+    expect(budget.spent.epsilon).toBe(0);
+    await release(plan, rows);
+    expect(budget.spent.epsilon).toBeGreaterThan(0.99);
+  });
+
+  it('refuses a dialect it does not know, and a table that is not a name', () => {
+    expect(() => aggregateSql(privacy, options, { dialect: 'oracle' as never })).toThrow(/`dialect` must be one of 'duckdb', 'postgres', 'bigquery', 'spark'/);
+    expect(() => aggregateSql(privacy, { ...options, table: [] as never }, { dialect: 'spark' })).toThrow(/`table` must be a table name/);
+  });
+});
