@@ -68,28 +68,22 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
   const group = spec.groupBy === undefined ? '0' : declaredGroups ? 'd.gi' : key;
   const invalid = [...(spec.unit === undefined ? [] : ['u IS NULL']), ...names.map((_, i) => `v${i} IS NULL OR NOT ${finite(`v${i}`)}`)];
   const bad = invalid.length === 0 ? 'false' : invalid.map((c) => `(${c})`).join(' OR ');
-  const ctes = [
-    ...(declaredGroups ? [`dpnoise_groups AS (${dialect.values(spec.groups!.map((g, i) => [g, i] as const))})`] : []),
-    `dpnoise_rows AS (SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${from} s${join}) r WHERE gi IS NOT NULL)`,
-  ];
+  // Subqueries, not CTEs, wherever a part is read once: PostgreSQL materializes a CTE that calls
+  // random(), which cost a third more time on 1e7 rows (bench/RESULTS.md, "Aggregates").
+  const ctes = declaredGroups ? [`dpnoise_groups AS (${dialect.values(spec.groups!.map((g, i) => [g, i] as const))})`] : [];
+  const rows = `(SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${from} s${join}) r WHERE gi IS NOT NULL)`;
 
   // Contribution bounding: uniformly random rows per unit and group, then groups per unit; invalid rows in partitions of their own.
-  const all = ['u', 'gi', ...names.map((_, i) => `v${i}`), 'bad'].join(', ');
-  let kept = 'dpnoise_rows';
+  const all = ['u', 'gi', ...names.map((_, i) => `v${i}`), 'bad'];
+  let kept = rows;
   if (spec.unit !== undefined) {
-    ctes.push(
-      `dpnoise_per_group AS (SELECT ${all} FROM (SELECT *, row_number() OVER (PARTITION BY u, gi, bad ORDER BY ${dialect.random}) AS pick FROM dpnoise_rows) p WHERE pick <= ${spec.maxRows})`,
-    );
-    kept = 'dpnoise_per_group';
+    const perGroup = `(SELECT ${all.join(', ')} FROM (SELECT *, row_number() OVER (PARTITION BY u, gi, bad ORDER BY ${dialect.random}) AS pick FROM ${rows} x) p WHERE pick <= ${spec.maxRows})`;
+    kept = perGroup;
     if (spec.groups === undefined || spec.maxGroups < spec.groups.length) {
-      ctes.push(
-        `dpnoise_unit_groups AS (SELECT u, gi FROM (SELECT u, gi, row_number() OVER (PARTITION BY u ORDER BY ${dialect.random}) AS pick FROM (SELECT DISTINCT u, gi FROM dpnoise_per_group WHERE NOT bad) a) b WHERE pick <= ${spec.maxGroups})`,
-        `dpnoise_kept AS (SELECT ${all
-          .split(', ')
-          .map((c) => `p.${c}`)
-          .join(', ')} FROM dpnoise_per_group p LEFT JOIN dpnoise_unit_groups g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL)`,
-      );
-      kept = 'dpnoise_kept';
+      // Read twice (for the groups per unit, and for the rows kept), so a CTE: one random choice for both.
+      ctes.push(`dpnoise_per_group AS ${perGroup}`);
+      const unitGroups = `(SELECT u, gi FROM (SELECT u, gi, row_number() OVER (PARTITION BY u ORDER BY ${dialect.random}) AS pick FROM (SELECT DISTINCT u, gi FROM dpnoise_per_group WHERE NOT bad) a) b WHERE pick <= ${spec.maxGroups})`;
+      kept = `(SELECT ${all.map((c) => `p.${c}`).join(', ')} FROM dpnoise_per_group p LEFT JOIN ${unitGroups} g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL)`;
     }
   }
 
@@ -97,7 +91,7 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
   const cells = cellMeasures(layout).map(
     ([, m], j) => `, CASE WHEN bad THEN -1 ELSE ${cellSql(m, v((m as { column: string }).column), double, clipped, dialect)} END AS c${j}`,
   );
-  ctes.push(`dpnoise_cells AS (SELECT *${cells.join('')} FROM ${kept})`);
+  const withCells = `(SELECT *${cells.join('')} FROM ${kept} k)`;
 
   const scalars: string[] = [];
   layout.measures.forEach((m, k) => {
@@ -124,7 +118,7 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
     `count(CASE WHEN NOT bad THEN 1 END) AS valid`,
     ...scalars,
   ];
-  return `WITH ${ctes.join(',\n')}\nSELECT ${select.join(', ')}\nFROM dpnoise_cells GROUP BY ${groupBy}`;
+  return `${ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n` : ''}SELECT ${select.join(', ')}\nFROM ${withCells} c GROUP BY ${groupBy}`;
 }
 
 /** The SQL of a bin or quantile leaf measure's cell of a valid row. */
