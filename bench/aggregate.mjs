@@ -7,8 +7,7 @@
 // (scripts/postgres-server.mjs), each against the engine alone, with the process's peak memory.
 //
 //   node bench/aggregate.mjs    runs this group alone and prints its markdown section
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,21 +22,19 @@ import { fmt, NONE, times } from './format.mjs';
 export const title = 'Aggregates';
 
 const ROWS = 1e7;
-export const UNITS = 5e6;
+const UNITS = 5e6;
 const GROUPS = ['r0', 'r1', 'r2', 'r3', 'r4'];
 const MAX_ROWS = 1;
 const RUNS = 5;
 /** The scale cases take tens of seconds per run: fewer runs. */
 const SCALE_RUNS = 3;
 const BIG_ROWS = 1e8;
-/** DuckDB's memory limit for the 1e8-row aggregate read from a database file: beyond it DuckDB spills to disk. */
-const MEMORY_LIMIT = '2GB';
 const AIM = 1.3;
-export const PRIVACY = { epsilon: 1, delta: 1e-6 };
+const PRIVACY = { epsilon: 1, delta: 1e-6 };
 const AGE = [18, 90];
 const HOURS = [0, 60];
 const INCOME = [0, 500000];
-export const SPEC = {
+const SPEC = {
   privacyUnit: 'person_id',
   groupBy: 'region',
   groups: GROUPS,
@@ -216,8 +213,6 @@ export async function run(ctx) {
   connection.closeSync();
   instance.closeSync();
 
-  const bounded = memoryCase(ctx);
-
   // PostgreSQL: the same CSV copied into a private server; aggregate runs its SQL there.
   const postgres = await postgresCase(
     ctx,
@@ -295,9 +290,6 @@ export async function run(ctx) {
         `The ${BIG_ROWS.toExponential(0).replace('+', '')}-row table was generated in DuckDB from range() and hash() in ${fmt(bigLoadSeconds)} s (no file). ` +
           `Peak resident memory of the process: ${fmt(peakTable)} MiB after the 1e7-row runs, ${fmt(peakBig)} MiB after the ${BIG_ROWS.toExponential(0).replace('+', '')}-row ones (which hold that table in DuckDB's memory)` +
           (postgres.timed ? `, ${fmt(postgres.peak)} MiB after the PostgreSQL ones.` : '.'),
-        `Bounded memory: the same ${BIG_ROWS.toExponential(0).replace('+', '')} rows written to a DuckDB database file by one process (${fmt(bounded.create.seconds)} s), ` +
-          `then one aggregate by a fresh process with DuckDB's memory_limit at ${MEMORY_LIMIT}: ${fmt(bounded.aggregate.seconds)} s, ` +
-          `peak resident memory ${fmt(bounded.aggregate.peakMiB)} MiB (the whole process: Node, dpnoise and DuckDB, which spills to disk beyond its limit).`,
         ...(postgres.timed
           ? [
               `PostgreSQL ${postgres.version}: a private server (scripts/postgres-server.mjs, fsync off, default work_mem) on a Unix socket, the CSV loaded by COPY in ${fmt(postgres.loadSeconds)} s. ` +
@@ -308,20 +300,6 @@ export async function run(ctx) {
       ],
     },
   ];
-}
-
-/** The bounded-memory case: bench/aggregate-memory.mjs in fresh processes, on a database file under os.tmpdir(). */
-function memoryCase(ctx) {
-  ctx.log(`  ${BIG_ROWS.toExponential(0)} rows from a database file, memory_limit ${MEMORY_LIMIT} ...`);
-  const dir = mkdtempSync(join(os.tmpdir(), 'dpnoise-bench-memory-'));
-  const child = (...args) =>
-    JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL('./aggregate-memory.mjs', import.meta.url)), ...args], { encoding: 'utf8' }).trim());
-  try {
-    const file = join(dir, 'big.duckdb');
-    return { create: child('create', file, String(BIG_ROWS)), aggregate: child('aggregate', file, MEMORY_LIMIT) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /**
