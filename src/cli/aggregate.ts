@@ -1,8 +1,9 @@
 // `dpnoise aggregate`: private counts, sums, means, quantiles and histograms of a file (CSV,
 // Parquet or NDJSON, read by DuckDB) or of a PostgreSQL table (aggregated in the database) over
-// declared groups. The arguments become aggregate()'s
-// spec; everything is checked before the file is read, and the output is written only once the
-// release is complete. With --plan, the accuracy table is printed and no data is read.
+// declared groups; or, for a warehouse, the query and its plan file (--sql) and the release of
+// its result (--aggregated). The arguments become aggregate()'s spec; everything is checked before
+// the data is read, and the output is written only once the release is complete. With --plan
+// alone, the accuracy table is printed and no data is read.
 import { existsSync, readFileSync } from 'node:fs';
 import { createBudget, type PrivacyBudget, restoreBudget } from '../accounting/ledger.js';
 import { aggregate, type AggregateResult, planAggregate } from '../aggregate/aggregate.js';
@@ -183,6 +184,28 @@ function aligned(result: AggregateResult): string {
   return `${rows.map((r) => r.map((c, k) => (k >= 2 ? c.padStart(widths[k]!) : c.padEnd(widths[k]!))).join('  ')).join('\n')}\n`;
 }
 
+/** The options that make the spec, which a plan file fixes. */
+const STATISTIC_OPTIONS = [
+  'input',
+  'postgres',
+  'table',
+  'privacy-unit',
+  'group-by',
+  'groups',
+  'max-groups',
+  'max-rows',
+  'count',
+  'sum',
+  'mean',
+  'quantile',
+  'histogram',
+  'noise',
+  'weights',
+  'invalid',
+  'diagnostics',
+  'level',
+];
+
 /** Whether the arguments ask for the warehouse path, where --plan names a file (alone, it prints the accuracy table). */
 const warehouse = (args: string[]) => args.some((a) => a === '--sql' || a === '--aggregated' || a.startsWith('--aggregated='));
 
@@ -204,6 +227,8 @@ async function aggregatedCommand(
   values: Values,
   privacy: { epsilon: number; delta?: number } | undefined,
 ): Promise<AggregateResult & { budget: PrivacyBudget }> {
+  const given = STATISTIC_OPTIONS.filter((name) => values[name] !== undefined && values[name] !== false);
+  if (given.length > 0) throw new UsageError(`--aggregated takes the statistics from --plan; drop --${given.join(', --')}.`);
   const plan = JSON.parse(readFileSync(required(values, 'plan'), 'utf8'));
   if (privacy !== undefined && JSON.stringify(privacy) !== JSON.stringify(plan.privacy)) {
     throw new UsageError(`--epsilon and --delta must be the plan's (${JSON.stringify(plan.privacy)}), or left out.`);

@@ -98,7 +98,8 @@ describe('dpnoise aggregate', () => {
     const rows = parse(released.stdout, { columns: true }) as Record<string, string>[];
     expect(rows.map((x) => `${x.group} ${x.statistic}`)).toEqual(['north count', 'north mean', 'south count', 'south mean']);
     expect(Math.abs(Number(rows[0]!.value) - 1500)).toBeLessThan(6 * Number(rows[0]!.sd));
-    // Another privacy than the plan's, or a plan edited since, is refused.
+    // Statistics beside the plan's, another privacy than the plan's, or a plan edited since, are refused.
+    expect(dpnoise('aggregate', '--aggregated', result, '--plan', plan, '--count').stderr).toMatch(/takes the statistics from --plan; drop --count/);
     expect(dpnoise('aggregate', '--aggregated', result, '--plan', plan, '--epsilon', '2', '--delta', '1e-6').stderr).toMatch(/must be the plan's/);
     writeFileSync(plan, readFileSync(plan, 'utf8').replace('"groups"', '"groups" ').replace('100', '1000'));
     const edited = dpnoise('aggregate', '--aggregated', result, '--plan', plan);
