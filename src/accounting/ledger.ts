@@ -80,9 +80,10 @@ function spending(record: readonly Event[]): Privacy {
 /** The budgets createBudget and restoreBudget made. */
 const budgets = new WeakSet<object>();
 
-/** Whether `value` is a budget dpnoise made (so its spend is dpnoise's). */
-export function isBudget(value: unknown): value is PrivacyBudget {
-  return typeof value === 'object' && value !== null && budgets.has(value);
+/** `value` if it is a budget dpnoise made (so its spend is dpnoise's); else a TypeError. */
+export function readBudgetArgument(value: unknown): PrivacyBudget {
+  if (typeof value === 'object' && value !== null && budgets.has(value)) return value as PrivacyBudget;
+  throw new TypeError(`dpnoise: \`budget\` must be a budget from createBudget or restoreBudget; got ${describe(value)}.`);
 }
 
 function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record: Event[]): PrivacyBudget {

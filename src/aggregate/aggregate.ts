@@ -3,10 +3,10 @@
 // argument: the spec and the plan (all public) are checked first, then the source's columns, then
 // the budget is charged, and only then is the data read, so a call refused by the budget reads
 // nothing and any failure after the data is read has been paid for.
-import { isBudget, type PrivacyBudget } from '../accounting/ledger.js';
+import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
 import type { Privacy } from '../accounting/privacy.js';
 import type { ApproximateBudget, PureBudget } from '../core/budget.js';
-import { describe, readOptions } from '../core/validate.js';
+import { readOptions } from '../core/validate.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { type AccuracyLine, accuracyOf, blockOfKind } from './accuracy.js';
@@ -147,7 +147,7 @@ export function planAggregate(
  * @group Aggregates
  */
 export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudget | PureBudget, options: AggregateOptions): Promise<AggregateResult> {
-  if (!isBudget(budget)) throw new TypeError(`dpnoise: \`budget\` must be a budget from createBudget or restoreBudget; got ${describe(budget)}.`);
+  readBudgetArgument(budget);
   const target = readAggregatePrivacy(privacy);
   const o = readOptions('options', options, [...SPEC_OPTIONS, 'rng']);
   const rng = sourceOf(o.rng);

@@ -3,7 +3,7 @@
 // (aggregateSql), and the release of the query's result once it has been run there
 // (aggregateFromTotals). The plan's identifier is written in every result row, and the file is
 // checked against its own identifier, so a result made under other bounds is refused.
-import { isBudget, type PrivacyBudget } from '../accounting/ledger.js';
+import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
 import type { ApproximateBudget, PureBudget } from '../core/budget.js';
 import { describe, oneOf, readOptions } from '../core/validate.js';
 import { sourceOf } from '../noise/random.js';
@@ -81,11 +81,20 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A copy of plain data, each value read once (getters included); a TypeError for what cannot be copied (functions, symbols). */
+function plainCopy<T>(name: string, value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    throw new TypeError(`dpnoise: \`${name}\` must hold plain data (numbers, strings, arrays and objects) to be written to a plan file.`);
+  }
+}
+
 /** Options that are functions (onProgress) have no place in a file. */
 const FILE_OPTIONS = SPEC_OPTIONS.filter((name) => name !== 'table' && name !== 'onProgress');
 
 /** The plan's public choices, checked: the spec, its layout (which depends on the privacy) and the result's columns. */
-function planned(privacy: unknown, options: Record<string, unknown>) {
+function publicChoices(privacy: unknown, options: Record<string, unknown>) {
   const target = readAggregatePrivacy(privacy);
   const spec = readSpec({ ...options, table: [] });
   const plan = planOf(spec, target);
@@ -122,18 +131,13 @@ export function aggregateSql(
   if (typeof o.table !== 'string' || o.table.length === 0)
     throw new TypeError(`dpnoise: \`table\` must be a table name (schema.table allowed); got ${describe(o.table)}.`);
   const table = o.table;
-  const rest = Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'table'));
-  const { spec, plan, columns } = planned(privacy, rest);
+  // Every value is read once, here: the query, the plan file and its checksum are made from these
+  // copies, so a getter or a later change of the caller's objects cannot set them apart.
   const p = readOptions('privacy', privacy, ['epsilon', 'delta']);
-  const body = {
-    dpnoise: 'aggregate-plan',
-    version: 1,
-    dialect: dialect.name,
-    table,
-    privacy: p.delta === undefined ? { epsilon: p.epsilon } : { epsilon: p.epsilon, delta: p.delta },
-    options: rest,
-    columns,
-  } as const;
+  const record = p.delta === undefined ? { epsilon: p.epsilon } : { epsilon: p.epsilon, delta: p.delta };
+  const rest = plainCopy('options', Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'table')));
+  const { spec, plan, columns } = publicChoices(record, rest);
+  const body = { dpnoise: 'aggregate-plan', version: 1, dialect: dialect.name, table, privacy: record, options: rest, columns } as const;
   const id = checksum(canonical(body));
   const from = table.split('.').map(dialect.identifier).join('.');
   const query = aggregateQuery(spec, plan.layout, dialect, [], from, id);
@@ -143,7 +147,8 @@ export function aggregateSql(
 
 /** A plan file read back, checked against its own checksum. */
 function readPlanFile(value: unknown): AggregatePlanFile {
-  const o = readOptions('plan', value, ['dpnoise', 'version', 'dialect', 'table', 'privacy', 'options', 'columns', 'id']);
+  // One read of every value (a copy), so that what the checksum covers is what is used.
+  const o = plainCopy('plan', readOptions('plan', value, ['dpnoise', 'version', 'dialect', 'table', 'privacy', 'options', 'columns', 'id']));
   if (o.dpnoise !== 'aggregate-plan' || o.version !== 1) throw new TypeError('dpnoise: `plan` must be a plan file of aggregateSql (version 1).');
   const { id, ...body } = o;
   if (typeof id !== 'string' || checksum(canonical(body)) !== id) {
@@ -165,11 +170,11 @@ export async function aggregateFromTotals(
   budget: PrivacyBudget,
   options: { plan: AggregatePlanFile; rows: readonly Readonly<Record<string, unknown>>[] } & SampleOptions,
 ): Promise<AggregateResult> {
-  if (!isBudget(budget)) throw new TypeError(`dpnoise: \`budget\` must be a budget from createBudget or restoreBudget; got ${describe(budget)}.`);
+  readBudgetArgument(budget);
   const o = readOptions('options', options, ['plan', 'rows', 'rng']);
   const rng = sourceOf(o.rng);
   const file = readPlanFile(o.plan);
-  const { spec, plan, columns } = planned(file.privacy, { ...file.options });
+  const { spec, plan, columns } = publicChoices(file.privacy, { ...file.options });
   if (!Array.isArray(o.rows)) throw new TypeError(`dpnoise: \`rows\` must be the result's rows, an array of objects; got ${describe(o.rows)}.`);
   const rows = o.rows as readonly Record<string, unknown>[];
   const have = rows.length === 0 ? columns : Object.keys(rows[0]!);

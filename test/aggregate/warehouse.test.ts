@@ -78,6 +78,36 @@ describe('aggregateSql and aggregateFromTotals', () => {
     expect(budget.spent.epsilon).toBeGreaterThan(0.99);
   });
 
+  it('reads every option once: a getter that changes between reads cannot set the query apart from its plan file', async () => {
+    let reads = 0;
+    const shifting = {
+      ...options,
+      mean: {
+        get age() {
+          reads++;
+          return reads === 1 ? [0, 100] : [0, 1];
+        },
+      },
+    };
+    const { sql, plan } = aggregateSql(privacy, shifting, { dialect: 'duckdb' });
+    expect(reads).toBe(1);
+    expect(plan.options.mean).toEqual({ age: [0, 100] });
+    expect(sql).toContain("CAST('100' AS DOUBLE)"); // the bound read once is the query's
+    // The plan file too: the checksum covers exactly what is used.
+    let planReads = 0;
+    const tricky = {
+      ...plan,
+      get options() {
+        planReads++;
+        return planReads === 1 ? plan.options : { ...plan.options, mean: { age: [0, 1] } };
+      },
+    };
+    const rows = await runAsWarehouse(sql);
+    await aggregateFromTotals(createBudget(privacy), { plan: tricky, rows });
+    expect(planReads).toBe(1);
+    expect(() => aggregateSql(privacy, { ...options, groups: [() => 'north'] } as never, { dialect: 'duckdb' })).toThrow(TypeError);
+  });
+
   it('refuses a dialect it does not know, and a table that is not a name', () => {
     expect(() => aggregateSql(privacy, options, { dialect: 'oracle' as never })).toThrow(/`dialect` must be one of 'duckdb', 'postgres', 'bigquery', 'spark'/);
     expect(() => aggregateSql(privacy, { ...options, table: [] as never }, { dialect: 'spark' })).toThrow(/`table` must be a table name/);
