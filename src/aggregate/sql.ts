@@ -93,31 +93,35 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
   );
   const withCells = `(SELECT *${cells.join('')} FROM ${kept} k)`;
 
-  const scalars: string[] = [];
+  // Each result column's expression, by name; resultColumns gives their order.
+  const whenValid = (then: string, extra = '') => `CASE WHEN NOT bad${extra} THEN ${then} END`;
+  const expressions = new Map<string, string>([
+    ['plan', text(planId)],
+    ['gi', 'gi'],
+    ['bad', 'max(CASE WHEN bad THEN 1 ELSE 0 END)'],
+    ['valid', `count(${whenValid('1')})`],
+  ]);
+  cellMeasures(layout).forEach((_, j) => expressions.set(`c${j}`, `c${j}`));
   layout.measures.forEach((m, k) => {
-    const whenValid = (then: string, extra = '') => `CASE WHEN NOT bad${extra} THEN ${then} END`;
-    if (m.kind === 'count') scalars.push(`CAST(count(${whenValid('1')}) AS ${dialect.double}) AS m${k}`);
+    if (m.kind === 'count') expressions.set(`m${k}`, `CAST(count(${whenValid('1')}) AS ${dialect.double})`);
     else if (m.kind === 'units')
-      scalars.push(`CAST(${spec.unit === undefined ? `count(${whenValid('1')})` : `count(DISTINCT ${whenValid('u')})`} AS ${dialect.double}) AS m${k}`);
+      expressions.set(`m${k}`, `CAST(${spec.unit === undefined ? `count(${whenValid('1')})` : `count(DISTINCT ${whenValid('u')})`} AS ${dialect.double})`);
     else if (m.kind === 'sum') {
       // Each term is at most 2^25 quanta: a BIGINT; the engines sum BIGINTs exactly (HUGEINT, NUMERIC, INT64 within 2^63).
       const term = `CAST(floor((${clipped(v(m.column), m.lower, m.upper)} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5) AS ${dialect.bigint})`;
-      scalars.push(`CAST(sum(${whenValid(term)}) AS ${dialect.string}) AS m${k}`);
+      expressions.set(`m${k}`, `CAST(sum(${whenValid(term)}) AS ${dialect.string})`);
     } else if (m.kind === 'clipped') {
       const x = v(m.column);
-      scalars.push(`CAST(count(${whenValid('1', ` AND (${x} < ${double(m.lower)} OR ${x} > ${double(m.upper)})`)}) AS ${dialect.double}) AS m${k}`);
+      expressions.set(`m${k}`, `CAST(count(${whenValid('1', ` AND (${x} < ${double(m.lower)} OR ${x} > ${double(m.upper)})`)}) AS ${dialect.double})`);
     }
+  });
+  const select = resultColumns(layout).map((name) => {
+    const expression = expressions.get(name);
+    if (expression === undefined) throw new Error(`dpnoise: internal error: no SQL for the result column ${name}.`);
+    return expression === name ? name : `${expression} AS ${name}`;
   });
   const cellColumns = cellMeasures(layout).map((_, j) => `c${j}`);
   const groupBy = cellColumns.length === 0 ? 'gi' : `GROUPING SETS ((gi), ${cellColumns.map((c) => `(gi, ${c})`).join(', ')})`;
-  const select = [
-    `${text(planId)} AS plan`,
-    'gi',
-    ...cellColumns,
-    'max(CASE WHEN bad THEN 1 ELSE 0 END) AS bad',
-    `count(CASE WHEN NOT bad THEN 1 END) AS valid`,
-    ...scalars,
-  ];
   return `${ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n` : ''}SELECT ${select.join(', ')}\nFROM ${withCells} c GROUP BY ${groupBy}`;
 }
 
