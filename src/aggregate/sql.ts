@@ -101,7 +101,7 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
     ['bad', 'max(CASE WHEN bad THEN 1 ELSE 0 END)'],
     ['valid', `count(${whenValid('1')})`],
   ]);
-  cellMeasures(layout).forEach((_, j) => expressions.set(`c${j}`, `c${j}`));
+  for (const j of cellMeasures(layout).keys()) expressions.set(`c${j}`, `c${j}`);
   layout.measures.forEach((m, k) => {
     if (m.kind === 'count') expressions.set(`m${k}`, `CAST(count(${whenValid('1')}) AS ${dialect.double})`);
     else if (m.kind === 'units')
