@@ -7,6 +7,7 @@
 // (scripts/postgres-server.mjs), each against the engine alone, with the process's peak memory.
 //
 //   node bench/aggregate.mjs    runs this group alone and prints its markdown section
+import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -27,14 +28,14 @@ const GROUPS = ['r0', 'r1', 'r2', 'r3', 'r4'];
 const MAX_ROWS = 1;
 const RUNS = 5;
 /** The scale cases take tens of seconds per run: fewer runs. */
-const SCALE_RUNS = 3;
-const BIG_ROWS = 1e8;
+export const SCALE_RUNS = 3;
+export const BIG_ROWS = 1e8;
 const AIM = 1.3;
-const PRIVACY = { epsilon: 1, delta: 1e-6 };
+export const PRIVACY = { epsilon: 1, delta: 1e-6 };
 const AGE = [18, 90];
 const HOURS = [0, 60];
 const INCOME = [0, 500000];
-const SPEC = {
+export const SPEC = {
   privacyUnit: 'person_id',
   groupBy: 'region',
   groups: GROUPS,
@@ -99,23 +100,32 @@ function ensureCsv(log) {
 }
 
 /**
- * The engine alone: the same clipping, contribution bounding (row_number over random order) and
- * grouped count and clipped sums, one query; DuckDB's with QUALIFY, PostgreSQL's (which has none)
- * with the row number in a subquery.
+ * The engine alone: the same clipping, contribution bounding and grouped count and clipped sums,
+ * one query. The rows kept per unit and region: `window`, row_number over a random order (DuckDB's
+ * with QUALIFY, PostgreSQL's, which has none, in a subquery); `argMin`, DuckDB's arg_min of each
+ * column at the row of least random key (maxRows 1 only), an aggregation DuckDB spills to disk.
  */
-function baselineSql(from, postgres = false) {
+export function baselineSql(from, { engine = 'duckdb', keep = 'window' } = {}) {
   const clip = (column, [lower, upper]) => `LEAST(GREATEST(${column}, ${lower}), ${upper})`;
   const filter = `region IN (${GROUPS.map((g) => `'${g}'`).join(', ')}) AND person_id IS NOT NULL AND age IS NOT NULL AND hours IS NOT NULL AND income IS NOT NULL`;
   const pick = `row_number() OVER (PARTITION BY person_id, region ORDER BY random())`;
-  const kept = postgres
-    ? `(SELECT * FROM (SELECT *, ${pick} AS pick FROM ${from} WHERE ${filter}) p WHERE pick <= ${MAX_ROWS}) k`
-    : `(SELECT * FROM ${from} WHERE ${filter} QUALIFY ${pick} <= ${MAX_ROWS})`;
+  const kept =
+    keep === 'argMin'
+      ? `(SELECT person_id, region, ${['age', 'hours', 'income'].map((c) => `arg_min(${c}, r) AS ${c}`).join(', ')} FROM (SELECT *, random() AS r FROM ${from} WHERE ${filter}) x GROUP BY person_id, region)`
+      : engine === 'postgres'
+        ? `(SELECT * FROM (SELECT *, ${pick} AS pick FROM ${from} WHERE ${filter}) p WHERE pick <= ${MAX_ROWS}) k`
+        : `(SELECT * FROM ${from} WHERE ${filter} QUALIFY ${pick} <= ${MAX_ROWS})`;
   return `SELECT region, count(*) AS n, sum(${clip('age', AGE)}) AS age, sum(${clip('hours', HOURS)}) AS hours, sum(${clip('income', INCOME)}) AS income
     FROM ${kept} GROUP BY region`;
 }
 
+/** The statement that generates the BIG_ROWS-row table in DuckDB, from range() and hash(). */
+export const bigTableSql = (name) =>
+  `CREATE TABLE ${name} AS SELECT 1000000 + (hash(i) % ${UNITS * 10}) AS person_id, 'r' || (i % 5) AS region, 10 + hash(i + 1) % 90 AS age, ` +
+  `100000 + hash(i + 2) % 900000 AS income, (100 + hash(i + 3) % 900) / 10 AS hours FROM range(${BIG_ROWS}) t(i)`;
+
 /** The process's peak resident memory so far, in MiB (Node, DuckDB's threads and pg's client alike). */
-const peakMiB = () => process.resourceUsage().maxRSS / 1024;
+export const peakMiB = () => process.resourceUsage().maxRSS / 1024;
 
 /** A connection that records how long each statement dpnoise sends takes, by what it does. */
 function timedConnection(connection, stages) {
@@ -131,14 +141,14 @@ function timedConnection(connection, stages) {
   return { run: timed('run'), runAndReadAll: timed('runAndReadAll') };
 }
 
-const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+export const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 
 /**
  * Seconds per call of async fns: RUNS rounds of one call each, the order rotated every round.
  * Besides wall time, the process's CPU time (DuckDB's threads included), which other load on the
  * machine disturbs far less.
  */
-async function timeEach(fns, runs = RUNS) {
+export async function timeEach(fns, runs = RUNS) {
   const samples = fns.map(() => ({ wall: [], cpu: [] }));
   for (let round = 0; round < runs; round++) {
     for (let k = 0; k < fns.length; k++) {
@@ -200,10 +210,7 @@ export async function run(ctx) {
 
   ctx.log(`  ${BIG_ROWS.toExponential(0)} rows generated in DuckDB ...`);
   start = performance.now();
-  await connection.run(
-    `CREATE TABLE big AS SELECT 1000000 + (hash(i) % ${UNITS * 10}) AS person_id, 'r' || (i % 5) AS region, 10 + hash(i + 1) % 90 AS age, ` +
-      `100000 + hash(i + 2) % 900000 AS income, (100 + hash(i + 3) % 900) / 10 AS hours FROM range(${BIG_ROWS}) t(i)`,
-  );
+  await connection.run(bigTableSql('big'));
   const bigLoadSeconds = (performance.now() - start) / 1e3;
   const fromBig = await timeEach([() => releaseFrom({ connection, table: 'big' }), baseline('big')], SCALE_RUNS);
   check('1e8 rows');
@@ -212,6 +219,15 @@ export async function run(ctx) {
 
   connection.closeSync();
   instance.closeSync();
+
+  // Bounded memory: the same rows in a database file under a memory limit, in a process of its own.
+  const child = spawnSync(process.execPath, [fileURLToPath(new URL('./aggregate-bounded.mjs', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  if (child.status !== 0) throw new Error(`bench: bench/aggregate-bounded.mjs failed (status ${child.status})`);
+  const bounded = JSON.parse(child.stdout.trim().split('\n').at(-1));
+  ctx.check(bounded.close, `${BIG_ROWS} rows under ${bounded.limit}: aggregate's counts are not near DuckDB's`);
 
   // PostgreSQL: the same CSV copied into a private server; aggregate runs its SQL there.
   const postgres = await postgresCase(
@@ -276,6 +292,11 @@ export async function run(ctx) {
         row('CSV file', fromFile[0], fromFile[1]),
         row('DuckDB table', fromTable[0], fromTable[1]),
         row(`DuckDB table of ${BIG_ROWS.toExponential(0).replace('+', '')} rows (${SCALE_RUNS} runs)`, fromBig[0], fromBig[1]),
+        row(
+          `DuckDB file of ${BIG_ROWS.toExponential(0).replace('+', '')} rows, memory_limit ${bounded.limit} (${SCALE_RUNS} runs; DuckDB alone by arg_min)`,
+          bounded.timed[0],
+          bounded.timed[1],
+        ),
         postgres.timed
           ? row(`PostgreSQL table (${SCALE_RUNS} runs; "DuckDB alone" is PostgreSQL alone)`, postgres.timed[0], postgres.timed[1])
           : [`PostgreSQL: ${postgres.reason}`, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE],
@@ -290,6 +311,10 @@ export async function run(ctx) {
         `The ${BIG_ROWS.toExponential(0).replace('+', '')}-row table was generated in DuckDB from range() and hash() in ${fmt(bigLoadSeconds)} s (no file). ` +
           `Peak resident memory of the process: ${fmt(peakTable)} MiB after the 1e7-row runs, ${fmt(peakBig)} MiB after the ${BIG_ROWS.toExponential(0).replace('+', '')}-row ones (which hold that table in DuckDB's memory)` +
           (postgres.timed ? `, ${fmt(postgres.peak)} MiB after the PostgreSQL ones.` : '.'),
+        `Bounded memory (bench/aggregate-bounded.mjs, a process of its own): the same ${BIG_ROWS.toExponential(0).replace('+', '')} rows in a DuckDB database file ` +
+          `(written once${bounded.createSeconds > 0 ? `, in this run, in ${fmt(bounded.createSeconds)} s` : ''}), opened with memory_limit ${bounded.limit}: peak resident memory ${fmt(bounded.peak)} MiB ` +
+          `over its aggregate and DuckDB-alone runs (CPU s counts that process only). DuckDB alone with the window instead (QUALIFY row_number() ...), once: ` +
+          (bounded.window.error ? `failed, "${bounded.window.error}".` : `${fmt(bounded.window.seconds)} s.`),
         ...(postgres.timed
           ? [
               `PostgreSQL ${postgres.version}: a private server (scripts/postgres-server.mjs, fsync off, default work_mem) on a Unix socket, the CSV loaded by COPY in ${fmt(postgres.loadSeconds)} s. ` +
@@ -321,7 +346,10 @@ async function postgresCase(ctx, check, releaseFrom, setExact) {
     await client.query('ANALYZE people');
     const loadSeconds = (performance.now() - start) / 1e3;
     const timed = await timeEach(
-      [() => releaseFrom({ connection: client, table: 'people' }), async () => setExact((await client.query(baselineSql('people', true))).rows)],
+      [
+        () => releaseFrom({ connection: client, table: 'people' }),
+        async () => setExact((await client.query(baselineSql('people', { engine: 'postgres' }))).rows),
+      ],
       SCALE_RUNS,
     );
     check('PostgreSQL');

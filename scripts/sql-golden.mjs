@@ -1,5 +1,6 @@
 // The golden SQL files of test/aggregate/warehouse.test.ts: aggregateSql's query for one spec in
-// every dialect (test/fixtures/sql/<dialect>.sql), to be reviewed against each engine's
+// every dialect (test/fixtures/sql/<dialect>.sql), and for it with one row per unit and group
+// (maxRows 1, the default: <dialect>-one-row.sql, where the rows are kept by arg_min), to be reviewed against each engine's
 // documentation when they change (BigQuery and Spark SQL are not run here; DuckDB and PostgreSQL
 // are, by the tests). Run after `npm run build`: node scripts/sql-golden.mjs.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,4 +13,6 @@ const { privacy, options } = JSON.parse(readFileSync(new URL('../test/fixtures/s
 for (const dialect of DIALECTS) {
   const { sql } = aggregateSql(privacy, options, { dialect });
   writeFileSync(new URL(`../test/fixtures/sql/${dialect}.sql`, import.meta.url), sql);
+  const oneRow = aggregateSql(privacy, { ...options, maxRows: 1 }, { dialect }).sql;
+  writeFileSync(new URL(`../test/fixtures/sql/${dialect}-one-row.sql`, import.meta.url), oneRow);
 }

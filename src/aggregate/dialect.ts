@@ -1,7 +1,7 @@
 // The SQL dialects an aggregate's query is rendered in (sql.ts): the engines dpnoise runs it on
 // (DuckDB, PostgreSQL) and the warehouses it is printed for (BigQuery, Spark SQL). They differ in
-// quoting, type names, the safe cast of a value to a number, the random function and how a list
-// of rows is written; everything else is one rendering (docs/aggregates.md, "Engines").
+// quoting, type names, the safe cast of a value to a number, the random function, the arg_min
+// aggregate and how a list of rows is written; everything else is one rendering (docs/aggregates.md, "Engines").
 
 /** The dialects, by name. */
 export const DIALECTS = ['duckdb', 'postgres', 'bigquery', 'spark'] as const;
@@ -28,6 +28,11 @@ export interface Dialect {
   readonly infinity: string;
   /** A uniform random number, drawn afresh for every row and every run. */
   readonly random: string;
+  /**
+   * The aggregate giving `value` at the row of least `key` (DuckDB's arg_min), where the dialect
+   * has one: an aggregation the engine can spill to disk, where a window may hold every row in memory.
+   */
+  readonly argMin?: (value: string, key: string) => string;
   /** A table (k, gi) of the given rows. */
   values(rows: ReadonlyArray<readonly [string, number]>): string;
 }
@@ -52,6 +57,7 @@ const duckdb: Dialect = {
   number: (c) => `TRY_CAST(s.${duckdb.identifier(c.name)} AS DOUBLE)`,
   infinity: 'Infinity',
   random: 'random()',
+  argMin: (value, key) => `arg_min(${value}, ${key})`,
   values: standardValues(doubled("'")),
 };
 
@@ -86,6 +92,7 @@ const bigquery: Dialect = {
   number: (c) => `SAFE_CAST(s.${bigquery.identifier(c.name)} AS FLOAT64)`,
   infinity: 'inf',
   random: 'RAND()',
+  argMin: (value, key) => `MIN_BY(${value}, ${key})`,
   values: (rows) => `SELECT * FROM UNNEST([${rows.map(([k, gi]) => `STRUCT(${backslashed(k)} AS k, ${gi} AS gi)`).join(', ')}])`,
 };
 
@@ -99,6 +106,7 @@ const spark: Dialect = {
   number: (c) => `TRY_CAST(s.${spark.identifier(c.name)} AS DOUBLE)`,
   infinity: 'Infinity',
   random: 'rand()',
+  argMin: (value, key) => `min_by(${value}, ${key})`,
   values: (rows) => `SELECT * FROM VALUES ${rows.map(([k, gi]) => `(${backslashed(k)}, ${gi})`).join(', ')} AS v(k, gi)`,
 };
 

@@ -45,7 +45,7 @@ export function resultColumns(layout: Layout): string[] {
  * elsewhere), reading `from` (fromClause). `planId` is written in every result row, so that a
  * result can be matched to the plan it was made under. One pass: the rows in declared groups with
  * their values and `bad` flag; per unit and group up to maxRows of them, drawn by the dialect's
- * random() (then up to maxGroups groups per unit, the same way); each row's cell for every bin and
+ * random() (then up to maxGroups groups per unit, the same way; keepAtMost); each row's cell for every bin and
  * quantile measure (-1 for invalid rows); and the totals per group, and per group and cell, in one
  * aggregation by GROUPING SETS, so that every total reads the same random choice of rows.
  */
@@ -77,13 +77,18 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
   const all = ['u', 'gi', ...names.map((_, i) => `v${i}`), 'bad'];
   let kept = rows;
   if (spec.unit !== undefined) {
-    const perGroup = `(SELECT ${all.join(', ')} FROM (SELECT *, row_number() OVER (PARTITION BY u, gi, bad ORDER BY ${dialect.random}) AS pick FROM ${rows} x) p WHERE pick <= ${spec.maxRows})`;
+    const perGroup = keepAtMost(spec.maxRows, ['u', 'gi', 'bad'], all, rows, dialect);
     kept = perGroup;
     if (spec.groups === undefined || spec.maxGroups < spec.groups.length) {
-      // Read twice (for the groups per unit, and for the rows kept), so a CTE: one random choice for both.
-      ctes.push(`dpnoise_per_group AS ${perGroup}`);
-      const unitGroups = `(SELECT u, gi FROM (SELECT u, gi, row_number() OVER (PARTITION BY u ORDER BY ${dialect.random}) AS pick FROM (SELECT DISTINCT u, gi FROM dpnoise_per_group WHERE NOT bad) a) b WHERE pick <= ${spec.maxGroups})`;
-      kept = `(SELECT ${all.map((c) => `p.${c}`).join(', ')} FROM dpnoise_per_group p LEFT JOIN ${unitGroups} g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL)`;
+      if (spec.maxRows === 1) {
+        // A unit has one row per group (and flag) now: keeping maxGroups of its rows keeps maxGroups of its groups.
+        kept = keepAtMost(spec.maxGroups, ['u', 'bad'], all, perGroup, dialect);
+      } else {
+        // Read twice (for the groups per unit, and for the rows kept), so a CTE: one random choice for both.
+        ctes.push(`dpnoise_per_group AS ${perGroup}`);
+        const unitGroups = keepAtMost(spec.maxGroups, ['u'], ['u', 'gi'], '(SELECT DISTINCT u, gi FROM dpnoise_per_group WHERE NOT bad)', dialect);
+        kept = `(SELECT ${all.map((c) => `p.${c}`).join(', ')} FROM dpnoise_per_group p LEFT JOIN ${unitGroups} g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL)`;
+      }
     }
   }
 
@@ -123,6 +128,23 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
   const cellColumns = cellMeasures(layout).map((_, j) => `c${j}`);
   const groupBy = cellColumns.length === 0 ? 'gi' : `GROUPING SETS ((gi), ${cellColumns.map((c) => `(gi, ${c})`).join(', ')})`;
   return `${ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n` : ''}SELECT ${select.join(', ')}\nFROM ${withCells} c GROUP BY ${groupBy}`;
+}
+
+/**
+ * At most `k` rows of the relation `from` per value of the `partition` columns, drawn uniformly at
+ * random afresh on every run, with its `columns`. For k = 1, where the dialect has arg_min, an
+ * aggregation keeps the row of least random key: every column is read at that one row (the key is
+ * a column of a subquery, drawn once per row), and engines spill an aggregation to disk where DuckDB
+ * 1.5's window held every row in memory (docs/aggregates.md, "Engines"). Otherwise row_number()
+ * over a random order.
+ */
+function keepAtMost(k: number, partition: readonly string[], columns: readonly string[], from: string, dialect: Dialect): string {
+  const by = partition.join(', ');
+  if (k === 1 && dialect.argMin !== undefined) {
+    const select = columns.map((c) => (partition.includes(c) ? c : `${dialect.argMin!(c, 'rk')} AS ${c}`));
+    return `(SELECT ${select.join(', ')} FROM (SELECT *, ${dialect.random} AS rk FROM ${from} x) y GROUP BY ${by})`;
+  }
+  return `(SELECT ${columns.join(', ')} FROM (SELECT *, row_number() OVER (PARTITION BY ${by} ORDER BY ${dialect.random}) AS pick FROM ${from} x) p WHERE pick <= ${k})`;
 }
 
 /** The SQL of a bin or quantile leaf measure's cell of a valid row. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutOf } from '../../src/aggregate/layout.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
 import { readSpec } from '../../src/aggregate/spec.js';
-import { engineRun, people, STATISTICS } from './engine-cases.js';
+import { engineRun, expectOneRowPerUnit, ONE_ROW, people, STATISTICS, threeRowsPerUnit } from './engine-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dpnoise-duckdb-'));
 const rows = people(7, 2000, 2000);
@@ -71,6 +71,41 @@ describe('the DuckDB engine', () => {
     expect(Array.from(count).reduce((a, b) => a + b, 0)).toBe(4);
     expect(Array.from(count).filter((c) => c > 0).length).toBe(2);
     expect(Array.from(totals[1]!).reduce((a, b) => a + b, 0)).toBe(400); // age clipped to 100
+  });
+
+  it.each(['rows', 'groups'] as const)('keeps one row per unit, uniformly at random, every value from that one row (%s)', async (spread) => {
+    const file = join(dir, `three-${spread}.csv`);
+    writeFileSync(
+      file,
+      `id,region,age,income\n${threeRowsPerUnit(spread)
+        .map((r) => `${r.id},${r.region},${r.age},${r.income}`)
+        .join('\n')}\n`,
+    );
+    const spec = readSpec({ ...ONE_ROW, ...(spread === 'groups' ? { maxGroups: 1 } : {}), table: file });
+    const layout = layoutOf(spec, false);
+    expectOneRowPerUnit(spread, (await engineRun(spec, layout)).totals, layout);
+  });
+
+  it('bounds contributions within a memory limit far below the rows (an aggregation DuckDB spills; its window held them all)', async () => {
+    const small = await DuckDBInstance.create(':memory:', { memory_limit: '64MB', threads: '2', temp_directory: join(dir, 'spill') });
+    try {
+      const connection = await small.connect();
+      await connection.run(
+        'CREATE TABLE wide AS SELECT i % 1000000 AS id, 1 AS region, hash(i) % 100 AS age, hash(i + 1) % 500000 AS income, hash(i + 2) % 60 AS hours FROM range(3000000) t(i)',
+      );
+      const spec = readSpec({
+        privacyUnit: 'id',
+        groupBy: 'region',
+        groups: ['1'],
+        count: true,
+        sum: { age: [0, 100], income: [0, 500000], hours: [0, 60] },
+        table: { connection, table: 'wide' },
+      });
+      const { totals } = await engineRun(spec);
+      expect(totals[0]![0]).toBe(1e6); // one row per unit
+    } finally {
+      small.closeSync();
+    }
   });
 
   it('refuses a spec naming a column the table lacks, before reading any row', async () => {

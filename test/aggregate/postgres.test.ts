@@ -14,7 +14,7 @@ import { layoutOf } from '../../src/aggregate/layout.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { createRng } from '../../src/index.js';
-import { engineRun, GROUPS, people, plain, STATISTICS } from './engine-cases.js';
+import { engineRun, expectOneRowPerUnit, GROUPS, ONE_ROW, people, plain, STATISTICS, threeRowsPerUnit } from './engine-cases.js';
 import { type PostgresServer, postgresBinaries, startPostgres } from '../../scripts/postgres-server.mjs';
 
 const bin = postgresBinaries();
@@ -107,6 +107,20 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     // The rows kept are the engine's random() draw: three runs keeping the same incomes would be a fixed choice.
     const incomes = runs.map((t) => t[2]![0]! + t[2]![1]! + t[2]![2]!);
     expect(new Set(incomes).size).toBeGreaterThan(1);
+  });
+
+  it.each(['rows', 'groups'] as const)('keeps one row per unit, uniformly at random, every value from that one row (%s)', async (spread) => {
+    const three = threeRowsPerUnit(spread);
+    await client.query(`CREATE TABLE three_${spread} (id text, region text, age float8, income float8)`);
+    await client.query(`INSERT INTO three_${spread} SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[])`, [
+      three.map((r) => r.id),
+      three.map((r) => r.region),
+      three.map((r) => r.age),
+      three.map((r) => r.income),
+    ]);
+    const spec = readSpec({ ...ONE_ROW, ...(spread === 'groups' ? { maxGroups: 1 } : {}), table: { connection: client, table: `three_${spread}` } });
+    const layout = layoutOf(spec, false);
+    expectOneRowPerUnit(spread, (await engineRun(spec, layout)).totals, layout);
   });
 
   it("refuses a NULL or non-numeric value, or drops its row with invalid: 'drop'", async () => {

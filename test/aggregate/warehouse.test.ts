@@ -38,6 +38,7 @@ async function runAsWarehouse(sql: string): Promise<Record<string, unknown>[]> {
 describe('aggregateSql and aggregateFromTotals', () => {
   it.each(DIALECTS)('renders the %s query as its golden file', (dialect) => {
     expect(aggregateSql(golden.privacy, golden.options, { dialect }).sql).toBe(fixture(`${dialect}.sql`));
+    expect(aggregateSql(golden.privacy, { ...golden.options, maxRows: 1 }, { dialect }).sql).toBe(fixture(`${dialect}-one-row.sql`));
   });
 
   it("releases the DuckDB rendering's result exactly as aggregate releases the table (same seed, same figures)", async () => {
