@@ -8,7 +8,7 @@
 //
 //   node bench/aggregate.mjs    runs this group alone and prints its markdown section
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, readFileSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -126,6 +126,15 @@ export const bigTableSql = (name) =>
 
 /** The process's peak resident memory so far, in MiB (Node, DuckDB's threads and pg's client alike). */
 export const peakMiB = () => process.resourceUsage().maxRSS / 1024;
+
+/** The peak resident memory of a PostgreSQL backend process (its /proc status, readable by any user on Linux), in MiB, or undefined. */
+function backendPeakMiB(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A connection that records how long each statement dpnoise sends takes, by what it does. */
 function timedConnection(connection, stages) {
@@ -318,7 +327,10 @@ export async function run(ctx) {
         ...(postgres.timed
           ? [
               `PostgreSQL ${postgres.version}: a private server (scripts/postgres-server.mjs, fsync off, default work_mem) on a Unix socket, the CSV loaded by COPY in ${fmt(postgres.loadSeconds)} s. ` +
-                "aggregate's CPU s counts only this process (the work is the server's): compare the wall times.",
+                "aggregate's CPU s counts only this process (the work is the server's): compare the wall times. " +
+                (postgres.serverPeak === undefined
+                  ? "The server backend's peak memory could not be read."
+                  : `Peak resident memory of the server backend that ran every PostgreSQL query (load, aggregate and PostgreSQL alone; shared buffers it touched included): ${fmt(postgres.serverPeak)} MiB.`),
             ]
           : []),
         ...(generated ? ['The CSV was written in this run (not timed).'] : []),
@@ -353,7 +365,7 @@ async function postgresCase(ctx, check, releaseFrom, setExact) {
       SCALE_RUNS,
     );
     check('PostgreSQL');
-    return { timed, version, loadSeconds, peak: peakMiB() };
+    return { timed, version, loadSeconds, peak: peakMiB(), serverPeak: backendPeakMiB((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid) };
   } finally {
     await client.end();
     server.stop();
