@@ -73,20 +73,23 @@ describe('the DuckDB engine', () => {
     expect(Array.from(totals[1]!).reduce((a, b) => a + b, 0)).toBe(400); // age clipped to 100
   });
 
-  it.each(['rows', 'groups'] as const)('keeps one row per unit, uniformly at random and afresh each run, every value from that one row (%s)', async (spread) => {
-    const file = join(dir, `three-${spread}.csv`);
-    writeFileSync(
-      file,
-      `id,region,age,income\n${threeRowsPerUnit(spread)
-        .map((r) => `${r.id},${r.region},${r.age},${r.income}`)
-        .join('\n')}\n`,
-    );
-    const spec = readSpec({ ...ONE_ROW, ...(spread === 'groups' ? { maxGroups: 1 } : {}), table: file });
-    const layout = layoutOf(spec, false);
-    const runs = [(await engineRun(spec, layout)).totals, (await engineRun(spec, layout)).totals];
-    for (const totals of runs) expectOneRowPerUnit(spread, totals, layout);
-    expect(runs[1]).not.toEqual(runs[0]); // drawn afresh: two runs keeping the same rows would be a fixed choice
-  });
+  it.each(['rows', 'groups'] as const)(
+    'keeps one row per unit, uniformly at random and afresh each run, every value from that one row (%s)',
+    async (spread) => {
+      const file = join(dir, `three-${spread}.csv`);
+      writeFileSync(
+        file,
+        `id,region,age,income\n${threeRowsPerUnit(spread)
+          .map((r) => `${r.id},${r.region},${r.age},${r.income}`)
+          .join('\n')}\n`,
+      );
+      const spec = readSpec({ ...ONE_ROW, ...(spread === 'groups' ? { maxGroups: 1 } : {}), table: file });
+      const layout = layoutOf(spec, false);
+      const runs = [(await engineRun(spec, layout)).totals, (await engineRun(spec, layout)).totals];
+      for (const totals of runs) expectOneRowPerUnit(spread, totals, layout);
+      expect(runs[1]).not.toEqual(runs[0]); // drawn afresh: two runs keeping the same rows would be a fixed choice
+    },
+  );
 
   it('bounds contributions within a memory limit far below the rows (an aggregation DuckDB spills; its window held them all)', async () => {
     const small = await DuckDBInstance.create(':memory:', { memory_limit: '64MB', threads: '2', temp_directory: join(dir, 'spill') });

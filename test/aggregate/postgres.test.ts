@@ -109,21 +109,24 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     expect(new Set(incomes).size).toBeGreaterThan(1);
   });
 
-  it.each(['rows', 'groups'] as const)('keeps one row per unit, uniformly at random and afresh each run, every value from that one row (%s)', async (spread) => {
-    const three = threeRowsPerUnit(spread);
-    await client.query(`CREATE TABLE three_${spread} (id text, region text, age float8, income float8)`);
-    await client.query(`INSERT INTO three_${spread} SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[])`, [
-      three.map((r) => r.id),
-      three.map((r) => r.region),
-      three.map((r) => r.age),
-      three.map((r) => r.income),
-    ]);
-    const spec = readSpec({ ...ONE_ROW, ...(spread === 'groups' ? { maxGroups: 1 } : {}), table: { connection: client, table: `three_${spread}` } });
-    const layout = layoutOf(spec, false);
-    const runs = [(await engineRun(spec, layout)).totals, (await engineRun(spec, layout)).totals];
-    for (const totals of runs) expectOneRowPerUnit(spread, totals, layout);
-    expect(runs[1]).not.toEqual(runs[0]); // drawn afresh: two runs keeping the same rows would be a fixed choice
-  });
+  it.each(['rows', 'groups'] as const)(
+    'keeps one row per unit, uniformly at random and afresh each run, every value from that one row (%s)',
+    async (spread) => {
+      const three = threeRowsPerUnit(spread);
+      await client.query(`CREATE TABLE three_${spread} (id text, region text, age float8, income float8)`);
+      await client.query(`INSERT INTO three_${spread} SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[])`, [
+        three.map((r) => r.id),
+        three.map((r) => r.region),
+        three.map((r) => r.age),
+        three.map((r) => r.income),
+      ]);
+      const spec = readSpec({ ...ONE_ROW, ...(spread === 'groups' ? { maxGroups: 1 } : {}), table: { connection: client, table: `three_${spread}` } });
+      const layout = layoutOf(spec, false);
+      const runs = [(await engineRun(spec, layout)).totals, (await engineRun(spec, layout)).totals];
+      for (const totals of runs) expectOneRowPerUnit(spread, totals, layout);
+      expect(runs[1]).not.toEqual(runs[0]); // drawn afresh: two runs keeping the same rows would be a fixed choice
+    },
+  );
 
   it("refuses a NULL or non-numeric value, or drops its row with invalid: 'drop'", async () => {
     await client.query(
