@@ -1,7 +1,8 @@
 // The SQL dialects an aggregate's query is rendered in (sql.ts): the engines dpnoise runs it on
 // (DuckDB, PostgreSQL) and the warehouses it is printed for (BigQuery, Spark SQL). They differ in
 // quoting, type names, the safe cast of a value to a number, the random function, the arg_min
-// aggregate and how a list of rows is written; everything else is one rendering (docs/aggregates.md, "Engines").
+// aggregate and how a list of rows is written; everything else is one rendering
+// (docs/aggregates.md, "Engines").
 
 /** The dialects, by name. */
 export const DIALECTS = ['duckdb', 'postgres', 'bigquery', 'spark'] as const;

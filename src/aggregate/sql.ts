@@ -45,9 +45,10 @@ export function resultColumns(layout: Layout): string[] {
  * elsewhere), reading `from` (fromClause). `planId` is written in every result row, so that a
  * result can be matched to the plan it was made under. One pass: the rows in declared groups with
  * their values and `bad` flag; per unit and group up to maxRows of them, drawn by the dialect's
- * random() (then up to maxGroups groups per unit, the same way; keepAtMost); each row's cell for every bin and
- * quantile measure (-1 for invalid rows); and the totals per group, and per group and cell, in one
- * aggregation by GROUPING SETS, so that every total reads the same random choice of rows.
+ * random() (then up to maxGroups groups per unit, the same way; keepAtMost); each row's cell for
+ * every bin and quantile measure (-1 for invalid rows); and the totals per group, and per group
+ * and cell, in one aggregation by GROUPING SETS, so that every total reads the same random choice
+ * of rows.
  */
 export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, columns: readonly Column[], from: string, planId: string): string {
   const { identifier, text } = dialect;
