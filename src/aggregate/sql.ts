@@ -9,11 +9,13 @@ import { LEAVES, type Layout, type Measure } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
 import { emptyTotals, sumQuantum, type Totals } from './totals.js';
 
+/** A table name (schema.table allowed), each part quoted in the dialect. */
+export const tableName = (table: string, dialect: Dialect): string => table.split('.').map(dialect.identifier).join('.');
+
 /** The FROM clause of a source: a file DuckDB reads by its extension, or a table (schema.table allowed). */
 export function fromClause(spec: Spec, dialect: Dialect): string {
   if (typeof spec.source === 'string') return dialect.text(spec.source);
-  const { table } = spec.source as { table: string };
-  return table.split('.').map(dialect.identifier).join('.');
+  return tableName((spec.source as { table: string }).table, dialect);
 }
 
 /** Runs `work`, reporting the engine's progress to `onProgress` every 250 ms meanwhile. */

@@ -12,7 +12,7 @@ import { type AggregateResult, released } from './aggregate.js';
 import { DIALECT, DIALECTS, type DialectName } from './dialect.js';
 import { planOf, readAggregatePrivacy } from './plan.js';
 import { type AggregateSpec, readSpec, SPEC_OPTIONS } from './spec.js';
-import { aggregateQuery, resultColumns, totalsFromRows } from './sql.js';
+import { aggregateQuery, resultColumns, tableName, totalsFromRows } from './sql.js';
 
 /**
  * A plan file: what aggregateFromTotals needs to release the result of aggregateSql's query.
@@ -139,8 +139,7 @@ export function aggregateSql(
   const { spec, plan, columns } = publicChoices(record, rest);
   const body = { dpnoise: 'aggregate-plan', version: 1, dialect: dialect.name, table, privacy: record, options: rest, columns } as const;
   const id = checksum(canonical(body));
-  const from = table.split('.').map(dialect.identifier).join('.');
-  const query = aggregateQuery(spec, plan.layout, dialect, [], from, id);
+  const query = aggregateQuery(spec, plan.layout, dialect, [], tableName(table, dialect), id);
   const sql = `-- dpnoise aggregate plan ${id} (${dialect.name}): run this query where the table is, save its result as CSV, and release it\n-- with the plan file: dpnoise aggregate --aggregated result.csv --plan plan.json\n${query};\n`;
   return { sql, plan: Object.freeze({ ...body, id }) as AggregatePlanFile };
 }
