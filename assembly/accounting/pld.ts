@@ -159,7 +159,7 @@ const GL4_SPAN: f64 = 0.05;
  * P(z0 < Z <= z1) for a standard normal Z, to a few ulp: on a very narrow interval
  * (w max(1, |c| + w) <= 0.05 for the width w and the centre c) the 4-point Gauss-Legendre rule,
  * on a narrow one (|c| w <= 1 and w <= 1/2) the 8-point rule, whose errors there are far below an
- * ulp (docs/accounting.md, "Connect the dots"); otherwise a difference of tails that do not
+ * ulp (docs/accounting.md, "The certified range"); otherwise a difference of tails that do not
  * cancel, Q(z0) (1 - Q(z1)/Q(z0)) by logarithms.
  */
 export function normalMass(z0: f64, z1: f64): f64 {
@@ -346,43 +346,32 @@ function pairBin(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i3
 /**
  * The pessimistic connect-the-dots distribution of a pair (kind, parameter, rate, direction as
  * hockeyDelta) on the losses (lower + i) h, i < n (n >= 2): probs[i] the masses, returned the
- * mass at infinity (Doroshenko et al. 2022). The loss's mass in each bin (loss_{k-1}, loss_k] is
- * split between the bin's two ends so that both its P-mass a_k and its Q-mass b_k are kept: the
- * lower end gets a_k (e^t - 1) / (e^h - 1) and the upper end the rest, where e^t = e^loss_k b_k / a_k;
- * the mass at or below loss_0 goes to loss_0, the mass above loss_{n-1} to infinity. This is the
- * construction whose hockey-stick curve joins the true one's values at the grid points (linearly in
- * e^eps between them), above it since the curve is convex in e^eps.
+ * mass at infinity (Doroshenko et al. 2022): the distribution whose hockey-stick curve meets the
+ * pair's at every grid point, linear in e^eps in between (above the true curve, which is convex in
+ * e^eps). `deltas` (n doubles of scratch) gets the curve's values t_j at the grid points; the mass
+ * at infinity is t_(n-1), and with T_j = t_j - t_(n-1), A_j = sum_{i > j} p_i follows from the
+ * curve's recurrence D_(j-1) = D_j + c (A_(j-1) - D_j), c = 1 - e^-h, solved for A_(j-1) with
+ * D = T: A_(j-1) = T_j + (T_(j-1) - T_j) / c, and p_j = A_(j-1) - A_j (taken as 0 where rounding
+ * makes it negative); the rest of the mass, 1 - A_0 - t_(n-1), goes to the lowest loss.
  *
- * Then the check: `deltas` (n doubles of scratch) gets hockeyDelta at every grid point, and the
- * distribution's own delta there, D_j plus the infinite mass with D_j = sum_{i > j} p_i
- * (1 - e^((j - i) h)), computed by the recurrence D_{j-1} = D_j + c (A_{j-1} - D_j), c = 1 - e^-h,
- * A_j = sum_{i > j} p_i, both carried in double-double so that its error stays within
- * 16 u (A_j + D_j + infinity), must reach it raised by its error bound; the largest shortfall, a
- * few ulp of the probability 1 at most, moves from the lowest losses to infinity (docs/accounting.md,
- * "Connect the dots").
+ * Then the check: the distribution's own delta at every grid point, D_j plus the infinite mass,
+ * computed by the same recurrence from the masses, carried in double-double so that its error
+ * stays within 16 u (A_j + D_j + infinity), must reach t_j raised by its error bound; the largest
+ * shortfall, a few ulp of the probability 1 at most, moves from the lowest losses to infinity
+ * (docs/accounting.md, "Connect the dots").
  */
 export function connectDots(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize, probs: usize): f64 {
-  for (let i = 0; i < n; i++) put(probs, i, 0.0);
-  const em1 = Math.expm1(h);
-  // Everything at or below loss_0 moves up to it; everything above loss_{n-1} to infinity.
-  pairBin(kind, parameter, extra, rate, direction, -Infinity, lower * h);
-  put(probs, 0, binP);
-  pairBin(kind, parameter, extra, rate, direction, (lower + <f64>(n - 1)) * h, Infinity);
-  let infinity = binP;
-  // Each edge's base loss serves the bins on both sides of it.
-  let edge = edgeLoss(rate, direction, lower * h);
-  for (let k = 1; k < n; k++) {
-    const top = (lower + <f64>k) * h; // bin edges are computed one way, so an atom on an edge falls in one bin only
-    const next = edgeLoss(rate, direction, top);
-    pairBinAt(kind, parameter, extra, rate, direction, edge, next);
-    edge = next;
-    if (!(binP > 0.0)) continue;
-    // t = loss_k - (the P-mean of the loss in the bin, as e^-mean = b / a), within [0, h].
-    const t = Math.min(h, Math.max(0.0, top + Math.log(binQ / binP)));
-    const low = binP * Math.min(1.0, Math.expm1(t) / em1);
-    put(probs, k - 1, at(probs, k - 1) + low);
-    put(probs, k, at(probs, k) + (binP - low));
+  hockeyDeltas(kind, parameter, extra, rate, direction, lower, h, n, deltas);
+  const infinity = at(deltas, n - 1);
+  const c = -Math.expm1(-h);
+  let above: f64 = 0.0; // A_j
+  for (let j = n - 1; j >= 1; j--) {
+    const tj = at(deltas, j) - infinity;
+    const next = Math.max(above, tj + (at(deltas, j - 1) - infinity - tj) / c); // A_(j-1)
+    put(probs, j, next - above);
+    above = next;
   }
+  put(probs, 0, Math.max(0.0, 1.0 - infinity - above));
   // A total P-mass above 1 (rounding) leaves from the lowest losses, which no grid point's delta counts.
   let total: f64 = infinity;
   for (let i = 0; i < n; i++) total += at(probs, i);
@@ -393,9 +382,7 @@ export function connectDots(kind: i32, parameter: f64, extra: f64, rate: f64, di
     put(probs, i, p - taken);
     excess -= taken;
   }
-  hockeyDeltas(kind, parameter, extra, rate, direction, lower, h, n, deltas);
   // The check, from the top, in double-double (Neumaier's two-sum).
-  const c = -Math.expm1(-h);
   let ah: f64 = 0.0;
   let al: f64 = 0.0;
   let dh: f64 = 0.0;

@@ -48,6 +48,42 @@ describe('eventPmfs: every delta an upper bound, close to the exact one on a fin
     }
   });
 
+  it("connect the dots meets each pair's curve at every grid point, with masses >= 0 of total 1 and Q-mass at most 1", () => {
+    const w = wasm();
+    const h = 1e-2;
+    // [event, its wasm kind, parameter and extra (hockeyDelta's), rate]
+    const pairs: [Event, number, number, number, number][] = [
+      [gaussian, 0, 1, 0, 1],
+      [{ type: 'poisson', rate: 0.05, event: gaussian }, 0, 1, 0, 0.05],
+      [{ type: 'laplace', epsilon: 0.5 }, 1, 0.5, 0, 1],
+      [{ type: 'pure', epsilon: 1 }, 2, 1, 0, 1],
+      [{ type: 'poisson', rate: 0.2, event: { type: 'discrete-laplace', scale: 3, sensitivity: 2 } }, 3, 3, 2, 0.2],
+      [{ type: 'discrete-gaussian', variance: 4, sensitivity: 1 }, 4, 4, 1, 1],
+    ];
+    for (const [event, kind, parameter, extra, rate] of pairs) {
+      eventPmfs(event, h).forEach((pmf, direction) => {
+        const where = `${JSON.stringify(event)} direction ${direction}`;
+        let total = pmf.infinity;
+        let qMass = 0;
+        pmf.probs.forEach((p, i) => {
+          expect(p, where).toBeGreaterThanOrEqual(0);
+          total += p;
+          qMass += p * Math.exp(-(pmf.lower + i) * h);
+        });
+        expect(Math.abs(total - 1), where).toBeLessThan(1e-12);
+        expect(qMass, where).toBeLessThanOrEqual(1 + 1e-12);
+        for (let i = 0; i < pmf.probs.length; i++) {
+          const loss = (pmf.lower + i) * h;
+          const curve = w.hockeyDelta(kind, parameter, extra, rate, direction, loss);
+          const own = pmfDelta(pmf, h, loss);
+          expect(own, `${where} at ${loss}`).toBeGreaterThanOrEqual(curve);
+          // The check's margin moves about 1e-14 to infinity (the curve's error bound at the lowest loss).
+          expect(own - curve, `${where} at ${loss}`).toBeLessThan(4e-14 + 1e-9 * curve);
+        }
+      });
+    }
+  });
+
   it('pmfEpsilon is the smallest epsilon whose pmfDelta meets delta', () => {
     const h = 1e-3;
     const [pmf] = eventPmfs({ type: 'composed', events: [[gaussian, 9]] }, h);
