@@ -27,7 +27,7 @@ import { discreteGaussianEvents } from './discrete-gaussian.js';
 import { type Event, slackOf } from './events.js';
 import { halfSquare, lossNorm } from './loss.js';
 import { pldSupports } from './pld.js';
-import { rdp, rdpDelta, rdpEpsilon } from './rdp.js';
+import { curveDelta, curveEpsilon, FALLBACK_ORDERS, RDP_ORDERS, rdp, rdpCurve } from './rdp.js';
 import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
 
 /**
@@ -196,11 +196,13 @@ function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper
 /** Renyi orders: above 1 (at 1 Renyi divergence is the KL divergence, a different notion). */
 const ALPHA = { min: 1, max: 1e6, minOpen: true };
 
-/** The RDP route: the event's RDP curve at the default orders, converted (rdp.ts). */
-function rdpRoute(event: Event): Route {
+/** The RDP route: the event's RDP curve at `orders` (computed once, when first asked), converted (rdp.ts). */
+function rdpRoute(event: Event, orders: readonly number[] = RDP_ORDERS): Route {
+  let curve: Float64Array | undefined;
+  const curveOf = () => (curve ??= rdpCurve(event, orders));
   return {
-    epsilon: (delta) => (delta === 0 ? Infinity : rdpEpsilon(event, delta).epsilon),
-    delta: (eps) => rdpDelta(event, eps),
+    epsilon: (delta) => (delta === 0 ? Infinity : curveEpsilon(curveOf(), orders, delta).epsilon),
+    delta: (eps) => curveDelta(curveOf(), orders, eps),
   };
 }
 
@@ -376,7 +378,7 @@ function gaussianDistanceOf(event: Event): number | undefined {
  */
 function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readonly string[], routes: Route[] = [], floor: Event = event): PldPrivacy {
   const account = accountOf(event);
-  const also = [...routes, rdpRoute(event)];
+  const also = [...routes, rdpRoute(event, FALLBACK_ORDERS)];
   const epsilon = (delta: number) => {
     const d = readDelta(delta);
     const routes = also.map((route) => route.epsilon(d));
