@@ -116,20 +116,33 @@ function baseLossAt(rate: f64, direction: i32, eps: f64): f64 {
   return Math.min(1.0, isNaN(direct) ? factor * base : direct);
 }
 
-/** deltas[i] = hockeyDelta(..., (lower + i) h) for i < n. */
-export function hockeyDeltas(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize): void {
-  // The discrete Gaussian's curve point by point costs a sum over its atoms: at every grid point,
-  // one sweep over the base losses the subsampling transforms take (ascending with the grid).
-  if (kind == DISCRETE_GAUSSIAN) {
-    for (let i = 0; i < n; i++) put(deltas, i, baseLossAt(rate, direction, (lower + <f64>i) * h));
-    discreteGaussianDeltas(parameter, extra, deltas, n, deltas);
-    for (let i = 0; i < n; i++) {
-      baseLossAt(rate, direction, (lower + <f64>i) * h); // its factor again
-      put(deltas, i, subsampled(at(deltas, i)));
-    }
-    return;
+/**
+ * The subsampling transforms at the grid points (lower + i) h, i < n (baseLossAt): losses[i] the
+ * base loss at which the pair's curve reads the base curve (ascending in i), factors[i] its factor,
+ * and directs[i] the curve's value where it does not read it (NaN where it does). They depend on
+ * the rate, the direction and the grid only, so releases of different noise share them.
+ */
+export function subsampledGrid(rate: f64, direction: i32, lower: f64, h: f64, n: i32, losses: usize, factors: usize, directs: usize): void {
+  for (let i = 0; i < n; i++) {
+    put(losses, i, baseLossAt(rate, direction, (lower + <f64>i) * h));
+    put(factors, i, factor);
+    put(directs, i, direct);
   }
-  for (let i = 0; i < n; i++) store<f64>(deltas + (<usize>i << 3), hockeyDelta(kind, parameter, extra, rate, direction, (lower + <f64>i) * h));
+}
+
+/** deltas[i] = hockeyDelta at the grid points of subsampledGrid's transforms, i < n (`deltas` may be `losses`). */
+export function gridDeltas(kind: i32, parameter: f64, extra: f64, losses: usize, factors: usize, directs: usize, n: i32, deltas: usize): void {
+  // The discrete Gaussian's curve point by point costs a sum over its atoms: one sweep over the
+  // ascending base losses instead.
+  if (kind == DISCRETE_GAUSSIAN) discreteGaussianDeltas(parameter, extra, losses, n, deltas);
+  for (let i = 0; i < n; i++) {
+    const d = at(directs, i);
+    if (!isNaN(d)) put(deltas, i, d);
+    else {
+      const base = kind == DISCRETE_GAUSSIAN ? at(deltas, i) : baseDelta(kind, parameter, extra, at(losses, i));
+      put(deltas, i, Math.min(1.0, at(factors, i) * base));
+    }
+  }
 }
 
 // @ts-ignore: decorator
@@ -344,11 +357,12 @@ function pairBin(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i3
 }
 
 /**
- * The pessimistic connect-the-dots distribution of a pair (kind, parameter, rate, direction as
- * hockeyDelta) on the losses (lower + i) h, i < n (n >= 2): probs[i] the masses, returned the
- * mass at infinity (Doroshenko et al. 2022): the distribution whose hockey-stick curve meets the
- * pair's at every grid point, linear in e^eps in between (above the true curve, which is convex in
- * e^eps). `deltas` (n doubles of scratch) gets the curve's values t_j at the grid points; the mass
+ * The pessimistic connect-the-dots distribution of a pair (kind and parameters as hockeyDelta) on
+ * the losses (lower + i) h, i < n (n >= 2), given the subsampling transforms there
+ * (subsampledGrid): probs[i] the masses, returned the mass at infinity (Doroshenko et al. 2022):
+ * the distribution whose hockey-stick curve meets the pair's at every grid point, linear in e^eps
+ * in between (above the true curve, which is convex in e^eps). `losses` is overwritten with the
+ * curve's values t_j at the grid points (gridDeltas); the mass
  * at infinity is t_(n-1), and with T_j = t_j - t_(n-1), A_j = sum_{i > j} p_i follows from the
  * curve's recurrence D_(j-1) = D_j + c (A_(j-1) - D_j), c = 1 - e^-h, solved for A_(j-1) with
  * D = T: A_(j-1) = T_j + (T_(j-1) - T_j) / c, and p_j = A_(j-1) - A_j (taken as 0 where rounding
@@ -360,8 +374,9 @@ function pairBin(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i3
  * shortfall, a few ulp of the probability 1 at most, moves from the lowest losses to infinity
  * (docs/accounting.md, "Connect the dots").
  */
-export function connectDots(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, deltas: usize, probs: usize): f64 {
-  hockeyDeltas(kind, parameter, extra, rate, direction, lower, h, n, deltas);
+export function connectDots(kind: i32, parameter: f64, extra: f64, h: f64, n: i32, losses: usize, factors: usize, directs: usize, probs: usize): f64 {
+  const deltas = losses;
+  gridDeltas(kind, parameter, extra, losses, factors, directs, n, deltas);
   const infinity = at(deltas, n - 1);
   const c = -Math.expm1(-h);
   let above: f64 = 0.0; // A_j

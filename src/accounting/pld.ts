@@ -141,18 +141,51 @@ function lossRange(w: WasmExports, base: BasePair, q: number, direction: Directi
   return [-subsampledLoss(w, q, hi), -subsampledLoss(w, q, lo)];
 }
 
+/**
+ * The subsampling transforms at the grid points (assembly/accounting/pld.ts, subsampledGrid) for
+ * one grid step, computed once per rate and direction over the widest range asked so far: the
+ * releases of a composition differ in their noise, not in these.
+ */
+class SubsampledGrids {
+  private readonly grids = new Map<string, { lower: number; losses: Float64Array; factors: Float64Array; directs: Float64Array }>();
+  constructor(private readonly h: number) {}
+
+  /** The transforms at the n grid points from `lower` on. */
+  at(w: WasmExports, rate: number, direction: Direction, lower: number, n: number): [losses: Float64Array, factors: Float64Array, directs: Float64Array] {
+    const key = `${rate} ${direction}`;
+    let grid = this.grids.get(key);
+    if (!grid || lower < grid.lower || lower + n > grid.lower + grid.losses.length) {
+      const from = grid ? Math.min(lower, grid.lower) : lower;
+      const length = (grid ? Math.max(lower + n, grid.lower + grid.losses.length) : lower + n) - from;
+      grid = inArena(w, 24 * length, (at) => {
+        w.subsampledGrid(rate, direction, from, this.h, length, at, at + 8 * length, at + 16 * length);
+        return {
+          lower: from,
+          losses: f64(w, at, length).slice(),
+          factors: f64(w, at + 8 * length, length).slice(),
+          directs: f64(w, at + 16 * length, length).slice(),
+        };
+      });
+      this.grids.set(key, grid);
+    }
+    const start = lower - grid.lower;
+    return [grid.losses.subarray(start, start + n), grid.factors.subarray(start, start + n), grid.directs.subarray(start, start + n)];
+  }
+}
+
 /** The connect-the-dots distribution of a base pair on a Poisson-subsampled batch (q = 1: none). */
-function basePmf(base: BasePair, q: number, direction: Direction, h: number): Pmf {
+function basePmf(base: BasePair, q: number, direction: Direction, grids: SubsampledGrids, h: number): Pmf {
   const w = wasm();
   const [lo, hi] = lossRange(w, base, q, direction);
   const lower = Math.floor(lo / h);
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
   if (n > MAX_LENGTH) throw tooLong(n);
   const [kind, parameter, extra] = wasmPair(base);
-  return inArena(w, 16 * n, (at) => {
-    const deltas = at;
-    const probs = at + 8 * n;
-    const infinity = w.connectDots(kind, parameter, extra, q, direction, lower, h, n, deltas, probs);
+  const transforms = grids.at(w, q, direction, lower, n);
+  return inArena(w, 32 * n, (at) => {
+    transforms.forEach((values, k) => f64(w, at + 8 * k * n, n).set(values));
+    const probs = at + 24 * n;
+    const infinity = w.connectDots(kind, parameter, extra, h, n, at, at + 8 * n, at + 16 * n, probs);
     return { lower, probs: f64(w, probs, n).slice(), infinity, error: 0, error1: 0 };
   });
 }
@@ -198,8 +231,9 @@ const bothDirections = <T>(event: Event, one: (direction: Direction) => T): T[] 
 
 /** The distribution of an event in one direction. */
 export function eventPmf(event: Event, h: number, direction: Direction): Pmf {
+  const grids = new SubsampledGrids(h);
   return eventOf(event, direction, {
-    base: (pair, q, dir) => basePmf(pair, q, dir, h),
+    base: (pair, q, dir) => basePmf(pair, q, dir, grids, h),
     allocation: (mu, steps, dir) => allocationPmf(mu, steps, dir, h),
     combine: convolve,
     self: selfCompose,

@@ -48,19 +48,9 @@ export interface WasmExports {
    * response (epsilon0), 3 discrete Laplace (scale t, `extra` the sensitivity d); direction 0 remove, 1 add.
    */
   hockeyDelta(kind: number, parameter: number, extra: number, rate: number, direction: number, epsilon: number): number;
-  hockeyDeltas(kind: number, parameter: number, extra: number, rate: number, direction: number, lower: number, h: number, n: number, deltas: number): void;
-  connectDots(
-    kind: number,
-    parameter: number,
-    extra: number,
-    rate: number,
-    direction: number,
-    lower: number,
-    h: number,
-    n: number,
-    deltas: number,
-    probs: number,
-  ): number;
+  subsampledGrid(rate: number, direction: number, lower: number, h: number, n: number, losses: number, factors: number, directs: number): void;
+  gridDeltas(kind: number, parameter: number, extra: number, losses: number, factors: number, directs: number, n: number, deltas: number): void;
+  connectDots(kind: number, parameter: number, extra: number, h: number, n: number, losses: number, factors: number, directs: number, probs: number): number;
   floorBins(
     kind: number,
     parameter: number,

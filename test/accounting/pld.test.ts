@@ -180,8 +180,9 @@ describe('the discrete Gaussian pair (any integer sensitivity)', () => {
       const single = w.hockeyDelta(4, variance, sensitivity, 1, 0, epsilon);
       expect(single, `sigma ${sigma} eps ${epsilon}`).toBeGreaterThanOrEqual(delta);
       expect(single).toBeLessThanOrEqual(delta * (1 + 1e-9) + 1e-300);
-      const swept = w.arena(8);
-      w.hockeyDeltas(4, variance, sensitivity, 1, 0, epsilon, 1, 1, swept); // the grid {epsilon}: lower = epsilon, h = 1
+      const swept = w.arena(24);
+      w.subsampledGrid(1, 0, epsilon, 1, 1, swept, swept + 8, swept + 16); // the grid {epsilon}: lower = epsilon, h = 1
+      w.gridDeltas(4, variance, sensitivity, swept, swept + 8, swept + 16, 1, swept);
       const value = new Float64Array(w.memory.buffer, swept, 1)[0]!;
       expect(value).toBeGreaterThanOrEqual(delta);
       expect(value).toBeLessThanOrEqual(delta * (1 + 1e-9) + 1e-300);
