@@ -5,9 +5,10 @@ export { erfc, normalSf, normalLogSf, normalIsf, logGamma } from "./math/special
 export { gaussianDelta, gaussianLogDelta, gaussianMu, gaussianEpsilon } from "./accounting/profile";
 export { zcdpDelta, zcdpEpsilon, zcdpMu } from "./accounting/zcdp";
 export { arena } from "./accounting/arena";
-export { convolve, power, square, twiddles } from "./accounting/fft";
+export { convolve, power, productEnd, productStart, productStep, square, twiddles } from "./accounting/fft";
 export { hockeyDelta, subsampledGrid, gridDeltas, connectDots, floorBins, floorDelta, pldDelta, pldEpsilon } from "./accounting/pld";
 export { lognormalGrid, lognormalMass } from "./accounting/allocation";
+export { logMoments } from "./accounting/moments";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { staircaseMoment, staircaseSplit, staircaseShapes, staircaseTableGrid, staircaseSlopePointer, staircaseShapePointer } from "./calibrate/staircase";
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";

@@ -181,9 +181,85 @@ function complexPower(xr: f64, xi: f64, times: f64): void {
   powerIm = ri;
 }
 
+/** The spectrum at a pair of frequencies (k, h - k) of a real sequence, set by spectrumPair. */
+let xRe: f64 = 0.0;
+let xIm: f64 = 0.0;
+let uRe: f64 = 0.0;
+let uIm: f64 = 0.0;
+
 /**
- * out[0 .. outLength) = the first outLength values of the times-fold circular self-convolution of
- * the na doubles at a (na <= n), period n (a power of two, at least 2): the inverse transform of
+ * Packs the na doubles at a (na <= n, zeros after) as the n/2 complex values z_j = x_2j + i x_2j+1
+ * at `work` and transforms them: spectrumPair then reads the real sequence's spectrum (see power).
+ */
+function forwardReal(a: usize, na: i32, work: usize, n: i32, tw: usize, m: i32): void {
+  const h = n >> 1;
+  for (let j = 0; j < h; j++) {
+    const even = 2 * j;
+    set(work, j, even < na ? load<f64>(a + (<usize>even << 3)) : 0.0, even + 1 < na ? load<f64>(a + (<usize>(even + 1) << 3)) : 0.0);
+  }
+  transform(work, h, tw, m);
+}
+
+/**
+ * X_k into (xRe, xIm) and X_(h-k) into (uRe, uIm), for 0 <= k <= h/2, from forwardReal's
+ * transform Z at `work` (h = n/2; tw[k stride] = w^k): X_k = E_k + w^k O_k and
+ * X_(h-k) = conj(E_k - w^k O_k), with E_k = (Z_k + conj Z_(h-k)) / 2 and
+ * O_k = (Z_k - conj Z_(h-k)) / (2i). At k = 0 the latter is X_h (real).
+ */
+// @ts-ignore: decorator
+@inline function spectrumPair(work: usize, k: i32, h: i32, tw: usize, stride: i32): void {
+  const k2 = (h - k) & (h - 1);
+  const zr = re(work, k);
+  const zi = im(work, k);
+  const vr = re(work, k2);
+  const vi = im(work, k2);
+  const er = 0.5 * (zr + vr);
+  const ei = 0.5 * (zi - vi);
+  const or = 0.5 * (zi + vi);
+  const oi = -0.5 * (zr - vr);
+  const wr = re(tw, k * stride);
+  const wi = im(tw, k * stride);
+  const pr = wr * or - wi * oi; // w^k O
+  const pi = wr * oi + wi * or;
+  xRe = er + pr;
+  xIm = ei + pi;
+  uRe = er - pr;
+  uIm = -(ei - pi);
+}
+
+/**
+ * The inverse of spectrumPair for the spectrum Y of a real sequence (Hermitian): from Y_k and
+ * Y_(h-k), F_k = Y_k + conj Y_(h-k) and G_k = (Y_k - conj Y_(h-k)) conj(w^k) stored (conjugated,
+ * for the inverse transform: transform's note) as F_k + i G_k at k and conj F_k + i conj G_k at h - k.
+ */
+// @ts-ignore: decorator
+@inline function storeSpectrumPair(work: usize, k: i32, h: i32, tw: usize, stride: i32, yr: f64, yi: f64, sr: f64, si: f64): void {
+  const k2 = (h - k) & (h - 1);
+  const wr = re(tw, k * stride);
+  const wi = im(tw, k * stride);
+  const fr = yr + sr;
+  const fi = yi - si;
+  const dr = yr - sr;
+  const di = yi + si;
+  const gr = dr * wr + di * wi;
+  const gi = di * wr - dr * wi;
+  set(work, k, fr - gi, -(fi + gr)); // conj(F_k + i G_k)
+  if (k2 != k) set(work, k2, fr + gi, fi - gr); // conj(conj F_k + i conj G_k)
+}
+
+/** The inverse transform of storeSpectrumPair's values at `work`, scaled by 1/n: the real sequence's first outLength values into out. */
+function inverseReal(work: usize, n: i32, tw: usize, m: i32, out: usize, outLength: i32): void {
+  transform(work, n >> 1, tw, m);
+  const scale = 1.0 / <f64>n;
+  for (let t = 0; t < outLength; t++) {
+    const j = t >> 1;
+    store<f64>(out + (<usize>t << 3), ((t & 1) == 0 ? re(work, j) : -im(work, j)) * scale);
+  }
+}
+
+/**
+ * out[0 .. outLength) = the first outLength values of the times-fold circular self-convolution
+ * of the na doubles at a (na <= n), period n (a power of two, at least 2): the inverse transform of
  * X^times, X the transform of a. A real sequence needs only a complex transform of half its
  * length: z_j = x_2j + i x_2j+1, and with h = n/2, w = e^(-2 pi i / n), Z = FFT_h(z),
  *   X_k = E_k + w^k O_k,  E_k = (Z_k + conj Z_(h-k)) / 2,  O_k = (Z_k - conj Z_(h-k)) / (2i),
@@ -197,35 +273,18 @@ function complexPower(xr: f64, xi: f64, times: f64): void {
  */
 export function power(a: usize, na: i32, times: f64, out: usize, outLength: i32, work: usize, n: i32, tw: usize, m: i32, slack: f64, sums: usize): void {
   const h = n >> 1;
-  for (let j = 0; j < h; j++) {
-    const even = 2 * j;
-    set(work, j, even < na ? load<f64>(a + (<usize>even << 3)) : 0.0, even + 1 < na ? load<f64>(a + (<usize>(even + 1) << 3)) : 0.0);
-  }
-  transform(work, h, tw, m);
+  forwardReal(a, na, work, n, tw, m);
   const stride = m / n; // tw[k stride] = w^k
   let s0: f64 = 0.0;
   let s1: f64 = 0.0;
   // Pairs (k, h - k) are updated together, so each reads the other's original values.
   for (let k = 0; k <= h >> 1; k++) {
     const k2 = (h - k) & (h - 1);
-    const zr = re(work, k);
-    const zi = im(work, k);
-    const vr = re(work, k2);
-    const vi = im(work, k2);
-    // E = ((zr + vr) + i (zi - vi)) / 2, O = ((zi + vi) - i (zr - vr)) / 2.
-    const er = 0.5 * (zr + vr);
-    const ei = 0.5 * (zi - vi);
-    const or = 0.5 * (zi + vi);
-    const oi = -0.5 * (zr - vr);
-    const wr = re(tw, k * stride);
-    const wi = im(tw, k * stride);
-    const pr = wr * or - wi * oi; // w^k O
-    const pi = wr * oi + wi * or;
-    // X_k = E + w^k O, X_(h-k) = conj(E - w^k O); at k = 0 the latter is X_h (real).
-    const xr = er + pr;
-    const xi = ei + pi;
-    const ur = er - pr;
-    const ui = -(ei - pi);
+    spectrumPair(work, k, h, tw, stride);
+    const xr = xRe;
+    const xi = xIm;
+    const ur = uRe;
+    const ui = uIm;
     // Y = X^times; with `sums`, a power below 2^-600 is taken as 0 (within N 2^-600 in l2 norm in all, in the bound's margin).
     let mk: f64 = 1.0;
     let mu: f64 = 1.0;
@@ -244,27 +303,85 @@ export function power(a: usize, na: i32, times: f64, out: usize, outLength: i32,
     const yr = powerRe;
     const yi = powerIm;
     complexPower(ur, ui, mu < NEGLIGIBLE ? 0.0 : times);
-    const sr = powerRe;
-    const si = powerIm;
-    // F_k = Y_k + conj Y_(h-k), D = Y_k - conj Y_(h-k), G_k = D conj(w^k).
-    const fr = yr + sr;
-    const fi = yi - si;
-    const dr = yr - sr;
-    const di = yi + si;
-    const gr = dr * wr + di * wi;
-    const gi = di * wr - dr * wi;
-    // Stored conjugated, for the inverse transform (transform's note).
-    set(work, k, fr - gi, -(fi + gr)); // conj(F_k + i G_k)
-    if (k2 != k) set(work, k2, fr + gi, fi - gr); // conj(conj F_k + i conj G_k)
+    storeSpectrumPair(work, k, h, tw, stride, yr, yi, powerRe, powerIm);
   }
   if (sums != 0) {
     store<f64>(sums, s0);
     store<f64>(sums, s1, 8);
   }
-  transform(work, h, tw, m);
-  const scale = 1.0 / <f64>n;
-  for (let t = 0; t < outLength; t++) {
-    const j = t >> 1;
-    store<f64>(out + (<usize>t << 3), ((t & 1) == 0 ? re(work, j) : -im(work, j)) * scale);
+  inverseReal(work, n, tw, m, out, outLength);
+}
+
+/**
+ * The product of the spectra of several real sequences, one at a time (docs/accounting.md,
+ * "Products in the frequency domain"): `spectrum` holds Y_k for k = 0 .. n/2 (complex), `moduli`
+ * the product M_k of m_k = |X_k| + slack over the factors so far, and `slopes` the sum of
+ * slack / m_k over them (n/2 + 1 doubles each). productStart sets Y = 1, M = 1 and the sums 0;
+ * a product whose M_k falls below 2^-600 is taken as 0 from then on (M_k and Y_k 0).
+ */
+export function productStart(spectrum: usize, moduli: usize, slopes: usize, n: i32): void {
+  for (let k = 0; k <= n >> 1; k++) {
+    set(spectrum, k, 1.0, 0.0);
+    store<f64>(moduli + (<usize>k << 3), 1.0);
+    store<f64>(slopes + (<usize>k << 3), 0.0);
   }
+}
+
+/** One factor of the product: Y_k times X_k of the na doubles at a (na <= n), `slack` its transform's error bound. */
+export function productStep(a: usize, na: i32, n: i32, work: usize, tw: usize, m: i32, slack: f64, spectrum: usize, moduli: usize, slopes: usize): void {
+  const h = n >> 1;
+  forwardReal(a, na, work, n, tw, m);
+  const stride = m / n;
+  for (let k = 0; k <= h >> 1; k++) {
+    spectrumPair(work, k, h, tw, stride);
+    multiplyInto(spectrum, moduli, slopes, k, xRe, xIm, slack);
+    if (k != 0 && h - k != k) multiplyInto(spectrum, moduli, slopes, h - k, uRe, uIm, slack);
+    else if (k == 0) multiplyInto(spectrum, moduli, slopes, h, uRe, uIm, slack);
+  }
+}
+
+// @ts-ignore: decorator
+@inline function multiplyInto(spectrum: usize, moduli: usize, slopes: usize, k: i32, xr: f64, xi: f64, slack: f64): void {
+  const pm = moduli + (<usize>k << 3);
+  const previous = load<f64>(pm);
+  if (previous == 0.0) return; // taken as 0 already
+  const mk = Math.hypot(xr, xi) + slack;
+  const product = previous * mk;
+  if (product < NEGLIGIBLE) {
+    store<f64>(pm, 0.0);
+    set(spectrum, k, 0.0, 0.0);
+    return;
+  }
+  store<f64>(pm, product);
+  const ps = slopes + (<usize>k << 3);
+  store<f64>(ps, load<f64>(ps) + slack / mk);
+  const yr = re(spectrum, k);
+  const yi = im(spectrum, k);
+  set(spectrum, k, yr * xr - yi * xi, yr * xi + yi * xr);
+}
+
+/**
+ * out[0 .. n) = the inverse transform of the product (the circular convolution of the factors,
+ * period n), and sums[0] = sum over the n frequencies of (M_k S_k)^2, sums[1] = that of M_k^2
+ * (frequencies k and n - k alike), for the error bound.
+ */
+export function productEnd(spectrum: usize, moduli: usize, slopes: usize, out: usize, n: i32, work: usize, tw: usize, m: i32, sums: usize): void {
+  const h = n >> 1;
+  const stride = m / n;
+  let s0: f64 = 0.0;
+  let s1: f64 = 0.0;
+  for (let k = 0; k <= h; k++) {
+    const weight: f64 = k == 0 || k == h ? 1.0 : 2.0;
+    const mk = load<f64>(moduli + (<usize>k << 3));
+    const sk = mk * load<f64>(slopes + (<usize>k << 3));
+    s0 += weight * sk * sk;
+    s1 += weight * mk * mk;
+  }
+  for (let k = 0; k <= h >> 1; k++) {
+    const k2 = k == 0 ? h : h - k;
+    storeSpectrumPair(work, k, h, tw, stride, re(spectrum, k), im(spectrum, k), re(spectrum, k2), im(spectrum, k2));
+  }
+  store<f64>(sums, s0);
+  store<f64>(sums, s1, 8);
+  inverseReal(work, n, tw, m, out, n);
 }

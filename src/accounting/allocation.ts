@@ -8,14 +8,13 @@
 // grid of step g, the sum is a power in the frequency domain (masses.ts), and each sum maps to its
 // loss, rounded up to the loss grid.
 import { wasm } from '../wasm/loader.js';
+import { f64, inArena } from './arena.js';
 import {
   carriedError,
   convolutionError,
   convolve,
   type Direction,
   type FloorPair,
-  f64,
-  inArena,
   l1,
   MAX_LENGTH,
   type Pmf,

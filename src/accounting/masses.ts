@@ -1,11 +1,13 @@
-// The algebra of discretized privacy-loss distributions (docs/accounting.md, "Composition by FFT"
-// and "Powers in the frequency domain"): masses on a grid of losses composed by FFT convolution
-// (assembly/accounting/fft.ts), a release repeated k times by one power in the frequency domain,
+// The algebra of discretized privacy-loss distributions (docs/accounting.md, "Composition by FFT",
+// "Powers in the frequency domain" and "Products in the frequency domain"): masses on a grid of
+// losses composed by FFT convolution (assembly/accounting/fft.ts), a release repeated k times by
+// one power and different releases by one product in the frequency domain,
 // the tails cut pessimistically (the left tail up to the lowest kept loss, the right tail to the
 // infinite loss), and bounds on every rounding error carried along. pld.ts builds the
 // distributions of events from their pairs; allocation.ts those of random allocation.
-import { wasm, type WasmExports } from '../wasm/loader.js';
+import { wasm } from '../wasm/loader.js';
 import { roundUp } from '../core/rounding.js';
+import { f64, inArena, twiddleTable } from './arena.js';
 import { sumTails } from './tails.js';
 
 /** The two directions of add/remove neighbours: remove (the first law has the record) and add. */
@@ -41,36 +43,6 @@ export const MAX_LENGTH = 2 ** 24;
 
 /** The unit roundoff 2^-53. */
 export const U = 2 ** -53;
-
-/**
- * The arena's layout: the FFT's twiddle table (for the largest size used so far, which serves
- * every smaller one) at its start, and each call's arrays after it. `table` is the size it holds,
- * for the module instance `tableOwner`.
- */
-let table = 0;
-let tableOwner: WasmExports | undefined;
-
-/** Runs `body` with `bytes` bytes of the module's arena, past the twiddle table, at `base` (memory grown as needed). */
-export function inArena<T>(w: WasmExports, bytes: number, body: (base: number) => T): T {
-  const size = tableOwner === w ? table : 0;
-  const start = w.arena(8 * size + bytes);
-  if (start === 0) throw new RangeError('dpnoise: the accountant ran out of WebAssembly memory; use fewer distinct releases or a coarser discretization.');
-  return body(start + 8 * size);
-}
-
-/** The twiddle table's pointer, computed for at least size N. */
-function twiddleTable(w: WasmExports, N: number): number {
-  if (tableOwner !== w || table < N) {
-    const start = w.arena(8 * N);
-    if (start === 0) throw new RangeError('dpnoise: the accountant ran out of WebAssembly memory; use fewer distinct releases or a coarser discretization.');
-    w.twiddles(start, N);
-    table = N;
-    tableOwner = w;
-  }
-  return w.arena(0);
-}
-
-export const f64 = (w: WasmExports, pointer: number, length: number) => new Float64Array(w.memory.buffer, pointer, length);
 
 /** The accountant's refusal of a distribution too long to build (its callers answer Infinity: no privacy they can certify). */
 export class TooLong extends RangeError {}
@@ -212,16 +184,11 @@ export function selfCompose(x: Pmf, times: number): Pmf {
  * most 2^-60 from below the window, `above` (a Chernoff bound) from above it. `fft`: powerMasses' bound.
  */
 export function windowPower(x: Float64Array, times: number, e1: number): { lo: number; probs: Float64Array; above: number; fft: number } {
-  const tails = sumTails(x, times, e1);
+  const tails = sumTails([{ x, times, e1 }]);
   const { lo, hi } = tails.window(WINDOW_TAIL);
   const [N] = pow2(Math.max(hi - lo + 1, x.length));
   const { circle, fft } = powerMasses(x, times, N);
-  // The window's indices lo .. lo + N - 1 sit on the circle at index mod N.
-  const start = lo % N;
-  const probs = new Float64Array(N);
-  probs.set(circle.subarray(start));
-  probs.set(circle.subarray(0, start), N - start);
-  return { lo, probs, above: tails.above(lo + N), fft };
+  return { lo, probs: rotated(circle, lo), above: tails.above(lo + N), fft };
 }
 
 /**
@@ -239,7 +206,7 @@ export function powerMasses(x: Float64Array, times: number, N: number): { circle
   const mass = l1(x);
   if (mass === 0) return { circle: new Float64Array(N), fft: 0 }; // nothing finite: the power is 0, exactly
   const slack = 32 * U * bits * mass;
-  const tw = twiddleTable(w, N);
+  const [tw, table] = twiddleTable(w, N);
   const { circle, sums } = inArena(w, 8 * (n + N + 2 * N + 2), (at) => {
     const input = at;
     const out = input + 8 * n;
@@ -254,6 +221,95 @@ export function powerMasses(x: Float64Array, times: number, N: number): { circle
   // 2^-400 covers the powers taken as 0 and the bases whose squares would underflow (assembly/accounting/fft.ts).
   const fft = times * slack * Math.sqrt(sums[0]!) + (rho + 32 * U * bits * (1 + rho)) * Math.sqrt(sums[1]!) + 2 ** -400;
   return { circle, fft: fft >= 0 ? roundUp(fft) : Infinity }; // never NaN: an unusable bound is no bound
+}
+
+/**
+ * The composition of several distributions in one transform (docs/accounting.md, "Products in the
+ * frequency domain"): the inverse transform of the product of their transforms on a circle of N
+ * points, N covering the window where all but 2^-60 of each tail of the sum lies (tails.ts), as
+ * selfCompose does for one distribution. The inputs' errors carry through the product:
+ * (x_1 + d_1) * ... * (x_J + d_J) - x_1 * ... * x_J is the sum over j of d_j times the others
+ * (the ones before j exact, those after with their errors), so within
+ * sum_j |d_j| prod_{i != j} (|x_i|_1 + |d_i|_1), in l1 and (Young) in l2 with |d_j|_2.
+ */
+export function composeAll(pmfs: readonly Pmf[]): Pmf {
+  if (pmfs.length === 1) return pmfs[0]!;
+  const tails = sumTails(pmfs.map((p) => ({ x: p.probs, times: 1, e1: p.error1 })));
+  const { lo, hi } = tails.window(WINDOW_TAIL);
+  const [N] = pow2(Math.max(hi - lo + 1, ...pmfs.map((p) => p.probs.length)));
+  const { circle, fft } = productMasses(
+    pmfs.map((p) => p.probs),
+    N,
+  );
+  const probs = rotated(circle, lo);
+  // prod_{i != j} (|x_i|_1 + e1_i) from the products before and after j; the bound's own
+  // roundings (2 J products and sums) within a relative (4 J + 4) u, added.
+  const whole = pmfs.map((p) => l1(p.probs) + p.infinity + p.error1);
+  const before = [1];
+  for (const w of whole) before.push(before[before.length - 1]! * w);
+  let after = 1;
+  let carried = 0;
+  let carried1 = 0;
+  for (let j = pmfs.length - 1; j >= 0; j--) {
+    const others = before[j]! * after;
+    carried += pmfs[j]!.error * others;
+    carried1 += pmfs[j]!.error1 * others;
+    after *= whole[j]!;
+  }
+  const grow = 1 + (4 * pmfs.length + 4) * U;
+  const error = roundUp((fft / Math.sqrt(N) + carried) * grow);
+  const error1 = roundUp((fft + carried1) * grow);
+  let kept = 0; // ln of the probability that no release's loss is infinite
+  for (const p of pmfs) kept += Math.log1p(-p.infinity);
+  const infinity = Math.min(1, roundUp(-Math.expm1(kept) * grow) + tails.above(lo + N));
+  return cut({ lower: pmfs.reduce((sum, p) => sum + p.lower, 0) + lo, probs, infinity, error, error1 });
+}
+
+/** The circle's values from index lo on (the window lo .. lo + N - 1 sits on the circle at index mod N). */
+function rotated(circle: Float64Array, lo: number): Float64Array {
+  const N = circle.length;
+  const start = lo % N;
+  const probs = new Float64Array(N);
+  probs.set(circle.subarray(start));
+  probs.set(circle.subarray(0, start), N - start);
+  return probs;
+}
+
+/**
+ * The circular convolution of the mass arrays xs, period N (a power of two >= each length),
+ * negative results set to 0, and a bound on the l1 norm of its rounding error: with s_j =
+ * 32 u log2(N) |x_j|_1 each transform's error at every frequency and m_jk = |X_jk| + s_j, the
+ * product at frequency k errs by at most M_k (S_k + rho), M_k = prod_j m_jk, S_k = sum_j s_j / m_jk,
+ * rho = (1 + 4u)^J - 1 the J products' rounding; over the N frequencies in l2,
+ * sqrt(sum (M_k S_k)^2) + rho sqrt(sum M_k^2), plus the inverse transform's 32 u log2(N) |Y|_2.
+ */
+export function productMasses(xs: readonly Float64Array[], N: number): { circle: Float64Array; fft: number } {
+  const w = wasm();
+  if (N > MAX_LENGTH) throw tooLong(N);
+  const [, bits] = pow2(N);
+  const longest = Math.max(...xs.map((x) => x.length));
+  const h = N / 2;
+  const [tw, table] = twiddleTable(w, N);
+  const { circle, sums } = inArena(w, 8 * (longest + N + 4 * (h + 1) + 2), (at) => {
+    const input = at;
+    const work = input + 8 * longest;
+    const spectrum = work + 8 * N;
+    const moduli = spectrum + 16 * (h + 1);
+    const slopes = moduli + 8 * (h + 1);
+    const sumsAt = slopes + 8 * (h + 1);
+    w.productStart(spectrum, moduli, slopes, N);
+    for (const x of xs) {
+      f64(w, input, x.length).set(x);
+      w.productStep(input, x.length, N, work, tw, table, 32 * U * bits * l1(x), spectrum, moduli, slopes);
+    }
+    w.productEnd(spectrum, moduli, slopes, work, N, work, tw, table, sumsAt);
+    return { circle: f64(w, work, N).slice(), sums: f64(w, sumsAt, 2).slice() };
+  });
+  for (let i = 0; i < N; i++) if (circle[i]! < 0) circle[i] = 0;
+  const rho = Math.expm1(4 * U * xs.length);
+  // 2^-400 covers the products taken as 0 (below 2^-600 at each of N frequencies).
+  const fft = Math.sqrt(sums[0]!) + (rho + 32 * U * bits * (1 + rho)) * Math.sqrt(sums[1]!) + 2 ** -400;
+  return { circle, fft: fft >= 0 ? roundUp(fft) : Infinity };
 }
 
 /**
@@ -283,7 +339,7 @@ export function convolveMasses(a: Float64Array, b: Float64Array | undefined): { 
   const length = na + nb - 1;
   if (length > MAX_LENGTH) throw tooLong(length);
   const [N, bits] = pow2(length);
-  const tw = twiddleTable(w, N);
+  const [tw, table] = twiddleTable(w, N);
   const masses = inArena(w, 8 * (na + nb + length + 2 * N), (at) => {
     const pa = at;
     const pb = pa + 8 * na;

@@ -10,14 +10,13 @@ import { wasm, type WasmExports } from '../wasm/loader.js';
 import { roundUp } from '../core/rounding.js';
 import { allocationFloor, allocationPmf } from './allocation.js';
 import type { Event } from './events.js';
+import { f64, inArena } from './arena.js';
 import {
   ADD,
-  convolve,
+  composeAll,
   convolveFloor,
   type Direction,
   type FloorPair,
-  f64,
-  inArena,
   inTree,
   l1,
   MAX_LENGTH,
@@ -183,7 +182,9 @@ function basePmf(base: BasePair, q: number, direction: Direction, grids: Subsamp
   const [kind, parameter, extra] = wasmPair(base);
   const transforms = grids.at(w, q, direction, lower, n);
   return inArena(w, 32 * n, (at) => {
-    transforms.forEach((values, k) => f64(w, at + 8 * k * n, n).set(values));
+    transforms.forEach((values, k) => {
+      f64(w, at + 8 * k * n, n).set(values);
+    });
     const probs = at + 24 * n;
     const infinity = w.connectDots(kind, parameter, extra, h, n, at, at + 8 * n, at + 16 * n, probs);
     return { lower, probs: f64(w, probs, n).slice(), infinity, error: 0, error1: 0 };
@@ -194,7 +195,8 @@ function basePmf(base: BasePair, q: number, direction: Direction, grids: Subsamp
 interface Builders<T> {
   base(pair: BasePair, q: number, direction: Direction): T;
   allocation(mu: number, steps: number, direction: Direction): T;
-  combine(a: T, b: T | undefined): T;
+  /** The composition of several. */
+  all(items: T[]): T;
   self(x: T, times: number): T;
 }
 
@@ -211,10 +213,7 @@ function eventOf<T>(event: Event, direction: Direction, builders: Builders<T>): 
     case 'allocation':
       return builders.allocation(allocated(event)!, event.steps, direction);
     case 'composed':
-      return inTree(
-        event.events.filter(([, times]) => times > 0).map(([child, times]) => builders.self(eventOf(child, direction, builders), times)),
-        builders.combine,
-      );
+      return builders.all(event.events.filter(([, times]) => times > 0).map(([child, times]) => builders.self(eventOf(child, direction, builders), times)));
     default: {
       const pair = basePair(event);
       if (!pair) throw new Error(`dpnoise: internal error: no privacy-loss distribution for a ${event.type} event.`);
@@ -235,7 +234,7 @@ export function eventPmf(event: Event, h: number, direction: Direction): Pmf {
   return eventOf(event, direction, {
     base: (pair, q, dir) => basePmf(pair, q, dir, grids, h),
     allocation: (mu, steps, dir) => allocationPmf(mu, steps, dir, h),
-    combine: convolve,
+    all: composeAll,
     self: selfCompose,
   });
 }
@@ -287,7 +286,7 @@ export function eventFloor(event: Event, h: number, direction: Direction): Floor
   return eventOf(event, direction, {
     base: (pair, q, dir) => baseFloor(pair, q, dir, h),
     allocation: (mu, steps, dir) => allocationFloor(mu, steps, dir, h),
-    combine: convolveFloor,
+    all: (items) => inTree(items, convolveFloor),
     self: (x, times) => repeat(x, times, convolveFloor),
   });
 }

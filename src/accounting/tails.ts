@@ -1,40 +1,24 @@
 // Chernoff bounds on the tails of a sum of independent grid losses (docs/accounting.md, "Powers in
-// the frequency domain"): where the times-fold self-composition of a distribution keeps all but a
-// given mass, and how much mass lies above a point. They choose the window of the circular
+// the frequency domain"): where a composition of distributions (each repeated some times) keeps all
+// but a given mass, and how much mass lies above a point. They choose the window of the circular
 // convolution in pld.ts; only the upper bound on the mass above the window affects a reported
 // figure (it goes to infinity), so that one is rounded up.
+import { wasm } from '../wasm/loader.js';
+import { f64, inArena } from './arena.js';
 
 /** The unit roundoff 2^-53. */
 const U = 2 ** -53;
 /** The exponents t tried, per grid step: 2^(k/2) for k = -40..16, from about 1e-6 to 256. */
 const RATES = Array.from({ length: 57 }, (_, k) => 2 ** ((k - 40) / 2));
 
-/**
- * An upper bound on ln of sum_i (x_i + e_i) e^(t i), i in [0, n), for every error e >= 0 with
- * |e|_1 <= e1 (t > 0: the error's worst place is i = n - 1; t < 0: i = 0). The sum is taken
- * relative to its anchor, the last index with mass for t > 0 and the first for t < 0 (the array's
- * end when e1 > 0), by Horner's rule in r = e^(-|t|) <= 1 on terms >= 0: it errs by at most
- * 2 (n + 1) u relative, which is added, and terms that underflow lose less than n 2^-1074 in all.
- */
-function logMoment(x: Float64Array, t: number, e1: number): number {
-  const n = x.length;
-  const r = Math.exp(-Math.abs(t));
-  let acc = 0;
-  let anchor: number;
-  if (t > 0) {
-    anchor = n - 1;
-    if (e1 === 0) while (anchor > 0 && !(x[anchor]! > 0)) anchor--;
-    for (let i = 0; i <= anchor; i++) acc = acc * r + x[i]!; // sum x_i r^(anchor - i)
-  } else {
-    anchor = 0;
-    if (e1 === 0) while (anchor < n - 1 && !(x[anchor]! > 0)) anchor++;
-    for (let i = n - 1; i >= anchor; i--) acc = acc * r + x[i]!; // sum x_i r^(i - anchor)
-  }
-  const shift = t * anchor;
-  return shift + Math.log(acc + e1 + n * 2 ** -1074) + 2 * (n + 2) * U * (1 + Math.abs(shift));
+/** One part of a sum: `times` indices drawn independently from the masses x (plus an l1 error e1). */
+export interface TailPart {
+  readonly x: Float64Array;
+  readonly times: number;
+  readonly e1: number;
 }
 
-/** Chernoff bounds on the sum S of `times` indices drawn from masses x (plus an l1 error e1). */
+/** Chernoff bounds on the sum S of the parts' indices. */
 export interface SumTails {
   /** The window [lo, hi] outside which each tail holds at most `tail`. */
   window(tail: number): { lo: number; hi: number };
@@ -42,29 +26,99 @@ export interface SumTails {
   above(c: number): number;
 }
 
+/** Beyond this many masses times RATES, the rates are searched in two stages (sideOf). */
+const RATE_WORK = 2 ** 22;
+/** The tail the two-stage search narrows the window for: the one masses.ts asks for. */
+const SEARCH_TAIL = 2 ** -60;
+/** The first stage's stride through RATES. */
+const STRIDE = 4;
+
+/** One side of the Chernoff bounds: rates t > 0, and at each the sum of times ln M(t) (upper tail) or times ln M(-t) (lower tail). */
+interface Side {
+  readonly rates: readonly number[];
+  readonly logs: readonly number[];
+}
+
 /**
- * The tails of the sum of `times` indices drawn from the masses x (plus an l1 error e1), from
- * P(S >= c) <= e^(times ln M(t) - t c) and P(S <= c) <= e^(times ln M(-t) + t c) for t > 0, at
- * the best t of RATES; the moments are computed once for every question.
+ * A side's rates and moments: all of RATES for short parts; for long ones (a composition of many
+ * distinct releases, where each rate costs a pass over all their masses) every 4th rate, then the
+ * three on each side of the one whose window end for a tail of 2^-60 is nearest: any rate gives a
+ * valid bound, the best ones a narrow window.
  */
-export function sumTails(x: Float64Array, times: number, e1: number): SumTails {
-  const top = times * (x.length - 1);
-  const up = RATES.map((t) => times * logMoment(x, t, e1));
-  const down = RATES.map((t) => times * logMoment(x, -t, e1));
+function sideOf(parts: readonly TailPart[], sign: 1 | -1): Side {
+  const length = parts.reduce((sum, { x }) => sum + x.length, 0);
+  const at = (indices: number[]) => {
+    const rates = indices.map((k) => RATES[k]!);
+    return {
+      rates,
+      logs: moments(
+        parts,
+        rates.map((t) => sign * t),
+      ),
+    };
+  };
+  if (length * RATES.length <= RATE_WORK) return at(RATES.map((_, k) => k));
+  const coarse = at(RATES.map((_, k) => k).filter((k) => k % STRIDE === 0));
+  let best = 0;
+  const end = (k: number) => (coarse.logs[k]! - Math.log(SEARCH_TAIL)) / coarse.rates[k]!;
+  for (let k = 1; k < coarse.rates.length; k++) if (end(k) < end(best)) best = k;
+  const fine = at([-3, -2, -1, 1, 2, 3].map((d) => STRIDE * best + d).filter((k) => k >= 0 && k < RATES.length));
+  return { rates: [...coarse.rates, ...fine.rates], logs: [...coarse.logs, ...fine.logs] };
+}
+
+/**
+ * sum over the parts of times ln M(t) at each rate t (one sign), each ln M an upper bound
+ * (assembly/accounting/moments.ts), the sum raised by its own rounding, (parts + 1) u times the
+ * sum of the magnitudes.
+ */
+function moments(parts: readonly TailPart[], rates: readonly number[]): number[] {
+  const w = wasm();
+  const count = rates.length;
+  const sums = new Float64Array(count);
+  const magnitudes = new Float64Array(count);
+  const longest = Math.max(...parts.map(({ x }) => x.length));
+  inArena(w, 8 * (longest + 2 * count), (at) => {
+    const ratesAt = at + 8 * longest;
+    const out = ratesAt + 8 * count;
+    f64(w, ratesAt, count).set(rates);
+    for (const { x, times, e1 } of parts) {
+      f64(w, at, x.length).set(x);
+      w.logMoments(at, x.length, e1, ratesAt, count, out);
+      f64(w, out, count).forEach((value, k) => {
+        sums[k]! += times * value;
+        magnitudes[k]! += Math.abs(times * value);
+      });
+    }
+  });
+  return Array.from(sums, (sum, k) => sum + (parts.length + 1) * U * magnitudes[k]!);
+}
+
+/**
+ * The tails of the sum S of the parts' indices, from P(S >= c) <= e^(sum times ln M(t) - t c)
+ * and P(S <= c) <= e^(sum times ln M(-t) + t c) for t > 0 (M the moment generating function of
+ * a part's masses), at the best t tried (sideOf); the moments are computed once for every
+ * question.
+ */
+export function sumTails(parts: readonly TailPart[]): SumTails {
+  const top = parts.reduce((sum, { x, times }) => sum + times * (x.length - 1), 0);
+  const up = sideOf(parts, 1);
+  const down = sideOf(parts, -1);
   return {
     window(tail) {
       let lo = 0;
       let hi = top;
-      RATES.forEach((t, k) => {
-        hi = Math.min(hi, Math.ceil((up[k]! - Math.log(tail)) / t));
-        lo = Math.max(lo, Math.floor((Math.log(tail) - down[k]!) / t));
+      up.rates.forEach((t, k) => {
+        hi = Math.min(hi, Math.ceil((up.logs[k]! - Math.log(tail)) / t));
+      });
+      down.rates.forEach((t, k) => {
+        lo = Math.max(lo, Math.floor((Math.log(tail) - down.logs[k]!) / t));
       });
       return lo <= hi ? { lo, hi } : { lo: 0, hi: top };
     },
     above(c) {
       if (c > top) return 0;
-      const best = Math.min(...RATES.map((t, k) => up[k]! - t * c));
-      // exp errs by an ulp or two; the exponent's own rounding is within its 2 (n + 2) u margin times `times`, added there.
+      const best = Math.min(...up.rates.map((t, k) => up.logs[k]! - t * c));
+      // exp errs by an ulp or two; each exponent's own rounding is within its 2 (n + 2) u margin times `times`, added there.
       return Math.min(1, Math.exp(best + 1e-12 * Math.abs(best) + 1e-12) * (1 + 2 ** -50));
     },
   };

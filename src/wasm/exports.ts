@@ -42,7 +42,13 @@ export interface WasmExports {
     slack: number,
     sums: number,
   ): void;
+  /** The product of several real sequences' spectra, period n (productStart, a productStep per factor, productEnd: the circular convolution and the error bound's sums). */
+  productStart(spectrum: number, moduli: number, slopes: number, n: number): void;
+  productStep(a: number, na: number, n: number, work: number, tw: number, m: number, slack: number, spectrum: number, moduli: number, slopes: number): void;
+  productEnd(spectrum: number, moduli: number, slopes: number, out: number, n: number, work: number, tw: number, m: number, sums: number): void;
   twiddles(tw: number, n: number): void;
+  /** ln of the moment generating function of the n masses at x (plus an l1 error e1) at `count` rates of one sign, upper bounds (assembly/accounting/moments.ts). */
+  logMoments(x: number, n: number, e1: number, rates: number, count: number, out: number): void;
   /**
    * Privacy-loss distributions (assembly/accounting/pld.ts): kind 0 Gaussian (parameter mu), 1 Laplace and 2 randomized
    * response (epsilon0), 3 discrete Laplace (scale t, `extra` the sensitivity d); direction 0 remove, 1 add.

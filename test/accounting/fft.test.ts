@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { convolveMasses, powerMasses } from '../../src/accounting/masses.js';
+import { composeAll, convolveMasses, powerMasses, productMasses } from '../../src/accounting/masses.js';
+import { gaussianDelta } from '../../src/index.js';
+import { pmfDelta } from '../../src/accounting/pld.js';
+import { eventPmf } from '../../src/accounting/pld.js';
 import { lcg } from '../helpers.js';
 
 /** Masses that are multiples of 2^-20 below 1: products and sums of up to 2^12 of them are exact doubles. */
@@ -103,5 +106,63 @@ describe('powers in the frequency domain (docs/accounting.md, "Powers in the fre
     expect(fft).toBe(0);
     // Masses above 1 (never a distribution's) make the bound overflow: Infinity, not NaN.
     expect(powerMasses(Float64Array.of(0.6, 0.6), 5000, 16).fft).toBe(Infinity);
+  });
+});
+
+/** The exact circular convolution, period N, of mass arrays whose masses are multiples of 2^-bits (in BigInt). */
+function exactProduct(xs: Float64Array[], N: number, bits: number): Float64Array {
+  let result = [1n];
+  for (const x of xs) {
+    const integers = Array.from(x, (v) => BigInt(v * 2 ** bits));
+    const next = new Array<bigint>(result.length + integers.length - 1).fill(0n);
+    for (let i = 0; i < result.length; i++) for (let j = 0; j < integers.length; j++) next[i + j]! += result[i]! * integers[j]!;
+    result = next;
+  }
+  const circle = new Array<bigint>(N).fill(0n);
+  result.forEach((c, k) => {
+    circle[k % N]! += c;
+  });
+  const scale = 2 ** -(bits * xs.length);
+  return Float64Array.from(circle, (c) => Number(c) * scale);
+}
+
+describe('products in the frequency domain (docs/accounting.md, "Products in the frequency domain")', () => {
+  it('productMasses is within its l1 bound of the exact circular convolution of distinct arrays, aliasing included, and not far from it', () => {
+    const random = lcg(2028);
+    let worst = 0;
+    for (const [count, n, N, bits] of [
+      [1, 5, 8, 20],
+      [2, 1, 2, 20],
+      [3, 7, 16, 20],
+      [12, 16, 64, 12], // the linear result (181 masses) wraps around a circle of 64
+      [40, 9, 512, 6],
+    ] as const) {
+      const xs = Array.from({ length: count }, (_, j) => {
+        const raw = masses(n + (j % 3), random);
+        const total = raw.reduce((a, b) => a + b, 0);
+        return raw.map((v) => Math.floor((v / Math.max(1, total)) * 2 ** bits) * 2 ** -bits);
+      });
+      const { circle, fft } = productMasses(xs, N);
+      const want = exactProduct(xs, N, bits);
+      let l1 = 0;
+      for (let k = 0; k < N; k++) l1 += Math.abs(want[k]! - circle[k]!);
+      expect(l1, `${count} arrays of about ${n} masses, period ${N}`).toBeLessThanOrEqual(fft);
+      worst = Math.max(worst, l1 / fft);
+    }
+    expect(worst).toBeLessThan(0.05);
+    expect(worst).toBeGreaterThan(0); // the comparison sees rounding at all
+  });
+
+  it('composeAll of distinct Gaussian releases is an upper bound on their closed form (mu = sqrt(sum mu_j^2)), close to it', () => {
+    const h = 1e-3;
+    const mus = Array.from({ length: 30 }, (_, j) => 0.1 + 0.01 * j);
+    const pmf = composeAll(mus.map((mu) => eventPmf({ type: 'gaussian', mu }, h, 0)));
+    const mu = Math.sqrt(mus.reduce((sum, m) => sum + m * m, 0));
+    for (const eps of [0, 0.5, 1, 2]) {
+      const exact = gaussianDelta(mu, eps);
+      const bound = pmfDelta(pmf, h, eps);
+      expect(bound).toBeGreaterThanOrEqual(exact);
+      expect(bound).toBeLessThan(exact * 1.001 + 1e-14);
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sumTails } from '../../src/accounting/tails.js';
 
-const massAbove = (x: Float64Array, times: number, e1: number, c: number) => sumTails(x, times, e1).above(c);
-const sumWindow = (x: Float64Array, times: number, e1: number, tail: number) => sumTails(x, times, e1).window(tail);
+const massAbove = (x: Float64Array, times: number, e1: number, c: number) => sumTails([{ x, times, e1 }]).above(c);
+const sumWindow = (x: Float64Array, times: number, e1: number, tail: number) => sumTails([{ x, times, e1 }]).window(tail);
 
 /** The times-fold self-convolution by plain sums (doubles; within about 1e-13 relative of exact for these sizes). */
 function fold(x: number[], times: number): Float64Array {
