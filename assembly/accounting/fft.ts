@@ -345,7 +345,8 @@ export function productStep(a: usize, na: i32, n: i32, work: usize, tw: usize, m
   const pm = moduli + (<usize>k << 3);
   const previous = load<f64>(pm);
   if (previous == 0.0) return; // taken as 0 already
-  const mk = Math.hypot(xr, xi) + slack;
+  // |X_k| <= 1 + slack: no overflow; a square that underflows loses less than the slack covers.
+  const mk = Math.sqrt(xr * xr + xi * xi) + slack;
   const product = previous * mk;
   if (product < NEGLIGIBLE) {
     store<f64>(pm, 0.0);
