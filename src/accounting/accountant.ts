@@ -157,14 +157,20 @@ function treeAccount(event: Event): PldAccount {
   const moves = smooth ? 3 : 1;
   const pmfs = new Map<string, ReturnType<typeof eventPmf>>();
   const floors = new Map<string, ReturnType<typeof eventFloor>>();
-  const pmfAt = (h: number, d: Direction) => memo(pmfs, `${h} ${d}`, () => eventPmf(event, h, d));
+  const T = releases(event);
+  /**
+   * The mass each release's grid may leave above its top for an answer at delta: at most a
+   * thousandth of delta over the T releases (a power of two, so grids are shared between
+   * questions; docs/accounting.md, "Choosing the grid"); 0 (the default grids) for delta(epsilon).
+   */
+  const tailFor = (delta: number) => 2 ** Math.floor(Math.log2((delta * 2 ** -10) / T));
+  const pmfAt = (h: number, d: Direction, tail = 0) => memo(pmfs, `${h} ${d} ${tail}`, () => eventPmf(event, h, d, tail));
   const floorAt = (h: number, d: Direction) => memo(floors, `${h} ${d}`, () => eventFloor(event, h, d));
-  const epsilonAt = (h: number, d: Direction, delta: number) => pmfEpsilon(pmfAt(h, d), h, delta);
+  const epsilonAt = (h: number, d: Direction, delta: number) => pmfEpsilon(pmfAt(h, d, tailFor(delta)), h, delta);
   const deltaAt = (h: number, d: Direction, epsilon: number) => pmfDelta(pmfAt(h, d), h, epsilon);
   /** The loss's spread, its epsilon at delta 1e-2 on the coarse grid. */
   const spread = () => Math.max(...directions.map((d) => epsilonAt(COARSE, d, 1e-2)));
 
-  const T = releases(event);
   /** The grid steps to use for an answer near `scale`: the first fine one and its halvings (powers of two, so grids are shared between questions). */
   const steps = (scale: number) => {
     const first = 2 ** Math.floor(Math.log2(Math.min(COARSE, Math.max(FINEST, scale / ((smooth ? STEPS.smooth : STEPS.atoms) * Math.sqrt(T))))));

@@ -30,8 +30,15 @@ import {
 
 export { type Direction, TooLong } from './masses.js';
 
-/** Standard deviations of a Gaussian loss kept on each side of its mean (the rest is within connect the dots' end points). */
+/**
+ * Standard deviations of a Gaussian loss kept on each side of its mean (the rest is within connect
+ * the dots' end points): 9, which leaves less than 2e-19 outside, or fewer where a release may
+ * leave more (`tail`, eventPmf).
+ */
 const SPREAD = 9;
+
+/** The standard deviations that leave at most `tail` of a normal law above (0: SPREAD). */
+const spreadFor = (w: WasmExports, tail: number): number => (tail > 0 ? Math.min(SPREAD, w.normalIsf(tail)) : SPREAD);
 /** The wasm kinds of assembly/accounting/pld.ts. */
 const KIND = { gaussian: 0, laplace: 1, pure: 2, 'discrete-laplace': 3, 'discrete-gaussian': 4 } as const;
 
@@ -113,7 +120,7 @@ function subsampledLoss(w: WasmExports, q: number, x: number): number {
 }
 
 /** The range of losses, [lo, hi], that carries the mass of a base pair (subsampled at rate q, in a direction). */
-function lossRange(w: WasmExports, base: BasePair, q: number, direction: Direction): [number, number] {
+function lossRange(w: WasmExports, base: BasePair, q: number, direction: Direction, spread: number): [number, number] {
   let lo: number;
   let hi: number;
   if (base.type === 'gaussian') {
@@ -121,12 +128,12 @@ function lossRange(w: WasmExports, base: BasePair, q: number, direction: Directi
     // The loss is N(mu^2/2, mu^2) under the first law, N(-mu^2/2, mu^2) under the second. The
     // subsampled remove pair's first law (1 - q) Q + q P has mass under both; the add pair's is Q.
     const half = (mu * mu) / 2;
-    lo = (q >= 1 ? half : -half) - SPREAD * mu;
-    hi = (direction === ADD && q < 1 ? -half : half) + SPREAD * mu;
+    lo = (q >= 1 ? half : -half) - spread * mu;
+    hi = (direction === ADD && q < 1 ? -half : half) + spread * mu;
   } else if (base.type === 'discrete-gaussian') {
-    // Atoms within SPREAD standard deviations of either mean: losses (d^2 + 2 d x)/2v up to that, rounded up.
+    // Atoms within `spread` standard deviations of either mean: losses (d^2 + 2 d x)/2v up to that, rounded up.
     const d = base.sensitivity;
-    const e = roundUp((d * d + 2 * d * SPREAD * Math.sqrt(base.variance)) / (2 * base.variance));
+    const e = roundUp((d * d + 2 * d * spread * Math.sqrt(base.variance)) / (2 * base.variance));
     lo = -e;
     hi = e;
   } else {
@@ -173,9 +180,9 @@ class SubsampledGrids {
 }
 
 /** The connect-the-dots distribution of a base pair on a Poisson-subsampled batch (q = 1: none). */
-function basePmf(base: BasePair, q: number, direction: Direction, grids: SubsampledGrids, h: number): Pmf {
+function basePmf(base: BasePair, q: number, direction: Direction, grids: SubsampledGrids, h: number, tail: number): Pmf {
   const w = wasm();
-  const [lo, hi] = lossRange(w, base, q, direction);
+  const [lo, hi] = lossRange(w, base, q, direction, spreadFor(w, tail));
   const lower = Math.floor(lo / h);
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
   if (n > MAX_LENGTH) throw tooLong(n);
@@ -228,11 +235,15 @@ export const directionsOf = (event: Event): Direction[] => (symmetric(event) ? [
 /** `one` in both directions of add/remove neighbours (once when they are the same). */
 const bothDirections = <T>(event: Event, one: (direction: Direction) => T): T[] => directionsOf(event).map(one);
 
-/** The distribution of an event in one direction. */
-export function eventPmf(event: Event, h: number, direction: Direction): Pmf {
+/**
+ * The distribution of an event in one direction. `tail`: the mass each release's grid may leave
+ * above its top for the infinite loss (a Gaussian loss's grid then spans fewer standard deviations);
+ * 0 for the default, under 2e-19.
+ */
+export function eventPmf(event: Event, h: number, direction: Direction, tail = 0): Pmf {
   const grids = new SubsampledGrids(h);
   return eventOf(event, direction, {
-    base: (pair, q, dir) => basePmf(pair, q, dir, grids, h),
+    base: (pair, q, dir) => basePmf(pair, q, dir, grids, h, tail),
     allocation: (mu, steps, dir) => allocationPmf(mu, steps, dir, h),
     all: composeAll,
     self: selfCompose,
@@ -267,7 +278,7 @@ export function pmfEpsilon(pmf: Pmf, h: number, delta: number): number {
 /** The floor masses of a base pair (subsampled at rate q, in a direction). */
 function baseFloor(base: BasePair, q: number, direction: Direction, h: number): FloorPair {
   const w = wasm();
-  const [lo, hi] = lossRange(w, base, q, direction);
+  const [lo, hi] = lossRange(w, base, q, direction, SPREAD);
   const lower = Math.floor(lo / h) - 1; // a bin below the lowest loss: bins are (l_k, l_k+1], and an atom may sit at lo
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
   if (n > MAX_LENGTH) throw tooLong(n);

@@ -27,7 +27,7 @@ import { discreteGaussianEvents } from './discrete-gaussian.js';
 import { type Event, slackOf } from './events.js';
 import { halfSquare, lossNorm } from './loss.js';
 import { pldSupports } from './pld.js';
-import { curveDelta, curveEpsilon, FALLBACK_ORDERS, RDP_ORDERS, rdp, rdpCurve } from './rdp.js';
+import { coarsened, curveDelta, curveEpsilon, FALLBACK_ORDERS, RDP_ORDERS, rdp, rdpCurve } from './rdp.js';
 import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
 
 /**
@@ -378,7 +378,7 @@ function gaussianDistanceOf(event: Event): number | undefined {
  */
 function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readonly string[], routes: Route[] = [], floor: Event = event): PldPrivacy {
   const account = accountOf(event);
-  const also = [...routes, rdpRoute(event, FALLBACK_ORDERS)];
+  const also = [...routes, rdpRoute(coarsened(event), FALLBACK_ORDERS)];
   const epsilon = (delta: number) => {
     const d = readDelta(delta);
     const routes = also.map((route) => route.epsilon(d));

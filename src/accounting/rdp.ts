@@ -7,7 +7,7 @@
 // dp_accounting does not support get bounds from their own RDP curves (docs/rdp.md, "Subsampling").
 //
 // Every exp, log and expm1 is the WebAssembly module's, so every engine computes the same bits.
-import { roundUp } from '../core/rounding.js';
+import { powerOfTwoBelow, roundUp } from '../core/rounding.js';
 import { log1p } from '../math/log1p.js';
 import { wasm } from '../wasm/loader.js';
 import type { Event } from './events.js';
@@ -31,6 +31,40 @@ export const RDP_ORDERS: readonly number[] = Object.freeze([
  * out"): 20 orders spread as dp_accounting's 156 are, for about a fifth of the work.
  */
 export const FALLBACK_ORDERS: readonly number[] = Object.freeze([1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64, 128, 256]);
+
+/** Mantissa bits a Gaussian's mu keeps in the fallback route's event (coarsened). */
+const FALLBACK_BITS = 8;
+
+/**
+ * The event for the fallback route: every Gaussian's mu rounded up to 8 significant bits (by at
+ * most 2^-8 relative) and equal parts of a composition merged. Its Renyi curve is at least the
+ * event's (a Gaussian pair at a larger mu dominates one at a smaller mu, subsampled or not: the
+ * smaller is a post-processing of the larger), and a noise schedule of 1000 different steps
+ * becomes about a hundred.
+ */
+export function coarsened(event: Event): Event {
+  switch (event.type) {
+    case 'gaussian': {
+      const { mu } = event;
+      if (!(mu > 0 && Number.isFinite(mu))) return event;
+      const unit = powerOfTwoBelow(mu) * 2 ** -FALLBACK_BITS; // a power of two: mu / unit is exact
+      return { type: 'gaussian', mu: Math.ceil(mu / unit) * unit };
+    }
+    case 'poisson':
+      return { ...event, event: coarsened(event.event) };
+    case 'composed': {
+      const parts = new Map<string, [Event, number]>();
+      for (const [child, times] of event.events) {
+        const part = coarsened(child);
+        const key = JSON.stringify(part);
+        parts.set(key, [part, (parts.get(key)?.[1] ?? 0) + times]);
+      }
+      return { type: 'composed', events: [...parts.values()] };
+    }
+    default:
+      return event;
+  }
+}
 
 /** One ulp, 2^-52 (twice the unit roundoff): the unit of the error bounds below, which also cover functions accurate to 1 ulp. */
 const U = 2 ** -52;

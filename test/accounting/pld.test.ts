@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/accounting/events.js';
-import { eventFloors, eventPmfs, floorDelta, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
+import { eventFloors, eventPmf, eventPmfs, floorDelta, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
 import { privacyOfEvent } from '../../src/accounting/privacy.js';
 import { gaussianDelta, normalSf } from '../../src/index.js';
 import { wasm } from '../../src/wasm/loader.js';
@@ -81,6 +81,20 @@ describe('eventPmfs: every delta an upper bound, close to the exact one on a fin
           expect(own - curve, `${where} at ${loss}`).toBeLessThan(4e-14 + 1e-9 * curve);
         }
       });
+    }
+  });
+
+  it("a grid allowed to leave tau above its top is shorter and leaves at most tau there (by default only the check's margin, about 1e-15)", () => {
+    const step: Event = { type: 'poisson', rate: 0.01, event: gaussian };
+    for (const direction of [0, 1] as const) {
+      const full = eventPmf(step, 1e-3, direction);
+      expect(full.infinity).toBeLessThan(1e-14);
+      for (const tail of [2 ** -40, 2 ** -20]) {
+        const short = eventPmf(step, 1e-3, direction, tail);
+        expect(short.infinity, `tail ${tail}`).toBeLessThanOrEqual(tail + 1e-14);
+        expect(short.probs.length).toBeLessThan(full.probs.length);
+        for (const eps of [0.01, 0.1, 1]) expect(pmfDelta(short, 1e-3, eps)).toBeGreaterThanOrEqual(pmfDelta(full, 1e-3, eps) - 1e-14);
+      }
     }
   });
 
