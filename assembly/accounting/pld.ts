@@ -357,16 +357,15 @@ function pairBin(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i3
 }
 
 /**
- * The pessimistic connect-the-dots distribution of a pair (kind and parameters as hockeyDelta) on
- * the losses (lower + i) h, i < n (n >= 2), given the subsampling transforms there
- * (subsampledGrid): probs[i] the masses, returned the mass at infinity (Doroshenko et al. 2022):
- * the distribution whose hockey-stick curve meets the pair's at every grid point, linear in e^eps
- * in between (above the true curve, which is convex in e^eps). `losses` is overwritten with the
- * curve's values t_j at the grid points (gridDeltas); the mass
- * at infinity is t_(n-1), and with T_j = t_j - t_(n-1), A_j = sum_{i > j} p_i follows from the
- * curve's recurrence D_(j-1) = D_j + c (A_(j-1) - D_j), c = 1 - e^-h, solved for A_(j-1) with
- * D = T: A_(j-1) = T_j + (T_(j-1) - T_j) / c, and p_j = A_(j-1) - A_j (taken as 0 where rounding
- * makes it negative); the rest of the mass, 1 - A_0 - t_(n-1), goes to the lowest loss.
+ * The pessimistic connect-the-dots distribution of a pair on the losses (lower + i) h, i < n
+ * (n >= 2), given the pair's curve t_j there (`deltas`, from gridDeltas): probs[i] the masses,
+ * returned the mass at infinity (Doroshenko et al. 2022): the distribution whose hockey-stick
+ * curve meets the pair's at every grid point, linear in e^eps in between (above the true curve,
+ * which is convex in e^eps). The mass at infinity is t_(n-1), and with T_j = t_j - t_(n-1),
+ * A_j = sum_{i > j} p_i follows from the curve's recurrence D_(j-1) = D_j + c (A_(j-1) - D_j),
+ * c = 1 - e^-h, solved for A_(j-1) with D = T: A_(j-1) = T_j + (T_(j-1) - T_j) / c, and
+ * p_j = A_(j-1) - A_j (taken as 0 where rounding makes it negative); the rest of the mass,
+ * 1 - A_0 - t_(n-1), goes to the lowest loss.
  *
  * Then the check: the distribution's own delta at every grid point, D_j plus the infinite mass,
  * computed by the same recurrence from the masses, carried in double-double so that its error
@@ -374,9 +373,7 @@ function pairBin(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i3
  * shortfall, a few ulp of the probability 1 at most, moves from the lowest losses to infinity
  * (docs/accounting.md, "Connect the dots").
  */
-export function connectDots(kind: i32, parameter: f64, extra: f64, h: f64, n: i32, losses: usize, factors: usize, directs: usize, probs: usize): f64 {
-  const deltas = losses;
-  gridDeltas(kind, parameter, extra, losses, factors, directs, n, deltas);
+export function connectDots(h: f64, n: i32, deltas: usize, probs: usize): f64 {
   const infinity = at(deltas, n - 1);
   const c = -Math.expm1(-h);
   let above: f64 = 0.0; // A_j

@@ -6,7 +6,7 @@
 // within 1/1000 of it. Of the two directions of add/remove neighbours only the one whose answer is
 // the larger is refined. Distributions are kept per step and direction, so repeated questions cost
 // only the sums.
-import { type Direction, directionsOf, eventFloor, eventPmf, floorDelta, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
+import { type Direction, directionsOf, eventFloor, eventPmf, eventPmfLevels, floorDelta, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
 import { memo } from '../core/memo.js';
 import { ROUND_UP, roundUp } from '../core/rounding.js';
 import { type Event, slackOf } from './events.js';
@@ -130,7 +130,7 @@ function advance(track: Track, h: number, value: number, failed: number): void {
  * until the finer grid's error, estimated from the last move (Track.moves), is at most SETTLED of
  * the answer, or the grids run out.
  */
-function refine(tracks: Track[], hs: readonly number[], answer: (h: number, direction: Direction) => number, failed: number): Track {
+function refine(tracks: Track[], hs: readonly number[], answer: (h: number, direction: Direction, ahead: boolean) => number, failed: number): Track {
   for (;;) {
     const top = largest(tracks);
     const next = hs.find((step) => step < top.finest);
@@ -139,7 +139,9 @@ function refine(tracks: Track[], hs: readonly number[], answer: (h: number, dire
     // a grid CATCH_UP times coarser is tried first (it costs about 1/CATCH_UP as much).
     const behind = tracks.some((t) => t !== top && t.finest <= next) && next * CATCH_UP < top.finest;
     const h = behind ? next * CATCH_UP : next;
-    advance(top, h, answer(h, top.direction), failed);
+    // A track's first answer on a fine grid never settles it (there is no move yet), so unless it
+    // is only catching up, the next grid will be asked for too: `ahead` builds both at once.
+    advance(top, h, answer(h, top.direction, !behind && top.previous === Infinity && h / 2 >= FINEST), failed);
   }
 }
 
@@ -164,10 +166,19 @@ function treeAccount(event: Event): PldAccount {
    * questions; docs/accounting.md, "Choosing the grid"); 0 (the default grids) for delta(epsilon).
    */
   const tailFor = (delta: number) => 2 ** Math.floor(Math.log2((delta * 2 ** -10) / T));
-  const pmfAt = (h: number, d: Direction, tail = 0) => memo(pmfs, `${h} ${d} ${tail}`, () => eventPmf(event, h, d, tail));
+  const key = (h: number, d: Direction, tail: number) => `${h} ${d} ${tail}`;
+  /** The distribution on grid h; `ahead`: the one on grid h/2 too, for about the work of that one alone (eventPmfLevels). */
+  const pmfAt = (h: number, d: Direction, tail = 0, ahead = false) => {
+    if (ahead && !pmfs.has(key(h, d, tail)) && !pmfs.has(key(h / 2, d, tail))) {
+      const [pmf, half] = eventPmfLevels(event, h, d, tail, 2);
+      pmfs.set(key(h / 2, d, tail), half!);
+      pmfs.set(key(h, d, tail), pmf!);
+    }
+    return memo(pmfs, key(h, d, tail), () => eventPmf(event, h, d, tail));
+  };
   const floorAt = (h: number, d: Direction) => memo(floors, `${h} ${d}`, () => eventFloor(event, h, d));
-  const epsilonAt = (h: number, d: Direction, delta: number) => pmfEpsilon(pmfAt(h, d, tailFor(delta)), h, delta);
-  const deltaAt = (h: number, d: Direction, epsilon: number) => pmfDelta(pmfAt(h, d), h, epsilon);
+  const epsilonAt = (h: number, d: Direction, delta: number, ahead = false) => pmfEpsilon(pmfAt(h, d, tailFor(delta), ahead), h, delta);
+  const deltaAt = (h: number, d: Direction, epsilon: number, ahead = false) => pmfDelta(pmfAt(h, d, 0, ahead), h, epsilon);
   /** The loss's spread, its epsilon at delta 1e-2 on the coarse grid. */
   const spread = () => Math.max(...directions.map((d) => epsilonAt(COARSE, d, 1e-2)));
 
@@ -186,7 +197,7 @@ function treeAccount(event: Event): PldAccount {
     // A coarse grid's rounding and tails may exceed a tiny delta: then the finer grids follow the spread of the loss.
     const scale = coarse.best < Infinity ? coarse.best : spread();
     if (scale === Infinity) return { tracks, top: coarse };
-    const top = refine(tracks, steps(Math.max(scale, 1e-3)), (h, d) => orNone(() => epsilonAt(h, d, delta), Infinity), Infinity);
+    const top = refine(tracks, steps(Math.max(scale, 1e-3)), (h, d, ahead) => orNone(() => epsilonAt(h, d, delta, ahead), Infinity), Infinity);
     return { tracks, top };
   }
 
@@ -231,7 +242,7 @@ function treeAccount(event: Event): PldAccount {
     // epsilon would build millions of points for nothing.
     const loss = spread();
     const hs = steps(Math.max(epsilon, Number.isFinite(loss) ? loss : 0, 1e-3));
-    return refine(tracks, hs, (h, d) => orNone(() => deltaAt(h, d, epsilon), 1), 1).best;
+    return refine(tracks, hs, (h, d, ahead) => orNone(() => deltaAt(h, d, epsilon, ahead), 1), 1).best;
   }
 
   /**

@@ -179,22 +179,49 @@ class SubsampledGrids {
   }
 }
 
-/** The connect-the-dots distribution of a base pair on a Poisson-subsampled batch (q = 1: none). */
-function basePmf(base: BasePair, q: number, direction: Direction, grids: SubsampledGrids, h: number, tail: number): Pmf {
-  const w = wasm();
-  const [lo, hi] = lossRange(w, base, q, direction, spreadFor(w, tail));
+/** The grid points (lower, n) of step h that cover the losses [lo, hi]. */
+function gridRange(lo: number, hi: number, h: number): [lower: number, n: number] {
   const lower = Math.floor(lo / h);
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
   if (n > MAX_LENGTH) throw tooLong(n);
+  return [lower, n];
+}
+
+/**
+ * The connect-the-dots distributions of a base pair on a Poisson-subsampled batch (q = 1: none) on
+ * the grids h, h/2, ..., h/2^(levels - 1), each on its own range (gridRange): the pair's curve is
+ * evaluated once, on the finest grid over all the ranges (a coarser grid's points are every other
+ * point of the next, exactly: h is a power of two or the only level), so each distribution is the
+ * one a build on its grid alone gives, bit for bit.
+ */
+function basePmfs(base: BasePair, q: number, direction: Direction, grids: SubsampledGrids, h: number, tail: number, levels: number): Pmf[] {
+  const w = wasm();
+  const [lo, hi] = lossRange(w, base, q, direction, spreadFor(w, tail));
+  const ranges = Array.from({ length: levels }, (_, l) => gridRange(lo, hi, h / 2 ** l));
+  // In the finest grid's indices: level l's point i is at (lower_l + i) 2^(levels - 1 - l).
+  const stride = (l: number) => 2 ** (levels - 1 - l);
+  const from = Math.min(...ranges.map(([lower], l) => lower * stride(l)));
+  const count = Math.max(...ranges.map(([lower, n], l) => (lower + n - 1) * stride(l))) - from + 1;
+  if (count > MAX_LENGTH) throw tooLong(count);
   const [kind, parameter, extra] = wasmPair(base);
-  const transforms = grids.at(w, q, direction, lower, n);
-  return inArena(w, 32 * n, (at) => {
+  const transforms = grids.at(w, q, direction, from, count);
+  return inArena(w, 8 * (4 * count + Math.max(...ranges.map(([, n]) => 2 * n))), (at) => {
     transforms.forEach((values, k) => {
-      f64(w, at + 8 * k * n, n).set(values);
+      f64(w, at + 8 * k * count, count).set(values);
     });
-    const probs = at + 24 * n;
-    const infinity = w.connectDots(kind, parameter, extra, h, n, at, at + 8 * n, at + 16 * n, probs);
-    return { lower, probs: f64(w, probs, n).slice(), infinity, error: 0, error1: 0 };
+    const curve = at + 24 * count;
+    w.gridDeltas(kind, parameter, extra, at, at + 8 * count, at + 16 * count, count, curve);
+    const all = f64(w, curve, count);
+    const deltas = curve + 8 * count;
+    return ranges.map(([lower, n], l) => {
+      const levelDeltas = f64(w, deltas, n);
+      const step = stride(l);
+      const start = lower * step - from;
+      for (let i = 0; i < n; i++) levelDeltas[i] = all[start + i * step]!;
+      const probs = deltas + 8 * n;
+      const infinity = w.connectDots(h / 2 ** l, n, deltas, probs);
+      return { lower, probs: f64(w, probs, n).slice(), infinity, error: 0, error1: 0 };
+    });
   });
 }
 
@@ -241,12 +268,22 @@ const bothDirections = <T>(event: Event, one: (direction: Direction) => T): T[] 
  * 0 for the default, under 2e-19.
  */
 export function eventPmf(event: Event, h: number, direction: Direction, tail = 0): Pmf {
-  const grids = new SubsampledGrids(h);
-  return eventOf(event, direction, {
-    base: (pair, q, dir) => basePmf(pair, q, dir, grids, h, tail),
-    allocation: (mu, steps, dir) => allocationPmf(mu, steps, dir, h),
-    all: composeAll,
-    self: selfCompose,
+  return eventPmfLevels(event, h, direction, tail, 1)[0]!;
+}
+
+/**
+ * The distributions of an event in one direction on the grids h, h/2, ..., h/2^(levels - 1) (h a
+ * power of two when levels > 1), each as eventPmf gives it, for about the work of the finest:
+ * each release's curve is evaluated once (basePmfs).
+ */
+export function eventPmfLevels(event: Event, h: number, direction: Direction, tail: number, levels: number): Pmf[] {
+  const grids = new SubsampledGrids(h / 2 ** (levels - 1));
+  const each = <T>(items: T[][], f: (level: T[]) => Pmf) => Array.from({ length: levels }, (_, l) => f(items.map((item) => item[l]!)));
+  return eventOf<Pmf[]>(event, direction, {
+    base: (pair, q, dir) => basePmfs(pair, q, dir, grids, h, tail, levels),
+    allocation: (mu, steps, dir) => Array.from({ length: levels }, (_, l) => allocationPmf(mu, steps, dir, h / 2 ** l)),
+    all: (items) => each(items, composeAll),
+    self: (x, times) => x.map((pmf) => selfCompose(pmf, times)),
   });
 }
 

@@ -56,7 +56,7 @@ export interface WasmExports {
   hockeyDelta(kind: number, parameter: number, extra: number, rate: number, direction: number, epsilon: number): number;
   subsampledGrid(rate: number, direction: number, lower: number, h: number, n: number, losses: number, factors: number, directs: number): void;
   gridDeltas(kind: number, parameter: number, extra: number, losses: number, factors: number, directs: number, n: number, deltas: number): void;
-  connectDots(kind: number, parameter: number, extra: number, h: number, n: number, losses: number, factors: number, directs: number, probs: number): number;
+  connectDots(h: number, n: number, deltas: number, probs: number): number;
   floorBins(
     kind: number,
     parameter: number,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/accounting/events.js';
-import { eventFloors, eventPmf, eventPmfs, floorDelta, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
+import { eventFloors, eventPmf, eventPmfLevels, eventPmfs, floorDelta, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
 import { privacyOfEvent } from '../../src/accounting/privacy.js';
 import { gaussianDelta, normalSf } from '../../src/index.js';
 import { wasm } from '../../src/wasm/loader.js';
@@ -94,6 +94,31 @@ describe('eventPmfs: every delta an upper bound, close to the exact one on a fin
         expect(short.infinity, `tail ${tail}`).toBeLessThanOrEqual(tail + 1e-14);
         expect(short.probs.length).toBeLessThan(full.probs.length);
         for (const eps of [0.01, 0.1, 1]) expect(pmfDelta(short, 1e-3, eps)).toBeGreaterThanOrEqual(pmfDelta(full, 1e-3, eps) - 1e-14);
+      }
+    }
+  });
+
+  it('the distributions on grids h, h/2 and h/4 built at once are those built one by one, bit for bit', () => {
+    const events: Event[] = [
+      { type: 'composed', events: [0.5, 0.7, 1.3].map((mu) => [{ type: 'poisson', rate: 0.02, event: { type: 'gaussian', mu } }, 3] as const) },
+      { type: 'poisson', rate: 0.1, event: { type: 'discrete-gaussian', variance: 9, sensitivity: 2 } },
+      {
+        type: 'composed',
+        events: [
+          [{ type: 'laplace', epsilon: 0.3 }, 2],
+          [{ type: 'allocation', steps: 2, event: { type: 'gaussian', mu: 0.5 } }, 1],
+        ],
+      },
+    ];
+    for (const event of events) {
+      for (const direction of [0, 1] as const) {
+        const levels = eventPmfLevels(event, 2 ** -6, direction, 2 ** -30, 3);
+        levels.forEach((pmf, l) => {
+          const alone = eventPmf(event, 2 ** -(6 + l), direction, 2 ** -30);
+          const where = `${JSON.stringify(event)} direction ${direction} level ${l}`;
+          expect([pmf.lower, pmf.infinity, pmf.error, pmf.error1], where).toEqual([alone.lower, alone.infinity, alone.error, alone.error1]);
+          expect(Array.from(pmf.probs), where).toEqual(Array.from(alone.probs));
+        });
       }
     }
   });
