@@ -88,11 +88,21 @@ function scheduleFixture() {
   }
 }
 
+/** Runs of each of dpnoise's (c) columns, new objects each time: the median is reported. */
+const FRESH_RUNS = 3;
+
 /** Seconds of one call. */
 function once(fn) {
   const start = performance.now();
   fn();
   return (performance.now() - start) / 1e3;
+}
+
+/** The median seconds of FRESH_RUNS calls of each function, the functions interleaved. */
+function medianOfFresh(fns) {
+  const runs = fns.map(() => []);
+  for (let r = 0; r < FRESH_RUNS; r++) fns.forEach((fn, k) => runs[k].push(once(fn)));
+  return runs.map((seconds) => seconds.sort((a, b) => a - b)[Math.floor(FRESH_RUNS / 2)]);
 }
 
 const eps = (x) => (Number.isFinite(x) ? x.toPrecision(5) : NONE);
@@ -114,7 +124,7 @@ export async function run(ctx) {
     ctx.log(`  ${c.label} ...`);
     const last = {};
     const fresh = [() => (last.epsilon = accountant(c.parts).epsilon(DELTA)), () => (last.bounds = accountant(c.parts).bounds(DELTA))];
-    const [epsilonS, boundsS] = c.once ? fresh.map(once) : ctx.measureEach(fresh, { seconds: 0.5, batches: BATCHES }).map((r) => r.perUnit);
+    const [epsilonS, boundsS] = c.once ? medianOfFresh(fresh) : ctx.measureEach(fresh, { seconds: 0.5, batches: BATCHES }).map((r) => r.perUnit);
     epsilonSeconds[c.id] = epsilonS;
     if (c.aim) aims.push(`(${c.id}) ${epsilonS < c.aim ? 'met' : 'NOT met'} (${fmt(epsilonS)} s)`);
 
@@ -167,7 +177,7 @@ export async function run(ctx) {
 
   const capped = result('pld-c');
   const cNotes = [
-    `(c) is timed once per column: dpnoise's epsilon and bounds, each on new objects after the other cases warmed the code up` +
+    `(c) is timed by single calls: dpnoise's epsilon and bounds, each the median of ${FRESH_RUNS} calls on new objects (the two interleaved) after the other cases warmed the code up` +
       (capped
         ? `, and dp_accounting's PLD accountant, which composes the 1000 different steps one at a time and is stopped once ${CAP_SECONDS} s have passed` +
           (capped.epsilon === null ? ` (here after ${capped.composed} of 1000 steps), so its time and ratio are lower bounds.` : '.')
