@@ -101,7 +101,7 @@ function once(fn) {
 /** The median seconds of FRESH_RUNS calls of each function, the functions interleaved. */
 function medianOfFresh(fns) {
   const runs = fns.map(() => []);
-  for (let r = 0; r < FRESH_RUNS; r++) fns.forEach((fn, k) => runs[k].push(once(fn)));
+  for (let r = 0; r < FRESH_RUNS; r++) for (const [k, fn] of fns.entries()) runs[k].push(once(fn));
   return runs.map((seconds) => seconds.sort((a, b) => a - b)[Math.floor(FRESH_RUNS / 2)]);
 }
 
