@@ -236,7 +236,7 @@ export function composeAll(pmfs: readonly Pmf[]): Pmf {
   if (pmfs.length === 1) return pmfs[0]!;
   const tails = sumTails(pmfs.map((p) => ({ x: p.probs, times: 1, e1: p.error1 })));
   const { lo, hi } = tails.window(WINDOW_TAIL);
-  const [N] = pow2(Math.max(hi - lo + 1, ...pmfs.map((p) => p.probs.length)));
+  const [N] = pow2(pmfs.reduce((most, p) => Math.max(most, p.probs.length), hi - lo + 1));
   const { circle, fft } = productMasses(
     pmfs.map((p) => p.probs),
     N,
@@ -287,7 +287,7 @@ export function productMasses(xs: readonly Float64Array[], N: number): { circle:
   const w = wasm();
   if (N > MAX_LENGTH) throw tooLong(N);
   const [, bits] = pow2(N);
-  const longest = Math.max(...xs.map((x) => x.length));
+  const longest = xs.reduce((most, x) => Math.max(most, x.length), 0); // no spread: there may be 1e5 arrays
   const h = N / 2;
   const [tw, table] = twiddleTable(w, N);
   const { circle, sums } = inArena(w, 8 * (longest + N + 4 * (h + 1) + 2), (at) => {

@@ -27,8 +27,9 @@ export const RDP_ORDERS: readonly number[] = Object.freeze([
 
 /**
  * The orders of the Renyi route the accountant computes alongside its own figures (privacy.ts),
- * which only wins near the accountant's error floor (docs/accounting.md, "Where the bound gives
- * out"): 20 orders spread as dp_accounting's 156 are, for about a fifth of the work.
+ * which only wins near the accountant's error floor (docs/accounting.md, "Composition by FFT",
+ * paragraph "Where the bound gives out"): 20 orders spread as dp_accounting's 156 are, for about
+ * a fifth of the work.
  */
 export const FALLBACK_ORDERS: readonly number[] = Object.freeze([1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64, 128, 256]);
 

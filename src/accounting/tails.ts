@@ -76,7 +76,7 @@ function moments(parts: readonly TailPart[], rates: readonly number[]): number[]
   const count = rates.length;
   const sums = new Float64Array(count);
   const magnitudes = new Float64Array(count);
-  const longest = Math.max(...parts.map(({ x }) => x.length));
+  const longest = parts.reduce((most, { x }) => Math.max(most, x.length), 0); // no spread: there may be 1e5 parts
   inArena(w, 8 * (longest + 2 * count), (at) => {
     const ratesAt = at + 8 * longest;
     const out = ratesAt + 8 * count;

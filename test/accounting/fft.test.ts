@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeAll, convolveMasses, powerMasses, productMasses } from '../../src/accounting/masses.js';
 import { gaussianDelta } from '../../src/index.js';
-import { pmfDelta } from '../../src/accounting/pld.js';
-import { eventPmf } from '../../src/accounting/pld.js';
+import { eventPmf, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
 import { lcg } from '../helpers.js';
 
 /** Masses that are multiples of 2^-20 below 1: products and sums of up to 2^12 of them are exact doubles. */
@@ -151,6 +150,16 @@ describe('products in the frequency domain (docs/accounting.md, "Products in the
     }
     expect(worst).toBeLessThan(0.05);
     expect(worst).toBeGreaterThan(0); // the comparison sees rounding at all
+  });
+
+  it('composeAll takes 10^5 different releases (no argument list that long), their epsilons adding up', () => {
+    const h = 2 ** -8;
+    const epsilons = Array.from({ length: 1e5 }, (_, j) => 1e-6 * (1 + (j % 997) / 997));
+    const pmf = composeAll(epsilons.map((epsilon) => eventPmf({ type: 'pure', epsilon }, h, 0)));
+    const total = epsilons.reduce((sum, e) => sum + e, 0); // 0.15: basic composition, an upper bound on every delta-epsilon
+    expect(pmfDelta(pmf, h, 0)).toBeGreaterThan(0);
+    expect(pmfDelta(pmf, h, total)).toBeGreaterThanOrEqual(0);
+    expect(pmfEpsilon(pmf, h, 1e-6)).toBeLessThan(Number.POSITIVE_INFINITY);
   });
 
   it('composeAll of distinct Gaussian releases is an upper bound on their closed form (mu = sqrt(sum mu_j^2)), close to it', () => {
