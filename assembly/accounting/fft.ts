@@ -99,6 +99,29 @@ function transform(data: usize, n: i32, tw: usize, m: i32): void {
   }
 }
 
+/** The transforms at one frequency of the real and the imaginary part of a sequence, set by splitPair. */
+let realRe: f64 = 0.0;
+let realIm: f64 = 0.0;
+let imagRe: f64 = 0.0;
+let imagIm: f64 = 0.0;
+
+/**
+ * From the transform Z of a complex sequence at `work`: the transforms at frequency k of its real
+ * part, (Z_k + conj Z_k2) / 2, and of its imaginary part, (Z_k - conj Z_k2) / (2i), with k2 the
+ * mirror frequency of k (n - k modulo n).
+ */
+// @ts-ignore: decorator
+@inline function splitPair(work: usize, k: i32, k2: i32): void {
+  const zr = re(work, k);
+  const zi = im(work, k);
+  const vr = re(work, k2);
+  const vi = im(work, k2);
+  realRe = 0.5 * (zr + vr);
+  realIm = 0.5 * (zi - vi);
+  imagRe = 0.5 * (zi + vi);
+  imagIm = -0.5 * (zr - vr);
+}
+
 /**
  * out[0 .. na + nb - 1) = the convolution of the na doubles at a and the nb doubles at b (out may
  * overlap neither). n: a power of two >= na + nb - 1.
@@ -110,15 +133,11 @@ export function convolve(a: usize, na: i32, b: usize, nb: i32, out: usize, work:
   // Pairs (k, n - k) are updated together, so each reads the other's original values.
   for (let k = 0; k <= n >> 1; k++) {
     const m = (n - k) & (n - 1);
-    const zr = re(work, k);
-    const zi = im(work, k);
-    const wr = re(work, m);
-    const wi = im(work, m);
-    // A_k = ((zr + wr) + i (zi - wi)) / 2, B_k = ((zi + wi) - i (zr - wr)) / 2
-    const akr = 0.5 * (zr + wr);
-    const aki = 0.5 * (zi - wi);
-    const bkr = 0.5 * (zi + wi);
-    const bki = -0.5 * (zr - wr);
+    splitPair(work, k, m);
+    const akr = realRe;
+    const aki = realIm;
+    const bkr = imagRe;
+    const bki = imagIm;
     // Stored conjugated, for the inverse transform (transform's note): conj C_k, and C_m = conj C_k.
     set(work, k, akr * bkr - aki * bki, -(akr * bki + aki * bkr));
     if (m != k) set(work, m, akr * bkr - aki * bki, akr * bki + aki * bkr);
@@ -208,15 +227,11 @@ function forwardReal(a: usize, na: i32, work: usize, n: i32, tw: usize, m: i32):
  */
 // @ts-ignore: decorator
 @inline function spectrumPair(work: usize, k: i32, h: i32, tw: usize, stride: i32): void {
-  const k2 = (h - k) & (h - 1);
-  const zr = re(work, k);
-  const zi = im(work, k);
-  const vr = re(work, k2);
-  const vi = im(work, k2);
-  const er = 0.5 * (zr + vr);
-  const ei = 0.5 * (zi - vi);
-  const or = 0.5 * (zi + vi);
-  const oi = -0.5 * (zr - vr);
+  splitPair(work, k, (h - k) & (h - 1)); // the even- and the odd-indexed values' transforms
+  const er = realRe;
+  const ei = realIm;
+  const or = imagRe;
+  const oi = imagIm;
   const wr = re(tw, k * stride);
   const wi = im(tw, k * stride);
   const pr = wr * or - wi * oi; // w^k O

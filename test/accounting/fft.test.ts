@@ -56,21 +56,7 @@ describe('convolution by FFT (docs/accounting.md, "Composition by FFT")', () => 
 });
 
 /** The exact times-fold circular self-convolution, period N, of masses that are multiples of 2^-bits (in BigInt). */
-function exactPower(x: Float64Array, times: number, N: number, bits: number): Float64Array {
-  const integers = Array.from(x, (v) => BigInt(v * 2 ** bits));
-  let result = [1n];
-  for (let t = 0; t < times; t++) {
-    const next = new Array<bigint>(result.length + integers.length - 1).fill(0n);
-    for (let i = 0; i < result.length; i++) for (let j = 0; j < integers.length; j++) next[i + j]! += result[i]! * integers[j]!;
-    result = next;
-  }
-  const circle = new Array<bigint>(N).fill(0n);
-  result.forEach((c, k) => {
-    circle[k % N]! += c;
-  });
-  const scale = 2 ** -(bits * times);
-  return Float64Array.from(circle, (c) => Number(c) * scale);
-}
+const exactPower = (x: Float64Array, times: number, N: number, bits: number): Float64Array => exactProduct(new Array(times).fill(x), N, bits);
 
 describe('powers in the frequency domain (docs/accounting.md, "Powers in the frequency domain")', () => {
   it('powerMasses is within its l1 bound of the exact circular power, aliasing included, and not far from it', () => {
