@@ -19,6 +19,7 @@
 import { beginCoordinate, nextWord } from "./random";
 import { EPSILONS, EXACT, RANDOM, SCALES, SHAPES, VALUES } from "../memory";
 import { ADD, PER_COORDINATE } from "./samplers";
+import { minusLogUniform, tabulateLogUniform } from "./log-uniform";
 
 /** Kernel flag: the same work for every output (no shortcut whose use depends on the noise drawn). */
 export const FIXED_WORK: i32 = 4;
@@ -39,8 +40,7 @@ const GAUSSIAN_ACCEPT: i32 = 5;
 
 /** 2^-30: far above every rounding error bounded in docs/noise.md, "The fast path" (below 2^-38 in all cases). */
 const MARGIN: f64 = 9.313225746154785e-10;
-/** 2^-63, 2^-53, 2^-50. */
-const TWO_M63: f64 = 1.0842021724855044e-19;
+/** 2^-53, 2^-50. */
 const TWO_M53: f64 = 1.1102230246251565e-16;
 const TWO_M50: f64 = 8.881784197001252e-16;
 const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
@@ -98,17 +98,19 @@ function handOver(stage: i32, word: u64, negative: u64, h: f64, y: f64, s: f64):
 
 /**
  * H = floor(-(t/B) ln U) for U in [u, u + 1) 2^-63, or -1 when a double cannot be sure. One
- * logarithm, at u, bounds the interval's image: y(U) = -(t/B) ln U falls by (t/B) ln(1 + 1/u) <=
- * (t/B) / u across it, so H is sure when [y(u) - (t/B)/u, y(u)], widened by MARGIN, holds no
- * integer but 0 (which U < 1 never reaches). Every u takes the same steps, so a small U (large
- * noise) costs no extra logarithm and the time of a draw does not tell its size (u = 0, where the
- * logarithm is infinite, goes to the exact path).
+ * logarithm, at u (minusLogUniform, within 2^-46), bounds the interval's image: y(U) = -(t/B) ln U
+ * falls by (t/B) ln(1 + 1/u) <= (t/B) / u <= (t/B) 2^(k - 63) across it (k the leading zeros of
+ * u, so u >= 2^(63 - k)), so H is sure when [y(u) - (t/B) 2^(k - 63), y(u)], widened by MARGIN,
+ * holds no integer but 0 (which U < 1 never reaches). Every u takes the same steps, so a small U
+ * (large noise) costs no extra logarithm and the time of a draw does not tell its size (u = 0,
+ * where the logarithm is infinite, goes to the exact path).
  */
 // @ts-ignore: decorator
 @inline function inversion(u: u64): f64 {
-  const y = scaledT * -Math.log(<f64><i64>u * TWO_M63); // u converts with a relative error below 2^-53
-  const low = Math.max(y - scaledT / <f64><i64>u - MARGIN, 0.0); // NaN for u = 0: not sure
-  const h = Math.floor(low);
+  if (u == 0) return -1.0;
+  const y = scaledT * minusLogUniform(u);
+  const width = scaledT * reinterpret<f64>(<u64>(1023 - 63 + <i32>clz(u)) << 52); // (t/B) 2^(k - 63), exact
+  const h = Math.floor(Math.max(y - width - MARGIN, 0.0));
   return Math.floor(y + MARGIN) == h ? h : -1.0;
 }
 
@@ -252,6 +254,7 @@ function gaussian(word: u64): f64 {
  * the shortcuts whose use depends on the noise are skipped (every acceptance computes its exp).
  */
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  tabulateLogUniform();
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
@@ -281,6 +284,7 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
  * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise).
  */
 export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  tabulateLogUniform();
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
@@ -355,6 +359,7 @@ function uniformBelow(w: u64): u64 {
  * bit; (negative, 0) redrawn. VALUES[i] = grid (round(VALUES[i] / grid) (ADD) + y).
  */
 export function discreteStaircaseSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  tabulateLogUniform();
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
   fixedWork = (flags & FIXED_WORK) != 0;

@@ -112,6 +112,8 @@ export interface WasmExports {
   flagFixedWork(): number;
   /** Tests: every discrete draw through the exact path. */
   setExactOnly(on: boolean): void;
+  /** -ln(u 2^-63) for 1 <= u < 2^63, as the discrete Laplace inversion computes it (tests). */
+  minusLogUniformOf(u: bigint): number;
   chunkLength(): number;
   sampleChunkLength(): number;
   extraWords(): number;
