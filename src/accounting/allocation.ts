@@ -9,6 +9,7 @@
 // loss, rounded up to the loss grid.
 import { wasm } from '../wasm/loader.js';
 import { f64, inArena } from './arena.js';
+import { WINDOW_TAIL } from './tails.js';
 import {
   carriedError,
   convolutionError,
@@ -23,7 +24,6 @@ import {
   TooLong,
   tooLong,
   U,
-  WINDOW_TAIL,
   windowPower,
   convolveMasses,
 } from './masses.js';

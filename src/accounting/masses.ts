@@ -8,7 +8,7 @@
 import { wasm } from '../wasm/loader.js';
 import { roundUp } from '../core/rounding.js';
 import { f64, inArena, twiddleTable } from './arena.js';
-import { sumTails } from './tails.js';
+import { sumTails, WINDOW_TAIL } from './tails.js';
 
 /** The two directions of add/remove neighbours: remove (the first law has the record) and add. */
 export type Direction = 0 | 1;
@@ -153,9 +153,6 @@ export function repeat<T>(x: T, times: number, combine: (a: T, b: T | undefined)
   return result!;
 }
 
-/** The mass each tail of a self-composition may leave outside its window: 2^-60. */
-export const WINDOW_TAIL = 2 ** -60;
-
 /**
  * `times` compositions of a distribution with itself in one transform (docs/accounting.md, "Powers
  * in the frequency domain"): the inverse transform of X^times on a circle of N points, with N
@@ -237,14 +234,14 @@ export function composeAll(pmfs: readonly Pmf[]): Pmf {
   const tails = sumTails(pmfs.map((p) => ({ x: p.probs, times: 1, e1: p.error1 })));
   const { lo, hi } = tails.window(WINDOW_TAIL);
   const [N] = pow2(pmfs.reduce((most, p) => Math.max(most, p.probs.length), hi - lo + 1));
-  const { circle, fft } = productMasses(
+  const { circle, fft, norms } = productMasses(
     pmfs.map((p) => p.probs),
     N,
   );
   const probs = rotated(circle, lo);
   // prod_{i != j} (|x_i|_1 + e1_i) from the products before and after j; the bound's own
   // roundings (2 J products and sums) within a relative (4 J + 4) u, added.
-  const whole = pmfs.map((p) => l1(p.probs) + p.infinity + p.error1);
+  const whole = pmfs.map((p, j) => norms[j]! + p.infinity + p.error1);
   const before = [1];
   for (const w of whole) before.push(before[before.length - 1]! * w);
   let after = 1;
@@ -282,14 +279,16 @@ function rotated(circle: Float64Array, lo: number): Float64Array {
  * product at frequency k errs by at most M_k (S_k + rho), M_k = prod_j m_jk, S_k = sum_j s_j / m_jk,
  * rho = (1 + 4u)^J - 1 the J products' rounding; over the N frequencies in l2,
  * sqrt(sum (M_k S_k)^2) + rho sqrt(sum M_k^2), plus the inverse transform's 32 u log2(N) |Y|_2.
+ * `norms`: each array's l1 norm, as the bound used it.
  */
-export function productMasses(xs: readonly Float64Array[], N: number): { circle: Float64Array; fft: number } {
+export function productMasses(xs: readonly Float64Array[], N: number): { circle: Float64Array; fft: number; norms: Float64Array } {
   const w = wasm();
   if (N > MAX_LENGTH) throw tooLong(N);
   const [, bits] = pow2(N);
   const longest = xs.reduce((most, x) => Math.max(most, x.length), 0); // no spread: there may be 1e5 arrays
   const h = N / 2;
   const [tw, table] = twiddleTable(w, N);
+  const norms = Float64Array.from(xs, l1);
   const { circle, sums } = inArena(w, 8 * (longest + N + 4 * (h + 1) + 2), (at) => {
     const input = at;
     const work = input + 8 * longest;
@@ -298,10 +297,10 @@ export function productMasses(xs: readonly Float64Array[], N: number): { circle:
     const slopes = moduli + 8 * (h + 1);
     const sumsAt = slopes + 8 * (h + 1);
     w.productStart(spectrum, moduli, slopes, N);
-    for (const x of xs) {
+    xs.forEach((x, j) => {
       f64(w, input, x.length).set(x);
-      w.productStep(input, x.length, N, work, tw, table, 32 * U * bits * l1(x), spectrum, moduli, slopes);
-    }
+      w.productStep(input, x.length, N, work, tw, table, 32 * U * bits * norms[j]!, spectrum, moduli, slopes);
+    });
     w.productEnd(spectrum, moduli, slopes, work, N, work, tw, table, sumsAt);
     return { circle: f64(w, work, N).slice(), sums: f64(w, sumsAt, 2).slice() };
   });
@@ -309,7 +308,7 @@ export function productMasses(xs: readonly Float64Array[], N: number): { circle:
   const rho = Math.expm1(4 * U * xs.length);
   // 2^-400 covers the products taken as 0 (below 2^-600 at each of N frequencies).
   const fft = Math.sqrt(sums[0]!) + (rho + 32 * U * bits * (1 + rho)) * Math.sqrt(sums[1]!) + 2 ** -400;
-  return { circle, fft: fft >= 0 ? roundUp(fft) : Infinity };
+  return { circle, fft: fft >= 0 ? roundUp(fft) : Infinity, norms };
 }
 
 /**

@@ -278,7 +278,7 @@ export function eventPmf(event: Event, h: number, direction: Direction, tail = 0
  */
 export function eventPmfLevels(event: Event, h: number, direction: Direction, tail: number, levels: number): Pmf[] {
   const grids = new SubsampledGrids(h / 2 ** (levels - 1));
-  const each = <T>(items: T[][], f: (level: T[]) => Pmf) => Array.from({ length: levels }, (_, l) => f(items.map((item) => item[l]!)));
+  const each = (items: Pmf[][], f: (level: Pmf[]) => Pmf) => Array.from({ length: levels }, (_, l) => f(items.map((item) => item[l]!)));
   return eventOf<Pmf[]>(event, direction, {
     base: (pair, q, dir) => basePmfs(pair, q, dir, grids, h, tail, levels),
     allocation: (mu, steps, dir) => Array.from({ length: levels }, (_, l) => allocationPmf(mu, steps, dir, h / 2 ** l)),

@@ -28,8 +28,8 @@ export interface SumTails {
 
 /** Beyond this many masses times RATES, the rates are searched in two stages (sideOf). */
 const RATE_WORK = 2 ** 22;
-/** The tail the two-stage search narrows the window for: the one masses.ts asks for. */
-const SEARCH_TAIL = 2 ** -60;
+/** The mass each tail of a composition may leave outside its window (masses.ts): 2^-60. The two-stage search narrows the window for it. */
+export const WINDOW_TAIL = 2 ** -60;
 /** The first stage's stride through RATES. */
 const STRIDE = 4;
 
@@ -60,7 +60,7 @@ function sideOf(parts: readonly TailPart[], sign: 1 | -1): Side {
   if (length * RATES.length <= RATE_WORK) return at(RATES.map((_, k) => k));
   const coarse = at(RATES.map((_, k) => k).filter((k) => k % STRIDE === 0));
   let best = 0;
-  const end = (k: number) => (coarse.logs[k]! - Math.log(SEARCH_TAIL)) / coarse.rates[k]!;
+  const end = (k: number) => (coarse.logs[k]! - Math.log(WINDOW_TAIL)) / coarse.rates[k]!;
   for (let k = 1; k < coarse.rates.length; k++) if (end(k) < end(best)) best = k;
   const fine = at([-3, -2, -1, 1, 2, 3].map((d) => STRIDE * best + d).filter((k) => k >= 0 && k < RATES.length));
   return { rates: [...coarse.rates, ...fine.rates], logs: [...coarse.logs, ...fine.logs] };
