@@ -16,10 +16,11 @@
 // rational arithmetic), which makes the same decisions from the same words. Both are therefore
 // one function of the random words: the fast path only skips work. The hand-over happens for
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).
-import { beginCoordinate, nextWord } from "./random";
-import { EPSILONS, EXACT, RANDOM, SCALES, SHAPES, VALUES } from "../memory";
+import { beginCoordinate, extraWordsInto, nextWord, replayCoordinate } from "./random";
+import { EPSILONS, EXACT, GATHERED, PENDING, PENDING_NEXT, PLANE, RANDOM, SCALES, SHAPES, STASH, UNDECIDED, VALUES } from "../memory";
 import { ADD, PER_COORDINATE } from "./samplers";
-import { minusLogUniform, tabulateLogUniform } from "./log-uniform";
+import { LANE_ONE, LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
+import { acceptedLanes, gridValuePair, laplaceMagnitudes, LOW_63, MARGIN, REJECTED_LANES, signed } from "./discrete-lanes";
 
 /** Kernel flag: the same work for every output (no shortcut whose use depends on the noise drawn). */
 export const FIXED_WORK: i32 = 4;
@@ -38,12 +39,9 @@ const GAUSSIAN_TRIAL: i32 = 3;
 const GAUSSIAN_REMAINDER: i32 = 4;
 const GAUSSIAN_ACCEPT: i32 = 5;
 
-/** 2^-30: far above every rounding error bounded in docs/noise.md, "The fast path" (below 2^-38 in all cases). */
-const MARGIN: f64 = 9.313225746154785e-10;
 /** 2^-53, 2^-50. */
 const TWO_M53: f64 = 1.1102230246251565e-16;
 const TWO_M50: f64 = 8.881784197001252e-16;
-const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
 /** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
 const X_TINY: f64 = 700.0;
 /** 0.9375 = 15/16 < exp(-1/16) = 0.93941...: a uniform below it is below every exp(-l/t), l < B <= t/16. */
@@ -252,6 +250,8 @@ function gaussian(word: u64): f64 {
  * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
  * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). With FIXED_WORK,
  * the shortcuts whose use depends on the noise are skipped (every acceptance computes its exp).
+ * The SIMD build first draws two coordinates at a time where it is sure (laplacePairs), then the
+ * others one by one from the same words.
  */
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
@@ -261,14 +261,21 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
   fixedWork = (flags & FIXED_WORK) != 0;
   laplaceT = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setLaplace(scale);
-  for (let i = 0; i < n; i++) {
+  const paired = ASC_FEATURE_SIMD && !fixedWork && !exactOnly;
+  let count = n;
+  if (paired) {
+    extraWordsInto(STASH, first, 0, n, 0);
+    count = laplacePairs(n, perCoordinate, add, scale, inverseGrid, grid);
+  }
+  for (let p = 0; p < count; p++) {
+    const i = paired ? load<i32>(PENDING + (<usize>p << 2)) : p;
     const at = <usize>i << 3;
     const t = perCoordinate ? load<f64>(SCALES + at) : scale;
     value = gridValue(at, add, inverseGrid);
     let out = value;
     if (t > 0.0) {
       if (perCoordinate && t != laplaceT) setLaplace(t);
-      beginCoordinate(<u64>first + <u64>i);
+      replayCoordinate(<u64>first + <u64>i, 0, STASH + at, paired ? 1 : 0);
       finished = false;
       const word = load<u64>(RANDOM + at);
       if (exactOnly) handOver(LAPLACE_TRIAL, word, 0, 0.0, 0.0, 0.0);
@@ -279,9 +286,47 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
   }
 }
 
+/** Appends coordinate i to the list at `list`, which held `count`; returns the new count. */
+// @ts-ignore: decorator
+@inline function listed(list: usize, count: i32, i: i32): i32 {
+  store<i32>(list + (<usize>count << 2), i);
+  return count + 1;
+}
+
+/**
+ * The discrete Laplace draws of coordinates [0, n) that end at their first trial without an exp,
+ * two at a time (laplaceMagnitudes; L's word is STASH plane 0): writes their outputs, lists the
+ * other coordinates in PENDING, and returns how many it listed.
+ */
+function laplacePairs(n: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
+  const scales = f64x2.splat(scale);
+  const inverseGrids = f64x2.splat(inverseGrid);
+  const grids = f64x2.splat(grid);
+  let pending = 0;
+  for (let i = 0; i + 1 < n; i += 2) {
+    const at = <usize>i << 3;
+    const t = perCoordinate ? v128.load(SCALES + at) : scales;
+    const w = v128.load(RANDOM + at);
+    const noise = signed(laplaceMagnitudes(t, w, v128.load(STASH + at), false), w);
+    const query = v128.load(VALUES + at);
+    const start = gridValuePair(query, add, inverseGrids);
+    const noisy = f64x2.gt(t, v128.load(LANE_ZERO));
+    const out = f64x2.mul(v128.bitselect(f64x2.add(start, noise), start, noisy), grids);
+    const missed = v128.andnot(noisy, f64x2.eq(noise, noise)); // noise drawn, and not here
+    v128.store(VALUES + at, v128.bitselect(query, out, missed));
+    const lanes = i64x2.bitmask(missed);
+    if (lanes != 0) {
+      if (lanes & 1) pending = listed(PENDING, pending, i);
+      if (lanes & 2) pending = listed(PENDING, pending, i + 1);
+    }
+  }
+  return n & 1 ? listed(PENDING, pending, n - 1) : pending;
+}
+
 /**
  * As discreteLaplaceSamples, with discrete Gaussian noise of variance parameter
- * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise).
+ * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise). The SIMD build
+ * takes the trials two at a time (gaussianRounds).
  */
 export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
@@ -291,22 +336,122 @@ export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f
   fixedWork = (flags & FIXED_WORK) != 0;
   variance = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setGaussian(scale);
+  if (ASC_FEATURE_SIMD && !fixedWork && !exactOnly) {
+    gaussianRounds(first, n, perCoordinate, add, scale, inverseGrid, grid);
+    return;
+  }
   for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;
-    const s = perCoordinate ? load<f64>(SCALES + at) : scale;
-    value = gridValue(at, add, inverseGrid);
-    let out = value;
-    if (s > 0.0) {
-      if (perCoordinate && s != variance) setGaussian(s);
-      beginCoordinate(<u64>first + <u64>i);
-      finished = false;
-      const word = load<u64>(RANDOM + at);
-      if (exactOnly) handOver(GAUSSIAN_TRIAL, word, 0, 0.0, 0.0, s);
-      else out = value + gaussian(word);
-      if (finished) out = finishedOutput;
-    }
-    store<f64>(VALUES + at, out * grid);
+    drawGaussian(first, i, perCoordinate ? load<f64>(SCALES + at) : scale, RANDOM + at, 0, 0, 0, add, inverseGrid, grid);
   }
+}
+
+/**
+ * Draws coordinate i's discrete Gaussian noise one by one, from a trial whose primary word is at
+ * `primary` (or, if 0, the next extra word), after `before` extra words, the next `replayed` of
+ * them kept at `replayAt` (one per STASH plane).
+ */
+function drawGaussian(first: f64, i: i32, s: f64, primary: usize, before: i32, replayAt: usize, replayed: i32, add: bool, inverseGrid: f64, grid: f64): void {
+  const at = <usize>i << 3;
+  value = gridValue(at, add, inverseGrid);
+  let out = value;
+  if (s > 0.0) {
+    if (s != variance) setGaussian(s);
+    finished = false;
+    replayCoordinate(<u64>first + <u64>i, before, replayAt, replayed);
+    const word = primary != 0 ? load<u64>(primary) : nextWord();
+    if (exactOnly) handOver(GAUSSIAN_TRIAL, word, 0, 0.0, 0.0, s);
+    else out = value + gaussian(word);
+    if (finished) out = finishedOutput;
+  }
+  store<f64>(VALUES + at, out * grid);
+}
+
+/** When this many coordinates or fewer are left, gaussianRounds finishes them one by one. */
+const LAST_FEW: i32 = 4;
+
+/**
+ * The discrete Gaussian draws of coordinates [0, n), their trials taken two at a time in rounds
+ * (gaussianRound): round 1 on every coordinate, each later one on those the last surely
+ * rejected. Round 1's words are the primary word and extra words 0 and 1 (L's and the
+ * acceptance word); a later round's are the next three extra words. Once LAST_FEW or fewer
+ * coordinates are left, they are drawn one by one. Every coordinate reads the words it would
+ * read alone.
+ */
+function gaussianRounds(first: f64, n: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): void {
+  for (let j = 0; j < n; j++) store<i32>(PENDING + (<usize>j << 2), j);
+  memory.copy(STASH, RANDOM, <usize>n << 3);
+  extraWordsInto(STASH + PLANE, first, 0, n, 0);
+  extraWordsInto(STASH + 2 * PLANE, first, 0, n, 1);
+  let list = PENDING;
+  let next = PENDING_NEXT;
+  let left = gaussianRound(first, n, list, next, 0, perCoordinate, add, scale, inverseGrid, grid);
+  let before = 2; // the extra words each coordinate left has read
+  while (left > LAST_FEW) {
+    const kept = list;
+    list = next;
+    next = kept;
+    for (let k = 0; k < 3; k++) extraWordsInto(STASH + <usize>k * PLANE, first, list, left, before + k);
+    left = gaussianRound(first, left, list, next, before + 1, perCoordinate, add, scale, inverseGrid, grid);
+    before += 3;
+  }
+  for (let j = 0; j < left; j++) {
+    const i = load<i32>(next + (<usize>j << 2));
+    drawGaussian(first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, 0, before, 0, 0, add, inverseGrid, grid);
+  }
+}
+
+/**
+ * One round of discrete Gaussian trials on the m coordinates listed at `list` (slot j: coordinate
+ * list[j], its three words in STASH planes 0 to 2 at 8 j), two slots at a time: releases those
+ * accepted for sure, lists at `next` those rejected for sure and returns how many, and draws the
+ * others one by one from the start of the trial (the primary word not counted in `before`, the
+ * extra words read before the round's L word).
+ */
+function gaussianRound(first: f64, m: i32, list: usize, next: usize, before: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
+  for (let j = 0; j < m; j++) {
+    const at = <usize>load<i32>(list + (<usize>j << 2)) << 3;
+    store<f64>(GATHERED + (<usize>j << 3), perCoordinate ? load<f64>(SCALES + at) : scale);
+    store<f64>(GATHERED + PLANE + (<usize>j << 3), load<f64>(VALUES + at));
+  }
+  const inverseGrids = f64x2.splat(inverseGrid);
+  const grids = f64x2.splat(grid);
+  let rejected = 0;
+  let undecided = 0;
+  for (let j = 0; j + 1 < m; j += 2) {
+    const at = <usize>j << 3;
+    const s = v128.load(GATHERED + at);
+    const t = f64x2.add(f64x2.floor(f64x2.sqrt(s)), v128.load(LANE_ONE)); // T, as setGaussian
+    const w = v128.load(STASH + at);
+    const y = signed(laplaceMagnitudes(t, w, v128.load(STASH + PLANE + at), true), w);
+    const accepted = acceptedLanes(y, v128.load(STASH + 2 * PLANE + at), s, f64x2.div(s, t));
+    const query = v128.load(GATHERED + PLANE + at);
+    const start = gridValuePair(query, add, inverseGrids);
+    const noisy = f64x2.gt(s, v128.load(LANE_ZERO));
+    const out = v128.bitselect(f64x2.mul(v128.bitselect(f64x2.add(start, y), start, noisy), grids), query, v128.or(accepted, v128.not(noisy)));
+    const sure = i64x2.bitmask(v128.or(v128.or(accepted, v128.not(noisy)), v128.load(REJECTED_LANES)));
+    const rejects = i64x2.bitmask(v128.load(REJECTED_LANES));
+    const i0 = load<i32>(list + (<usize>j << 2));
+    const i1 = load<i32>(list + (<usize>j << 2), 4);
+    // Branch-free: every lane's value is stored (unchanged unless released), every list gets an entry that counts or not.
+    store<f64>(VALUES + (<usize>i0 << 3), f64x2.extract_lane(out, 0));
+    store<f64>(VALUES + (<usize>i1 << 3), f64x2.extract_lane(out, 1));
+    store<i32>(next + (<usize>rejected << 2), i0);
+    rejected += rejects & 1;
+    store<i32>(next + (<usize>rejected << 2), i1);
+    rejected += rejects >> 1;
+    store<i32>(UNDECIDED + (<usize>undecided << 2), j);
+    undecided += ~sure & 1;
+    store<i32>(UNDECIDED + (<usize>undecided << 2), j + 1);
+    undecided += (~sure >> 1) & 1;
+  }
+  if (m & 1) undecided = listed(UNDECIDED, undecided, m - 1);
+  for (let k = 0; k < undecided; k++) {
+    const j = load<i32>(UNDECIDED + (<usize>k << 2));
+    const at = <usize>j << 3;
+    drawGaussian(first, load<i32>(list + (<usize>j << 2)), load<f64>(GATHERED + at), STASH + at, before, STASH + PLANE + at, 2, add, inverseGrid, grid);
+  }
+  return rejected;
 }
 
 /**

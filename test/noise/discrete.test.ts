@@ -5,6 +5,7 @@ import { useExactPath } from '../../src/noise/discrete-exact.js';
 import { cryptoStream } from '../../src/noise/random.js';
 import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
+import { builds } from '../helpers.js';
 
 useExactPath(); // these tests call the discrete kernels directly, past the samplers that install it
 
@@ -167,6 +168,12 @@ describe("the inversion's logarithm (assembly/noise/log-uniform.ts)", () => {
     for (const u of words) worst = Math.max(worst, Math.abs(w.minusLogUniformOf(u) - reference(u)));
     expect(worst).toBeLessThanOrEqual(2 ** -46 + 2 ** -47); // measured 2^-46 (at u = 1: two ulp of 43.7, one of them the reference's)
     expect(worst).toBeGreaterThan(0); // the comparison sees rounding at all
+    // The SIMD build's two-lane version (u rounded to a double first), on the same words.
+    const simd = builds.find(([name]) => name === 'simd')![1];
+    let worstPair = 0;
+    for (const u of words) worstPair = Math.max(worstPair, Math.abs(simd.minusLogUniformPairOf(u) - reference(u)));
+    expect(worstPair).toBeLessThanOrEqual(2 ** -46 + 2 ** -47);
+    expect(worstPair).toBeGreaterThan(0);
   });
 });
 
@@ -202,6 +209,40 @@ describe('the exact path: the same function of the random words, to the last dra
       const exact = seededDraws(kernel, scale, 600, { seed: 77n, exact: true });
       expect(Array.from(exact), `${kernel} at ${scale}`).toEqual(Array.from(fast));
     }
+  });
+
+  // The SIMD build decides most trials two at a time (assembly/noise/discrete-lanes.ts), keeps
+  // the words of those it cannot decide and draws them one by one, and (Gaussian) takes the
+  // trials after a rejection in rounds; the scalar build draws every coordinate one by one. Per
+  // coordinate scales of every size (0, below 32 where B = 1, up to 2^40), values rounded to the
+  // grid, odd chunk lengths: the same words must give the same outputs, to the bit.
+  it.each([
+    ['discreteLaplaceSamples', [0, 0.3, 2.5, 31.9, 32, 40.5, 1000.5, 3e5, 2 ** 40]],
+    ['discreteGaussianSamples', [0, 0.3, 2, 1000, 1024, 1e6 + 0.5, 4.2e10, 2 ** 79]],
+  ] as const)("%s, per coordinate: the SIMD build (two at a time, in rounds) gives the scalar build's draws", (kernel, scales) => {
+    const n = 20_001; // chunks of 8192, 8192 and 3617
+    const draw = (module: WasmExports) => {
+      new BigUint64Array(module.memory.buffer, module.streamPointer(), 2).set([31n, 0x9e3779b97f4a7c15n]);
+      module.useSeededExtras();
+      const out = new Float64Array(n);
+      for (let start = 0; start < n; start += chunk) {
+        const m = Math.min(chunk, n - start);
+        module.seededWords(start, m);
+        const perScale = new Float64Array(module.memory.buffer, module.scalesPointer(), m);
+        const values = new Float64Array(module.memory.buffer, module.valuesPointer(), m);
+        for (let j = 0; j < m; j++) {
+          perScale[j] = scales[(start + j) % scales.length]!;
+          values[j] = ((start + j) % 97) * 0.37 - 11.3;
+        }
+        module[kernel](start, m, module.flagPerCoordinate() | module.flagAdd(), 0, 0.125);
+        out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
+      }
+      return out;
+    };
+    const [scalar, simd] = builds.map(([, module]) => draw(module));
+    const onGrid = (i: number) => Math.floor(((i % 97) * 0.37 - 11.3) / 0.125 + 0.5) * 0.125;
+    expect(scalar!.filter((y, i) => y !== onGrid(i)).length).toBeGreaterThan(n / 2); // noise was drawn
+    expect(Array.from(simd!)).toEqual(Array.from(scalar!));
   });
 
   it.each([
