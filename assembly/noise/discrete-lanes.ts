@@ -9,7 +9,7 @@ export const MARGIN: f64 = 9.313225746154785e-10;
 export const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
 
 // Lane constants, in linear memory (see log-uniform.ts): 1027, 1023, 2047, MARGIN, 2^-52,
-// 15/16, the sign bit, the low 63 bits, NaN, 1/6, 1/24, 2^-50.
+// 15/16, the sign bit, the low 63 bits, NaN, 1/6, 1/24, 2^-50, 4, 1/16.
 const LANE_1027 = memory.data<u64>([1027, 1027], 16);
 const LANE_1023 = memory.data<u64>([1023, 1023], 16);
 const LANE_2047 = memory.data<u64>([2047, 2047], 16);
@@ -23,6 +23,7 @@ const LANE_SIXTH = memory.data<f64>([0.16666666666666666, 0.16666666666666666], 
 const LANE_TWENTY_FOURTH = memory.data<f64>([0.041666666666666664, 0.041666666666666664], 16);
 const LANE_TWO_M50 = memory.data<f64>([8.881784197001252e-16, 8.881784197001252e-16], 16);
 const LANE_FOUR = memory.data<f64>([4.0, 4.0], 16);
+const LANE_SIXTEENTH = memory.data<f64>([0.0625, 0.0625], 16);
 
 /** gridValue (discrete.ts) for two coordinates: roundHalfUp(query / grid) + 0 with ADD, else 0. */
 // @ts-ignore: decorator
@@ -39,7 +40,8 @@ const LANE_FOUR = memory.data<f64>([4.0, 4.0], 16);
  * X = B H + L of a discrete Laplace trial of scale t > 0 (discrete.ts, `laplace`) in each lane,
  * from its word w and L's word lw, or NaN where the one-by-one draw would not end its first
  * trial here for sure: H not sure (inversion, with the width bound (t/B) 2^(1 - E) >= (t/B)/u
- * for f = u rounded, 2^E <= f; u = 0), or L not kept by V < 15/16. With `needsBlock`, also where
+ * for f = u rounded, 2^E <= f; u = 0), or L not surely kept (no exp: V below 15/16 or below
+ * 1 - l/(16 B)). With `needsBlock`, also where
  * B = 1 (t < 32), whose draw reads no L word. The sign and the redraw of (1, 0) are the caller's.
  */
 // @ts-ignore: decorator
@@ -50,7 +52,8 @@ const LANE_FOUR = memory.data<f64>([4.0, 4.0], 16);
   const e = i64x2.sub(i64x2.shr_u(t, 52), v128.load(LANE_1027));
   const b = v128.andnot(e, i64x2.gt_s(zero, e));
   const block = i64x2.shl(i64x2.add(b, v128.load(LANE_1023)), 52);
-  const scaledT = f64x2.mul(t, i64x2.shl(i64x2.sub(v128.load(LANE_1023), b), 52));
+  const inverseBlock = i64x2.shl(i64x2.sub(v128.load(LANE_1023), b), 52);
+  const scaledT = f64x2.mul(t, inverseBlock);
   // H, as inversion.
   const u = v128.and(w, v128.load(LANE_LOW_63));
   const f = wordsAsDoubles(u);
@@ -62,10 +65,16 @@ const LANE_FOUR = memory.data<f64>([4.0, 4.0], 16);
   const magic = v128.load(LANE_TWO_52_BITS);
   const scaled = f64x2.mul(f64x2.mul(f64x2.sub(v128.or(i64x2.shr_u(lw, 12), magic), magic), v128.load(LANE_TWO_M52)), block);
   const l = f64x2.floor(scaled); // 0 when B = 1
+  // V in [v, v + 2^(b-52)) is below exp(-l/t) for sure if v < 15/16 (keepRemainder's test), or if
+  // v + 2^(b-52) <= 1 - l/(16 B) - MARGIN, as 1 - l/(16 B) <= 1 - l/t < exp(-l/t) (t >= 16 B).
+  const v = f64x2.sub(scaled, l);
+  const bound = f64x2.sub(f64x2.sub(v128.load(LANE_ONE), f64x2.mul(f64x2.mul(l, inverseBlock), v128.load(LANE_SIXTEENTH))), v128.load(LANE_MARGIN));
+  const keptSure = v128.or(
+    f64x2.lt(v, v128.load(LANE_FIFTEEN_SIXTEENTHS)),
+    f64x2.le(f64x2.add(v, f64x2.mul(block, v128.load(LANE_TWO_M52))), bound),
+  );
   const unblocked = i64x2.eq(b, zero);
-  const kept = needsBlock
-    ? v128.andnot(f64x2.lt(f64x2.sub(scaled, l), v128.load(LANE_FIFTEEN_SIXTEENTHS)), unblocked)
-    : v128.or(f64x2.lt(f64x2.sub(scaled, l), v128.load(LANE_FIFTEEN_SIXTEENTHS)), unblocked);
+  const kept = needsBlock ? v128.andnot(keptSure, unblocked) : v128.or(keptSure, unblocked);
   return v128.bitselect(f64x2.add(f64x2.mul(h, block), l), v128.load(LANE_NAN), v128.and(hSure, kept));
 }
 
@@ -79,11 +88,11 @@ const LANE_FOUR = memory.data<f64>([4.0, 4.0], 16);
 /**
  * The discrete Gaussian's acceptance of proposals y (discrete.ts, `acceptGaussian`) by the
  * uniforms V of words aw, for variance parameters s with shift = s/T: a mask of the lanes
- * accepted for sure, and in REJECTED_LANES that of those rejected for sure. V's top 52 bits decide: for
- * gamma <= 1, exp(-gamma) lies between 1 - gamma + gamma^2/2 - gamma^3/6 and that plus gamma^4/24
- * (alternating series, decreasing terms); for gamma > 1, exp(-gamma) <= 1 / (1 + g + g^2/2 +
- * g^3/6) with g = gamma - error (largeSeries; only rejections are sure there). Brackets are widened by
- * gamma's error and MARGIN, as in belowExpSmall.
+ * accepted for sure, and in REJECTED_LANES that of those rejected for sure. V's top 52 bits
+ * decide: for gamma <= 1, exp(-gamma) lies between 1 - gamma + gamma^2/2 - gamma^3/6 and that
+ * plus gamma^4/24 (alternating series, decreasing terms); for gamma > 1, exp(-gamma) <= 1 / (1 +
+ * g + g^2/2 + g^3/6) with g = gamma - error (largeSeries), so only rejections are sure there.
+ * The brackets are widened by gamma's error and MARGIN, as in belowExpSmall.
  */
 // @ts-ignore: decorator
 @inline export function acceptedLanes(y: v128, aw: v128, s: v128, shift: v128): v128 {
