@@ -1,8 +1,9 @@
 // Benchmark group "Builds": what the SIMD build earns over the scalar one, the price of shipping
-// both (the package embeds both and picks SIMD where the engine validates it). Only the
-// calibration's profile sums have SIMD loops, so calibration is timed on each build; a sampler is
-// timed too, as a control that should show no difference.
-import { calibrateGaussian, calibrateLaplace, createRng, gaussianNoiseInto, init } from 'dpnoise';
+// both (the package embeds both and picks SIMD where the engine validates it). The calibration's
+// profile sums and the grid-mode samplers' trials (two at a time) have SIMD loops, so those are
+// timed on each build; a continuous sampler is timed too, as a control that should show no
+// difference.
+import { calibrateGaussian, calibrateLaplace, createRng, gaussianMechanism, gaussianNoiseInto, init, laplaceMechanism } from 'dpnoise';
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,10 +24,16 @@ export async function run(ctx) {
   const rng = createRng({ seed: 1 });
   let call = 0;
   const epsilon = () => 1 + (call++ % 64) * 1e-9; // no two calls see the same input
+  // A release draws with the module loaded at the time of the call.
+  const query = new Float64Array(K).fill(10);
+  const laplace = laplaceMechanism({ sensitivity, epsilon: 1 });
+  const gaussian = gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6 });
   const cases = [
     ['calibrateGaussian, optimal, p = 2', () => calibrateGaussian({ sensitivity, epsilon: epsilon(), delta: 1e-6 }).scales],
     ['calibrateGaussian, optimal, p = 1', () => calibrateGaussian({ sensitivity, epsilon: epsilon(), delta: 1e-6, errorPower: 1 }).scales],
     ['calibrateLaplace, optimal, p = 2', () => calibrateLaplace({ sensitivity, epsilon: epsilon() }).scales],
+    ['laplaceMechanism release, grid mode (default), seeded', () => laplace.release(query, { rng })],
+    ['gaussianMechanism release, grid mode (default), seeded', () => gaussian.release(query, { rng })],
     ['gaussianNoiseInto, seeded (control: no SIMD loop)', () => gaussianNoiseInto(out, 1, { rng })],
   ];
   const rows = [];

@@ -9,7 +9,7 @@ export const MARGIN: f64 = 9.313225746154785e-10;
 export const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
 
 // Lane constants, in linear memory (see log-uniform.ts): 1027, 1023, 2047, MARGIN, 2^-52,
-// 15/16, the sign bit, the low 63 bits, NaN, 1/6, 1/24, 2^-50, 4, 1/16.
+// 15/16, the sign bit, the low 63 bits, NaN, 1/6, 1/24, 2^-50, 4, 1/16, 1/64.
 const LANE_1027 = memory.data<u64>([1027, 1027], 16);
 const LANE_1023 = memory.data<u64>([1023, 1023], 16);
 const LANE_2047 = memory.data<u64>([2047, 2047], 16);
@@ -24,6 +24,7 @@ const LANE_TWENTY_FOURTH = memory.data<f64>([0.041666666666666664, 0.04166666666
 const LANE_TWO_M50 = memory.data<f64>([8.881784197001252e-16, 8.881784197001252e-16], 16);
 const LANE_FOUR = memory.data<f64>([4.0, 4.0], 16);
 const LANE_SIXTEENTH = memory.data<f64>([0.0625, 0.0625], 16);
+const LANE_SIXTY_FOURTH = memory.data<f64>([0.015625, 0.015625], 16);
 
 /** gridValue (discrete.ts) for two coordinates: roundHalfUp(query / grid) + 0 with ADD, else 0. */
 // @ts-ignore: decorator
@@ -90,9 +91,8 @@ const LANE_SIXTEENTH = memory.data<f64>([0.0625, 0.0625], 16);
  * uniforms V of words aw, for variance parameters s with shift = s/T: a mask of the lanes
  * accepted for sure, and in REJECTED_LANES that of those rejected for sure. V's top 52 bits
  * decide: for gamma <= 1, exp(-gamma) lies between 1 - gamma + gamma^2/2 - gamma^3/6 and that
- * plus gamma^4/24 (alternating series, decreasing terms); for gamma > 1, exp(-gamma) <= 1 / (1 +
- * g + g^2/2 + g^3/6) with g = gamma - error (largeSeries), so only rejections are sure there.
- * The brackets are widened by gamma's error and MARGIN, as in belowExpSmall.
+ * plus gamma^4/24 (alternating series, decreasing terms); for gamma > 1, between largeLower
+ * and 1 / largeSeries. The brackets are widened by gamma's error and MARGIN, as in belowExpSmall.
  */
 // @ts-ignore: decorator
 @inline export function acceptedLanes(y: v128, aw: v128, s: v128, shift: v128): v128 {
@@ -115,7 +115,8 @@ const LANE_SIXTEENTH = memory.data<f64>([0.0625, 0.0625], 16);
   const lower = f64x2.sub(f64x2.add(f64x2.sub(one, gamma), f64x2.mul(v128.load(LANE_HALF), g2)), f64x2.mul(v128.load(LANE_SIXTH), g3));
   const upper = f64x2.add(lower, f64x2.mul(v128.load(LANE_TWENTY_FOURTH), f64x2.mul(g2, g2)));
   const small = f64x2.le(gamma, one);
-  const accepted = v128.and(small, f64x2.le(f64x2.add(top, v128.load(LANE_TWO_M52)), f64x2.sub(lower, slack)));
+  const below = v128.bitselect(lower, largeLower(gamma, error, one), small);
+  const accepted = f64x2.le(f64x2.add(top, v128.load(LANE_TWO_M52)), f64x2.sub(below, slack));
   const rejectedSmall = v128.and(small, f64x2.ge(top, f64x2.add(upper, slack)));
   const rejectedLarge = v128.andnot(f64x2.ge(f64x2.mul(f64x2.sub(top, v128.load(LANE_MARGIN)), largeSeries(gamma, error, one)), one), small);
   v128.store(REJECTED_LANES, v128.or(rejectedSmall, rejectedLarge));
@@ -124,6 +125,20 @@ const LANE_SIXTEENTH = memory.data<f64>([0.0625, 0.0625], 16);
 
 /** The lanes acceptedLanes found rejected for sure (a mask; memory, as the scalar build cannot hold a v128 global). */
 export const REJECTED_LANES: usize = memory.data(16, 16);
+
+/**
+ * (1 - g/64)^64 <= exp(-g) <= exp(-gamma) for g = gamma + error <= 64 (as 1 - x <= exp(-x)), 0
+ * beyond: for gamma > 1, V below it is accepted for sure. Without it every draw accepted with
+ * gamma > 1, that is with noise beyond about 2.4 sqrt(s), would be finished one by one, and so
+ * take longer than a small one (bench/RESULTS.md, "Timing"). Six squarings round by at most
+ * 2^-47 relative, far inside MARGIN.
+ */
+// @ts-ignore: decorator
+@inline function largeLower(gamma: v128, error: v128, one: v128): v128 {
+  let x = f64x2.pmax(v128.load(LANE_ZERO), f64x2.sub(one, f64x2.mul(f64x2.add(gamma, error), v128.load(LANE_SIXTY_FOURTH))));
+  for (let k = 0; k < 6; k++) x = f64x2.mul(x, x);
+  return x;
+}
 
 /**
  * 1 + g + g^2/2 + g^3/6 <= exp(g) <= exp(gamma) for g = max(0, gamma - error): V >= exp(-gamma)
