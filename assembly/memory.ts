@@ -33,16 +33,16 @@ export const STREAM: usize = memory.data(16, 16);
  * the Gaussian proposal Y, and the value the noise is added to; seven 8-byte slots.
  */
 export const EXACT: usize = memory.data(7 << 3, 16);
+/** Coordinates per batch of the discrete samplers' SIMD trials (discrete.ts): the length of STASH's planes and of the lists. */
+export const BATCH: i32 = 2048;
 /** Bytes per plane of STASH. */
-export const PLANE: usize = <usize>SAMPLE_CHUNK << 3;
+export const PLANE: usize = <usize>BATCH << 3;
 /**
- * Extra words read ahead by the discrete samplers' SIMD trials (discrete.ts): plane p (at STASH +
- * p PLANE) holds a word of each slot, handed back if the slot's draw is finished one by one.
+ * Extra words read ahead by the discrete samplers' SIMD trials: plane p (at STASH + p PLANE) holds
+ * a word of each slot of a batch, handed back if the slot's draw is finished one by one.
  */
-export const STASH: usize = memory.data(3 * SAMPLE_CHUNK << 3, 16);
-/** The slots' variance parameters (plane 0) and values (plane 1) in a round of SIMD trials (discrete.ts). */
-export const GATHERED: usize = memory.data(2 * SAMPLE_CHUNK << 3, 16);
-/** Lists of coordinates (or slots) of a sampling chunk, left by a round of SIMD trials to the next step (discrete.ts). */
-export const PENDING: usize = memory.data(SAMPLE_CHUNK << 2, 16);
-export const PENDING_NEXT: usize = memory.data(SAMPLE_CHUNK << 2, 16);
-export const UNDECIDED: usize = memory.data(SAMPLE_CHUNK << 2, 16);
+export const STASH: usize = memory.data(2 * BATCH << 3, 16);
+/** Lists of coordinates (or slots) of a batch, left by a round of SIMD trials to the next step (discrete.ts). */
+export const PENDING: usize = memory.data(BATCH << 2, 16);
+export const PENDING_NEXT: usize = memory.data(BATCH << 2, 16);
+export const UNDECIDED: usize = memory.data(BATCH << 2, 16);

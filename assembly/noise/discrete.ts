@@ -17,7 +17,7 @@
 // one function of the random words: the fast path only skips work. The hand-over happens for
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).
 import { beginCoordinate, extraWordsInto, nextWord, replayCoordinate } from "./random";
-import { EPSILONS, EXACT, GATHERED, PENDING, PENDING_NEXT, PLANE, RANDOM, SCALES, SHAPES, STASH, UNDECIDED, VALUES } from "../memory";
+import { BATCH, EPSILONS, EXACT, PENDING, PENDING_NEXT, PLANE, RANDOM, SCALES, SHAPES, STASH, UNDECIDED, VALUES } from "../memory";
 import { ADD, PER_COORDINATE } from "./samplers";
 import { LANE_ONE, LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
 import { acceptedLanes, gridValuePair, laplaceMagnitudes, LOW_63, MARGIN, REJECTED_LANES, signed } from "./discrete-lanes";
@@ -251,7 +251,7 @@ function gaussian(word: u64): f64 {
  * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). With FIXED_WORK,
  * the shortcuts whose use depends on the noise are skipped (every acceptance computes its exp).
  * The SIMD build first draws two coordinates at a time where it is sure (laplacePairs), then the
- * others one by one from the same words.
+ * others one by one from the same words, BATCH coordinates at a time.
  */
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
@@ -261,29 +261,39 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
   fixedWork = (flags & FIXED_WORK) != 0;
   laplaceT = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setLaplace(scale);
-  const paired = ASC_FEATURE_SIMD && !fixedWork && !exactOnly;
-  let count = n;
-  if (paired) {
-    extraWordsInto(STASH, first, 0, n, 0);
-    count = laplacePairs(n, perCoordinate, add, scale, inverseGrid, grid);
+  if (!ASC_FEATURE_SIMD || fixedWork || exactOnly) {
+    for (let i = 0; i < n; i++) drawLaplace(first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, 0, add, inverseGrid, grid);
+    return;
   }
-  for (let p = 0; p < count; p++) {
-    const i = paired ? load<i32>(PENDING + (<usize>p << 2)) : p;
-    const at = <usize>i << 3;
-    const t = perCoordinate ? load<f64>(SCALES + at) : scale;
-    value = gridValue(at, add, inverseGrid);
-    let out = value;
-    if (t > 0.0) {
-      if (perCoordinate && t != laplaceT) setLaplace(t);
-      replayCoordinate(<u64>first + <u64>i, 0, STASH + at, paired ? 1 : 0);
-      finished = false;
-      const word = load<u64>(RANDOM + at);
-      if (exactOnly) handOver(LAPLACE_TRIAL, word, 0, 0.0, 0.0, 0.0);
-      else out = value + laplace(word, LAPLACE_TRIAL, 0.0);
-      if (finished) out = finishedOutput;
+  for (let b = 0; b < n; b += BATCH) {
+    const m = min(BATCH, n - b);
+    extraWordsInto(STASH, first + <f64>b, 0, m, 0);
+    const count = laplacePairs(b, m, perCoordinate, add, scale, inverseGrid, grid);
+    for (let p = 0; p < count; p++) {
+      const i = load<i32>(PENDING + (<usize>p << 2));
+      drawLaplace(first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, STASH + (<usize>(i - b) << 3), add, inverseGrid, grid);
     }
-    store<f64>(VALUES + at, out * grid);
   }
+}
+
+/**
+ * Draws coordinate i's discrete Laplace noise one by one, its first extra word (if `replayAt` is
+ * not 0) the one read ahead to there.
+ */
+function drawLaplace(first: f64, i: i32, t: f64, replayAt: usize, add: bool, inverseGrid: f64, grid: f64): void {
+  const at = <usize>i << 3;
+  value = gridValue(at, add, inverseGrid);
+  let out = value;
+  if (t > 0.0) {
+    if (t != laplaceT) setLaplace(t);
+    replayCoordinate(<u64>first + <u64>i, 0, replayAt, <i32>(replayAt != 0));
+    finished = false;
+    const word = load<u64>(RANDOM + at);
+    if (exactOnly) handOver(LAPLACE_TRIAL, word, 0, 0.0, 0.0, 0.0);
+    else out = value + laplace(word, LAPLACE_TRIAL, 0.0);
+    if (finished) out = finishedOutput;
+  }
+  store<f64>(VALUES + at, out * grid);
 }
 
 /** Appends coordinate i to the list at `list`, which held `count`; returns the new count. */
@@ -294,20 +304,21 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
 }
 
 /**
- * The discrete Laplace draws of coordinates [0, n) that end at their first trial without an exp,
- * two at a time (laplaceMagnitudes; L's word is STASH plane 0): writes their outputs, lists the
- * other coordinates in PENDING, and returns how many it listed.
+ * The discrete Laplace draws of coordinates [b, b + m) that end at their first trial without an
+ * exp, two at a time (laplaceMagnitudes; L's word of coordinate i is STASH plane 0 at slot i - b):
+ * writes their outputs, lists the other coordinates in PENDING, and returns how many it listed.
  */
-function laplacePairs(n: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
+function laplacePairs(b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
   const scales = f64x2.splat(scale);
   const inverseGrids = f64x2.splat(inverseGrid);
   const grids = f64x2.splat(grid);
   let pending = 0;
-  for (let i = 0; i + 1 < n; i += 2) {
+  const end = b + m;
+  for (let i = b; i + 1 < end; i += 2) {
     const at = <usize>i << 3;
     const t = perCoordinate ? v128.load(SCALES + at) : scales;
     const w = v128.load(RANDOM + at);
-    const noise = signed(laplaceMagnitudes(t, w, v128.load(STASH + at), false), w);
+    const noise = signed(laplaceMagnitudes(t, w, v128.load(STASH + (<usize>(i - b) << 3)), false), w);
     const query = v128.load(VALUES + at);
     const start = gridValuePair(query, add, inverseGrids);
     const noisy = f64x2.gt(t, v128.load(LANE_ZERO));
@@ -320,13 +331,13 @@ function laplacePairs(n: i32, perCoordinate: bool, add: bool, scale: f64, invers
       if (lanes & 2) pending = listed(PENDING, pending, i + 1);
     }
   }
-  return n & 1 ? listed(PENDING, pending, n - 1) : pending;
+  return m & 1 ? listed(PENDING, pending, end - 1) : pending;
 }
 
 /**
  * As discreteLaplaceSamples, with discrete Gaussian noise of variance parameter
  * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise). The SIMD build
- * takes the trials two at a time (gaussianRounds).
+ * takes the trials two at a time (gaussianRounds), BATCH coordinates at a time.
  */
 export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
@@ -337,7 +348,7 @@ export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f
   variance = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setGaussian(scale);
   if (ASC_FEATURE_SIMD && !fixedWork && !exactOnly) {
-    gaussianRounds(first, n, perCoordinate, add, scale, inverseGrid, grid);
+    for (let b = 0; b < n; b += BATCH) gaussianRounds(first, b, min(BATCH, n - b), perCoordinate, add, scale, inverseGrid, grid);
     return;
   }
   for (let i = 0; i < n; i++) {
@@ -371,28 +382,30 @@ function drawGaussian(first: f64, i: i32, s: f64, primary: usize, before: i32, r
 const LAST_FEW: i32 = 4;
 
 /**
- * The discrete Gaussian draws of coordinates [0, n), their trials taken two at a time in rounds
- * (gaussianRound): round 1 on every coordinate, each later one on those the last surely
+ * The discrete Gaussian draws of coordinates [b, b + m), their trials taken two at a time in
+ * rounds (gaussianRound): round 1 on every coordinate, each later one on those the last surely
  * rejected. Round 1's words are the primary word and extra words 0 and 1 (L's and the
- * acceptance word); a later round's are the next three extra words. Once LAST_FEW or fewer
- * coordinates are left, they are drawn one by one. Every coordinate reads the words it would
- * read alone.
+ * acceptance word); a later round's are the next three extra words. Slot j of a round keeps its
+ * primary word at RANDOM + 8 (b + j) (round 1: the coordinate's own) and the others in STASH
+ * planes 0 and 1 at 8 j. Once LAST_FEW or fewer coordinates are left, they are drawn one by one.
+ * Every coordinate reads the words it would read alone.
  */
-function gaussianRounds(first: f64, n: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): void {
-  for (let j = 0; j < n; j++) store<i32>(PENDING + (<usize>j << 2), j);
-  memory.copy(STASH, RANDOM, <usize>n << 3);
-  extraWordsInto(STASH + PLANE, first, 0, n, 0);
-  extraWordsInto(STASH + 2 * PLANE, first, 0, n, 1);
+function gaussianRounds(first: f64, b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): void {
+  for (let j = 0; j < m; j++) store<i32>(PENDING + (<usize>j << 2), b + j);
+  extraWordsInto(STASH, first + <f64>b, 0, m, 0);
+  extraWordsInto(STASH + PLANE, first + <f64>b, 0, m, 1);
   let list = PENDING;
   let next = PENDING_NEXT;
-  let left = gaussianRound(first, n, list, next, 0, perCoordinate, add, scale, inverseGrid, grid);
+  let left = gaussianRound(first, b, m, list, next, 0, perCoordinate, add, scale, inverseGrid, grid);
   let before = 2; // the extra words each coordinate left has read
   while (left > LAST_FEW) {
     const kept = list;
     list = next;
     next = kept;
-    for (let k = 0; k < 3; k++) extraWordsInto(STASH + <usize>k * PLANE, first, list, left, before + k);
-    left = gaussianRound(first, left, list, next, before + 1, perCoordinate, add, scale, inverseGrid, grid);
+    extraWordsInto(RANDOM + (<usize>b << 3), first, list, left, before);
+    extraWordsInto(STASH, first, list, left, before + 1);
+    extraWordsInto(STASH + PLANE, first, list, left, before + 2);
+    left = gaussianRound(first, b, left, list, next, before + 1, perCoordinate, add, scale, inverseGrid, grid);
     before += 3;
   }
   for (let j = 0; j < left; j++) {
@@ -402,30 +415,32 @@ function gaussianRounds(first: f64, n: i32, perCoordinate: bool, add: bool, scal
 }
 
 /**
- * One round of discrete Gaussian trials on the m coordinates listed at `list` (slot j: coordinate
- * list[j], its three words in STASH planes 0 to 2 at 8 j), two slots at a time: releases those
+ * One round of discrete Gaussian trials on the m coordinates listed at `list` (slot j:
+ * coordinate list[j], its words as gaussianRounds says), two slots at a time: releases those
  * accepted for sure, lists at `next` those rejected for sure and returns how many, and draws the
- * others one by one from the start of the trial (the primary word not counted in `before`, the
- * extra words read before the round's L word).
+ * others one by one from the start of the trial (after `before` extra words, the primary word
+ * not counted). The slots' scales and values are gathered into EPSILONS and SHAPES, which only
+ * the staircase kernel uses otherwise.
  */
-function gaussianRound(first: f64, m: i32, list: usize, next: usize, before: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
+function gaussianRound(first: f64, b: i32, m: i32, list: usize, next: usize, before: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
   for (let j = 0; j < m; j++) {
     const at = <usize>load<i32>(list + (<usize>j << 2)) << 3;
-    store<f64>(GATHERED + (<usize>j << 3), perCoordinate ? load<f64>(SCALES + at) : scale);
-    store<f64>(GATHERED + PLANE + (<usize>j << 3), load<f64>(VALUES + at));
+    store<f64>(EPSILONS + (<usize>j << 3), perCoordinate ? load<f64>(SCALES + at) : scale);
+    store<f64>(SHAPES + (<usize>j << 3), load<f64>(VALUES + at));
   }
+  const primaries = RANDOM + (<usize>b << 3);
   const inverseGrids = f64x2.splat(inverseGrid);
   const grids = f64x2.splat(grid);
   let rejected = 0;
   let undecided = 0;
   for (let j = 0; j + 1 < m; j += 2) {
     const at = <usize>j << 3;
-    const s = v128.load(GATHERED + at);
+    const s = v128.load(EPSILONS + at);
     const t = f64x2.add(f64x2.floor(f64x2.sqrt(s)), v128.load(LANE_ONE)); // T, as setGaussian
-    const w = v128.load(STASH + at);
-    const y = signed(laplaceMagnitudes(t, w, v128.load(STASH + PLANE + at), true), w);
-    const accepted = acceptedLanes(y, v128.load(STASH + 2 * PLANE + at), s, f64x2.div(s, t));
-    const query = v128.load(GATHERED + PLANE + at);
+    const w = v128.load(primaries + at);
+    const y = signed(laplaceMagnitudes(t, w, v128.load(STASH + at), true), w);
+    const accepted = acceptedLanes(y, v128.load(STASH + PLANE + at), s, f64x2.div(s, t));
+    const query = v128.load(SHAPES + at);
     const start = gridValuePair(query, add, inverseGrids);
     const noisy = f64x2.gt(s, v128.load(LANE_ZERO));
     const out = v128.bitselect(f64x2.mul(v128.bitselect(f64x2.add(start, y), start, noisy), grids), query, v128.or(accepted, v128.not(noisy)));
@@ -449,7 +464,7 @@ function gaussianRound(first: f64, m: i32, list: usize, next: usize, before: i32
   for (let k = 0; k < undecided; k++) {
     const j = load<i32>(UNDECIDED + (<usize>k << 2));
     const at = <usize>j << 3;
-    drawGaussian(first, load<i32>(list + (<usize>j << 2)), load<f64>(GATHERED + at), STASH + at, before, STASH + PLANE + at, 2, add, inverseGrid, grid);
+    drawGaussian(first, load<i32>(list + (<usize>j << 2)), load<f64>(EPSILONS + at), primaries + at, before, STASH + at, 2, add, inverseGrid, grid);
   }
   return rejected;
 }
