@@ -17,10 +17,10 @@ export const SAMPLE_CHUNK: i32 = 8192;
 export const VALUES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 /** Per-coordinate scales chunk. */
 export const SCALES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
-/** Per-coordinate budgets and shapes of the staircase sampler (its step widths are in SCALES). */
+/** Per-coordinate budgets and shapes of the staircase sampler (its step widths are in SCALES); the discrete Gaussian's SIMD rounds use them as scratch (discrete.ts). */
 export const EPSILONS: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 export const SHAPES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
-/** One random 64-bit word per sample of the chunk. */
+/** One random 64-bit word per sample of the chunk (the discrete Gaussian's later SIMD rounds put their primary words in its used slots, discrete.ts). */
 export const RANDOM: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 /** The CSPRNG pool of extra words (the ziggurats' slow paths, about 1% of draws; the discrete samplers' further words). */
 export const EXTRA_WORDS: i32 = 8192;
