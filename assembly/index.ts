@@ -14,6 +14,7 @@ export { staircaseMoment, staircaseSplit, staircaseShapes, staircaseTableGrid, s
 export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";
 export { discreteLaplaceSamples, discreteGaussianSamples, discreteStaircaseSamples, setExactOnly } from "./noise/discrete";
+export { correlatedRelease } from "./noise/correlated";
 export { minusLogUniformOf, minusLogUniformPairOf } from "./noise/log-uniform";
 export { staircaseSamples, staircaseRadiusSamples } from "./noise/staircase";
 import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";

@@ -17,6 +17,9 @@ import { integerIn, vector } from '../core/validate.js';
 import { readRng } from '../noise/random.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
 import { queryEntries, roundHalfUp } from './grid.js';
+import { setAt } from '../core/arrays.js';
+import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
+import { wasm } from '../wasm/loader.js';
 
 /**
  * What a correlated release returns.
@@ -104,6 +107,21 @@ function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
 }
 
 /**
+ * out[j] = combined(2 s round(out[j] / g), s Y[j], Cg, Z) outputGrid for every j: in the module a
+ * chunk at a time (assembly/noise/correlated.ts, the same operations without a branch per value),
+ * and here, with BigInt where needed, for a chunk with a term beyond 2^52.
+ */
+function releaseInto(out: Float64Array, Y: Float64Array, s: number, Cg: number, Z: number, g: number, outputGrid: number): void {
+  const w = wasm();
+  forEachChunk(out.length, w.sampleChunkLength(), (start, n) => {
+    copyIn(w, w.valuesPointer(), out, start, n);
+    copyIn(w, w.scalesPointer(), Y, start, n);
+    if (w.correlatedRelease(n, s, Cg, Z, 1 / g, outputGrid) === 1) setAt(out, view(w, w.valuesPointer(), n), start);
+    else for (let j = start; j < start + n; j++) out[j] = combined(2 * s * roundHalfUp(out[j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
+  });
+}
+
+/**
  * correlatedSum({ ..., mode: 'grid' }), already checked for d, C and the neighbour relation, at
  * rho-zCDP `rhoTarget` (the budget as rho = mu^2/2); mu0 is the continuous distance, for the gain.
  * `smallestSteps` is the noise's standard deviation in grid steps.
@@ -142,7 +160,7 @@ export function gridCorrelatedSum(
     // exactly with 2 s F, F = round(f / g): each output is rounded once.
     const Y = drawValidated('discreteGaussianSamples', new Float64Array(d), sigma2, stream, { fixedWork });
     const Z = drawValidated('discreteGaussianSamples', new Float64Array(1), sigma2, stream, { origin: d, fixedWork })[0]!;
-    for (let j = 0; j < d; j++) out[j] = combined(2 * s * roundHalfUp(out[j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
+    releaseInto(out, Y, s, Cg, Z, g, outputGrid);
     return { sums: out, count: n + Z / s };
   }
 

@@ -114,6 +114,7 @@ export interface WasmExports {
   setExactOnly(on: boolean): void;
   /** -ln(u 2^-63) for 1 <= u < 2^63, as the discrete Laplace inversion computes it (tests). */
   minusLogUniformOf(u: bigint): number;
+  correlatedRelease(n: number, s: number, cg: number, z: number, inverseGrid: number, outputGrid: number): number;
   minusLogUniformPairOf(u: bigint): number;
   chunkLength(): number;
   sampleChunkLength(): number;
