@@ -18,7 +18,10 @@ describe('correlatedRelease (assembly/noise/correlated.ts)', () => {
     const outputGrid = g / (2 * s);
     const n = 5000;
     let state = 12345;
-    const next = () => (state = (state * 48271) % 2147483647) / 2147483647;
+    const next = () => {
+      state = (state * 48271) % 2147483647;
+      return state / 2147483647;
+    };
     const sums = Float64Array.from({ length: n }, (_, i) => {
       if (i % 5 === 0) return (Math.floor(next() * 2000) - 1000 + 0.5) * g; // exactly half a step
       if (i % 7 === 0) return -0;
