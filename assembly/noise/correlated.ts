@@ -2,6 +2,7 @@
 // time: the exact integers 2 s F + s Y + Cg Z, F the sum rounded to the grid half up, rounded
 // once and scaled to the output grid, as the facade computes them, without its branch per value.
 import { SCALES, VALUES } from "../memory";
+import { roundHalfUp } from "./discrete";
 
 /** 2^52: below it every term and their sum are exact integers in a double. */
 const TWO_52: f64 = 4503599627370496.0;
@@ -19,9 +20,7 @@ export function correlatedRelease(n: i32, s: f64, cg: f64, z: f64, inverseGrid: 
   const sharedSize = cg * Math.abs(z);
   let exact = true;
   for (let p = VALUES, q = SCALES, end = VALUES + (<usize>n << 3); p < end; p += 8, q += 8) {
-    const x = load<f64>(p) * inverseGrid;
-    const f = Math.floor(x);
-    const twoSF = twoS * select<f64>(f + 1.0, f, x - f >= 0.5);
+    const twoSF = twoS * roundHalfUp(load<f64>(p) * inverseGrid);
     const sY = s * load<f64>(q);
     exact = exact & (Math.abs(twoSF) + Math.abs(sY) + sharedSize <= TWO_52);
     store<f64>(p, (twoSF + sY + shared) * outputGrid);

@@ -26,15 +26,21 @@ const LANE_FOUR = memory.data<f64>([4.0, 4.0], 16);
 const LANE_SIXTEENTH = memory.data<f64>([0.0625, 0.0625], 16);
 const LANE_SIXTY_FOURTH = memory.data<f64>([0.015625, 0.015625], 16);
 
-/** gridValue (discrete.ts) for two coordinates: roundHalfUp(query / grid) + 0 with ADD, else 0. */
+/**
+ * The outputs of two coordinates (discrete.ts's gridValue and release): (roundHalfUp(query /
+ * grid) + 0 with ADD, else 0) plus the noise where `noisy`, times the grid.
+ */
 // @ts-ignore: decorator
-@inline export function gridValuePair(query: v128, add: bool, inverseGrid: v128): v128 {
+@inline export function releasedPair(query: v128, noise: v128, noisy: v128, add: bool, inverseGrid: v128, grid: v128): v128 {
   const zero = v128.load(LANE_ZERO);
-  if (!add) return zero;
-  const x = f64x2.mul(query, inverseGrid);
-  const f = f64x2.floor(x);
-  const up = f64x2.ge(f64x2.sub(x, f), v128.load(LANE_HALF));
-  return f64x2.add(v128.bitselect(f64x2.add(f, v128.load(LANE_ONE)), f, up), zero);
+  let start = zero;
+  if (add) {
+    const x = f64x2.mul(query, inverseGrid);
+    const f = f64x2.floor(x);
+    const up = f64x2.ge(f64x2.sub(x, f), v128.load(LANE_HALF));
+    start = f64x2.add(v128.bitselect(f64x2.add(f, v128.load(LANE_ONE)), f, up), zero);
+  }
+  return f64x2.mul(v128.bitselect(f64x2.add(start, noise), start, noisy), grid);
 }
 
 /**

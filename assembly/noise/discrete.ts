@@ -20,7 +20,7 @@ import { beginCoordinate, extraWordsInto, nextWord, replayCoordinate } from "./r
 import { BATCH, EPSILONS, EXACT, PENDING, PENDING_NEXT, PLANE, RANDOM, SCALES, SHAPES, STASH, UNDECIDED, VALUES } from "../memory";
 import { ADD, PER_COORDINATE } from "./samplers";
 import { LANE_ONE, LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
-import { acceptedLanes, gridValuePair, laplaceMagnitudes, LOW_63, MARGIN, REJECTED_LANES, signed } from "./discrete-lanes";
+import { acceptedLanes, laplaceMagnitudes, LOW_63, MARGIN, REJECTED_LANES, releasedPair, signed } from "./discrete-lanes";
 
 /** Kernel flag: the same work for every output (no shortcut whose use depends on the noise drawn). */
 export const FIXED_WORK: i32 = 4;
@@ -229,9 +229,9 @@ function gaussian(word: u64): f64 {
 
 /** floor(x + 1/2), exactly: the test x - floor(x) >= 1/2 is exact for every double (docs/mechanisms.md, "Floating-point safety"). */
 // @ts-ignore: decorator
-@inline function roundHalfUp(x: f64): f64 {
+@inline export function roundHalfUp(x: f64): f64 {
   const f = Math.floor(x);
-  return x - f >= 0.5 ? f + 1.0 : f;
+  return select<f64>(f + 1.0, f, x - f >= 0.5);
 }
 
 /**
@@ -262,7 +262,7 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
   laplaceT = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setLaplace(scale);
   if (!ASC_FEATURE_SIMD || fixedWork || exactOnly) {
-    for (let i = 0; i < n; i++) drawLaplace(first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, 0, add, inverseGrid, grid);
+    for (let i = 0; i < n; i++) drawOne(false, first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, RANDOM + (<usize>i << 3), 0, 0, 0, add, inverseGrid, grid);
     return;
   }
   for (let b = 0; b < n; b += BATCH) {
@@ -271,29 +271,9 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
     const count = laplacePairs(b, m, perCoordinate, add, scale, inverseGrid, grid);
     for (let p = 0; p < count; p++) {
       const i = load<i32>(PENDING + (<usize>p << 2));
-      drawLaplace(first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, STASH + (<usize>(i - b) << 3), add, inverseGrid, grid);
+      drawOne(false, first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, RANDOM + (<usize>i << 3), 0, STASH + (<usize>(i - b) << 3), 1, add, inverseGrid, grid);
     }
   }
-}
-
-/**
- * Draws coordinate i's discrete Laplace noise one by one, its first extra word (if `replayAt` is
- * not 0) the one read ahead to there.
- */
-function drawLaplace(first: f64, i: i32, t: f64, replayAt: usize, add: bool, inverseGrid: f64, grid: f64): void {
-  const at = <usize>i << 3;
-  value = gridValue(at, add, inverseGrid);
-  let out = value;
-  if (t > 0.0) {
-    if (t != laplaceT) setLaplace(t);
-    replayCoordinate(<u64>first + <u64>i, 0, replayAt, <i32>(replayAt != 0));
-    finished = false;
-    const word = load<u64>(RANDOM + at);
-    if (exactOnly) handOver(LAPLACE_TRIAL, word, 0, 0.0, 0.0, 0.0);
-    else out = value + laplace(word, LAPLACE_TRIAL, 0.0);
-    if (finished) out = finishedOutput;
-  }
-  store<f64>(VALUES + at, out * grid);
 }
 
 /** Appends coordinate i to the list at `list`, which held `count`; returns the new count. */
@@ -320,9 +300,8 @@ function laplacePairs(b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64
     const w = v128.load(RANDOM + at);
     const noise = signed(laplaceMagnitudes(t, w, v128.load(STASH + (<usize>(i - b) << 3)), false), w);
     const query = v128.load(VALUES + at);
-    const start = gridValuePair(query, add, inverseGrids);
     const noisy = f64x2.gt(t, v128.load(LANE_ZERO));
-    const out = f64x2.mul(v128.bitselect(f64x2.add(start, noise), start, noisy), grids);
+    const out = releasedPair(query, noise, noisy, add, inverseGrids, grids);
     const missed = v128.andnot(noisy, f64x2.eq(noise, noise)); // noise drawn, and not here
     v128.store(VALUES + at, v128.bitselect(query, out, missed));
     const lanes = i64x2.bitmask(missed);
@@ -353,26 +332,28 @@ export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f
   }
   for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;
-    drawGaussian(first, i, perCoordinate ? load<f64>(SCALES + at) : scale, RANDOM + at, 0, 0, 0, add, inverseGrid, grid);
+    drawOne(true, first, i, perCoordinate ? load<f64>(SCALES + at) : scale, RANDOM + at, 0, 0, 0, add, inverseGrid, grid);
   }
 }
 
 /**
- * Draws coordinate i's discrete Gaussian noise one by one, from a trial whose primary word is at
- * `primary` (or, if 0, the next extra word), after `before` extra words, the next `replayed` of
- * them kept at `replayAt` (one per STASH plane).
+ * Draws coordinate i's discrete Gaussian (`gaussianNoise`) or Laplace noise of parameter `scale`
+ * one by one, from a trial whose primary word is at `primary` (or, if 0, the next extra word),
+ * after `before` extra words, the next `replayed` of them kept at `replayAt` (one per STASH plane).
  */
-function drawGaussian(first: f64, i: i32, s: f64, primary: usize, before: i32, replayAt: usize, replayed: i32, add: bool, inverseGrid: f64, grid: f64): void {
+function drawOne(gaussianNoise: bool, first: f64, i: i32, scale: f64, primary: usize, before: i32, replayAt: usize, replayed: i32, add: bool, inverseGrid: f64, grid: f64): void {
   const at = <usize>i << 3;
   value = gridValue(at, add, inverseGrid);
   let out = value;
-  if (s > 0.0) {
-    if (s != variance) setGaussian(s);
+  if (scale > 0.0) {
+    if (gaussianNoise) {
+      if (scale != variance) setGaussian(scale);
+    } else if (scale != laplaceT) setLaplace(scale);
     finished = false;
     replayCoordinate(<u64>first + <u64>i, before, replayAt, replayed);
     const word = primary != 0 ? load<u64>(primary) : nextWord();
-    if (exactOnly) handOver(GAUSSIAN_TRIAL, word, 0, 0.0, 0.0, s);
-    else out = value + gaussian(word);
+    if (exactOnly) handOver(gaussianNoise ? GAUSSIAN_TRIAL : LAPLACE_TRIAL, word, 0, 0.0, 0.0, gaussianNoise ? scale : 0.0);
+    else out = value + (gaussianNoise ? gaussian(word) : laplace(word, LAPLACE_TRIAL, 0.0));
     if (finished) out = finishedOutput;
   }
   store<f64>(VALUES + at, out * grid);
@@ -410,7 +391,7 @@ function gaussianRounds(first: f64, b: i32, m: i32, perCoordinate: bool, add: bo
   }
   for (let j = 0; j < left; j++) {
     const i = load<i32>(next + (<usize>j << 2));
-    drawGaussian(first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, 0, before, 0, 0, add, inverseGrid, grid);
+    drawOne(true, first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, 0, before, 0, 0, add, inverseGrid, grid);
   }
 }
 
@@ -441,9 +422,8 @@ function gaussianRound(first: f64, b: i32, m: i32, list: usize, next: usize, bef
     const y = signed(laplaceMagnitudes(t, w, v128.load(STASH + at), true), w);
     const accepted = acceptedLanes(y, v128.load(STASH + PLANE + at), s, f64x2.div(s, t));
     const query = v128.load(SHAPES + at);
-    const start = gridValuePair(query, add, inverseGrids);
     const noisy = f64x2.gt(s, v128.load(LANE_ZERO));
-    const out = v128.bitselect(f64x2.mul(v128.bitselect(f64x2.add(start, y), start, noisy), grids), query, v128.or(accepted, v128.not(noisy)));
+    const out = v128.bitselect(releasedPair(query, y, noisy, add, inverseGrids, grids), query, v128.or(accepted, v128.not(noisy)));
     const sure = i64x2.bitmask(v128.or(v128.or(accepted, v128.not(noisy)), v128.load(REJECTED_LANES)));
     const rejects = i64x2.bitmask(v128.load(REJECTED_LANES));
     const i0 = load<i32>(list + (<usize>j << 2));
@@ -464,7 +444,7 @@ function gaussianRound(first: f64, b: i32, m: i32, list: usize, next: usize, bef
   for (let k = 0; k < undecided; k++) {
     const j = load<i32>(UNDECIDED + (<usize>k << 2));
     const at = <usize>j << 3;
-    drawGaussian(first, load<i32>(list + (<usize>j << 2)), load<f64>(EPSILONS + at), primaries + at, before, STASH + at, 2, add, inverseGrid, grid);
+    drawOne(true, first, load<i32>(list + (<usize>j << 2)), load<f64>(EPSILONS + at), primaries + at, before, STASH + at, 2, add, inverseGrid, grid);
   }
   return rejected;
 }
