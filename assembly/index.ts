@@ -16,16 +16,15 @@ export { gaussianSamples, laplaceSamples } from "./noise/samplers";
 export { discreteLaplaceSamples, discreteGaussianSamples, discreteStaircaseSamples, setExactOnly } from "./noise/discrete";
 export { correlatedRelease } from "./noise/correlated";
 export { minusLogUniformOf, minusLogUniformPairOf } from "./noise/log-uniform";
+export { expMinusPairOf } from "./noise/discrete-lanes";
 export { staircaseSamples, staircaseRadiusSamples } from "./noise/staircase";
 import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";
 
 import { ADD, PER_COORDINATE } from "./noise/samplers";
-import { FIXED_WORK } from "./noise/discrete";
 
 /** The samplers' flags, read by the host from here (never mirrored by hand). */
 export function flagPerCoordinate(): i32 { return PER_COORDINATE; }
 export function flagAdd(): i32 { return ADD; }
-export function flagFixedWork(): i32 { return FIXED_WORK; }
 
 /** Whether this build was compiled with WebAssembly SIMD. */
 export function hasSimd(): bool { return ASC_FEATURE_SIMD; }

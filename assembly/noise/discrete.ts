@@ -22,9 +22,6 @@ import { ADD, PER_COORDINATE } from "./samplers";
 import { LANE_ONE, LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
 import { acceptedLanes, laplaceMagnitudes, LOW_63, MARGIN, REJECTED_LANES, releasedPair, signed } from "./discrete-lanes";
 
-/** Kernel flag: the same work for every output (no shortcut whose use depends on the noise drawn). */
-export const FIXED_WORK: i32 = 4;
-
 /**
  * Finishes the current coordinate exactly from the state in EXACT (stage: one of the constants
  * below) and returns its output, the value plus the noise rounded to a double.
@@ -44,18 +41,8 @@ const TWO_M53: f64 = 1.1102230246251565e-16;
 const TWO_M50: f64 = 8.881784197001252e-16;
 /** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
 const X_TINY: f64 = 700.0;
-/** 0.9375 = 15/16 < exp(-1/16) = 0.93941...: a uniform below it is below every exp(-l/t), l < B <= t/16. */
-const ACCEPT_SURE: u64 = 0xF000000000000000;
-
-/** ACCEPT_SURE in units of 2^-bits (2^64 15/16 >> (64 - bits)). */
-// @ts-ignore: decorator
-@inline function acceptSure(bits: u64): u64 {
-  return ACCEPT_SURE >>> (64 - bits);
-}
 
 let exactOnly = false;
-/** Set from FIXED_WORK for the call in progress. */
-let fixedWork = false;
 
 /** Sends every draw to the exact path (tests: its decisions must equal the fast path's). */
 export function setExactOnly(on: bool): void {
@@ -130,22 +117,6 @@ function belowExp(v: u64, bits: i32, x: f64, error: f64): i32 {
 }
 
 /**
- * belowExp(v, 64, x, error) for 0 <= x <= 1, mostly without exp: the alternating Taylor series
- * brackets exp(-x) between 1 - x + x^2/2 - x^3/6 and 1 - x + x^2/2 (its terms decrease for x <= 1),
- * which decides unless V falls between them (a band of width x^3/6); rounding and x's error are
- * kept within MARGIN, as in belowExp.
- */
-function belowExpSmall(v: u64, x: f64, error: f64): i32 {
-  const top = <f64><i64>(v >>> 11) * TWO_M53; // V in [top, top + 2^-53)
-  const upper = 1.0 - x + 0.5 * x * x;
-  const lower = upper - x * x * x * (1.0 / 6.0);
-  const slack = error + MARGIN;
-  if (top + TWO_M53 <= lower - slack) return 1;
-  if (top >= upper + slack) return 0;
-  return belowExp(v, 64, x, error);
-}
-
-/**
  * A discrete Laplace draw with the parameters of setLaplace, starting from the trial word `word`;
  * the stages name where the exact path takes over (for the Laplace noise itself, or as the
  * Gaussian's proposal). Returns the noise, or 0 with `finished` set.
@@ -167,11 +138,6 @@ function laplace(word: u64, trialStage: i32, s: f64): f64 {
       let lw = nextWord();
       while (true) {
         const l = <f64>(lw >>> shift);
-        // exp(-l/t) > exp(-1/16) > ACCEPT_SURE since l < B <= t/16: most draws need no exp.
-        if (!fixedWork && (lw & mask) < acceptSure(shift)) {
-          x += l;
-          break;
-        }
         const lx = l / laplaceT;
         const accept = belowExp(lw & mask, 64 - blockBits, lx, lx * TWO_M50);
         if (accept < 0) {
@@ -217,7 +183,7 @@ function gaussian(word: u64): f64 {
     const gamma = d * d * halfInverse;
     const error = 4.0 * ((Math.abs(d) * dError + dError * dError) * halfInverse + gamma * TWO_M50);
     const aw = nextWord();
-    const accept = gamma <= 1.0 && !fixedWork ? belowExpSmall(aw, gamma, error) : belowExp(aw, 64, gamma, error);
+    const accept = belowExp(aw, 64, gamma, error);
     if (accept < 0) {
       handOver(GAUSSIAN_ACCEPT, aw, 0, 0.0, y, variance);
       return 0.0;
@@ -248,9 +214,8 @@ function gaussian(word: u64): f64 {
 /**
  * For coordinates [0, n) of the chunk starting at coordinate `first`: VALUES[i] = grid *
  * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
- * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). With FIXED_WORK,
- * the shortcuts whose use depends on the noise are skipped (every acceptance computes its exp).
- * The SIMD build first draws two coordinates at a time where it is sure (laplacePairs), then the
+ * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). Every
+ * acceptance computes its exp, so no draw takes a shortcut whose use depends on its noise. The SIMD build first draws two coordinates at a time where it is sure (laplacePairs), then the
  * others one by one from the same words, BATCH coordinates at a time.
  */
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
@@ -258,10 +223,9 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
-  fixedWork = (flags & FIXED_WORK) != 0;
   laplaceT = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setLaplace(scale);
-  if (!ASC_FEATURE_SIMD || fixedWork || exactOnly) {
+  if (!ASC_FEATURE_SIMD || exactOnly) {
     for (let i = 0; i < n; i++) drawOne(false, first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, RANDOM + (<usize>i << 3), 0, 0, 0, add, inverseGrid, grid);
     return;
   }
@@ -323,10 +287,9 @@ export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
-  fixedWork = (flags & FIXED_WORK) != 0;
   variance = NaN; // parameters cached from an earlier call (of either kernel) are never reused
   if (!perCoordinate && scale > 0.0) setGaussian(scale);
-  if (ASC_FEATURE_SIMD && !fixedWork && !exactOnly) {
+  if (ASC_FEATURE_SIMD && !exactOnly) {
     for (let b = 0; b < n; b += BATCH) gaussianRounds(first, b, min(BATCH, n - b), perCoordinate, add, scale, inverseGrid, grid);
     return;
   }
@@ -502,7 +465,6 @@ export function discreteStaircaseSamples(first: f64, n: i32, flags: i32, scale: 
   tabulateLogUniform();
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
-  fixedWork = (flags & FIXED_WORK) != 0;
   laplaceT = NaN; // parameters cached from an earlier call are never reused
   for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;

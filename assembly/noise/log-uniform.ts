@@ -10,7 +10,7 @@ const SLICES: i32 = 512;
 const TABLE: usize = memory.data(2 * SLICES << 3, 16);
 let tabulated = false;
 
-/** ln 2 in two parts, the first with 32 trailing zero bits, so that k times it is exact (fdlibm's ln2_hi, ln2_lo). */
+/** ln 2 in two parts, the first with 21 trailing zero bits, so that k times it is exact for k < 2^21 (fdlibm's ln2_hi, ln2_lo). */
 const LN2_HI = reinterpret<f64>(0x3FE62E42FEE00000); // 6.93147180369123816490e-01
 const LN2_LO = reinterpret<f64>(0x3DEA39EF35793C76); // 1.90821492927058770002e-10
 /** 2^-52. */
@@ -63,8 +63,8 @@ const LANE_THIRD = memory.data<f64>([0.3333333333333333, 0.3333333333333333], 16
 const LANE_QUARTER = memory.data<f64>([0.25, 0.25], 16);
 export const LANE_HALF = memory.data<f64>([0.5, 0.5], 16);
 const LANE_1086 = memory.data<u64>([1086, 1086], 16);
-const LANE_LN2_HI = memory.data<u64>([0x3FE62E42FEE00000, 0x3FE62E42FEE00000], 16);
-const LANE_LN2_LO = memory.data<u64>([0x3DEA39EF35793C76, 0x3DEA39EF35793C76], 16);
+export const LANE_LN2_HI = memory.data<u64>([0x3FE62E42FEE00000, 0x3FE62E42FEE00000], 16);
+export const LANE_LN2_LO = memory.data<u64>([0x3DEA39EF35793C76, 0x3DEA39EF35793C76], 16);
 
 /**
  * Two words below 2^63 as doubles (SIMD lanes), each rounded once: relative error at most 2^-53.

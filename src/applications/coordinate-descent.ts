@@ -157,7 +157,7 @@ export interface PrivateCoordinateDescentSettings extends CoordinateDescentOptio
   mode?: Mode;
   /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
   grid?: number;
-  /** Grid mode: draw with the same work whatever the noise (see gaussianMechanism). */
+  /** Kept for compatibility; it changes nothing (see gaussianMechanism). */
   fixedWork?: boolean;
 }
 
@@ -477,10 +477,7 @@ function gridNoise(
   const rho = roundUp(passes * perPass.value);
   const stream = sourceOf(rng).stream(); // one stream for the run: update (pass, j) is coordinate pass d + j
   const noisyPass: NoisyPass = (pass) => {
-    const Y = drawValidated('discreteGaussianSamples', new Float64Array(sensitivity.length), variances, stream, {
-      origin: pass * sensitivity.length,
-      fixedWork: mode.fixedWork,
-    });
+    const Y = drawValidated('discreteGaussianSamples', new Float64Array(sensitivity.length), variances, stream, { origin: pass * sensitivity.length });
     // fl(V + Y) rounds the exact integer release once: a function of it, so post-processing.
     return (j, average) => g * (roundHalfUp(average / g) + Y[j]!);
   };

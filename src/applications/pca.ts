@@ -82,7 +82,7 @@ export interface PrivateCovarianceOptions {
   mode?: Mode;
   /** Grid mode's step, a power of two (default: as gaussianMechanism and laplaceMechanism choose it). */
   grid?: number;
-  /** Grid mode: the same work whatever the noise (see gaussianMechanism). */
+  /** Kept for compatibility; it changes nothing (see gaussianMechanism). */
   fixedWork?: boolean;
 }
 

@@ -132,7 +132,6 @@ export function gridCorrelatedSum(
   rhoTarget: number,
   mu0: number,
   gridOption: number | undefined,
-  fixedWork: boolean,
 ): { noise: GridCorrelatedSum; privacy: ZcdpPrivacy; smallestSteps: number } {
   const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption);
   const sigma2 = (SAFETY * (d * B * B + s * s)) / (2 * rhoTarget);
@@ -158,8 +157,8 @@ export function gridCorrelatedSum(
     const stream = readRng(options).stream();
     // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined
     // exactly with 2 s F, F = round(f / g): each output is rounded once.
-    const Y = drawValidated('discreteGaussianSamples', new Float64Array(d), sigma2, stream, { fixedWork });
-    const Z = drawValidated('discreteGaussianSamples', new Float64Array(1), sigma2, stream, { origin: d, fixedWork })[0]!;
+    const Y = drawValidated('discreteGaussianSamples', new Float64Array(d), sigma2, stream);
+    const Z = drawValidated('discreteGaussianSamples', new Float64Array(1), sigma2, stream, { origin: d })[0]!;
     releaseInto(out, Y, s, Cg, Z, g, outputGrid);
     return { sums: out, count: n + Z / s };
   }

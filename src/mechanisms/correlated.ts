@@ -63,7 +63,7 @@ export interface CorrelatedSumSettings {
   mode?: Mode;
   /** Grid mode: the grid of the released sums, a power of two (default: g / (2s), C/g in (256, 512]). */
   grid?: number;
-  /** Grid mode: the same work whatever the noise, so a release's duration says nothing about it (default false). */
+  /** Kept for compatibility; it changes nothing: every grid-mode release does the same work whatever its noise (see gaussianMechanism). */
   fixedWork?: boolean;
 }
 
@@ -81,7 +81,7 @@ export interface CorrelatedSumMechanism extends CorrelatedNoise {
   readonly mode: Mode;
   /** Grid mode: the released sums are exact multiples of this power of two. */
   readonly grid?: number;
-  /** Grid mode: whether a release does the same work whatever noise it draws. */
+  /** Grid mode: whether the `fixedWork` option was passed (kept for compatibility: it changes nothing). */
   readonly fixedWork: boolean;
   /** The budget calibrated to, as asked. */
   readonly budget: Budget;
@@ -147,7 +147,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
         "dpnoise: grid mode of correlatedSum is for add-remove neighbours, without `sparsity` or `tradeoff`; pass `mode: 'continuous'` for those (not floating-point safe).",
       );
     }
-    const [, made] = calibrateGridGaussian(target, (mu) => gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid, fixedWork));
+    const [, made] = calibrateGridGaussian(target, (mu) => gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid));
     return Object.freeze({ dimension: d, neighbours, mode, fixedWork, budget, ...made.noise });
   }
   const mu = gaussianDistance(target);

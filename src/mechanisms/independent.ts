@@ -38,7 +38,7 @@ export interface Releasing {
   readonly mode: Mode;
   /** The grid step (grid mode only): every released value is a multiple of it. */
   readonly grid?: number;
-  /** Grid mode: whether a release does the same work whatever noise it draws (see the option). */
+  /** Grid mode: whether the `fixedWork` option was passed (kept for compatibility: it changes nothing, see the option). */
   readonly fixedWork: boolean;
   /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
   release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
@@ -79,8 +79,10 @@ export interface ModeChoice {
   /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
   grid?: number;
   /**
-   * Grid mode: draw with the same work whatever the noise (no shortcut taken for some outputs
-   * only), so that a release's duration says nothing about its noise; somewhat slower (default false).
+   * Kept for compatibility; it changes nothing (default false, grid mode only). Discrete Laplace
+   * and Gaussian draws always do the same work whatever noise they draw: no shortcut is taken for
+   * some outputs only, so a release's duration says nothing about its noise (docs/noise.md,
+   * "Timing"). The discrete staircase's does (docs/staircase.md).
    */
   fixedWork?: boolean;
 }
@@ -109,15 +111,15 @@ function cumulative(sizes: Float64Array): Float64Array {
 
 /**
  * A release: the noise of `kernel` with parameters `parameters` (per coordinate, or per group)
- * added to a copy of the query; in grid mode (`grid`) the query is rounded to the grid first, and
- * `fixedWork` keeps the work independent of the noise. The arrays are the mechanism's own copies.
+ * added to a copy of the query; in grid mode (`grid`) the query is rounded to the grid first. The
+ * arrays are the mechanism's own copies.
  */
 function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64Array | undefined, mode: ModeOptions & { grid: number | undefined }) {
   const length = sizes ? sizes.reduce((a, b) => a + b, 0) : parameters.length;
   const entries = queryEntries(mode.grid ?? Number.MAX_VALUE);
   const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales: parameters } : parameters;
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
-  const how = { add: true, grid: mode.grid, fixedWork: mode.fixedWork };
+  const how = { add: true, grid: mode.grid };
   return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
     const values = vector('query', query, entries, { length, copy: true });
     return drawValidated(kernel, values, perCoordinate, readRng(options).stream(), how);

@@ -92,7 +92,7 @@ export function staircaseMechanism(options: StaircaseMechanismOptions): Staircas
   const { target, profile } = readStaircaseOptions(o);
   const { calibration, grid, kernel, widths, parameters } = mode.mode === 'grid' ? onGrid(target, profile, mode) : continuous(target, profile);
   const entries = queryEntries(grid ?? Number.MAX_VALUE);
-  const how = { add: true, grid, fixedWork: mode.fixedWork, staircase: parameters };
+  const how = { add: true, grid, staircase: parameters };
   const release = (query: Float64Array | readonly number[], releaseOptions?: SampleOptions): Float64Array => {
     const values = vector('query', query, entries, { length: widths.length, copy: true });
     return drawValidated(kernel, values, widths, readRng(releaseOptions).stream(), how);

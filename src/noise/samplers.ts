@@ -122,8 +122,6 @@ export interface DrawOptions {
   shared?: number;
   /** Discrete kernels: the values are rounded to this grid, and the output scaled by it (default 1: integers already). */
   grid?: number;
-  /** Discrete kernels: skip the noise-dependent shortcuts (default false). */
-  fixedWork?: boolean;
   /** The staircase kernels: per-coordinate budgets (the discrete one: t = 1/eps) and shapes (the discrete one: high parts r), the scales being the step widths. */
   staircase?: { epsilons: Float64Array; gammas: Float64Array };
 }
@@ -140,13 +138,13 @@ export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scal
   if (drawing) throw new Error('dpnoise: a sampler was called while another one was drawing; calls cannot be nested.');
   drawing = true;
   try {
-    const { add = false, origin = 0, fixedWork = false } = how;
+    const { add = false, origin = 0 } = how;
     const discrete = kernel.startsWith('discrete');
     if (discrete) useExactPath();
     const extra = discrete ? (how.grid ?? 1) : (how.shared ?? 0);
     const w: WasmExports = wasm();
     // The kernels' flags, as the module defines them.
-    const flags = (typeof scales === 'number' ? 0 : w.flagPerCoordinate()) | (add ? w.flagAdd() : 0) | (fixedWork ? w.flagFixedWork() : 0);
+    const flags = (typeof scales === 'number' ? 0 : w.flagPerCoordinate()) | (add ? w.flagAdd() : 0);
     const scale = typeof scales === 'number' ? scales : 1;
     stream.begin(w);
     forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {

@@ -109,13 +109,14 @@ export interface WasmExports {
   /** The samplers' flags (assembly/noise/samplers.ts, discrete.ts): one scale per coordinate, add to the values, the same work for every output. */
   flagPerCoordinate(): number;
   flagAdd(): number;
-  flagFixedWork(): number;
   /** Tests: every discrete draw through the exact path. */
   setExactOnly(on: boolean): void;
   /** -ln(u 2^-63) for 1 <= u < 2^63, as the discrete Laplace inversion computes it (tests). */
   minusLogUniformOf(u: bigint): number;
   correlatedRelease(n: number, s: number, cg: number, z: number, inverseGrid: number, outputGrid: number): number;
   minusLogUniformPairOf(u: bigint): number;
+  /** exp(-x) as the SIMD build's lanes compute it, by the small-x polynomial if `small` (tests; Math.exp(-x) in the scalar build). */
+  expMinusPairOf(x: number, small: boolean): number;
   chunkLength(): number;
   sampleChunkLength(): number;
   extraWords(): number;

@@ -25,8 +25,6 @@ const FILE = new URL('../fixtures/discrete-noreg.json', import.meta.url);
 const UPDATE = process.env.UPDATE_NOREG === '1';
 
 type Kernel = 'discreteLaplaceSamples' | 'discreteGaussianSamples';
-// The kernels' flag (assembly/noise/discrete.ts) for no noise-dependent shortcut, as the module reports it.
-const FIXED_WORK = builds[0]![1].flagFixedWork();
 
 /** The seeded stream of the kernels: key and gamma (an odd increment), as the library's streams. */
 const STREAM = [0x6e6f726567n, 0x9e3779b97f4a7c15n] as const; // key: 'noreg' in ASCII
@@ -39,7 +37,7 @@ const KERNEL_CASES: ReadonlyArray<readonly [Kernel, readonly number[]]> = [
 ];
 
 /** DRAWS noise values (grid 1) of a kernel from the fixed stream; `exact` forces every draw through the exact path. */
-function kernelDraws(w: WasmExports, kernel: Kernel, scale: number, { exact = false, flags = 0 } = {}): number[] {
+function kernelDraws(w: WasmExports, kernel: Kernel, scale: number, { exact = false } = {}): number[] {
   new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set(STREAM);
   w.useSeededExtras();
   w.setExactOnly(exact);
@@ -49,7 +47,7 @@ function kernelDraws(w: WasmExports, kernel: Kernel, scale: number, { exact = fa
     for (let start = 0; start < DRAWS; start += chunk) {
       const m = Math.min(chunk, DRAWS - start);
       w.seededWords(start, m);
-      w[kernel](start, m, flags, scale, 1);
+      w[kernel](start, m, 0, scale, 1);
       out.push(...new Float64Array(w.memory.buffer, w.valuesPointer(), m));
     }
     return out;
@@ -94,8 +92,8 @@ function current() {
       stream: STREAM.map((x) => `0x${x.toString(16).toUpperCase()}`),
       grid: 1,
       draws: DRAWS,
-      // One record serves the three ways of drawing: the test asserts that they agree.
-      sameFor: ['default', 'fixedWork', 'exactOnly'],
+      // One record serves both ways of drawing: the test asserts that they agree.
+      sameFor: ['default', 'exactOnly'],
       cases: KERNEL_CASES.flatMap(([kernel, scales]) => scales.map((scale) => ({ kernel, scale, values: kernelDraws(w, kernel, scale) }))),
     },
     mechanisms: {
@@ -188,14 +186,13 @@ describe('no-regression snapshot of the discrete samplers (test/fixtures/discret
     }
   });
 
-  // A property the code guarantees (docs/noise.md, "The fast path"): the fast path, the exact path
-  // and fixed work are one function of the words, so one record holds for all three.
+  // A property the code guarantees (docs/noise.md, "The fast path"): the fast path and the exact
+  // path are one function of the words, so one record holds for both.
   it.each(KERNEL_CASES.flatMap(([kernel, scales]) => scales.map((scale) => [kernel, scale] as const)))(
-    '%s at %d: fixed work and the exact path give the default draws',
+    '%s at %d: the exact path gives the default draws',
     (kernel, scale) => {
       const w = wasm();
       const values = now.kernels.cases.find((c) => c.kernel === kernel && c.scale === scale)!.values;
-      expectSame(values, kernelDraws(w, kernel, scale, { flags: FIXED_WORK }), 'fixed work');
       expectSame(values, kernelDraws(w, kernel, scale, { exact: true }), 'the exact path');
     },
   );
