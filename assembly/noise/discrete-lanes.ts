@@ -4,7 +4,7 @@
 // SIMD build calls these.
 import { LANE_HALF, LANE_LN2_HI, LANE_LN2_LO, LANE_ONE, LANE_TWO_52_BITS, LANE_ZERO, minusLogUniformPair, wordsAsDoubles } from "./log-uniform";
 
-/** 2^-30: far above every rounding error bounded in docs/noise.md, "The fast path" (below 2^-38 in all cases). */
+/** 2^-30: far above every error bounded in docs/noise.md, "The fast path" and "Two draws at a time" (below 2^-35 in all cases). */
 export const MARGIN: f64 = 9.313225746154785e-10;
 export const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
 

@@ -214,9 +214,10 @@ function gaussian(word: u64): f64 {
 /**
  * For coordinates [0, n) of the chunk starting at coordinate `first`: VALUES[i] = grid *
  * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
- * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). Every
- * acceptance computes its exp, so no draw takes a shortcut whose use depends on its noise. The SIMD build first draws two coordinates at a time where it is sure (laplacePairs), then the
- * others one by one from the same words, BATCH coordinates at a time.
+ * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). Every acceptance
+ * computes its exp, so no draw takes a shortcut whose use depends on its noise. The SIMD build
+ * first draws two coordinates at a time where it is sure (laplacePairs), then the others one by
+ * one from the same words, BATCH coordinates at a time.
  */
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
@@ -248,8 +249,8 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
 }
 
 /**
- * The discrete Laplace draws of coordinates [b, b + m) that end at their first trial without an
- * exp, two at a time (laplaceMagnitudes; L's word of coordinate i is STASH plane 0 at slot i - b):
+ * The discrete Laplace draws of coordinates [b, b + m) that end at their first trial for sure,
+ * two at a time (laplaceMagnitudes; L's word of coordinate i is STASH plane 0 at slot i - b):
  * writes their outputs, lists the other coordinates in PENDING, and returns how many it listed.
  */
 function laplacePairs(b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
