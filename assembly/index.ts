@@ -17,6 +17,7 @@ export { discreteLaplaceSamples, discreteGaussianSamples, discreteStaircaseSampl
 export { correlatedRelease } from "./noise/correlated";
 export { minusLogUniformOf, minusLogUniformPairOf } from "./noise/log-uniform";
 export { expMinusPairOf } from "./noise/discrete-lanes";
+export { firstOutside } from "./checks";
 export { staircaseSamples, staircaseRadiusSamples } from "./noise/staircase";
 import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";
 

@@ -88,7 +88,7 @@ export function readOptions(name: string, value: unknown, allowed: readonly stri
 }
 
 /** The index of the first entry that `entries` rejects, or -1; four at a time while all are in range. */
-function firstOutside(a: Float64Array, { min, max, zero = false }: Entries): number {
+export function firstOutside(a: Float64Array, { min, max, zero = false }: Entries): number {
   let i = 0;
   for (const n = a.length & ~3; i < n; i += 4) {
     const x0 = a[i]!,
@@ -118,13 +118,22 @@ export interface Entries {
 /** Any finite number (values, queries, sums). */
 export const FINITE_ENTRIES: Entries = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, basic: 'a finite number', range: 'a finite number' };
 
+/** How vector() finds the first entry outside: firstOutside, or the same answer found faster (src/wasm/checks.ts). */
+export type EntriesCheck = (a: Float64Array, entries: Entries) => number;
+
 /**
  * A Float64Array (or, with `arrays`, an array of numbers) of the given length (default: any
- * length but 0) whose entries all pass `entries`. Returns a plain Float64Array: a view of the
- * caller's own memory, or with `copy` (or for an array of numbers) a new array.
+ * length but 0) whose entries all pass `entries` (as `check` finds them). Returns a plain
+ * Float64Array: a view of the caller's own memory, or with `copy` (or for an array of numbers) a
+ * new array.
  */
-export function vector(name: string, value: unknown, entries: Entries, options: { arrays?: boolean; length?: number; copy?: boolean } = {}): Float64Array {
-  const { arrays = true, length, copy = false } = options;
+export function vector(
+  name: string,
+  value: unknown,
+  entries: Entries,
+  options: { arrays?: boolean; length?: number; copy?: boolean; check?: EntriesCheck } = {},
+): Float64Array {
+  const { arrays = true, length, copy = false, check = firstOutside } = options;
   let out: Float64Array;
   if (isFloat64Array(value)) {
     out = copy ? copyOf(value) : plainView(value);
@@ -142,7 +151,7 @@ export function vector(name: string, value: unknown, entries: Entries, options: 
   if (length === undefined ? out.length === 0 : out.length !== length) {
     fail(RangeError, `${name}.length`, length === undefined ? 'at least 1' : `${length} (one entry per coordinate)`, out.length);
   }
-  const bad = firstOutside(out, entries);
+  const bad = check(out, entries);
   if (bad >= 0) {
     const x = out[bad]!;
     fail(RangeError, `${name}[${bad}]`, Number.isFinite(x) && x > 0 ? entries.range : entries.basic, x);

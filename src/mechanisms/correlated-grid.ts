@@ -18,6 +18,7 @@ import { readRng } from '../noise/random.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
 import { queryEntries, roundHalfUp } from './grid.js';
 import { setAt } from '../core/arrays.js';
+import { firstOutsideInModule } from '../wasm/checks.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { wasm } from '../wasm/loader.js';
 
@@ -152,7 +153,7 @@ export function gridCorrelatedSum(
   const sumEntries = queryEntries(g); // checked before any noise is drawn: the exact integers stay finite
 
   function release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease {
-    const out = vector('sums', sums, sumEntries, { length: d, copy: true });
+    const out = vector('sums', sums, sumEntries, { length: d, copy: true, check: firstOutsideInModule });
     const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
     const stream = readRng(options).stream();
     // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined

@@ -17,6 +17,7 @@ import { budgetOf, type Budget, BUDGET_OPTIONS, readBudget } from '../core/budge
 import { MAX_SCALE, SAFETY } from '../core/domains.js';
 import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { readRng } from '../noise/random.js';
+import { firstOutsideInModule } from '../wasm/checks.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
 import { type CorrelatedNoise, type CorrelatedRelease, gridCorrelatedSum } from './correlated-grid.js';
 import { type Mode, MODE_OPTIONS, readMode } from './grid.js';
@@ -176,7 +177,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const releasesCount = !sparse;
 
   function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: SampleOptions): CorrelatedRelease {
-    const values = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true });
+    const values = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true, check: firstOutsideInModule });
     if (releasesCount) {
       const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
       count = n;

@@ -29,6 +29,7 @@ import { frozenResult } from '../core/frozen.js';
 import { readOptions, vector } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { readRng } from '../noise/random.js';
+import { firstOutsideInModule } from '../wasm/checks.js';
 import { drawValidated, type SampleOptions, type Scales } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
 
@@ -121,7 +122,7 @@ function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64A
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
   const how = { add: true, grid: mode.grid };
   return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
-    const values = vector('query', query, entries, { length, copy: true });
+    const values = vector('query', query, entries, { length, copy: true, check: firstOutsideInModule });
     return drawValidated(kernel, values, perCoordinate, readRng(options).stream(), how);
   };
 }

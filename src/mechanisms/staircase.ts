@@ -8,6 +8,7 @@ import { readOptions, vector } from '../core/validate.js';
 import { PROFILE_OPTIONS, type Profile, withSensitivity } from '../calibrate/allocations.js';
 import { readStaircaseOptions, type StaircaseCalibration, type StaircaseCalibrationOptions, staircaseCalibration } from '../calibrate/staircase.js';
 import { readRng } from '../noise/random.js';
+import { firstOutsideInModule } from '../wasm/checks.js';
 import { drawValidated, type SampleOptions } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
 import type { ModeChoice, Releasing } from './independent.js';
@@ -94,7 +95,7 @@ export function staircaseMechanism(options: StaircaseMechanismOptions): Staircas
   const entries = queryEntries(grid ?? Number.MAX_VALUE);
   const how = { add: true, grid, staircase: parameters };
   const release = (query: Float64Array | readonly number[], releaseOptions?: SampleOptions): Float64Array => {
-    const values = vector('query', query, entries, { length: widths.length, copy: true });
+    const values = vector('query', query, entries, { length: widths.length, copy: true, check: firstOutsideInModule });
     return drawValidated(kernel, values, widths, readRng(releaseOptions).stream(), how);
   };
   return frozenResult({

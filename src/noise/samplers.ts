@@ -4,6 +4,7 @@
 import { MAX_SCALE } from '../core/domains.js';
 import { isFloat64Array, lengthOfArray, plainView, setAt } from '../core/arrays.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
+import { firstOutsideInModule } from '../wasm/checks.js';
 import { useExactPath } from './discrete-exact.js';
 import { readRng, type Rng, type Stream } from './random.js';
 import { describe, type Entries, FINITE_ENTRIES, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
@@ -57,7 +58,7 @@ export type Kernel =
 /** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
 export function readScales(scales: unknown, length: number): Scales {
   if (typeof scales === 'number') return numberIn('scales', scales, { min: 0, max: MAX_SCALE });
-  if (isFloat64Array(scales) || Array.isArray(scales)) return vector('scales', scales, SCALE_ENTRIES, { length });
+  if (isFloat64Array(scales) || Array.isArray(scales)) return vector('scales', scales, SCALE_ENTRIES, { length, check: firstOutsideInModule });
   if (typeof scales === 'object' && scales !== null) {
     const groups = readOptions('scales', scales, ['sizes', 'scales']);
     const sizes = readSizes('scales.sizes', groups.sizes);
@@ -107,7 +108,7 @@ function outputArray(out: unknown): Float64Array {
 
 /** The caller's values, all finite (noise added to an infinity or NaN would hide nothing). */
 export function readValues(values: unknown): Float64Array {
-  return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0 });
+  return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0, check: firstOutsideInModule });
 }
 
 /** How drawValidated draws. */

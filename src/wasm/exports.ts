@@ -115,6 +115,8 @@ export interface WasmExports {
   minusLogUniformOf(u: bigint): number;
   correlatedRelease(n: number, s: number, cg: number, z: number, inverseGrid: number, outputGrid: number): number;
   minusLogUniformPairOf(u: bigint): number;
+  /** The index of the first of the n doubles at valuesPointer() outside [min, max] (0 allowed when `zero`; NaN never), or -1. */
+  firstOutside(n: number, min: number, max: number, zero: boolean): number;
   /** exp(-x) as the SIMD build's lanes compute it, by the small-x polynomial if `small` (tests; Math.exp(-x) in the scalar build). */
   expMinusPairOf(x: number, small: boolean): number;
   chunkLength(): number;
