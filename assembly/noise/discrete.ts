@@ -36,8 +36,7 @@ const GAUSSIAN_TRIAL: i32 = 3;
 const GAUSSIAN_REMAINDER: i32 = 4;
 const GAUSSIAN_ACCEPT: i32 = 5;
 
-/** 2^-53, 2^-50. */
-const TWO_M53: f64 = 1.1102230246251565e-16;
+/** 2^-50. */
 const TWO_M50: f64 = 8.881784197001252e-16;
 /** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
 const X_TINY: f64 = 700.0;
