@@ -18,7 +18,7 @@
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).
 import { beginCoordinate, extraWordsInto, nextWord, replayCoordinate } from "./random";
 import { BATCH, EPSILONS, EXACT, PENDING, PENDING_NEXT, PLANE, RANDOM, SCALES, SHAPES, STASH, UNDECIDED, VALUES } from "../memory";
-import { ADD, PER_COORDINATE } from "./samplers";
+import { ADD, exactDouble, PER_COORDINATE } from "./samplers";
 import { LANE_ONE, LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
 import { acceptedLanes, laplaceMagnitudes, LOW_63, MARGIN, REJECTED_LANES, releasedPair, signed } from "./discrete-lanes";
 
@@ -136,7 +136,7 @@ function laplace(word: u64, trialStage: i32, s: f64): f64 {
       const mask = (<u64>1 << shift) - 1;
       let lw = nextWord();
       while (true) {
-        const l = <f64>(lw >>> shift);
+        const l = exactDouble(lw >>> shift);
         const lx = l / laplaceT;
         const accept = belowExp(lw & mask, 64 - blockBits, lx, lx * TWO_M50);
         if (accept < 0) {

@@ -4,6 +4,7 @@
 // -ln U = k ln 2 - ln c_j - ln(1 + r), r = m / c_j - 1, |r| <= 2^-10, by four terms of the series
 // of ln(1 + r), grouped so that few operations wait on each other (a draw's time is mostly this
 // chain's latency). ln c_j and 1 / c_j are tabulated once, by Math.log (under one ulp).
+import { exactDouble } from "./samplers";
 
 const SLICES: i32 = 512;
 /** [ln c_j, 1 / c_j] for each slice j: static data, as the kernels' buffers (memory.ts), never in the accountant's arena. */
@@ -40,7 +41,7 @@ export function tabulateLogUniform(): void {
   const k = clz(u); // u = v 2^-k with v = u << k in [2^63, 2^64): U = m 2^-k
   const v = u << k;
   const j = <i32>((v >>> 54) & 0x1FF);
-  const m = <f64>(v >>> 11) * TWO_M52; // in [1, 2)
+  const m = exactDouble(v >>> 11) * TWO_M52; // in [1, 2)
   const slice = TABLE + (<usize>j << 4);
   const r = m * load<f64>(slice, 8) - 1.0;
   const r2 = r * r;
