@@ -17,10 +17,10 @@ export const SAMPLE_CHUNK: i32 = 8192;
 export const VALUES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 /** Per-coordinate scales chunk. */
 export const SCALES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
-/** Per-coordinate budgets and shapes of the staircase sampler (its step widths are in SCALES); the discrete Gaussian's SIMD rounds use them as scratch (discrete.ts). */
+/** Per-coordinate budgets and shapes of the staircase sampler (its step widths are in SCALES). */
 export const EPSILONS: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 export const SHAPES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
-/** One random 64-bit word per sample of the chunk (the discrete Gaussian's later SIMD rounds put their primary words in its used slots, discrete.ts). */
+/** One random 64-bit word per sample of the chunk (the discrete samplers' later SIMD rounds put their trial words in its used slots, discrete.ts). */
 export const RANDOM: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 /** The CSPRNG pool of extra words (the ziggurats' slow paths, about 1% of draws; the discrete samplers' further words). */
 export const EXTRA_WORDS: i32 = 8192;
@@ -28,21 +28,18 @@ export const EXTRA: usize = memory.data(EXTRA_WORDS << 3, 16);
 /** The seeded stream of the current call: key and odd increment (gamma), two u64. */
 export const STREAM: usize = memory.data(16, 16);
 /**
- * The state of a discrete draw handed to the exact path (discrete.ts): the noise parameter (t, or s
- * for the Gaussian), the Laplace scale in use (t, or T), the stage's random word, the sign bit, H,
- * the Gaussian proposal Y, and the value the noise is added to; seven 8-byte slots.
+ * The state of a discrete draw handed to the exact path, eight 8-byte slots. discrete.ts: the
+ * noise parameter (t, or s for the Gaussian), the Laplace scale in use (t, or T), the stage's
+ * random word, the sign bit, H, the Gaussian proposal Y, the value the noise is added to. cells.ts:
+ * the scale, the hops, the trial word, whether V was extended, the extending word, the table, the
+ * value, the width bits.
  */
-export const EXACT: usize = memory.data(7 << 3, 16);
-/** Coordinates per batch of the discrete samplers' SIMD trials (discrete.ts): the length of STASH's planes and of the lists. */
+export const EXACT: usize = memory.data(8 << 3, 16);
+/** Coordinates per batch of the discrete samplers' SIMD rounds (discrete.ts): the length of the lists. */
 export const BATCH: i32 = 2048;
-/** Bytes per plane of STASH. */
-export const PLANE: usize = <usize>BATCH << 3;
-/**
- * Extra words read ahead by the discrete samplers' SIMD trials: plane p (at STASH + p PLANE) holds
- * a word of each slot of a batch, handed back if the slot's draw is finished one by one.
- */
-export const STASH: usize = memory.data(2 * BATCH << 3, 16);
-/** Lists of coordinates (or slots) of a batch, left by a round of SIMD trials to the next step (discrete.ts). */
+/** Lists of coordinates of a batch, left by a round of SIMD trials to the next one, and each one's steps outwards (discrete.ts). */
 export const PENDING: usize = memory.data(BATCH << 2, 16);
 export const PENDING_NEXT: usize = memory.data(BATCH << 2, 16);
-export const UNDECIDED: usize = memory.data(BATCH << 2, 16);
+export const HOPS: usize = memory.data(BATCH << 2, 16);
+/** The pairs of a round with a lane not simply released, ended after the round's loop (discrete.ts). */
+export const SLOW: usize = memory.data(BATCH << 1, 16);

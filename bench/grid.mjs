@@ -67,8 +67,8 @@ export async function run(ctx) {
         'laplaceMechanism({ sensitivity: 1/(1 + i % 100), epsilon: 1 }), gaussianMechanism({ ..., delta: 1e-6 }) (also with fixedWork) and correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6 }): ' +
         "release with the default mode 'grid' and with mode: 'continuous', interleaved, medians of 7 batches, the CSPRNG; every release returns a fresh array in both modes (the comparison on reused arrays is the samplers' own, in the group Samplers). The default grid is the power of two at most 2^-10 of the smallest sensitivity " +
         '(for correlated sums C/g in (256, 512], released on g / (2s)). Grid mode rounds the query to the grid and adds exact discrete Laplace or discrete Gaussian noise ' +
-        '(docs/noise.md, "Exact discrete noise"): a floating-point fast path, one logarithm per discrete Laplace draw and about 1.3 trials per discrete Gaussian draw, ' +
-        `with exact arithmetic when it cannot be sure; the SIMD build takes the draws two at a time (docs/noise.md, "Two draws at a time"). Every draw does the same work whatever its noise, so fixedWork, kept for compatibility, changes nothing: its row times the default Gaussian again (it had its own, slower path when the issue was filed). ` +
+        '(docs/noise.md, "Exact discrete noise"): at these scales by cell trials (docs/noise.md, "Cells"), about 1.07 trials and random words per draw, each one exp, decided in double precision with exact arithmetic when it cannot be sure; the SIMD build computes two trials at a time. ' +
+        `Every draw does the same work whatever its noise, so fixedWork, kept for compatibility, changes nothing: its row times the default Gaussian again (it had its own, slower path when the issue was filed). ` +
         `Aims (issue 19): grid within ${AIM}× of continuous, fixedWork within ${AIM_FIXED_WORK}×; "when filed" is the ratio in issue 19's own table (one process, interleaved, median of 7).`,
       columns: ['noise', 'K', 'grid', 'continuous ns/coord', 'grid ns/coord', 'grid ÷ continuous', 'when filed', 'within the aim'],
       rows,

@@ -1,5 +1,8 @@
-// Exact discrete Laplace and discrete Gaussian noise for grid mode, at close to the cost of
-// continuous noise (docs/noise.md, "Exact discrete noise").
+// Exact discrete Laplace and discrete Gaussian noise for grid mode (docs/noise.md, "Exact discrete
+// noise"). Scales in the cells' range (cells.ts: Laplace t >= 8, Gaussian s >= 64 grid steps,
+// where grid mode's default grids put them) are drawn by cell trials, about one random word a
+// draw, two at a time in the SIMD build (cellRounds); smaller scales by the samplers below, one
+// by one.
 //
 // Discrete Laplace, P(y) proportional to exp(-|y|/t), t > 0: a sign bit s and X = B H + L, where
 // H = floor(-(t/B) ln U) for a uniform U (so P(H >= h) = exp(-h B/t)), and L in [0, B) has
@@ -16,11 +19,12 @@
 // rational arithmetic), which makes the same decisions from the same words. Both are therefore
 // one function of the random words: the fast path only skips work. The hand-over happens for
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).
-import { beginCoordinate, extraWordsInto, nextWord, replayCoordinate } from "./random";
-import { BATCH, EPSILONS, EXACT, PENDING, PENDING_NEXT, PLANE, RANDOM, SCALES, SHAPES, STASH, UNDECIDED, VALUES } from "../memory";
+import { beginCoordinate, continueCoordinate, extraWordsInto, nextWord } from "./random";
+import { BATCH, EPSILONS, EXACT, HOPS, PENDING, PENDING_NEXT, RANDOM, SCALES, SHAPES, SLOW, VALUES } from "../memory";
 import { ADD, exactDouble, PER_COORDINATE } from "./samplers";
-import { LANE_ONE, LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
-import { acceptedLanes, laplaceMagnitudes, LOW_63, MARGIN, REJECTED_LANES, releasedPair, signed } from "./discrete-lanes";
+import { minusLogUniform, tabulateLogUniform } from "./log-uniform";
+import { cellDraw, coefficientOf, entryOf, exponentAt, factorOf, GAUSSIAN, LAPLACE, MARGIN, MOST_HOPS, magnitudeOf, tableOf, tabulateCells, tailOf, uniformBits, uniformUnit, widthBits } from "./cells";
+import { decidedPair } from "./cell-lanes";
 
 /**
  * Finishes the current coordinate exactly from the state in EXACT (stage: one of the constants
@@ -40,6 +44,7 @@ const GAUSSIAN_ACCEPT: i32 = 5;
 const TWO_M50: f64 = 8.881784197001252e-16;
 /** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
 const X_TINY: f64 = 700.0;
+const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
 
 let exactOnly = false;
 
@@ -192,11 +197,26 @@ function gaussian(word: u64): f64 {
   }
 }
 
+/**
+ * c ? a : b for doubles, by an integer select: V8 (Node 20) turns a floating-point select into a
+ * branch, which guesses wrong half the time on a random condition.
+ */
+// @ts-ignore: decorator
+@inline function pick(a: f64, b: f64, c: bool): f64 {
+  return reinterpret<f64>(select<u64>(reinterpret<u64>(a), reinterpret<u64>(b), c));
+}
+
+/** x >= 0 with the sign of `word` (its top bit): -0 for a negative 0, which adds as 0. */
+// @ts-ignore: decorator
+@inline function signedBy(word: u64, x: f64): f64 {
+  return reinterpret<f64>(reinterpret<u64>(x) | (word & 0x8000000000000000));
+}
+
 /** floor(x + 1/2), exactly: the test x - floor(x) >= 1/2 is exact for every double (docs/mechanisms.md, "Floating-point safety"). */
 // @ts-ignore: decorator
 @inline export function roundHalfUp(x: f64): f64 {
   const f = Math.floor(x);
-  return select<f64>(f + 1.0, f, x - f >= 0.5);
+  return pick(f + 1.0, f, x - f >= 0.5);
 }
 
 /**
@@ -206,38 +226,80 @@ function gaussian(word: u64): f64 {
  */
 // @ts-ignore: decorator
 @inline function gridValue(at: usize, add: bool, inverseGrid: f64): f64 {
+  return gridValueOf(load<f64>(VALUES + at), add, inverseGrid);
+}
+
+/** gridValue of a query read already. */
+// @ts-ignore: decorator
+@inline function gridValueOf(query: f64, add: bool, inverseGrid: f64): f64 {
   // Exact: the grid is a power of two. + 0.0 makes -0 +0, so a -0 and a 0 query give the same output.
-  return add ? roundHalfUp(load<f64>(VALUES + at) * inverseGrid) + 0.0 : 0.0;
+  return add ? roundHalfUp(query * inverseGrid) + 0.0 : 0.0;
 }
 
 /**
  * For coordinates [0, n) of the chunk starting at coordinate `first`: VALUES[i] = grid *
  * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
- * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). Every acceptance
- * computes its exp, so no draw takes a shortcut whose use depends on its noise. The SIMD build
- * first draws two coordinates at a time where it is sure (laplacePairs), then the others one by
- * one from the same words, BATCH coordinates at a time.
+ * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise).
  */
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  discreteSamples(LAPLACE, first, n, flags, scale, grid);
+}
+
+/**
+ * As discreteLaplaceSamples, with discrete Gaussian noise of variance parameter
+ * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise).
+ */
+export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+  discreteSamples(GAUSSIAN, first, n, flags, scale, grid);
+}
+
+/**
+ * Scales in the cells' range (cells.ts) are drawn by cell trials, the others by the samplers
+ * above, one by one. The SIMD build takes the cell trials two at a time (cellRounds), BATCH
+ * coordinates at a time; the scalar build draws every coordinate one by one, from the same words.
+ */
+function discreteSamples(family: i32, first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
+  tabulateCells();
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
   const inverseGrid = 1.0 / grid;
-  laplaceT = NaN; // parameters cached from an earlier call (of either kernel) are never reused
-  if (!perCoordinate && scale > 0.0) setLaplace(scale);
-  if (!ASC_FEATURE_SIMD || exactOnly) {
-    for (let i = 0; i < n; i++) drawOne(false, first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, RANDOM + (<usize>i << 3), 0, 0, 0, add, inverseGrid, grid);
+  laplaceT = NaN; // parameters cached from an earlier call (of any kernel) are never reused
+  variance = NaN;
+  if (ASC_FEATURE_SIMD && !exactOnly) {
+    for (let b = 0; b < n; b += BATCH) cellRounds(family, first, b, min(BATCH, n - b), perCoordinate, add, scale, inverseGrid, grid);
     return;
   }
-  for (let b = 0; b < n; b += BATCH) {
-    const m = min(BATCH, n - b);
-    extraWordsInto(STASH, first + <f64>b, 0, m, 0);
-    const count = laplacePairs(b, m, perCoordinate, add, scale, inverseGrid, grid);
-    for (let p = 0; p < count; p++) {
-      const i = load<i32>(PENDING + (<usize>p << 2));
-      drawOne(false, first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, RANDOM + (<usize>i << 3), 0, STASH + (<usize>(i - b) << 3), 1, add, inverseGrid, grid);
+  for (let i = 0; i < n; i++) {
+    const at = <usize>i << 3;
+    beginCoordinate(<u64>first + <u64>i);
+    drawOne(family, i, perCoordinate ? load<f64>(SCALES + at) : scale, load<u64>(RANDOM + at), 0, add, inverseGrid, grid);
+  }
+}
+
+/**
+ * Draws coordinate i one by one (its extra words set up by the caller) from the trial word
+ * `word`, after `hops` steps outwards (cells only), and writes its output to VALUES[i].
+ */
+function drawOne(family: i32, i: i32, scale: f64, word: u64, hops: i32, add: bool, inverseGrid: f64, grid: f64): void {
+  const at = <usize>i << 3;
+  value = gridValue(at, add, inverseGrid);
+  let out = value;
+  if (scale > 0.0) {
+    const w = widthBits(family, scale);
+    if (w >= 0) out = cellDraw(family, scale, w, word, hops, value, exactOnly);
+    else {
+      const gaussianNoise = family == GAUSSIAN;
+      if (gaussianNoise) {
+        if (scale != variance) setGaussian(scale);
+      } else if (scale != laplaceT) setLaplace(scale);
+      finished = false;
+      if (exactOnly) handOver(gaussianNoise ? GAUSSIAN_TRIAL : LAPLACE_TRIAL, word, 0, 0.0, 0.0, gaussianNoise ? scale : 0.0);
+      else out = value + (gaussianNoise ? gaussian(word) : laplace(word, LAPLACE_TRIAL, 0.0));
+      if (finished) out = finishedOutput;
     }
   }
+  store<f64>(VALUES + at, out * grid);
 }
 
 /** Appends coordinate i to the list at `list`, which held `count`; returns the new count. */
@@ -247,169 +309,190 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
   return count + 1;
 }
 
-/**
- * The discrete Laplace draws of coordinates [b, b + m) that end at their first trial for sure,
- * two at a time (laplaceMagnitudes; L's word of coordinate i is STASH plane 0 at slot i - b):
- * writes their outputs, lists the other coordinates in PENDING, and returns how many it listed.
- */
-function laplacePairs(b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
-  const scales = f64x2.splat(scale);
-  const inverseGrids = f64x2.splat(inverseGrid);
-  const grids = f64x2.splat(grid);
-  let pending = 0;
-  const end = b + m;
-  for (let i = b; i + 1 < end; i += 2) {
-    const at = <usize>i << 3;
-    const t = perCoordinate ? v128.load(SCALES + at) : scales;
-    const w = v128.load(RANDOM + at);
-    const noise = signed(laplaceMagnitudes(t, w, v128.load(STASH + (<usize>(i - b) << 3)), false), w);
-    const query = v128.load(VALUES + at);
-    const noisy = f64x2.gt(t, v128.load(LANE_ZERO));
-    const out = releasedPair(query, noise, noisy, add, inverseGrids, grids);
-    const missed = v128.andnot(noisy, f64x2.eq(noise, noise)); // noise drawn, and not here
-    v128.store(VALUES + at, v128.bitselect(query, out, missed));
-    const lanes = i64x2.bitmask(missed);
-    if (lanes != 0) {
-      if (lanes & 1) pending = listed(PENDING, pending, i);
-      if (lanes & 2) pending = listed(PENDING, pending, i + 1);
-    }
-  }
-  return m & 1 ? listed(PENDING, pending, end - 1) : pending;
-}
-
-/**
- * As discreteLaplaceSamples, with discrete Gaussian noise of variance parameter
- * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise). The SIMD build
- * takes the trials two at a time (gaussianRounds), BATCH coordinates at a time.
- */
-export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
-  tabulateLogUniform();
-  const perCoordinate = (flags & PER_COORDINATE) != 0;
-  const add = (flags & ADD) != 0;
-  const inverseGrid = 1.0 / grid;
-  variance = NaN; // parameters cached from an earlier call (of either kernel) are never reused
-  if (!perCoordinate && scale > 0.0) setGaussian(scale);
-  if (ASC_FEATURE_SIMD && !exactOnly) {
-    for (let b = 0; b < n; b += BATCH) gaussianRounds(first, b, min(BATCH, n - b), perCoordinate, add, scale, inverseGrid, grid);
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    const at = <usize>i << 3;
-    drawOne(true, first, i, perCoordinate ? load<f64>(SCALES + at) : scale, RANDOM + at, 0, 0, 0, add, inverseGrid, grid);
-  }
-}
-
-/**
- * Draws coordinate i's discrete Gaussian (`gaussianNoise`) or Laplace noise of parameter `scale`
- * one by one, from a trial whose primary word is at `primary` (or, if 0, the next extra word),
- * after `before` extra words, the next `replayed` of them kept at `replayAt` (one per STASH plane).
- */
-function drawOne(gaussianNoise: bool, first: f64, i: i32, scale: f64, primary: usize, before: i32, replayAt: usize, replayed: i32, add: bool, inverseGrid: f64, grid: f64): void {
-  const at = <usize>i << 3;
-  value = gridValue(at, add, inverseGrid);
-  let out = value;
-  if (scale > 0.0) {
-    if (gaussianNoise) {
-      if (scale != variance) setGaussian(scale);
-    } else if (scale != laplaceT) setLaplace(scale);
-    finished = false;
-    replayCoordinate(<u64>first + <u64>i, before, replayAt, replayed);
-    const word = primary != 0 ? load<u64>(primary) : nextWord();
-    if (exactOnly) handOver(gaussianNoise ? GAUSSIAN_TRIAL : LAPLACE_TRIAL, word, 0, 0.0, 0.0, gaussianNoise ? scale : 0.0);
-    else out = value + (gaussianNoise ? gaussian(word) : laplace(word, LAPLACE_TRIAL, 0.0));
-    if (finished) out = finishedOutput;
-  }
-  store<f64>(VALUES + at, out * grid);
-}
-
-/** When this many coordinates or fewer are left, gaussianRounds finishes them one by one. */
+/** When this many coordinates or fewer are left, cellRounds finishes them one by one. */
 const LAST_FEW: i32 = 4;
 
 /**
- * The discrete Gaussian draws of coordinates [b, b + m), their trials taken two at a time in
- * rounds (gaussianRound): round 1 on every coordinate, each later one on those the last surely
- * rejected. Round 1's words are the primary word and extra words 0 and 1 (L's and the
- * acceptance word); a later round's are the next three extra words. Slot j of a round keeps its
- * primary word at RANDOM + 8 (b + j) (round 1: the coordinate's own) and the others in STASH
- * planes 0 and 1 at 8 j. Once LAST_FEW or fewer coordinates are left, they are drawn one by one.
+ * The draws of coordinates [b, b + m), their cell trials taken two at a time in rounds
+ * (cellRound): round 1 on every coordinate, from its primary word; each later one on those the
+ * last sent round again (rejected, or stepped outwards), from their next extra word, which goes
+ * to RANDOM's slot b + j for slot j. Once LAST_FEW or fewer are left, they are drawn one by one.
  * Every coordinate reads the words it would read alone.
  */
-function gaussianRounds(first: f64, b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): void {
-  for (let j = 0; j < m; j++) store<i32>(PENDING + (<usize>j << 2), b + j);
-  extraWordsInto(STASH, first + <f64>b, 0, m, 0);
-  extraWordsInto(STASH + PLANE, first + <f64>b, 0, m, 1);
+function cellRounds(family: i32, first: f64, b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): void {
   let list = PENDING;
   let next = PENDING_NEXT;
-  let left = gaussianRound(first, b, m, list, next, 0, perCoordinate, add, scale, inverseGrid, grid);
-  let before = 2; // the extra words each coordinate left has read
+  let left = cellRound(family, first, b, m, 0, list, 0, perCoordinate, add, scale, inverseGrid, grid);
+  let before = 0; // the extra words each coordinate left has read
   while (left > LAST_FEW) {
+    extraWordsInto(RANDOM + (<usize>b << 3), first, list, left, before);
+    before++;
+    left = cellRound(family, first, b, left, list, next, before, perCoordinate, add, scale, inverseGrid, grid);
     const kept = list;
     list = next;
     next = kept;
-    extraWordsInto(RANDOM + (<usize>b << 3), first, list, left, before);
-    extraWordsInto(STASH, first, list, left, before + 1);
-    extraWordsInto(STASH + PLANE, first, list, left, before + 2);
-    left = gaussianRound(first, b, left, list, next, before + 1, perCoordinate, add, scale, inverseGrid, grid);
-    before += 3;
   }
   for (let j = 0; j < left; j++) {
-    const i = load<i32>(next + (<usize>j << 2));
-    drawOne(true, first, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, 0, before, 0, 0, add, inverseGrid, grid);
+    const i = load<i32>(list + (<usize>j << 2));
+    continueCoordinate(<u64>first + <u64>i, before);
+    drawOne(family, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, nextWord(), load<i32>(HOPS + (<usize>(i - b) << 2)), add, inverseGrid, grid);
   }
 }
 
 /**
- * One round of discrete Gaussian trials on the m coordinates listed at `list` (slot j:
- * coordinate list[j], its words as gaussianRounds says), two slots at a time: releases those
- * accepted for sure, lists at `next` those rejected for sure and returns how many, and draws the
- * others one by one from the start of the trial (after `before` extra words, the primary word
- * not counted). The slots' scales and values are gathered into EPSILONS and SHAPES, which only
- * the staircase kernel uses otherwise.
+ * One round of cell trials on m slots, two at a time: slot j is coordinate list[j] (round 1, list
+ * 0: b + j), its trial word at RANDOM + 8 (b + j), after `taken` extra words (its hops in HOPS).
+ * Each lane picks its cell here, and the pair's acceptances are decided together (cell-lanes.ts).
+ * Releases the coordinates decided for sure, lists at `next` those to try again (rejected, with
+ * 0 hops, or stepped outwards, with one more) and returns how many, and draws the others one by
+ * one from the same word: scales outside the cells' range, undecided acceptances, too many hops,
+ * an odd slot out.
  */
-function gaussianRound(first: f64, b: i32, m: i32, list: usize, next: usize, before: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
-  for (let j = 0; j < m; j++) {
-    const at = <usize>load<i32>(list + (<usize>j << 2)) << 3;
-    store<f64>(EPSILONS + (<usize>j << 3), perCoordinate ? load<f64>(SCALES + at) : scale);
-    store<f64>(SHAPES + (<usize>j << 3), load<f64>(VALUES + at));
+function cellRound(family: i32, first: f64, b: i32, m: i32, list: usize, next: usize, taken: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
+  if (list == 0) {
+    if (family == GAUSSIAN) {
+      return perCoordinate
+        ? cellPairs<Yes, Yes, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
+        : cellPairs<Yes, No, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
+    }
+    return perCoordinate
+      ? cellPairs<No, Yes, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
+      : cellPairs<No, No, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
   }
-  const primaries = RANDOM + (<usize>b << 3);
-  const inverseGrids = f64x2.splat(inverseGrid);
-  const grids = f64x2.splat(grid);
-  let rejected = 0;
-  let undecided = 0;
+  if (family == GAUSSIAN) {
+    return perCoordinate
+      ? cellPairs<Yes, Yes, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
+      : cellPairs<Yes, No, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
+  }
+  return perCoordinate
+    ? cellPairs<No, Yes, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
+    : cellPairs<No, No, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
+}
+
+/** Flags as type arguments (Yes or No), so that each combination is compiled without a branch on them (as in samplers.ts). */
+type Yes = i32;
+type No = f64;
+
+/**
+ * cellRound for the Gaussian (Yes) or Laplace (No) family, with one scale per coordinate (Yes) or
+ * one for all (No). A pair whose lanes are both released (or have scale 0) takes no branch but the
+ * loop's; any other pair ends its lanes one by one (laneEnd).
+ */
+function cellPairs<Gaussian, PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usize, next: usize, taken: i32, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
+  const family = isInteger<Gaussian>() ? GAUSSIAN : LAPLACE;
+  const perCoordinate = isInteger<PerCoordinate>();
+  const listed = isInteger<Listed>(); // a later round: slots from `list`, with hops
+  // A uniform scale's parameters, once; per coordinate, lane by lane. A scale outside the cells'
+  // range computes with w = 0 and table 0, and its lane is never released here.
+  const uniformW = scale > 0.0 ? widthBits(family, scale) : -1;
+  const uniformTable = uniformW >= 0 ? tableOf(family, scale, uniformW) : 0;
+  const uniformC = coefficientOf(family, scale);
+  let again = 0;
+  let others = 0;
   for (let j = 0; j + 1 < m; j += 2) {
-    const at = <usize>j << 3;
-    const s = v128.load(EPSILONS + at);
-    const t = f64x2.add(f64x2.floor(f64x2.sqrt(s)), v128.load(LANE_ONE)); // T, as setGaussian
-    const w = v128.load(primaries + at);
-    const y = signed(laplaceMagnitudes(t, w, v128.load(STASH + at), true), w);
-    const accepted = acceptedLanes(y, v128.load(STASH + PLANE + at), s, f64x2.div(s, t));
-    const query = v128.load(SHAPES + at);
-    const noisy = f64x2.gt(s, v128.load(LANE_ZERO));
-    const out = v128.bitselect(releasedPair(query, y, noisy, add, inverseGrids, grids), query, v128.or(accepted, v128.not(noisy)));
-    const sure = i64x2.bitmask(v128.or(v128.or(accepted, v128.not(noisy)), v128.load(REJECTED_LANES)));
-    const rejects = i64x2.bitmask(v128.load(REJECTED_LANES));
-    const i0 = load<i32>(list + (<usize>j << 2));
-    const i1 = load<i32>(list + (<usize>j << 2), 4);
-    // Branch-free: every lane's value is stored (unchanged unless released), every list gets an entry that counts or not.
-    store<f64>(VALUES + (<usize>i0 << 3), f64x2.extract_lane(out, 0));
-    store<f64>(VALUES + (<usize>i1 << 3), f64x2.extract_lane(out, 1));
-    store<i32>(next + (<usize>rejected << 2), i0);
-    rejected += rejects & 1;
-    store<i32>(next + (<usize>rejected << 2), i1);
-    rejected += rejects >> 1;
-    store<i32>(UNDECIDED + (<usize>undecided << 2), j);
-    undecided += ~sure & 1;
-    store<i32>(UNDECIDED + (<usize>undecided << 2), j + 1);
-    undecided += (~sure >> 1) & 1;
+    const i0 = listed ? load<i32>(list + (<usize>j << 2)) : b + j;
+    const i1 = listed ? load<i32>(list + (<usize>j << 2), 4) : b + j + 1;
+    const word0 = load<u64>(RANDOM + (<usize>(b + j) << 3));
+    const word1 = load<u64>(RANDOM + (<usize>(b + j) << 3), 8);
+    const hops0 = listed ? load<i32>(HOPS + (<usize>(i0 - b) << 2)) : 0;
+    const hops1 = listed ? load<i32>(HOPS + (<usize>(i1 - b) << 2)) : 0;
+    const s0 = perCoordinate ? load<f64>(SCALES + (<usize>i0 << 3)) : scale;
+    const s1 = perCoordinate ? load<f64>(SCALES + (<usize>i1 << 3)) : scale;
+    const w0 = perCoordinate ? select<i32>(widthBits(family, s0), -1, s0 > 0.0) : uniformW;
+    const w1 = perCoordinate ? select<i32>(widthBits(family, s1), -1, s1 > 0.0) : uniformW;
+    const u0 = max(w0, 0);
+    const u1 = max(w1, 0);
+    const table0 = perCoordinate ? select<i32>(tableOf(family, s0, u0), 0, w0 >= 0) : uniformTable;
+    const table1 = perCoordinate ? select<i32>(tableOf(family, s1, u1), 0, w1 >= 0) : uniformTable;
+    const entry0 = entryOf(family, table0, word0);
+    const entry1 = entryOf(family, table1, word1);
+    const n0 = magnitudeOf(family, word0, entry0, hops0, u0);
+    const n1 = magnitudeOf(family, word1, entry1, hops1, u1);
+    const c0 = perCoordinate ? coefficientOf(family, s0) : uniformC;
+    const c1 = perCoordinate ? coefficientOf(family, s1) : uniformC;
+    const unit0 = uniformUnit(u0);
+    const unit1 = uniformUnit(u1);
+    const low0 = uniformBits(word0, u0) * unit0;
+    const low1 = uniformBits(word1, u1) * unit1;
+    const decided = decidedPair(
+      f64x2.replace_lane(f64x2.splat(exponentAt(family, n0, c0)), 1, exponentAt(family, n1, c1)),
+      f64x2.replace_lane(f64x2.splat(factorOf(family, table0, entry0, hops0)), 1, factorOf(family, table1, entry1, hops1)),
+      f64x2.replace_lane(f64x2.splat(low0), 1, low1),
+      f64x2.replace_lane(f64x2.splat(low0 + unit0), 1, low1 + unit1),
+    );
+    // Released: accepted, a cell entry (not the tail), not (negative, 0); or no noise at all.
+    const noisy0 = s0 > 0.0;
+    const noisy1 = s1 > 0.0;
+    const released0 = !noisy0 | ((w0 >= 0) & (entry0 != tailOf(family)) & ((decided & 1) != 0) & !((word0 >>> 63 != 0) & (n0 == 0.0)));
+    const released1 = !noisy1 | ((w1 >= 0) & (entry1 != tailOf(family)) & ((decided & 2) != 0) & !((word1 >>> 63 != 0) & (n1 == 0.0)));
+    // Without a branch (one that waits on the exp's chain costs that chain whenever it guesses
+    // wrong): both outputs are stored, a lane not released keeping its query for a later round,
+    // and the pair is listed for laneEnd unless both lanes are released.
+    const at0 = <usize>i0 << 3;
+    const at1 = <usize>i1 << 3;
+    const query0 = load<f64>(VALUES + at0);
+    const query1 = load<f64>(VALUES + at1);
+    const out0 = (gridValueOf(query0, add, inverseGrid) + pick(signedBy(word0, n0), 0.0, noisy0)) * grid;
+    const out1 = (gridValueOf(query1, add, inverseGrid) + pick(signedBy(word1, n1), 0.0, noisy1)) * grid;
+    store<f64>(VALUES + at0, pick(out0, query0, released0));
+    store<f64>(VALUES + at1, pick(out1, query1, released1));
+    store<i32>(SLOW + (<usize>others << 2), j | (decided << 16) | (<i32>released0 << 20) | (<i32>released1 << 21));
+    others += <i32>!(released0 & released1);
   }
-  if (m & 1) undecided = listed(UNDECIDED, undecided, m - 1);
-  for (let k = 0; k < undecided; k++) {
-    const j = load<i32>(UNDECIDED + (<usize>k << 2));
-    const at = <usize>j << 3;
-    drawOne(true, first, load<i32>(list + (<usize>j << 2)), load<f64>(EPSILONS + at), primaries + at, before, STASH + at, 2, add, inverseGrid, grid);
+  // The lanes not released of those pairs, one by one (no call in the loop above, whose values
+  // would all have to wait in memory across it).
+  for (let k = 0; k < others; k++) {
+    const entry = load<i32>(SLOW + (<usize>k << 2));
+    const j = entry & 0xFFFF;
+    for (let lane = 0; lane < 2; lane++) {
+      if ((entry >> (20 + lane)) & 1) continue;
+      const i = listed ? load<i32>(list + (<usize>(j + lane) << 2)) : b + j + lane;
+      const word = load<u64>(RANDOM + (<usize>(b + j + lane) << 3));
+      const hops = listed ? load<i32>(HOPS + (<usize>(i - b) << 2)) : 0;
+      const s = perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale;
+      const w = s > 0.0 ? widthBits(family, s) : -1;
+      const cellEntry = w >= 0 ? entryOf(family, tableOf(family, s, w), word) : 0;
+      const n = w >= 0 ? magnitudeOf(family, word, cellEntry, hops, w) : 0.0;
+      again = laneEnd(family, first, b, i, s, w, cellEntry, n, (entry >> 16) >> lane, word, hops, taken, next, again, add, inverseGrid, grid);
+    }
   }
-  return rejected;
+  if (m & 1) {
+    const i = listed ? load<i32>(list + (<usize>(m - 1) << 2)) : b + m - 1;
+    continueCoordinate(<u64>first + <u64>i, taken);
+    drawOne(family, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, load<u64>(RANDOM + (<usize>(b + m - 1) << 3)), listed ? load<i32>(HOPS + (<usize>(i - b) << 2)) : 0, add, inverseGrid, grid);
+  }
+  return again;
+}
+
+/**
+ * Ends coordinate i of a lane (cellPairs) that is not simply released: w its width bits (-1:
+ * outside the cells' range), the trial's entry and magnitude n, `decided` the pair's bitmask
+ * shifted to the lane (bit 0 accepted, bit 2 rejected). Returns the count of the `next` list.
+ */
+function laneEnd(family: i32, first: f64, b: i32, i: i32, s: f64, w: i32, entry: i32, n: f64, decided: i32, word: u64, hops: i32, taken: i32, next: usize, again: i32, add: bool, inverseGrid: f64, grid: f64): i32 {
+  const at = <usize>i << 3;
+  if (!(s > 0.0)) {
+    store<f64>(VALUES + at, gridValue(at, add, inverseGrid) * grid);
+    return again;
+  }
+  if (w >= 0) {
+    const negative = word >>> 63;
+    if (entry == tailOf(family)) {
+      if (hops + 1 < MOST_HOPS) {
+        store<i32>(HOPS + (<usize>(i - b) << 2), hops + 1);
+        return listed(next, again, i);
+      }
+    } else if ((negative != 0 && n == 0.0) || (decided & 4) != 0) {
+      store<i32>(HOPS + (<usize>(i - b) << 2), 0);
+      return listed(next, again, i);
+    } else if ((decided & 1) != 0) {
+      store<f64>(VALUES + at, (gridValue(at, add, inverseGrid) + (negative != 0 ? -n : n)) * grid);
+      return again;
+    }
+  }
+  continueCoordinate(<u64>first + <u64>i, taken);
+  drawOne(family, i, s, word, hops, add, inverseGrid, grid);
+  return again;
 }
 
 /**

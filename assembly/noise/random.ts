@@ -8,7 +8,7 @@
 // output function of SplitMix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom number
 // generators"; mix64 is Stafford's Mix13). It depends only on (key, gamma, j), so chunk sizes,
 // threads and builds change nothing. Not cryptographic: seeded noise is for simulations and tests.
-import { EXTRA, EXTRA_WORDS, PLANE, RANDOM, STREAM } from "../memory";
+import { EXTRA, EXTRA_WORDS, RANDOM, STREAM } from "../memory";
 
 /** Asks the facade to refill EXTRA from the CSPRNG; it answers with usePoolExtras(count). */
 @external("env", "refillPool")
@@ -79,41 +79,28 @@ export function usePoolExtras(count: i32): void {
 /** The coordinate being drawn and how many extra words it has taken (for the exact slow path). */
 let current: u64 = 0;
 let taken: u64 = 0;
-/** Words of the current coordinate read ahead (at `replayAt`) and not yet handed out again. */
-let replayAt: usize = 0;
-let replayLeft: i32 = 0;
 
 /** Starts the extra words of coordinate i. */
 // @ts-ignore: decorator
 @inline export function beginCoordinate(i: u64): void {
   current = i;
   taken = 0;
-  replayLeft = 0;
 }
 
 /**
- * Continues coordinate i after its first `before` extra words, the next `count` of them being the
- * ones already read and kept at `at`, `at` + PLANE, ...: the draw sees the words it would have
- * seen, and the source goes on after them.
+ * Continues coordinate i after its first `before` extra words, read earlier (by a SIMD round of
+ * the discrete samplers): the source goes on after them.
  */
 // @ts-ignore: decorator
-@inline export function replayCoordinate(i: u64, before: i32, at: usize, count: i32): void {
+@inline export function continueCoordinate(i: u64, before: i32): void {
   current = i;
   taken = <u64>before;
-  replayAt = at;
-  replayLeft = count;
 }
 
 /** The next extra word of the current coordinate (inlined into the samplers' loops). */
 // @ts-ignore: decorator
 @inline export function nextWord(): u64 {
   const k = taken++;
-  if (replayLeft > 0) {
-    replayLeft--;
-    const word = load<u64>(replayAt);
-    replayAt += PLANE;
-    return word;
-  }
   if (seeded) return extraWord(current, k);
   return poolWord();
 }
@@ -136,8 +123,8 @@ function poolWord(): u64 {
 }
 
 /**
- * Extra word k of the coordinate of each slot j in [0, m) to at + 8 j, read ahead for a SIMD trial
- * (the draws get them back by replayCoordinate): slot j is coordinate first + j, or first +
+ * Extra word k of the coordinate of each slot j in [0, m) to at + 8 j, for a SIMD round of trials
+ * (the draws go on after it by continueCoordinate): slot j is coordinate first + j, or first +
  * LIST[j] when `list` is not 0; from the seeded stream, or the pool's next m words, in order.
  */
 export function extraWordsInto(at: usize, first: f64, list: usize, m: i32, k: i32): void {

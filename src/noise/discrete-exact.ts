@@ -15,7 +15,7 @@ import { setExactPath } from '../wasm/host.js';
 export type NextWord = () => bigint;
 
 /** A positive rational n / d. */
-interface Ratio {
+export interface Ratio {
   readonly n: bigint;
   readonly d: bigint;
 }
@@ -89,15 +89,29 @@ function expBounds(x: Ratio, p: number): [bigint, bigint] {
   return [(fl * il) >> (w + g), ceilShift(fh * ih, w + g)];
 }
 
-/** The sign of A / 2^k - exp(-x), for 0 <= A / 2^k <= 1 (never 0 for x > 0: exp(-x) is irrational). */
-function compareExp(a: bigint, k: number, x: Ratio): number {
-  if (x.n === 0n) return a < 1n << BigInt(k) ? -1 : 0;
+const ONE: Ratio = { n: 1n, d: 1n };
+
+/**
+ * The sign of (A / 2^k) f - exp(-x), for a rational f > 0 (never 0 for x > 0: exp(-x) is
+ * irrational; for x = 0, A / 2^k < 1 is all the callers ask).
+ */
+function compareExp(a: bigint, k: number, x: Ratio, f: Ratio = ONE): number {
+  const scaled = a * f.n;
+  if (x.n === 0n) {
+    const one = f.d << BigInt(k);
+    return scaled < one ? -1 : scaled > one ? 1 : 0;
+  }
   for (let p = k + 64; ; p += 64) {
     const [lo, hi] = expBounds(x, p);
-    const v = a << BigInt(p - k);
-    if (v <= lo) return -1;
-    if (v >= hi) return 1;
+    const v = scaled << BigInt(p - k);
+    if (v <= lo * f.d) return -1;
+    if (v >= hi * f.d) return 1;
   }
+}
+
+/** The sign of r - exp(-x) for rationals r > 0 and x > 0 (tests: the cell tables' bounds). */
+export function compareWithExp(r: Ratio, x: Ratio): number {
+  return compareExp(r.n, 0, x, { n: 1n, d: r.d });
 }
 
 /** A uniform in [0, 1) read lazily from random words: known to lie in [A, A + 1) / 2^k. */
@@ -113,11 +127,11 @@ class LazyUniform {
   }
 }
 
-/** Whether U < exp(-x), extending U only while exp(-x) lies strictly inside its interval. */
-function belowExp(u: LazyUniform, x: Ratio): boolean {
+/** Whether U f < exp(-x) (f = 1 by default), extending U only while the threshold exp(-x) / f lies strictly inside its interval. */
+function belowExp(u: LazyUniform, x: Ratio, f: Ratio = ONE): boolean {
   for (;;) {
-    if (compareExp(u.a, u.k, x) > 0) return false;
-    if (compareExp(u.a + 1n, u.k, x) <= 0) return true;
+    if (compareExp(u.a, u.k, x, f) >= 0) return false;
+    if (compareExp(u.a + 1n, u.k, x, f) <= 0) return true;
     u.extend();
   }
 }
@@ -207,8 +221,72 @@ function gaussianFrom(s: Ratio, scale: LaplaceScale, y: bigint, acceptWord: bigi
   }
 }
 
-/** The stages of discrete.ts at which a draw is handed over. */
-export const STAGES = { laplaceTrial: 1, laplaceRemainder: 2, gaussianTrial: 3, gaussianRemainder: 4, gaussianAccept: 5 } as const;
+/** A table of the cell draws (assembly/noise/cells.ts), read from the module. */
+export interface CellTable {
+  /** Per column: threshold << 8 | alias. */
+  splits: Int32Array;
+  /** Per entry: its weight H_e (the cells, then the tail), adding up to 2^19. */
+  weights: bigint[];
+  /** S = H_0, the weight whose cell's bound is the law at 0. */
+  size: bigint;
+}
+
+/** The bits of a cell trial's word naming an alias column: 7 for the Gaussian (family 0), 8 for the Laplace; the tail is the last entry. */
+export const cellColumnBits = (family: number) => (family === 0 ? 7 : 8);
+
+/** The discrete Gaussian's (family 0: s) or discrete Laplace's (1: t) exponent at magnitude n: n^2 / (2 s) or n / t. */
+function cellExponent(family: number, n: bigint, scale: Ratio): Ratio {
+  return family === 0 ? { n: n * n * scale.d, d: 2n * scale.n } : { n: n * scale.d, d: scale.n };
+}
+
+/**
+ * A cell draw (docs/noise.md, "Cells") from its trial word after `hops` steps outwards, with cells
+ * of 2^w integers; `extension`, when given, is the word that already extends the trial's V.
+ */
+function cellDraw(
+  family: number,
+  scale: number,
+  table: CellTable,
+  w: number,
+  word: bigint,
+  hops: number,
+  extension: bigint | undefined,
+  next: NextWord,
+): bigint {
+  const bits = 44 - w;
+  const s = ratioOf(scale);
+  const c = BigInt(cellColumnBits(family));
+  const tail = table.weights.length - 1;
+  for (;;) {
+    const column = Number((word >> (63n - c)) & ((1n << c) - 1n));
+    const split = table.splits[column]!;
+    const entry = Number((word >> 44n) & ((1n << (19n - c)) - 1n)) < split >> 8 ? column : split & 0xff;
+    if (entry === tail) {
+      hops++;
+      word = next();
+      continue;
+    }
+    const offset = (word >> BigInt(bits)) & ((1n << BigInt(w)) - 1n);
+    const n = (BigInt(hops * tail + entry) << BigInt(w)) | offset;
+    const negative = word >> 63n === 1n;
+    if (!negative || n !== 0n) {
+      const v = new LazyUniform(word & ((1n << BigInt(bits)) - 1n), bits, next);
+      if (extension !== undefined) {
+        v.a = (v.a << 64n) | extension;
+        v.k += 64;
+      }
+      // Kept when V < exp(-x) S / (H_entry (H_tail / 2^19)^hops).
+      const f = { n: table.weights[entry]! * table.weights[tail]! ** BigInt(hops), d: table.size << BigInt(19 * hops) };
+      if (belowExp(v, cellExponent(family, n, s), f)) return negative ? -n : n;
+    }
+    extension = undefined;
+    hops = 0;
+    word = next();
+  }
+}
+
+/** The stages of discrete.ts and cells.ts at which a draw is handed over (a cell stage plus its family, 0 or 1). */
+export const STAGES = { laplaceTrial: 1, laplaceRemainder: 2, gaussianTrial: 3, gaussianRemainder: 4, gaussianAccept: 5, cellTrial: 6, cellAccept: 8 } as const;
 
 /** The state discrete.ts writes before handing a draw over (its EXACT slots). */
 export interface DrawState {
@@ -253,12 +331,73 @@ export function finishDraw(stage: number, state: DrawState, next: NextWord): num
   return Number(BigInt(state.value) + noise);
 }
 
+/** The state cells.ts writes before handing a cell draw over (its EXACT slots). */
+export interface CellState {
+  /** s (Gaussian) or t (Laplace). */
+  scale: number;
+  /** Steps outwards before the trial. */
+  hops: number;
+  /** The trial word. */
+  word: bigint;
+  /** The word already extending the trial's V (the acceptance stage), if any. */
+  extension: bigint | undefined;
+  /** The cells' width bits and table. */
+  w: number;
+  table: CellTable;
+  /** The integer the noise is added to. */
+  value: number;
+}
+
+/** Finishes a handed-over cell draw (stage cellTrial or cellAccept plus the family) exactly: value + noise, rounded once. */
+export function finishCellDraw(stage: number, state: CellState, next: NextWord): number {
+  const family = stage & 1;
+  if (stage - family !== STAGES.cellTrial && stage - family !== STAGES.cellAccept) throw new Error(`dpnoise: internal error: unknown sampler stage ${stage}.`);
+  const noise = cellDraw(
+    family,
+    state.scale,
+    state.table,
+    state.w,
+    state.word,
+    state.hops,
+    stage - family === STAGES.cellAccept ? state.extension : undefined,
+    next,
+  );
+  return Number(BigInt(state.value) + noise);
+}
+
+/**
+ * Cell table `index` of the module (the Gaussian's 16 tiers, then the Laplace's): the splits, and
+ * the weights from the factors S / H_e (H_e = S / factor, exactly: both below 2^20) and 2^19 / H_tail.
+ */
+export function cellTable(w: WasmExports, index: number): CellTable {
+  const entries = 1 << cellColumnBits(index < 16 ? 0 : 1);
+  const splits = new Int32Array(w.memory.buffer, w.cellSplitsPointer(index), entries).slice();
+  const factors = new Float64Array(w.memory.buffer, w.cellFactorsPointer(index), entries);
+  const size = w.cellSize(index);
+  const weights = Array.from(factors, (f, e) => BigInt(Math.round((e === entries - 1 ? 2 ** 19 : size) / f)));
+  if (weights.reduce((a, b) => a + b, 0n) !== 1n << 19n) throw new Error('dpnoise: internal error: a cell table does not add up.');
+  return { splits, weights, size: BigInt(size) };
+}
+
 /** The state a discrete sampler hands to the exact path (EXACT, assembly/memory.ts), finished exactly. */
 function exactDraw(w: WasmExports, stage: number): number {
-  const slots = new Float64Array(w.memory.buffer, w.exactPointer(), 7);
-  const word = new BigUint64Array(w.memory.buffer, w.exactPointer() + 16, 1)[0]!;
-  const state = { parameter: slots[0]!, laplaceScale: slots[1]!, word, negative: slots[3] === 1, h: slots[4]!, y: slots[5]!, value: slots[6]! };
-  return finishDraw(stage, state, () => BigInt.asUintN(64, w.exactWord()));
+  const slots = new Float64Array(w.memory.buffer, w.exactPointer(), 8);
+  const words = new BigUint64Array(w.memory.buffer, w.exactPointer(), 8);
+  const next = () => BigInt.asUintN(64, w.exactWord());
+  if (stage >= STAGES.cellTrial) {
+    const state = {
+      scale: slots[0]!,
+      hops: slots[1]!,
+      word: words[2]!,
+      extension: slots[3] === 1 ? words[4]! : undefined,
+      w: slots[7]!,
+      table: cellTable(w, slots[5]!),
+      value: slots[6]!,
+    };
+    return finishCellDraw(stage, state, next);
+  }
+  const state = { parameter: slots[0]!, laplaceScale: slots[1]!, word: words[2]!, negative: slots[3] === 1, h: slots[4]!, y: slots[5]!, value: slots[6]! };
+  return finishDraw(stage, state, next);
 }
 
 /** Installs the exact path in the module's host; the discrete draws call it before drawing. */

@@ -114,11 +114,16 @@ export interface WasmExports {
   /** -ln(u 2^-63) for 1 <= u < 2^63, as the discrete Laplace inversion computes it (tests). */
   minusLogUniformOf(u: bigint): number;
   correlatedRelease(n: number, s: number, cg: number, z: number, inverseGrid: number, outputGrid: number): number;
-  minusLogUniformPairOf(u: bigint): number;
   /** The index of the first of the n doubles at valuesPointer() outside [min, max] (0 allowed when `zero`; NaN never), or -1. */
   firstOutside(n: number, min: number, max: number, zero: boolean): number;
-  /** exp(-x) as the SIMD build's lanes compute it, by the small-x polynomial if `small` (tests; Math.exp(-x) in the scalar build). */
-  expMinusPairOf(x: number, small: boolean): number;
+  /** exp(-x) as the SIMD build's lanes compute it (tests; Math.exp(-x) in the scalar build). */
+  expMinusPairOf(x: number): number;
+  /** The cell draws' table of a scale (family 0: Gaussian variance s, 1: Laplace t), or -1 outside their range. */
+  cellTableOf(family: number, scale: number): number;
+  /** A cell table's column splits (an i32 per entry: threshold << 8 | alias), entry factors (an f64 per entry: S / H_e, the tail's 2^19 / H_tail) and S. */
+  cellSplitsPointer(table: number): number;
+  cellFactorsPointer(table: number): number;
+  cellSize(table: number): number;
   chunkLength(): number;
   sampleChunkLength(): number;
   extraWords(): number;

@@ -30,10 +30,10 @@ type Kernel = 'discreteLaplaceSamples' | 'discreteGaussianSamples';
 const STREAM = [0x6e6f726567n, 0x9e3779b97f4a7c15n] as const; // key: 'noreg' in ASCII
 const DRAWS = 64;
 
-/** Scales t in grid steps (discrete Laplace) and variances s (discrete Gaussian): tiny to large, all below 2^40 steps. */
+/** Scales t in grid steps (discrete Laplace) and variances s (discrete Gaussian): tiny to large, all below 2^40 steps, below the cells' range and in it (t >= 8, s >= 64). */
 const KERNEL_CASES: ReadonlyArray<readonly [Kernel, readonly number[]]> = [
-  ['discreteLaplaceSamples', [0.3, 1, 7.5, 1e3, 1e9]],
-  ['discreteGaussianSamples', [0.2, 2, 50, 1e6, 1e15]],
+  ['discreteLaplaceSamples', [0.3, 1, 7.5, 8, 1e3, 1e9, 2 ** 39]],
+  ['discreteGaussianSamples', [0.2, 2, 50, 64, 1e6, 1e15, 2 ** 76]],
 ];
 
 /** DRAWS noise values (grid 1) of a kernel from the fixed stream; `exact` forces every draw through the exact path. */

@@ -1,7 +1,7 @@
 // The exact discrete Laplace and discrete Gaussian samplers (assembly/noise/discrete.ts): their laws,
 // the fast path against the exact path (src/noise/discrete-exact.ts), and random words running out.
 import { afterEach, describe, expect, it } from 'vitest';
-import { useExactPath } from '../../src/noise/discrete-exact.js';
+import { cellColumnBits, cellTable, compareWithExp, useExactPath } from '../../src/noise/discrete-exact.js';
 import { cryptoStream } from '../../src/noise/random.js';
 import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
@@ -138,10 +138,11 @@ function expectLaw(draws: Float64Array, cdfAt: (scale: number) => (k: number) =>
   expect(rejects(chiSquare(draws, cdfAt(scale / 1.05))), `${where}: 5% narrower is rejected`).toBe(true);
 }
 
-// Laplace scales t and Gaussian variances s covering every branch: tiny, t < 16, t in the
-// direct range below 32, the block decomposition from 32 (b >= 1) up to 2^40 grid steps.
-const LAPLACE_SCALES = [0.7, 1, 3, 8, 31.9, 32, 1000.5, 3e5];
-const GAUSSIAN_VARIANCES = [0.4, 1, 2, 10, 400, 1e6 + 0.5, 1e10];
+// Laplace scales t and Gaussian variances s covering every branch: below the cells' range (t < 8,
+// s < 64: discrete.ts's samplers), its first width (w = 0: t in [8, 16), s in [64, 256)), both
+// ends of tiers, and wide cells up to 2^40 grid steps.
+const LAPLACE_SCALES = [0.7, 1, 3, 7.99, 8, 15.99, 31.9, 32, 1000.5, 3e5, 2 ** 39 * 1.97];
+const GAUSSIAN_VARIANCES = [0.4, 1, 2, 10, 63.9, 64, 255.9, 256, 400, 1e6 + 0.5, 1e10, 2 ** 79 * 1.03];
 
 describe("the inversion's logarithm (assembly/noise/log-uniform.ts)", () => {
   it('-ln(u 2^-63) is within 2^-46 of the true value at the ends, the slice edges and random words', () => {
@@ -168,15 +169,9 @@ describe("the inversion's logarithm (assembly/noise/log-uniform.ts)", () => {
     for (const u of words) worst = Math.max(worst, Math.abs(w.minusLogUniformOf(u) - reference(u)));
     expect(worst).toBeLessThanOrEqual(2 ** -46 + 2 ** -47); // measured 2^-46 (at u = 1: two ulp of 43.7, one of them the reference's)
     expect(worst).toBeGreaterThan(0); // the comparison sees rounding at all
-    // The SIMD build's two-lane version (u rounded to a double first), on the same words.
-    const simd = builds.find(([name]) => name === 'simd')![1];
-    let worstPair = 0;
-    for (const u of words) worstPair = Math.max(worstPair, Math.abs(simd.minusLogUniformPairOf(u) - reference(u)));
-    expect(worstPair).toBeLessThanOrEqual(2 ** -46 + 2 ** -47);
-    expect(worstPair).toBeGreaterThan(0);
   });
 
-  it('the lanes exp(-x) is within 2^-35 relative on [0, 700] and 2^-40 on [0, 1/16] (small), 700 beyond, and keeps NaN (docs/noise.md, "exp in lanes")', () => {
+  it('the lanes exp(-x) is within 2^-35 relative on [0, 700], 700 beyond, and keeps NaN (docs/noise.md, "exp in lanes")', () => {
     const simd = builds.find(([name]) => name === 'simd')![1];
     // Math.exp is within an ulp (2^-52 relative), far inside the bounds. The points: both sides of
     // every switch of k = nearest(x / ln 2) (the widest r), 0, the ends, and random ones.
@@ -186,24 +181,79 @@ describe("the inversion's logarithm (assembly/noise/log-uniform.ts)", () => {
       xs.push(edge, edge * (1 - 2 ** -52), edge * (1 + 2 ** -52), k * Math.LN2);
     }
     let state = 2025;
-    const smalls = [0, 2 ** -60, 1 / 32, 1 / 16];
     for (let i = 0; i < 20000; i++) {
       state = (state * 1103515245 + 12345) % 2 ** 31;
       xs.push((state / 2 ** 31) * 40);
-      smalls.push(state / 2 ** 31 / 16);
     }
-    const worst = (list: number[], small: boolean) => Math.max(...list.map((x) => Math.abs(simd.expMinusPairOf(x, small) / Math.exp(-x) - 1)));
-    const general = worst(
-      xs.filter((x) => x <= 700),
-      false,
-    );
+    const general = Math.max(...xs.filter((x) => x <= 700).map((x) => Math.abs(simd.expMinusPairOf(x) / Math.exp(-x) - 1)));
     expect(general).toBeLessThanOrEqual(2 ** -35); // measured 2^-36.6, at the widest r
     expect(general).toBeGreaterThan(2 ** -38); // the comparison sees the truncated series
-    const small = worst(smalls, true);
-    expect(small).toBeLessThanOrEqual(2 ** -40); // measured 2^-40.3, at 1/16
-    expect(small).toBeGreaterThan(2 ** -43);
-    expect(simd.expMinusPairOf(1e6, false)).toBe(simd.expMinusPairOf(700, false));
-    expect(simd.expMinusPairOf(Number.NaN, false)).toBeNaN(); // a lane not drawn stays undecided, never accepted
+    expect(simd.expMinusPairOf(1e6)).toBe(simd.expMinusPairOf(700));
+    expect(simd.expMinusPairOf(Number.NaN)).toBeNaN();
+  });
+});
+
+describe('the cell tables (assembly/noise/cells.ts, docs/noise.md "Cells")', () => {
+  /** The top of a tier's range: r^2 = s / 4^w (Gaussian), rho = t / 2^w (Laplace), as rationals. */
+  const tierTop = (family: number, tier: number) =>
+    family === 0 ? { n: BigInt(2 ** (6 + (tier >> 3)) * (9 + (tier & 7))), d: 8n } : { n: BigInt(8 * (17 + tier)), d: 16n };
+  /** The bound's exponent at cell k: k^2 / (2 r^2) or k / rho at the tier's top. */
+  const exponent = (family: number, tier: number, k: number) => {
+    const top = tierTop(family, tier);
+    return family === 0 ? { n: BigInt(k * k) * top.d, d: 2n * top.n } : { n: BigInt(k) * top.d, d: top.n };
+  };
+
+  it('every table adds up to 2^19, its alias columns give each entry its weight, and each weight bounds the law from above, exactly', () => {
+    for (let family = 0; family < 2; family++) {
+      const entries = 1 << cellColumnBits(family);
+      const tail = entries - 1;
+      for (let tier = 0; tier < 16; tier++) {
+        const where = `family ${family}, tier ${tier}`;
+        const table = cellTable(w, family * 16 + tier); // throws unless the weights add up to 2^19
+        expect(table.weights.length, where).toBe(entries);
+        const fromColumns = new Array<bigint>(entries).fill(0n);
+        table.splits.forEach((split, column) => {
+          fromColumns[column]! += BigInt(split >> 8);
+          fromColumns[split & 0xff]! += BigInt(2 ** 19 / entries - (split >> 8));
+        });
+        expect(fromColumns, where).toEqual(table.weights);
+        expect(table.weights[0], where).toBe(table.size);
+        // H_k / S > exp(-x_k): the cells' bounds; H_tail / 2^19 > exp(-x_tail): stepping `tail` cells out.
+        for (let k = 1; k < tail; k++)
+          expect(compareWithExp({ n: table.weights[k]!, d: table.size }, exponent(family, tier, k)), `${where}, cell ${k}`).toBe(1);
+        expect(compareWithExp({ n: table.weights[tail]!, d: 1n << 19n }, exponent(family, tier, tail)), `${where}, tail`).toBe(1);
+      }
+    }
+  });
+
+  it('a scale goes to the tier whose top bounds it, at the width that puts it in [64, 256) (s / 4^w) or [8, 16) (t / 2^w)', () => {
+    let state = 99n;
+    const scales: number[] = [64, 255.99999999999997, 256, 8, 15.999999999999998, 16, 2 ** 80 * 1.999, 2 ** 40 * 1.999];
+    for (let i = 0; i < 4000; i++) {
+      state = (state * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
+      scales.push(2 ** (3 + (Number(state >> 11n) / 2 ** 53) * 77));
+    }
+    const bits = new DataView(new ArrayBuffer(8));
+    for (const scale of scales) {
+      bits.setFloat64(0, scale);
+      const e = (bits.getUint16(0) >> 4) - 1023; // the binade of the scale, from its bits
+      for (let family = 0; family < 2; family++) {
+        const table = w.cellTableOf(family, scale);
+        const width = family === 0 ? Math.floor((e - 6) / 2) : e - 3;
+        if (width < 0 || width > 40) {
+          expect(table, `${scale}`).toBe(-1);
+          continue;
+        }
+        const reduced = scale / 2 ** (family === 0 ? 2 * width : width); // exact
+        const tier = table - 16 * family;
+        const top = tierTop(family, tier);
+        const range = family === 0 ? [64, 256] : [8, 16];
+        expect(reduced >= range[0]! && reduced < range[1]!, `${scale}`).toBe(true);
+        expect(reduced < Number(top.n) / Number(top.d), `${scale} below its tier's top`).toBe(true);
+        const bottom = family === 0 ? (2 ** (6 + (tier >> 3)) * (8 + (tier & 7))) / 8 : (8 * (16 + tier)) / 16;
+        expect(reduced >= bottom, `${scale} in its tier`).toBe(true);
+      }
+    }
   });
 });
 
@@ -283,37 +333,114 @@ describe('the exact path: the same function of the random words, to the last dra
     expectLaw(seededDraws(kernel, scale, 60_000, { seed: 5n, exact: true }), cdfAt, scale, `exact ${kernel} ${scale}`);
   });
 
-  it('hands a draw over mid-way (remainder and acceptance stages) and finishes it as the exact path does from the start', () => {
+  /** One coordinate of `kernel` drawn from `primary` and then `pool`, fast or forced exact: its output and whether the exact path was called. */
+  function oneDraw(
+    kernel: DiscreteKernel | 'discreteStaircaseSamples',
+    scale: number,
+    primary: bigint,
+    pool: bigint[],
+    exact: boolean,
+  ): readonly [number, boolean] {
+    w.setExactOnly(exact);
+    new Float64Array(w.memory.buffer, w.exactPointer(), 8).fill(-7); // shows whether a hand-over happened
+    new BigUint64Array(w.memory.buffer, w.randomPointer(), 1).set([primary]);
+    new BigUint64Array(w.memory.buffer, w.extraPointer(), pool.length).set(pool);
+    w.usePoolExtras(pool.length);
+    if (kernel === 'discreteStaircaseSamples') {
+      // Steps D = 1 and high parts r = 0: discrete Laplace noise of scale t = 1 / eps, drawn by discrete.ts's sampler at any t.
+      new Float64Array(w.memory.buffer, w.scalesPointer(), 1).set([1]);
+      new Float64Array(w.memory.buffer, w.shapesPointer(), 1).set([0]);
+      new Float64Array(w.memory.buffer, w.epsilonsPointer(), 1).set([scale]);
+      w.discreteStaircaseSamples(0, 1, 0, 1, 1);
+    } else w[kernel](0, 1, 0, scale, 1);
+    w.setExactOnly(false);
+    const handedOver = new Float64Array(w.memory.buffer, w.exactPointer(), 8)[6] !== -7;
+    return [new Float64Array(w.memory.buffer, w.valuesPointer(), 1)[0]!, handedOver];
+  }
+
+  const noise = [0x0123456789abcdefn, 0xfedcba9876543210n, 0x5555aaaa5555aaaan, 0x3c3c3c3c3c3c3c3cn, 0x0f1e2d3c4b5a6978n, 0x7766554433221100n];
+
+  it("hands a draw of discrete.ts's samplers over mid-way (remainder and acceptance stages) and finishes it as the exact path does from the start", () => {
     // Pool words placed on a threshold (to double precision, within the fast path's margin)
     // force a hand-over in the middle of a draw.
     const LOW = 0x7fffffffffffffffn;
     const onThreshold = (high: bigint, shift: number, x: number) => (high << BigInt(64 - shift)) | BigInt(Math.floor(Math.exp(-x) * 2 ** (64 - shift)));
     const trialWord = (u: number) => BigInt(Math.floor(u * 2 ** 63)) & LOW; // sign 0: no redraw of 0
-    const noise = [0x0123456789abcdefn, 0xfedcba9876543210n, 0x5555aaaa5555aaaan, 0x3c3c3c3c3c3c3c3cn];
-    const cases: Array<[string, DiscreteKernel, number, bigint, bigint]> = [
-      // t = 1000.5: b = 5, B = 32; the L word's V sits on exp(-17 / t).
-      ['Laplace remainder', 'discreteLaplaceSamples', 1000.5, trialWord(0.4), onThreshold(17n, 5, 17 / 1000.5)],
-      // s = 1e6: T = 1001, b = 5; the proposal's L word sits on exp(-17 / 1001).
-      ['Gaussian remainder', 'discreteGaussianSamples', 1e6, trialWord(0.4), onThreshold(17n, 5, 17 / 1001)],
+    const cases: Array<[string, DiscreteKernel | 'discreteStaircaseSamples', number, bigint, bigint]> = [
+      // t = 1000.5 (the staircase's discrete Laplace): b = 5, B = 32; the L word's V sits on exp(-17 / t).
+      ['Laplace remainder', 'discreteStaircaseSamples', 1000.5, trialWord(0.4), onThreshold(17n, 5, 17 / 1000.5)],
       // s = 2: T = 2, U = 0.18 gives Y = floor(-2 ln U) = 3, gamma = (3 - 1)^2 / 4 = 1.
       ['Gaussian acceptance', 'discreteGaussianSamples', 2, trialWord(0.18), onThreshold(0n, 0, 1)],
     ];
     for (const [stage, kernel, scale, primary, first] of cases) {
-      const pool = [first, ...noise];
-      const run = (exact: boolean) => {
-        w.setExactOnly(exact);
-        new Float64Array(w.memory.buffer, w.exactPointer(), 7).fill(-7); // shows whether a hand-over happened
-        new BigUint64Array(w.memory.buffer, w.randomPointer(), 1).set([primary]);
-        new BigUint64Array(w.memory.buffer, w.extraPointer(), pool.length).set(pool);
-        w.usePoolExtras(pool.length);
-        w[kernel](0, 1, 0, scale, 1);
-        w.setExactOnly(false);
-        const handedOver = new Float64Array(w.memory.buffer, w.exactPointer(), 7)[6] !== -7;
-        return [new Float64Array(w.memory.buffer, w.valuesPointer(), 1)[0]!, handedOver] as const;
-      };
-      const [fast, handedOver] = run(false);
+      const [fast, handedOver] = oneDraw(kernel, scale, primary, [first, ...noise], false);
       expect(handedOver, `${stage}: the fast path could not decide`).toBe(true);
-      expect(fast, stage).toBe(run(true)[0]);
+      expect(fast, stage).toBe(oneDraw(kernel, scale, primary, [first, ...noise], true)[0]);
+    }
+    w.usePoolExtras(0);
+  });
+
+  /** The cell table of a scale, and the word layout of a cell trial (assembly/noise/cells.ts). */
+  function cellCase(family: 0 | 1, scale: number) {
+    const index = w.cellTableOf(family, scale);
+    const table = cellTable(w, index);
+    const e = Math.floor(Math.log2(scale)); // the scales here are not near a power of two's edge
+    const width = family === 0 ? Math.floor((e - 6) / 2) : e - 3;
+    const bits = 44 - width;
+    /** A word picking entry k (through its own column, u = 0), the offset and V's top bits. */
+    const word = (k: number, offset: bigint, v: bigint, negative = false) =>
+      ((negative ? 1n : 0n) << 63n) | (BigInt(k) << BigInt(63 - cellColumnBits(family))) | (offset << BigInt(bits)) | v;
+    /** The acceptance threshold a of magnitude n in cell k, in double precision. */
+    const threshold = (k: number, n: number) => Math.exp(family === 0 ? -(n * n) / (2 * scale) : -n / scale) * (Number(table.size) / Number(table.weights[k]!));
+    return { table, width, bits, word, threshold };
+  }
+
+  it('hands a cell draw over at its acceptance (V close to the threshold; with V extended by a word) and finishes it as the exact path does', () => {
+    // Laplace t = 12: cells of one integer (w = 0), V has 44 bits; they are set to the threshold.
+    {
+      const { table, word, threshold } = cellCase(1, 12);
+      const k = 5;
+      expect(table.splits[k]! >> 8, 'cell 5 keeps part of its own column').toBeGreaterThan(0);
+      const primary = word(k, 0n, BigInt(Math.floor(threshold(k, 5) * 2 ** 44)));
+      const [fast, handedOver] = oneDraw('discreteLaplaceSamples', 12, primary, noise, false);
+      expect(handedOver, 'Laplace t = 12: the fast path could not decide').toBe(true);
+      expect(fast).toBe(oneDraw('discreteLaplaceSamples', 12, primary, noise, true)[0]);
+    }
+    // Gaussian s = 2^76 and Laplace t = 2^38: cells of 2^35 integers, V has 9 bits; the
+    // threshold lies strictly inside their interval, so the next word extends V, whose 53 bits
+    // are then set to the threshold.
+    for (const [family, kernel, scale] of [
+      [0, 'discreteGaussianSamples', 2 ** 76],
+      [1, 'discreteLaplaceSamples', 2 ** 38],
+    ] as const) {
+      const { table, width, bits, word, threshold } = cellCase(family, scale);
+      expect([width, bits]).toEqual([35, 9]);
+      const k = 7;
+      expect(table.splits[k]! >> 8).toBeGreaterThan(0);
+      const offset = 12345n;
+      const a = threshold(k, k * 2 ** 35 + Number(offset));
+      const top = BigInt(Math.floor(a * 2 ** 53));
+      const v = top >> 44n;
+      const extension = ((top & ((1n << 44n) - 1n)) << 20n) | 0xabcden;
+      const primary = word(k, offset, v);
+      const [fast, handedOver] = oneDraw(kernel, scale, primary, [extension, ...noise], false);
+      expect(handedOver, `${kernel} at ${scale}: the fast path could not decide`).toBe(true);
+      expect(new Float64Array(w.memory.buffer, w.exactPointer(), 8)[3], 'V was extended').toBe(1);
+      expect(fast).toBe(oneDraw(kernel, scale, primary, [extension, ...noise], true)[0]);
+    }
+    w.usePoolExtras(0);
+  });
+
+  it('steps outwards on the tail entry, hands the draw over after 16 steps, and finishes it as the exact path does', () => {
+    // Laplace t = 15.99 (tier 15, the heaviest tail): column 255 with u = 0 picks the tail.
+    const { table, word } = cellCase(1, 15.99);
+    expect(table.splits[255]! >> 8).toBeGreaterThan(0);
+    const step = word(255, 0n, 0n);
+    for (const steps of [1, 3, 17]) {
+      const pool = [...Array.from({ length: steps - 1 }, () => step), ...noise, ...noise];
+      const [fast, handedOver] = oneDraw('discreteLaplaceSamples', 15.99, step, pool, false);
+      expect(handedOver, `${steps} steps`).toBe(steps >= 16);
+      expect(fast, `${steps} steps`).toBe(oneDraw('discreteLaplaceSamples', 15.99, step, pool, true)[0]);
     }
     w.usePoolExtras(0);
   });
@@ -325,6 +452,16 @@ describe('the exact path: the same function of the random words, to the last dra
     expectLaw(csprngDraws('discreteLaplaceSamples', 1, 100_000, poolWords), laplaceCdf, 1, `Laplace, pool ${poolWords}`, rejectsCsprng);
     expectLaw(csprngDraws('discreteGaussianSamples', 2, 400_000, poolWords), gaussianCdf, 2, `Gaussian, pool ${poolWords}`, rejectsCsprng);
   });
+
+  // The cell draws read further words in later rounds (extraWordsInto, in bulk) and when V is
+  // extended; 2e5 draws miss a 5% change in scale with probability below 1e-20.
+  it.each([1, 3])(
+    'pool of %i words: cell draws, discrete Laplace t = 1000.5 and discrete Gaussian s = 1e6 + 0.5, keep their law (chi-square with power)',
+    (poolWords) => {
+      expectLaw(csprngDraws('discreteLaplaceSamples', 1000.5, 200_000, poolWords), laplaceCdf, 1000.5, `Laplace, pool ${poolWords}`, rejectsCsprng);
+      expectLaw(csprngDraws('discreteGaussianSamples', 1e6 + 0.5, 200_000, poolWords), gaussianCdf, 1e6 + 0.5, `Gaussian, pool ${poolWords}`, rejectsCsprng);
+    },
+  );
 
   // 5.5 SE: each of the 14 cells strays that far with probability 3.8e-8, and a bias of 0.13% at |y| = 1 is caught.
   it('the CSPRNG path: 4e7 draws of discrete Laplace t = 1 and discrete Gaussian s = 2 within 5.5 SE of the PMF at every |y| <= 6', () => {

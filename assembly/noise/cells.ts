@@ -1,0 +1,340 @@
+// Exact discrete Gaussian and discrete Laplace noise at large scales, about one random word per
+// draw (docs/noise.md, "Cells"). The magnitude's half-line is cut into cells of 2^w integers;
+// a word picks a cell from a table whose weights bound the law from above (an alias table:
+// exact integer weights), an offset in the cell, a sign and a uniform V, and the draw is kept
+// when V < (law at the magnitude) / (the cell's bound). The last entry of a table, the tail,
+// moves the draw a stretch of cells outwards (127 for the Gaussian, 255 for the Laplace: 7.9
+// standard deviations, 15.9 scales at least) and picks again from the next word. Each table
+// serves one family and one tier of scales: the tier fixes the bound's shape, w its width.
+//
+// Every decision is a comparison of V with exp(-x) times a rational; it is decided in double
+// precision when V's bits lie farther from the threshold than a proven bound on the rounding
+// (MARGIN), else by the exact path (src/noise/discrete-exact.ts), which finishes the draw from
+// the same words. The one-by-one draws here and the two-at-a-time lanes (cell-lanes.ts) make
+// the same decisions on the same words.
+import { nextWord } from "./random";
+import { EXACT } from "../memory";
+
+/** The families, as the exact path's stages number them (src/noise/discrete-exact.ts). */
+export const GAUSSIAN: i32 = 0;
+export const LAPLACE: i32 = 1;
+
+/** Tables per family, one per tier of scales. */
+const TIERS: i32 = 16;
+/**
+ * Entries per table, cells and then the tail: 2^columnBits, one per column of the alias table,
+ * each column holding 2^(19 - columnBits) weight units (2^19 in all). The word's 19 bits after
+ * its sign pick the entry: the column, then a uniform compared with the column's threshold.
+ */
+// @ts-ignore: decorator
+@inline export function columnBits(family: i32): i32 {
+  return family == GAUSSIAN ? 7 : 8;
+}
+/** The tail's entry, the last: the number of cells (127 or 255). */
+// @ts-ignore: decorator
+@inline export function tailOf(family: i32): i32 {
+  return (1 << columnBits(family)) - 1;
+}
+/** The tables' first entries: the Gaussian's TIERS tables of 128 entries, then the Laplace's of 256. */
+// @ts-ignore: decorator
+@inline function firstEntry(table: i32): i32 {
+  return table < TIERS ? table << 7 : (TIERS << 7) + ((table - TIERS) << 8);
+}
+const ALL_ENTRIES: i32 = TIERS * (128 + 256);
+/** 2^19, the weight of a table (the tail's factor is 2^19 / H_tail per step outwards). */
+const TOTAL_F: f64 = 524288.0;
+/** The widest cells: 2^40 integers, so that V keeps at least 4 bits of the word. */
+const MOST_WIDTH_BITS: i32 = 40;
+/** Steps outwards the double-precision draw follows; beyond (probability below 2^-200) the exact path does. */
+export const MOST_HOPS: i32 = 16;
+/** 2^-30: far above every rounding error the decisions bound (2^-34.8; docs/noise.md, "Cells"). */
+export const MARGIN: f64 = 9.313225746154785e-10;
+
+// Per family and tier: the columns' splits (threshold << 8 | alias: entry c when the word's
+// u < threshold, else the alias), the entries' factors S / H_e (the tail's: 2^19 / H_tail), and
+// S = H_0 (doubles; the exact path reads them back, H_e = round(S / factor)).
+const SPLITS: usize = memory.data(ALL_ENTRIES * 4, 16);
+const FACTORS: usize = memory.data(ALL_ENTRIES * 8, 16);
+const SIZES: usize = memory.data(2 * TIERS * 8, 16);
+/** Vose's work lists, while tabulating. */
+const WEIGHTS: usize = memory.data(256 * 4, 16);
+const SMALL: usize = memory.data(256 * 4, 16);
+const LARGE: usize = memory.data(256 * 4, 16);
+let tabulated = false;
+
+/** Table index (family and tier) to the first byte of its splits and factors. */
+// @ts-ignore: decorator
+@inline export function splitsOf(table: i32): usize {
+  return SPLITS + (<usize>firstEntry(table) << 2);
+}
+// @ts-ignore: decorator
+@inline export function factorsOf(table: i32): usize {
+  return FACTORS + (<usize>firstEntry(table) << 3);
+}
+
+/** The exponent of the bound on cell k of a table: -ln of its height relative to cell 0. */
+function boundExponent(family: i32, tier: i32, k: f64): f64 {
+  // Gaussian tiers: r^2 = s / 4^w in [2^(6 + b) (1 + m/8), 2^(6 + b) (1 + (m + 1)/8)), tier = 8 b + m;
+  // the bound uses the tier's top r^2. Laplace tiers: rho = t / 2^w in [8 (1 + m/16), 8 (1 + (m + 1)/16)).
+  if (family == GAUSSIAN) {
+    const top = <f64>(1 << (6 + (tier >> 3))) * (1.0 + <f64>((tier & 7) + 1) / 8.0);
+    return (k * k) / (2.0 * top);
+  }
+  const top = 8.0 * (1.0 + <f64>(tier + 1) / 16.0);
+  return k / top;
+}
+
+/**
+ * Fills the tables once: for cell k, a weight H_k >= S exp(-bound exponent), H_0 = S, and the
+ * tail's weight H_tail = 2^19 - sum H_k, at least what stepping outwards needs (docs/noise.md,
+ * "Cells"); then Vose's alias construction in integers.
+ */
+export function tabulateCells(): void {
+  if (tabulated) return;
+  for (let family = 0; family < 2; family++) {
+    const tail = tailOf(family);
+    for (let tier = 0; tier < TIERS; tier++) {
+      const table = family * TIERS + tier;
+      // Stepping `tail` cells out must shrink the law by at least H_tail / 2^19 (a reserve above it).
+      const reserve = Math.floor(TOTAL_F * Math.exp(-boundExponent(family, tier, <f64>tail)) * (1.0 + 1e-9)) + 2.0;
+      let sum = 0.0;
+      for (let k = 0; k < tail; k++) sum += Math.exp(-boundExponent(family, tier, <f64>k));
+      const size = Math.floor((TOTAL_F - reserve - <f64>tail) / (sum * (1.0 + 1e-9)));
+      let used = 0.0;
+      for (let k = 0; k < tail; k++) {
+        // exp is within an ulp, so the product scaled by 1 + 2^-40 is above S exp(-x), and the floor plus 1 above that.
+        const h = k == 0 ? size : Math.floor(size * Math.exp(-boundExponent(family, tier, <f64>k)) * (1.0 + 9.094947017729282e-13)) + 1.0;
+        store<i32>(WEIGHTS + (<usize>k << 2), <i32>h);
+        store<f64>(factorsOf(table) + (<usize>k << 3), size / h);
+        used += h;
+      }
+      const rest = TOTAL_F - used;
+      store<i32>(WEIGHTS + (<usize>tail << 2), <i32>rest);
+      store<f64>(factorsOf(table) + (<usize>tail << 3), TOTAL_F / rest);
+      store<f64>(SIZES + (<usize>table << 3), size);
+      alias(splitsOf(table), tail + 1, 19 - columnBits(family));
+    }
+  }
+  tabulated = true;
+}
+
+/** Appends e to the list at `list`, which held `count`; returns the new count. */
+// @ts-ignore: decorator
+@inline function pushed(list: usize, count: i32, e: i32): i32 {
+  store<i32>(list + (<usize>count << 2), e);
+  return count + 1;
+}
+
+/** Vose's alias method on the integer weights in WEIGHTS (adding up to `entries` columns of 2^capacityBits). */
+function alias(splits: usize, entries: i32, capacityBits: i32): void {
+  const capacity: i32 = 1 << capacityBits;
+  let small = 0;
+  let large = 0;
+  for (let e = 0; e < entries; e++) {
+    if (load<i32>(WEIGHTS + (<usize>e << 2)) < capacity) small = pushed(SMALL, small, e);
+    else large = pushed(LARGE, large, e);
+  }
+  while (small > 0 && large > 0) {
+    small--;
+    const s = load<i32>(SMALL + (<usize>small << 2));
+    const l = load<i32>(LARGE + (<usize>(large - 1) << 2));
+    const weight = load<i32>(WEIGHTS + (<usize>s << 2));
+    store<i32>(splits + (<usize>s << 2), (weight << 8) | l);
+    const left = load<i32>(WEIGHTS + (<usize>l << 2)) - (capacity - weight);
+    store<i32>(WEIGHTS + (<usize>l << 2), left);
+    if (left < capacity) {
+      large--;
+      small = pushed(SMALL, small, l);
+    }
+  }
+  // What is left holds exactly one column's capacity each (the integer weights add up exactly).
+  while (large > 0) {
+    large--;
+    const l = load<i32>(LARGE + (<usize>large << 2));
+    store<i32>(splits + (<usize>l << 2), (capacity << 8) | l);
+  }
+  while (small > 0) {
+    small--;
+    const s = load<i32>(SMALL + (<usize>small << 2));
+    store<i32>(splits + (<usize>s << 2), (capacity << 8) | s);
+  }
+}
+
+/**
+ * The cell width's bits w of a scale (Gaussian: the variance parameter s; Laplace: t), or -1 when
+ * the scale is below the cells' range (s < 64, t < 8: drawn by discrete.ts's samplers) or beyond
+ * it (w > 40). Gaussian: w = floor((e - 6) / 2) for s in [2^e, 2^(e + 1)), so s / 4^w is in
+ * [64, 256); Laplace: w = e - 3, so t / 2^w is in [8, 16).
+ */
+// @ts-ignore: decorator
+@inline export function widthBits(family: i32, scale: f64): i32 {
+  const e = <i32>(reinterpret<u64>(scale) >>> 52) - 1023; // scale > 0: its sign bit is 0
+  const w = family == GAUSSIAN ? (e - 6) >> 1 : e - 3;
+  return w >= 0 && w <= MOST_WIDTH_BITS ? w : -1;
+}
+
+/** The table (family and tier) of a scale in the cells' range with width bits w. */
+// @ts-ignore: decorator
+@inline export function tableOf(family: i32, scale: f64, w: i32): i32 {
+  const bits = reinterpret<u64>(scale);
+  // Gaussian: the binade of s / 4^w (e - 6 - 2w, 0 or 1) and 3 mantissa bits; Laplace: 4 mantissa bits.
+  const tier = family == GAUSSIAN
+    ? ((<i32>(bits >>> 52) - 1029 - 2 * w) << 3) | <i32>((bits >>> 49) & 7)
+    : <i32>((bits >>> 48) & 15);
+  return family * TIERS + tier;
+}
+
+/** The coefficient c of x = c n^2 (Gaussian, 1 / (2 s)) or c n (Laplace, 1 / t): one rounding. */
+// @ts-ignore: decorator
+@inline export function coefficientOf(family: i32, scale: f64): f64 {
+  return (family == GAUSSIAN ? 0.5 : 1.0) / scale;
+}
+
+/** x = -ln of the law at magnitude n, relative to n = 0: within 2^-51.4 relative (docs/noise.md, "Cells"). */
+// @ts-ignore: decorator
+@inline export function exponentAt(family: i32, n: f64, coefficient: f64): f64 {
+  return family == GAUSSIAN ? n * n * coefficient : n * coefficient;
+}
+
+/** The entry a word picks: its bits 62 down name a column (columnBits), the next ones, to bit 44, are compared with its threshold. */
+// @ts-ignore: decorator
+@inline export function entryOf(family: i32, table: i32, word: u64): i32 {
+  const c = columnBits(family);
+  const column = <i32>((word << 1) >>> <u64>(64 - c));
+  const split = load<i32>(splitsOf(table) + (<usize>column << 2));
+  return <i32>(((word << <u64>(1 + c)) >>> <u64>(45 + c))) < (split >> 8) ? column : split & 0xFF;
+}
+
+/** The magnitude of a cell trial: hops stretches of tailOf(family) cells out, cell `entry`, and the offset in the word's bits 43 to 44 - w. */
+// @ts-ignore: decorator
+@inline export function magnitudeOf(family: i32, word: u64, entry: i32, hops: i32, w: i32): f64 {
+  const offset = (word << 20) >>> <u64>(64 - w); // w = 0: 64-bit shifts keep all bits, so mask instead
+  return <f64><i64>((<u64>(hops * tailOf(family) + entry) << <u64>w) | (w == 0 ? 0 : offset));
+}
+
+/** below()'s answers besides 1 (V < a) and 0 (V >= a): a lies strictly inside V's interval (more bits decide), or too close to an end to tell. */
+const INSIDE: i32 = 2;
+const CLOSE: i32 = -1;
+
+/** The factor S / H_e of an entry after `hops` steps outwards, times (2^19 / H_tail)^hops. */
+// @ts-ignore: decorator
+@inline export function factorOf(family: i32, table: i32, entry: i32, hops: i32): f64 {
+  let factor = load<f64>(factorsOf(table) + (<usize>entry << 3));
+  if (hops > 0) {
+    const tail = load<f64>(factorsOf(table) + (<usize>tailOf(family) << 3));
+    for (let j = 0; j < hops; j++) factor *= tail;
+  }
+  return factor;
+}
+
+/** V's known bits in a trial word: the low 44 - w, as a double (exact). */
+// @ts-ignore: decorator
+@inline export function uniformBits(word: u64, w: i32): f64 {
+  return <f64><i64>(word & ((<u64>1 << <u64>(44 - w)) - 1));
+}
+
+/** The unit of V's known bits, 2^-(44 - w). */
+// @ts-ignore: decorator
+@inline export function uniformUnit(w: i32): f64 {
+  return reinterpret<f64>(<u64>(1023 - 44 + w) << 52);
+}
+
+/**
+ * Where V in [v, v + 1) 2^-bits lies against a, given a' within 2^-34.8 of a <= 1: 1 (V < a),
+ * 0 (V >= a), INSIDE (a strictly between the ends: the exact decision needs V's next bits), or
+ * CLOSE (a within MARGIN of an end). The ends are exact; a' -+ MARGIN rounds by 2^-53.
+ */
+// @ts-ignore: decorator
+@inline function below(v: f64, bits: i32, a: f64): i32 {
+  const unit = reinterpret<f64>(<u64>(1023 - bits) << 52);
+  const low = v * unit;
+  const high = (v + 1.0) * unit;
+  if (high <= a - MARGIN) return 1;
+  if (low >= a + MARGIN) return 0;
+  return low < a - MARGIN && a + MARGIN < high ? INSIDE : CLOSE;
+}
+
+@external("env", "exactDraw")
+declare function exactDraw(stage: i32): f64;
+
+/** The exact path's stages for cell draws (src/noise/discrete-exact.ts): a trial from its word, or its acceptance with V extended by a word. */
+export const CELL_TRIAL: i32 = 6;
+export const CELL_ACCEPT: i32 = 8;
+
+/**
+ * Hands a cell draw to the exact path (EXACT's slots: scale, hops, trial word, whether V was
+ * extended, the word extending it, table, value, width bits): at the trial (CELL_TRIAL) or at its
+ * acceptance, V already extended by `extension` if `extended` (CELL_ACCEPT). Returns the value
+ * plus the noise it finishes with.
+ */
+function handOver(stage: i32, family: i32, scale: f64, w: i32, word: u64, hops: i32, extended: i32, extension: u64, value: f64): f64 {
+  store<f64>(EXACT, scale);
+  store<f64>(EXACT, <f64>hops, 8);
+  store<u64>(EXACT, word, 16);
+  store<f64>(EXACT, <f64>extended, 24);
+  store<u64>(EXACT, extension, 32);
+  store<f64>(EXACT, <f64>tableOf(family, scale, w), 40);
+  store<f64>(EXACT, value, 48);
+  store<f64>(EXACT, <f64>w, 56);
+  return exactDraw(stage + family);
+}
+
+/**
+ * A draw of the family at a scale in the cells' range (widthBits w >= 0), one by one: from the
+ * trial word `word` after `hops` steps outwards, further words from nextWord (the coordinate's
+ * words must be set up). Returns value + noise (one rounding), finished by the exact path when
+ * double precision cannot decide (or always, with `exactOnly`).
+ */
+export function cellDraw(family: i32, scale: f64, w: i32, word: u64, hops: i32, value: f64, exactOnly: bool): f64 {
+  const table = tableOf(family, scale, w);
+  const coefficient = coefficientOf(family, scale);
+  const bits = 44 - w;
+  let trial = word;
+  let steps = hops;
+  while (true) {
+    if (exactOnly || steps >= MOST_HOPS) return handOver(CELL_TRIAL, family, scale, w, trial, steps, 0, 0, value);
+    const entry = entryOf(family, table, trial);
+    if (entry == tailOf(family)) {
+      steps++;
+      trial = nextWord();
+      continue;
+    }
+    const n = magnitudeOf(family, trial, entry, steps, w);
+    const negative = trial >>> 63;
+    if (negative == 0 || n != 0.0) {
+      const a = Math.exp(-min(exponentAt(family, n, coefficient), 700.0)) * factorOf(family, table, entry, steps);
+      const low = trial & ((<u64>1 << <u64>bits) - 1);
+      let accept = below(<f64><i64>low, bits, a);
+      if (accept == CLOSE) return handOver(CELL_ACCEPT, family, scale, w, trial, steps, 0, 0, value);
+      if (accept == INSIDE) {
+        // As the exact path does: V's bits go on in the next word; its top 53 bits decide here.
+        const extension = nextWord();
+        accept = below(<f64><i64>((low << <u64>(53 - bits)) | (extension >>> <u64>(11 + bits))), 53, a);
+        if (accept > 1 || accept < 0) return handOver(CELL_ACCEPT, family, scale, w, trial, steps, 1, extension, value);
+      }
+      if (accept > 0) return value + (negative != 0 ? -n : n);
+    }
+    steps = 0;
+    trial = nextWord();
+  }
+}
+
+/** The table of a scale (family: GAUSSIAN or LAPLACE), or -1 outside the cells' range (exact path, tests). */
+export function cellTableOf(family: i32, scale: f64): i32 {
+  const w = scale > 0.0 ? widthBits(family, scale) : -1;
+  return w < 0 ? -1 : tableOf(family, scale, w);
+}
+
+/** A table's splits (one i32 per entry) and factors (one f64 per entry), and its S (exact path, tests). */
+export function cellSplitsPointer(table: i32): usize {
+  tabulateCells();
+  return splitsOf(table);
+}
+export function cellFactorsPointer(table: i32): usize {
+  tabulateCells();
+  return factorsOf(table);
+}
+export function cellSize(table: i32): f64 {
+  tabulateCells();
+  return load<f64>(SIZES + (<usize>table << 3));
+}
