@@ -1,6 +1,7 @@
 // The release of correlated sums on the grid (src/mechanisms/correlated-grid.ts), a chunk at a
-// time: the exact integers 2 s F + s Y + Cg Z, F the sum rounded to the grid half up, rounded
-// once and scaled to the output grid, as the facade computes them, without its branch per value.
+// time, right after the chunk's noise is drawn: the exact integers 2 s F + s Y + Cg Z, F the sum
+// rounded to the grid half up, rounded once and scaled to the output grid, as the facade computes
+// them, without its branch per value.
 import { SCALES, VALUES } from "../memory";
 import { roundHalfUp } from "./discrete";
 
@@ -8,18 +9,19 @@ import { roundHalfUp } from "./discrete";
 const TWO_52: f64 = 4503599627370496.0;
 
 /**
- * For i in [0, n): VALUES[i] = (2 s F_i + s Y_i + cg z) outputGrid, with F_i = roundHalfUp(VALUES[i]
- * inverseGrid) and Y_i = SCALES[i] (s a power of two, cg and z integers), when |2 s F_i| + |s Y_i|
- * + cg |z| <= 2^52 for every i, so that every operation is exact but the last two roundings the
- * facade makes too. Returns 1 then, else 0 with VALUES no longer the sums (the facade then
- * computes the chunk itself, with BigInt where needed).
+ * For i in [0, n): SCALES[i] = (2 s F_i + s Y_i + cg z) outputGrid, with F_i = roundHalfUp(SCALES[i]
+ * inverseGrid), the sums, and Y_i = VALUES[i], the noise the discrete Gaussian kernel has just
+ * drawn there (s a power of two, cg and z integers), when |2 s F_i| + |s Y_i| + cg |z| <= 2^52 for
+ * every i, so that every operation is exact but the last two roundings the facade makes too.
+ * Returns 1 then, else 0 with SCALES no longer the sums (the facade then computes the chunk
+ * itself from its sums and the noise, still in VALUES, with BigInt where needed).
  */
 export function correlatedRelease(n: i32, s: f64, cg: f64, z: f64, inverseGrid: f64, outputGrid: f64): i32 {
   const twoS = 2.0 * s;
   const shared = cg * z;
   const sharedSize = cg * Math.abs(z);
   let exact = true;
-  for (let p = VALUES, q = SCALES, end = VALUES + (<usize>n << 3); p < end; p += 8, q += 8) {
+  for (let p = SCALES, q = VALUES, end = SCALES + (<usize>n << 3); p < end; p += 8, q += 8) {
     const twoSF = twoS * roundHalfUp(load<f64>(p) * inverseGrid);
     const sY = s * load<f64>(q);
     exact = exact & (Math.abs(twoSF) + Math.abs(sY) + sharedSize <= TWO_52);

@@ -19,8 +19,8 @@ import { drawValidated, type SampleOptions } from '../noise/samplers.js';
 import { queryEntries, roundHalfUp } from './grid.js';
 import { setAt } from '../core/arrays.js';
 import { firstOutsideInModule } from '../wasm/checks.js';
-import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
-import { wasm } from '../wasm/loader.js';
+import { copyIn, view } from '../wasm/chunks.js';
+import type { WasmExports } from '../wasm/exports.js';
 
 /**
  * What a correlated release returns.
@@ -108,18 +108,18 @@ function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
 }
 
 /**
- * out[j] = combined(2 s round(out[j] / g), s Y[j], Cg, Z) outputGrid for every j: in the module a
- * chunk at a time (assembly/noise/correlated.ts, the same operations without a branch per value),
- * and here, with BigInt where needed, for a chunk with a term beyond 2^52.
+ * out[j] = combined(2 s round(out[j] / g), s Y[j], Cg, Z) outputGrid for the chunk [start, start + n)
+ * whose noise Y the module has just drawn into its values buffer: in the module
+ * (assembly/noise/correlated.ts, the same operations without a branch per value), or here, with
+ * BigInt where needed, for a chunk with a term beyond 2^52.
  */
-function releaseInto(out: Float64Array, Y: Float64Array, s: number, Cg: number, Z: number, g: number, outputGrid: number): void {
-  const w = wasm();
-  forEachChunk(out.length, w.sampleChunkLength(), (start, n) => {
-    copyIn(w, w.valuesPointer(), out, start, n);
-    copyIn(w, w.scalesPointer(), Y, start, n);
-    if (w.correlatedRelease(n, s, Cg, Z, 1 / g, outputGrid) === 1) setAt(out, view(w, w.valuesPointer(), n), start);
-    else for (let j = start; j < start + n; j++) out[j] = combined(2 * s * roundHalfUp(out[j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
-  });
+function releaseChunk(w: WasmExports, out: Float64Array, start: number, n: number, s: number, Cg: number, Z: number, g: number, outputGrid: number): void {
+  copyIn(w, w.scalesPointer(), out, start, n);
+  if (w.correlatedRelease(n, s, Cg, Z, 1 / g, outputGrid) === 1) setAt(out, view(w, w.scalesPointer(), n), start);
+  else {
+    const Y = view(w, w.valuesPointer(), n);
+    for (let j = 0; j < n; j++) out[start + j] = combined(2 * s * roundHalfUp(out[start + j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
+  }
 }
 
 /**
@@ -156,11 +156,11 @@ export function gridCorrelatedSum(
     const out = vector('sums', sums, sumEntries, { length: d, copy: true, check: firstOutsideInModule });
     const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
     const stream = readRng(options).stream();
-    // The noises Y and Z (the shared one as coordinate d) are drawn on their own and combined
-    // exactly with 2 s F, F = round(f / g): each output is rounded once.
-    const Y = drawValidated('discreteGaussianSamples', new Float64Array(d), sigma2, stream);
+    // The noises Z (the shared one, coordinate d of the stream) and Y, a chunk at a time, each
+    // chunk combined exactly with 2 s F, F = round(f / g), as soon as it is drawn: each output is
+    // rounded once.
     const Z = drawValidated('discreteGaussianSamples', new Float64Array(1), sigma2, stream, { origin: d })[0]!;
-    releaseInto(out, Y, s, Cg, Z, g, outputGrid);
+    drawValidated('discreteGaussianSamples', out, sigma2, stream, { finish: (w, start, m) => releaseChunk(w, out, start, m, s, Cg, Z, g, outputGrid) });
     return { sums: out, count: n + Z / s };
   }
 

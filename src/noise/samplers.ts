@@ -125,6 +125,8 @@ export interface DrawOptions {
   grid?: number;
   /** The staircase kernels: per-coordinate budgets (the discrete one: t = 1/eps) and shapes (the discrete one: high parts r), the scales being the step widths. */
   staircase?: { epsilons: Float64Array; gammas: Float64Array };
+  /** Instead of copying each chunk's noise (in the module's values buffer) to the target: what to do with it, for the target's entries [start, start + n). */
+  finish?: (w: WasmExports, start: number, n: number) => void;
 }
 
 let drawing = false;
@@ -159,7 +161,8 @@ export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scal
       }
       if (add) copyIn(w, w.valuesPointer(), how.source ?? target, start, n);
       w[kernel](first, n, flags, scale, extra);
-      setAt(target, view(w, w.valuesPointer(), n), start);
+      if (how.finish) how.finish(w, start, n);
+      else setAt(target, view(w, w.valuesPointer(), n), start);
     });
     return target;
   } finally {

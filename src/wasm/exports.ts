@@ -113,6 +113,7 @@ export interface WasmExports {
   setExactOnly(on: boolean): void;
   /** -ln(u 2^-63) for 1 <= u < 2^63, as the discrete Laplace inversion computes it (tests). */
   minusLogUniformOf(u: bigint): number;
+  /** Correlated sums on the grid, a chunk: the sums in SCALES and the noise just drawn in VALUES; the release to SCALES; 1, or 0 when a term is beyond 2^52. */
   correlatedRelease(n: number, s: number, cg: number, z: number, inverseGrid: number, outputGrid: number): number;
   /** The index of the first of the n doubles at valuesPointer() outside [min, max] (0 allowed when `zero`; NaN never), or -1. */
   firstOutside(n: number, min: number, max: number, zero: boolean): number;

@@ -33,17 +33,17 @@ describe('correlatedRelease (assembly/noise/correlated.ts)', () => {
       [1, 0],
       [2 ** 20, 2 ** 12],
     ] as const) {
-      new Float64Array(w.memory.buffer, w.valuesPointer(), n).set(sums);
-      new Float64Array(w.memory.buffer, w.scalesPointer(), n).set(noise);
+      new Float64Array(w.memory.buffer, w.scalesPointer(), n).set(sums);
+      new Float64Array(w.memory.buffer, w.valuesPointer(), n).set(noise);
       expect(w.correlatedRelease(n, s, cg, z, 1 / g, outputGrid)).toBe(1);
-      const got = Array.from(new Float64Array(w.memory.buffer, w.valuesPointer(), n));
+      const got = Array.from(new Float64Array(w.memory.buffer, w.scalesPointer(), n));
       const want = Array.from(sums, (f, i) => reference(f, noise[i]!, s, cg, z, g, outputGrid));
       expect(got.map((v, i) => Object.is(v, want[i]))).not.toContain(false);
     }
     // A term sum beyond 2^52 in one value leaves the chunk to the facade; exactly 2^52 does not.
     const bound = (f: number, cg: number, z: number) => {
-      new Float64Array(w.memory.buffer, w.valuesPointer(), 3).set([1, f, 3]);
-      new Float64Array(w.memory.buffer, w.scalesPointer(), 3).set([0, 0, 0]);
+      new Float64Array(w.memory.buffer, w.scalesPointer(), 3).set([1, f, 3]);
+      new Float64Array(w.memory.buffer, w.valuesPointer(), 3).set([0, 0, 0]);
       return w.correlatedRelease(3, s, cg, z, 1 / g, outputGrid);
     };
     expect(bound(2 ** 60, 300, 5)).toBe(0);
