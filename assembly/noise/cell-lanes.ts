@@ -3,11 +3,11 @@
 // comparisons of the two are computed together, in SIMD lanes. A lane is decided only where it is
 // sure; the caller draws the others one by one, from the same word. Only the SIMD build calls
 // these.
-import { MARGIN } from "./cells";
+import { RELATIVE_MARGIN } from "./cells";
 
 // Lane constants, in linear memory: V8 rebuilds a v128 constant at every use in a loop (three
 // instructions), where a load from memory is one. 1, 2^52 (OR-ed with an integer below 2^52, its
-// bits make the double 2^52 plus that integer), 1023, MARGIN, 700, fdlibm's split of ln 2
+// bits make the double 2^52 plus that integer), 1023, 1 -+ RELATIVE_MARGIN, 700, fdlibm's split of ln 2
 // (ln2_hi = 6.93147180369123816490e-01, with 21 trailing zero bits, and ln2_lo =
 // 1.90821492927058770002e-10, as log-uniform.ts), 1/ln 2 = 1.4426950408889634 and the Taylor
 // coefficients 1/j!, j = 2 to 9, each the double nearest to it (as Python's
@@ -17,7 +17,8 @@ const LANE_TWO_52_BITS = memory.data<u64>([0x4330000000000000, 0x433000000000000
 const LANE_LN2_HI = memory.data<u64>([0x3FE62E42FEE00000, 0x3FE62E42FEE00000], 16);
 const LANE_LN2_LO = memory.data<u64>([0x3DEA39EF35793C76, 0x3DEA39EF35793C76], 16);
 const LANE_1023 = memory.data<u64>([1023, 1023], 16);
-const LANE_MARGIN = memory.data<f64>([MARGIN, MARGIN], 16);
+const LANE_UNDER = memory.data<f64>([1.0 - RELATIVE_MARGIN, 1.0 - RELATIVE_MARGIN], 16);
+const LANE_OVER = memory.data<f64>([1.0 + RELATIVE_MARGIN, 1.0 + RELATIVE_MARGIN], 16);
 const LANE_700 = memory.data<f64>([700.0, 700.0], 16);
 const LANE_LOG2E = memory.data<f64>([1.4426950408889634, 1.4426950408889634], 16);
 const EXP_TAYLOR = memory.data<f64>([
@@ -69,13 +70,12 @@ export function expMinusPairOf(x: f64): f64 {
 /**
  * The acceptances of two cell trials (cells.ts): V in [low, high) against a = exp(-x) factor, in
  * each lane. Returns a bitmask: bit l when lane l is accepted for sure, bit 2 + l when it is
- * rejected for sure (V beyond MARGIN of the computed a, as cells.ts decides one by one).
+ * rejected for sure (V beyond RELATIVE_MARGIN of the computed a, as cells.ts decides one by one).
  */
 // @ts-ignore: decorator
 @inline export function decidedPair(x: v128, factor: v128, low: v128, high: v128): i32 {
   const a = f64x2.mul(expMinusPair(x), factor);
-  const margin = v128.load(LANE_MARGIN);
-  const accepted = f64x2.le(high, f64x2.sub(a, margin));
-  const rejected = f64x2.ge(low, f64x2.add(a, margin));
+  const accepted = f64x2.le(high, f64x2.mul(a, v128.load(LANE_UNDER)));
+  const rejected = f64x2.ge(low, f64x2.mul(a, v128.load(LANE_OVER)));
   return i64x2.bitmask(accepted) | (i64x2.bitmask(rejected) << 2);
 }

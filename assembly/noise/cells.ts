@@ -9,11 +9,11 @@
 //
 // Every decision is a comparison of V with exp(-x) times a rational; it is decided in double
 // precision when V's bits lie farther from the threshold than a proven bound on the rounding
-// (MARGIN), else by the exact path (src/noise/discrete-exact.ts), which finishes the draw from
+// (RELATIVE_MARGIN), else by the exact path (src/noise/discrete-exact.ts), which finishes the draw from
 // the same words. The one-by-one draws here and the two-at-a-time lanes (cell-lanes.ts) make
 // the same decisions on the same words.
 import { nextWord } from "./random";
-import { EXACT } from "../memory";
+import { EXACT, SCALES } from "../memory";
 
 /** The families, as the exact path's stages number them (src/noise/discrete-exact.ts). */
 export const GAUSSIAN: i32 = 0;
@@ -47,8 +47,8 @@ const TOTAL_F: f64 = 524288.0;
 const MOST_WIDTH_BITS: i32 = 40;
 /** Steps outwards the double-precision draw follows; beyond (probability below 2^-200) the exact path does. */
 export const MOST_HOPS: i32 = 16;
-/** 2^-30: far above every rounding error the decisions bound (2^-34.8; docs/noise.md, "Cells"). */
-export const MARGIN: f64 = 9.313225746154785e-10;
+/** 2^-30, relative: far above every rounding error the decisions bound (2^-34.9 relative; docs/noise.md, "Cells"). */
+export const RELATIVE_MARGIN: f64 = 9.313225746154785e-10;
 
 // Per family and tier: the columns' splits (threshold << 8 | alias: entry c when the word's
 // u < threshold, else the alias), the entries' factors S / H_e (the tail's: 2^19 / H_tail), and
@@ -240,18 +240,21 @@ const CLOSE: i32 = -1;
 }
 
 /**
- * Where V in [v, v + 1) 2^-bits lies against a, given a' within 2^-34.8 of a <= 1: 1 (V < a),
- * 0 (V >= a), INSIDE (a strictly between the ends: the exact decision needs V's next bits), or
- * CLOSE (a within MARGIN of an end). The ends are exact; a' -+ MARGIN rounds by 2^-53.
+ * Where V in [v, v + 1) 2^-bits lies against a < 1, given a' within 2^-34.9 of a relative: 1
+ * (V < a), 0 (V >= a), INSIDE (a strictly between the ends: the exact decision needs V's next
+ * bits; at the top end 1, a < 1 is known exactly), or CLOSE (a within RELATIVE_MARGIN of an end).
+ * The ends are exact; a' (1 -+ RELATIVE_MARGIN) rounds by 2^-53 relative.
  */
 // @ts-ignore: decorator
 @inline function below(v: f64, bits: i32, a: f64): i32 {
   const unit = reinterpret<f64>(<u64>(1023 - bits) << 52);
   const low = v * unit;
   const high = (v + 1.0) * unit;
-  if (high <= a - MARGIN) return 1;
-  if (low >= a + MARGIN) return 0;
-  return low < a - MARGIN && a + MARGIN < high ? INSIDE : CLOSE;
+  const under = a * (1.0 - RELATIVE_MARGIN);
+  const over = a * (1.0 + RELATIVE_MARGIN);
+  if (high <= under) return 1;
+  if (low >= over) return 0;
+  return low < under && (over < high || high == 1.0) ? INSIDE : CLOSE;
 }
 
 @external("env", "exactDraw")
@@ -301,7 +304,9 @@ export function cellDraw(family: i32, scale: f64, w: i32, word: u64, hops: i32, 
     }
     const n = magnitudeOf(family, trial, entry, steps, w);
     const negative = trial >>> 63;
-    if (negative == 0 || n != 0.0) {
+    // n = 0 (cell 0, no step) has a = 1 exactly, and V < 1: kept, unless drawn with a negative sign (redrawn).
+    if (n == 0.0 && negative == 0) return value;
+    if (n != 0.0) {
       const a = Math.exp(-min(exponentAt(family, n, coefficient), 700.0)) * factorOf(family, table, entry, steps);
       const low = trial & ((<u64>1 << <u64>bits) - 1);
       let accept = below(<f64><i64>low, bits, a);
@@ -317,6 +322,48 @@ export function cellDraw(family: i32, scale: f64, w: i32, word: u64, hops: i32, 
     steps = 0;
     trial = nextWord();
   }
+}
+
+/** Where warmTables leaves what it read, so that no optimiser drops the reads. */
+const WARMED: usize = memory.data(8, 16);
+
+/** Calls with at most this many coordinates read their tables whole first (warmTables). */
+const FEW: i32 = 256;
+
+/**
+ * Reads every cache line of the tables the n scales of a short call use (SCALES, or `scale` for
+ * all), so that each draw then finds its table's entries in the cache whichever cell it picks:
+ * which entry a draw reads tells its magnitude, and a miss on a line read rarely (far cells) takes
+ * longer. A long call's time sums thousands of draws, and its own draws keep the lines it reads
+ * warm; scanning its scales would cost 5% of its time, so it is left out.
+ */
+export function warmTables(family: i32, n: i32, perCoordinate: bool, scale: f64): void {
+  let used: u32 = 0; // one bit per tier of the family
+  if (perCoordinate) {
+    if (n > FEW) return;
+    // widthBits and tableOf from the scales' bits, without a branch: the biased exponent of s in
+    // [1029, 1110] (Gaussian: w in [0, 40]) or of t in [1026, 1066] (Laplace).
+    const low: u64 = family == GAUSSIAN ? 1029 : 1026;
+    const span: u64 = family == GAUSSIAN ? 81 : 40;
+    for (let p = SCALES, end = SCALES + (<usize>n << 3); p < end; p += 8) {
+      const bits = load<u64>(p);
+      const e = bits >>> 52;
+      const tier = family == GAUSSIAN ? (((e - low) & 1) << 3) | ((bits >>> 49) & 7) : (bits >>> 48) & 15;
+      used |= <u32>(e - low <= span) << <u32>tier; // unsigned: e below `low` wraps past `span`
+    }
+  } else {
+    const w = scale > 0.0 ? widthBits(family, scale) : -1;
+    if (w >= 0) used = <u32>1 << <u32>(tableOf(family, scale, w) & 31);
+  }
+  let sum: i64 = 0;
+  for (let tier = 0; tier < TIERS; tier++) {
+    if ((used & (<u32>1 << <u32>tier)) == 0) continue;
+    const table = family * TIERS + tier;
+    const entries = <usize>1 << <usize>columnBits(family);
+    for (let p = splitsOf(table), end = p + (entries << 2); p < end; p += 64) sum += load<i32>(p);
+    for (let p = factorsOf(table), end = p + (entries << 3); p < end; p += 64) sum += load<i64>(p);
+  }
+  store<i64>(WARMED, sum);
 }
 
 /** The table of a scale (family: GAUSSIAN or LAPLACE), or -1 outside the cells' range (exact path, tests). */

@@ -23,7 +23,7 @@ import { beginCoordinate, continueCoordinate, extraWordsInto, nextWord } from ".
 import { BATCH, EPSILONS, EXACT, HOPS, PENDING, PENDING_NEXT, RANDOM, SCALES, SHAPES, SLOW, VALUES } from "../memory";
 import { ADD, exactDouble, PER_COORDINATE } from "./samplers";
 import { minusLogUniform, tabulateLogUniform } from "./log-uniform";
-import { cellDraw, coefficientOf, entryOf, exponentAt, factorOf, GAUSSIAN, LAPLACE, MARGIN, MOST_HOPS, magnitudeOf, tableOf, tabulateCells, tailOf, uniformBits, uniformUnit, widthBits } from "./cells";
+import { cellDraw, coefficientOf, entryOf, exponentAt, factorOf, GAUSSIAN, LAPLACE, MOST_HOPS, magnitudeOf, tableOf, tabulateCells, tailOf, uniformBits, uniformUnit, warmTables, widthBits } from "./cells";
 import { decidedPair } from "./cell-lanes";
 
 /**
@@ -45,6 +45,8 @@ const TWO_M50: f64 = 8.881784197001252e-16;
 /** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
 const X_TINY: f64 = 700.0;
 const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
+/** 2^-30: far above every error bounded in docs/noise.md, "The fast path" (below 2^-35 in all cases). */
+const MARGIN: f64 = 9.313225746154785e-10;
 
 let exactOnly = false;
 
@@ -268,6 +270,7 @@ function discreteSamples(family: i32, first: f64, n: i32, flags: i32, scale: f64
   const inverseGrid = 1.0 / grid;
   laplaceT = NaN; // parameters cached from an earlier call (of any kernel) are never reused
   variance = NaN;
+  warmTables(family, n, perCoordinate, scale);
   if (ASC_FEATURE_SIMD && !exactOnly) {
     for (let b = 0; b < n; b += BATCH) cellRounds(family, first, b, min(BATCH, n - b), perCoordinate, add, scale, inverseGrid, grid);
     return;

@@ -431,6 +431,26 @@ describe('the exact path: the same function of the random words, to the last dra
     w.usePoolExtras(0);
   });
 
+  it('decides in double precision where a is near 1 with V at the top of its bits, and where a is tiny with V at the bottom (wide cells)', () => {
+    // Gaussian s = 2^80: cells of 2^37 integers, V has 7 bits. An absolute margin handed both over
+    // to the exact path: near-zero noise (a within 2^-30 of 1) with V's bits all 1, one release in
+    // about 100 of those, and trials in cells of the least weight with V's bits all 0.
+    const scale = 2 ** 80;
+    const { table, word } = cellCase(0, scale);
+    const least = table.weights.findIndex((h, k) => k > 0 && h === 1n);
+    expect(least, 'a cell of weight 1').toBeGreaterThan(0);
+    expect(table.splits[least]! >> 8).toBeGreaterThan(0);
+    for (const [where, primary] of [
+      ['near 0, V at the top', word(0, 3n, (1n << 7n) - 1n)],
+      ['a cell of weight 1, V at the bottom', word(least, 5n, 0n)],
+    ] as const) {
+      const [fast, handedOver] = oneDraw('discreteGaussianSamples', scale, primary, noise, false);
+      expect(handedOver, where).toBe(false);
+      expect(fast, where).toBe(oneDraw('discreteGaussianSamples', scale, primary, noise, true)[0]);
+    }
+    w.usePoolExtras(0);
+  });
+
   it('steps outwards on the tail entry, hands the draw over after 16 steps, and finishes it as the exact path does', () => {
     // Laplace t = 15.99 (tier 15, the heaviest tail): column 255 with u = 0 picks the tail.
     const { table, word } = cellCase(1, 15.99);
