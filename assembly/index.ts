@@ -15,9 +15,9 @@ export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWor
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";
 export { discreteLaplaceSamples, discreteGaussianSamples, discreteStaircaseSamples, setExactOnly } from "./noise/discrete";
 export { correlatedRelease } from "./noise/correlated";
-export { minusLogUniformOf } from "./noise/log-uniform";
+export { minusLogUniformOf, minusLogUniformPairOf } from "./noise/log-uniform";
 export { cellTableOf, cellSplitsPointer, cellFactorsPointer, cellSize } from "./noise/cells";
-export { expMinusPairOf } from "./noise/cell-lanes";
+export { expMinusPairOf } from "./noise/exp-lanes";
 export { firstOutside } from "./checks";
 export { staircaseSamples, staircaseRadiusSamples } from "./noise/staircase";
 import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";

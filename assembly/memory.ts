@@ -37,6 +37,8 @@ export const STREAM: usize = memory.data(16, 16);
 export const EXACT: usize = memory.data(8 << 3, 16);
 /** Coordinates per batch of the discrete samplers' SIMD rounds (discrete.ts): the length of the lists. */
 export const BATCH: i32 = 2048;
+/** The discrete Laplace's L words read ahead for its SIMD trials (a word per slot of a batch), handed back if the slot's draw is finished one by one. */
+export const STASH: usize = memory.data(BATCH << 3, 16);
 /** Lists of coordinates of a batch, left by a round of SIMD trials to the next one, and each one's steps outwards (discrete.ts). */
 export const PENDING: usize = memory.data(BATCH << 2, 16);
 export const PENDING_NEXT: usize = memory.data(BATCH << 2, 16);

@@ -1,8 +1,9 @@
 // Exact discrete Laplace and discrete Gaussian noise for grid mode (docs/noise.md, "Exact discrete
-// noise"). Scales in the cells' range (cells.ts: Laplace t >= 8, Gaussian s >= 64 grid steps,
-// where grid mode's default grids put them) are drawn by cell trials, about one random word a
-// draw, two at a time in the SIMD build (cellRounds); smaller scales by the samplers below, one
-// by one.
+// noise"). Discrete Gaussian noise at variance parameters in the cells' range (cells.ts: s >= 64
+// grid steps, where grid mode's default grids put them) is drawn by cell trials, about one random
+// word a draw, two at a time in the SIMD build (cellRounds); smaller s by the sampler below, one
+// by one. Discrete Laplace noise by the sampler below, two at a time where the SIMD build is sure
+// (laplacePairs).
 //
 // Discrete Laplace, P(y) proportional to exp(-|y|/t), t > 0: a sign bit s and X = B H + L, where
 // H = floor(-(t/B) ln U) for a uniform U (so P(H >= h) = exp(-h B/t)), and L in [0, B) has
@@ -19,11 +20,12 @@
 // rational arithmetic), which makes the same decisions from the same words. Both are therefore
 // one function of the random words: the fast path only skips work. The hand-over happens for
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).
-import { beginCoordinate, continueCoordinate, extraWordsInto, nextWord } from "./random";
-import { BATCH, EPSILONS, EXACT, HOPS, PENDING, PENDING_NEXT, RANDOM, SCALES, SHAPES, SLOW, VALUES } from "../memory";
+import { beginCoordinate, extraWordsInto, nextWord, replayCoordinate } from "./random";
+import { BATCH, EPSILONS, EXACT, HOPS, PENDING, PENDING_NEXT, RANDOM, SCALES, SHAPES, SLOW, STASH, VALUES } from "../memory";
 import { ADD, exactDouble, PER_COORDINATE } from "./samplers";
-import { minusLogUniform, tabulateLogUniform } from "./log-uniform";
-import { cellDraw, coefficientOf, entryOf, exponentAt, factorOf, GAUSSIAN, LAPLACE, MOST_HOPS, magnitudeOf, tableOf, tabulateCells, tailOf, uniformBits, uniformUnit, warmTables, widthBits } from "./cells";
+import { LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
+import { laplaceMagnitudes, LOW_63, MARGIN, releasedPair, signed } from "./laplace-lanes";
+import { cellDraw, entryOf, exponentAt, factorOf, MOST_HOPS, magnitudeOf, TAIL, tableOf, tabulateCells, uniformBits, uniformUnit, warmTables, widthBits } from "./cells";
 import { decidedPair } from "./cell-lanes";
 
 /**
@@ -44,9 +46,6 @@ const GAUSSIAN_ACCEPT: i32 = 5;
 const TWO_M50: f64 = 8.881784197001252e-16;
 /** exp(-x) is bounded by 2^-1000 beyond this x, where exp's relative error is no longer small. */
 const X_TINY: f64 = 700.0;
-const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
-/** 2^-30: far above every error bounded in docs/noise.md, "The fast path" (below 2^-35 in all cases). */
-const MARGIN: f64 = 9.313225746154785e-10;
 
 let exactOnly = false;
 
@@ -243,26 +242,75 @@ function gaussian(word: u64): f64 {
 /**
  * For coordinates [0, n) of the chunk starting at coordinate `first`: VALUES[i] = grid *
  * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
- * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise).
+ * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). Every acceptance
+ * computes its exp, so no draw takes a shortcut whose use depends on its noise. The SIMD build
+ * first draws two coordinates at a time where it is sure (laplacePairs), then the others one by
+ * one from the same words, BATCH coordinates at a time.
  */
 export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
-  discreteSamples(LAPLACE, first, n, flags, scale, grid);
+  tabulateLogUniform();
+  const perCoordinate = (flags & PER_COORDINATE) != 0;
+  const add = (flags & ADD) != 0;
+  const inverseGrid = 1.0 / grid;
+  laplaceT = NaN; // parameters cached from an earlier call (of any kernel) are never reused
+  if (!perCoordinate && scale > 0.0) setLaplace(scale);
+  if (!ASC_FEATURE_SIMD || exactOnly) {
+    for (let i = 0; i < n; i++) {
+      beginCoordinate(<u64>first + <u64>i);
+      drawOne(false, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, load<u64>(RANDOM + (<usize>i << 3)), 0, add, inverseGrid, grid);
+    }
+    return;
+  }
+  for (let b = 0; b < n; b += BATCH) {
+    const m = min(BATCH, n - b);
+    extraWordsInto(STASH, first + <f64>b, 0, m, 0);
+    const count = laplacePairs(b, m, perCoordinate, add, scale, inverseGrid, grid);
+    for (let p = 0; p < count; p++) {
+      const i = load<i32>(PENDING + (<usize>p << 2));
+      replayCoordinate(<u64>first + <u64>i, 0, STASH + (<usize>(i - b) << 3), 1); // its L word, read ahead
+      drawOne(false, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, load<u64>(RANDOM + (<usize>i << 3)), 0, add, inverseGrid, grid);
+    }
+  }
+}
+
+/**
+ * The discrete Laplace draws of coordinates [b, b + m) that end at their first trial for sure,
+ * two at a time (laplaceMagnitudes; L's word of coordinate i is in STASH at slot i - b): writes
+ * their outputs, lists the other coordinates in PENDING, and returns how many it listed.
+ */
+function laplacePairs(b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
+  const scales = f64x2.splat(scale);
+  const inverseGrids = f64x2.splat(inverseGrid);
+  const grids = f64x2.splat(grid);
+  let pending = 0;
+  const end = b + m;
+  for (let i = b; i + 1 < end; i += 2) {
+    const at = <usize>i << 3;
+    const t = perCoordinate ? v128.load(SCALES + at) : scales;
+    const w = v128.load(RANDOM + at);
+    const noise = signed(laplaceMagnitudes(t, w, v128.load(STASH + (<usize>(i - b) << 3))), w);
+    const query = v128.load(VALUES + at);
+    const noisy = f64x2.gt(t, v128.load(LANE_ZERO));
+    const out = releasedPair(query, noise, noisy, add, inverseGrids, grids);
+    const missed = v128.andnot(noisy, f64x2.eq(noise, noise)); // noise drawn, and not here
+    v128.store(VALUES + at, v128.bitselect(query, out, missed));
+    const lanes = i64x2.bitmask(missed);
+    if (lanes != 0) {
+      if (lanes & 1) pending = listed(PENDING, pending, i);
+      if (lanes & 2) pending = listed(PENDING, pending, i + 1);
+    }
+  }
+  return m & 1 ? listed(PENDING, pending, end - 1) : pending;
 }
 
 /**
  * As discreteLaplaceSamples, with discrete Gaussian noise of variance parameter
- * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise).
+ * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise). s in the cells'
+ * range is drawn by cell trials (cells.ts), in the SIMD build two at a time in rounds (cellRounds),
+ * BATCH coordinates at a time; the scalar build draws every coordinate one by one, from the same
+ * words, and smaller s by the sampler above.
  */
 export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
-  discreteSamples(GAUSSIAN, first, n, flags, scale, grid);
-}
-
-/**
- * Scales in the cells' range (cells.ts) are drawn by cell trials, the others by the samplers
- * above, one by one. The SIMD build takes the cell trials two at a time (cellRounds), BATCH
- * coordinates at a time; the scalar build draws every coordinate one by one, from the same words.
- */
-function discreteSamples(family: i32, first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
   tabulateCells();
   const perCoordinate = (flags & PER_COORDINATE) != 0;
@@ -270,31 +318,31 @@ function discreteSamples(family: i32, first: f64, n: i32, flags: i32, scale: f64
   const inverseGrid = 1.0 / grid;
   laplaceT = NaN; // parameters cached from an earlier call (of any kernel) are never reused
   variance = NaN;
-  warmTables(family, n, perCoordinate, scale);
+  warmTables(n, perCoordinate, scale);
   if (ASC_FEATURE_SIMD && !exactOnly) {
-    for (let b = 0; b < n; b += BATCH) cellRounds(family, first, b, min(BATCH, n - b), perCoordinate, add, scale, inverseGrid, grid);
+    for (let b = 0; b < n; b += BATCH) cellRounds(first, b, min(BATCH, n - b), perCoordinate, add, scale, inverseGrid, grid);
     return;
   }
   for (let i = 0; i < n; i++) {
     const at = <usize>i << 3;
     beginCoordinate(<u64>first + <u64>i);
-    drawOne(family, i, perCoordinate ? load<f64>(SCALES + at) : scale, load<u64>(RANDOM + at), 0, add, inverseGrid, grid);
+    drawOne(true, i, perCoordinate ? load<f64>(SCALES + at) : scale, load<u64>(RANDOM + at), 0, add, inverseGrid, grid);
   }
 }
 
 /**
- * Draws coordinate i one by one (its extra words set up by the caller) from the trial word
- * `word`, after `hops` steps outwards (cells only), and writes its output to VALUES[i].
+ * Draws coordinate i's discrete Gaussian (`gaussianNoise`: cell trials in their range) or discrete
+ * Laplace noise one by one (its extra words set up by the caller) from the trial word `word`, after
+ * `hops` steps outwards (cells only), and writes its output to VALUES[i].
  */
-function drawOne(family: i32, i: i32, scale: f64, word: u64, hops: i32, add: bool, inverseGrid: f64, grid: f64): void {
+function drawOne(gaussianNoise: bool, i: i32, scale: f64, word: u64, hops: i32, add: bool, inverseGrid: f64, grid: f64): void {
   const at = <usize>i << 3;
   value = gridValue(at, add, inverseGrid);
   let out = value;
   if (scale > 0.0) {
-    const w = widthBits(family, scale);
-    if (w >= 0) out = cellDraw(family, scale, w, word, hops, value, exactOnly);
+    const w = gaussianNoise ? widthBits(scale) : -1;
+    if (w >= 0) out = cellDraw(scale, w, word, hops, value, exactOnly);
     else {
-      const gaussianNoise = family == GAUSSIAN;
       if (gaussianNoise) {
         if (scale != variance) setGaussian(scale);
       } else if (scale != laplaceT) setLaplace(scale);
@@ -324,23 +372,23 @@ const LAST_FEW: i32 = 4;
  * to RANDOM's slot b + j for slot j. Once LAST_FEW or fewer are left, they are drawn one by one.
  * Every coordinate reads the words it would read alone.
  */
-function cellRounds(family: i32, first: f64, b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): void {
+function cellRounds(first: f64, b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): void {
   let list = PENDING;
   let next = PENDING_NEXT;
-  let left = cellRound(family, first, b, m, 0, list, 0, perCoordinate, add, scale, inverseGrid, grid);
+  let left = cellRound(first, b, m, 0, list, 0, perCoordinate, add, scale, inverseGrid, grid);
   let before = 0; // the extra words each coordinate left has read
   while (left > LAST_FEW) {
     extraWordsInto(RANDOM + (<usize>b << 3), first, list, left, before);
     before++;
-    left = cellRound(family, first, b, left, list, next, before, perCoordinate, add, scale, inverseGrid, grid);
+    left = cellRound(first, b, left, list, next, before, perCoordinate, add, scale, inverseGrid, grid);
     const kept = list;
     list = next;
     next = kept;
   }
   for (let j = 0; j < left; j++) {
     const i = load<i32>(list + (<usize>j << 2));
-    continueCoordinate(<u64>first + <u64>i, before);
-    drawOne(family, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, nextWord(), load<i32>(HOPS + (<usize>(i - b) << 2)), add, inverseGrid, grid);
+    replayCoordinate(<u64>first + <u64>i, before, 0, 0);
+    drawOne(true, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, nextWord(), load<i32>(HOPS + (<usize>(i - b) << 2)), add, inverseGrid, grid);
   }
 }
 
@@ -353,25 +401,15 @@ function cellRounds(family: i32, first: f64, b: i32, m: i32, perCoordinate: bool
  * one from the same word: scales outside the cells' range, undecided acceptances, too many hops,
  * an odd slot out.
  */
-function cellRound(family: i32, first: f64, b: i32, m: i32, list: usize, next: usize, taken: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
+function cellRound(first: f64, b: i32, m: i32, list: usize, next: usize, taken: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
   if (list == 0) {
-    if (family == GAUSSIAN) {
-      return perCoordinate
-        ? cellPairs<Yes, Yes, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
-        : cellPairs<Yes, No, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
-    }
     return perCoordinate
-      ? cellPairs<No, Yes, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
-      : cellPairs<No, No, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
-  }
-  if (family == GAUSSIAN) {
-    return perCoordinate
-      ? cellPairs<Yes, Yes, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
-      : cellPairs<Yes, No, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
+      ? cellPairs<Yes, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
+      : cellPairs<No, No>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
   }
   return perCoordinate
-    ? cellPairs<No, Yes, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
-    : cellPairs<No, No, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
+    ? cellPairs<Yes, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid)
+    : cellPairs<No, Yes>(first, b, m, list, next, taken, add, scale, inverseGrid, grid);
 }
 
 /** Flags as type arguments (Yes or No), so that each combination is compiled without a branch on them (as in samplers.ts). */
@@ -379,19 +417,18 @@ type Yes = i32;
 type No = f64;
 
 /**
- * cellRound for the Gaussian (Yes) or Laplace (No) family, with one scale per coordinate (Yes) or
+ * cellRound with one scale per coordinate (Yes) or
  * one for all (No). A pair whose lanes are both released (or have scale 0) takes no branch but the
  * loop's; any other pair ends its lanes one by one (laneEnd).
  */
-function cellPairs<Gaussian, PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usize, next: usize, taken: i32, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
-  const family = isInteger<Gaussian>() ? GAUSSIAN : LAPLACE;
+function cellPairs<PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usize, next: usize, taken: i32, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
   const perCoordinate = isInteger<PerCoordinate>();
   const listed = isInteger<Listed>(); // a later round: slots from `list`, with hops
   // A uniform scale's parameters, once; per coordinate, lane by lane. A scale outside the cells'
   // range computes with w = 0 and table 0, and its lane is never released here.
-  const uniformW = scale > 0.0 ? widthBits(family, scale) : -1;
-  const uniformTable = uniformW >= 0 ? tableOf(family, scale, uniformW) : 0;
-  const uniformC = coefficientOf(family, scale);
+  const uniformW = scale > 0.0 ? widthBits(scale) : -1;
+  const uniformTable = uniformW >= 0 ? tableOf(scale, uniformW) : 0;
+  const uniformC = 0.5 / scale;
   let again = 0;
   let others = 0;
   for (let j = 0; j + 1 < m; j += 2) {
@@ -403,33 +440,33 @@ function cellPairs<Gaussian, PerCoordinate, Listed>(first: f64, b: i32, m: i32, 
     const hops1 = listed ? load<i32>(HOPS + (<usize>(i1 - b) << 2)) : 0;
     const s0 = perCoordinate ? load<f64>(SCALES + (<usize>i0 << 3)) : scale;
     const s1 = perCoordinate ? load<f64>(SCALES + (<usize>i1 << 3)) : scale;
-    const w0 = perCoordinate ? select<i32>(widthBits(family, s0), -1, s0 > 0.0) : uniformW;
-    const w1 = perCoordinate ? select<i32>(widthBits(family, s1), -1, s1 > 0.0) : uniformW;
+    const w0 = perCoordinate ? select<i32>(widthBits(s0), -1, s0 > 0.0) : uniformW;
+    const w1 = perCoordinate ? select<i32>(widthBits(s1), -1, s1 > 0.0) : uniformW;
     const u0 = max(w0, 0);
     const u1 = max(w1, 0);
-    const table0 = perCoordinate ? select<i32>(tableOf(family, s0, u0), 0, w0 >= 0) : uniformTable;
-    const table1 = perCoordinate ? select<i32>(tableOf(family, s1, u1), 0, w1 >= 0) : uniformTable;
-    const entry0 = entryOf(family, table0, word0);
-    const entry1 = entryOf(family, table1, word1);
-    const n0 = magnitudeOf(family, word0, entry0, hops0, u0);
-    const n1 = magnitudeOf(family, word1, entry1, hops1, u1);
-    const c0 = perCoordinate ? coefficientOf(family, s0) : uniformC;
-    const c1 = perCoordinate ? coefficientOf(family, s1) : uniformC;
+    const table0 = perCoordinate ? select<i32>(tableOf(s0, u0), 0, w0 >= 0) : uniformTable;
+    const table1 = perCoordinate ? select<i32>(tableOf(s1, u1), 0, w1 >= 0) : uniformTable;
+    const entry0 = entryOf(table0, word0);
+    const entry1 = entryOf(table1, word1);
+    const n0 = magnitudeOf(word0, entry0, hops0, u0);
+    const n1 = magnitudeOf(word1, entry1, hops1, u1);
+    const c0 = perCoordinate ? 0.5 / s0 : uniformC;
+    const c1 = perCoordinate ? 0.5 / s1 : uniformC;
     const unit0 = uniformUnit(u0);
     const unit1 = uniformUnit(u1);
     const low0 = uniformBits(word0, u0) * unit0;
     const low1 = uniformBits(word1, u1) * unit1;
     const decided = decidedPair(
-      f64x2.replace_lane(f64x2.splat(exponentAt(family, n0, c0)), 1, exponentAt(family, n1, c1)),
-      f64x2.replace_lane(f64x2.splat(factorOf(family, table0, entry0, hops0)), 1, factorOf(family, table1, entry1, hops1)),
+      f64x2.replace_lane(f64x2.splat(exponentAt(n0, c0)), 1, exponentAt(n1, c1)),
+      f64x2.replace_lane(f64x2.splat(factorOf(table0, entry0, hops0)), 1, factorOf(table1, entry1, hops1)),
       f64x2.replace_lane(f64x2.splat(low0), 1, low1),
       f64x2.replace_lane(f64x2.splat(low0 + unit0), 1, low1 + unit1),
     );
     // Released: accepted, a cell entry (not the tail), not (negative, 0); or no noise at all.
     const noisy0 = s0 > 0.0;
     const noisy1 = s1 > 0.0;
-    const released0 = !noisy0 | ((w0 >= 0) & (entry0 != tailOf(family)) & ((decided & 1) != 0) & !((word0 >>> 63 != 0) & (n0 == 0.0)));
-    const released1 = !noisy1 | ((w1 >= 0) & (entry1 != tailOf(family)) & ((decided & 2) != 0) & !((word1 >>> 63 != 0) & (n1 == 0.0)));
+    const released0 = !noisy0 | ((w0 >= 0) & (entry0 != TAIL) & ((decided & 1) != 0) & !((word0 >>> 63 != 0) & (n0 == 0.0)));
+    const released1 = !noisy1 | ((w1 >= 0) & (entry1 != TAIL) & ((decided & 2) != 0) & !((word1 >>> 63 != 0) & (n1 == 0.0)));
     // Without a branch (one that waits on the exp's chain costs that chain whenever it guesses
     // wrong): both outputs are stored, a lane not released keeping its query for a later round,
     // and the pair is listed for laneEnd unless both lanes are released.
@@ -455,16 +492,16 @@ function cellPairs<Gaussian, PerCoordinate, Listed>(first: f64, b: i32, m: i32, 
       const word = load<u64>(RANDOM + (<usize>(b + j + lane) << 3));
       const hops = listed ? load<i32>(HOPS + (<usize>(i - b) << 2)) : 0;
       const s = perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale;
-      const w = s > 0.0 ? widthBits(family, s) : -1;
-      const cellEntry = w >= 0 ? entryOf(family, tableOf(family, s, w), word) : 0;
-      const n = w >= 0 ? magnitudeOf(family, word, cellEntry, hops, w) : 0.0;
-      again = laneEnd(family, first, b, i, s, w, cellEntry, n, (entry >> 16) >> lane, word, hops, taken, next, again, add, inverseGrid, grid);
+      const w = s > 0.0 ? widthBits(s) : -1;
+      const cellEntry = w >= 0 ? entryOf(tableOf(s, w), word) : 0;
+      const n = w >= 0 ? magnitudeOf(word, cellEntry, hops, w) : 0.0;
+      again = laneEnd(first, b, i, s, w, cellEntry, n, (entry >> 16) >> lane, word, hops, taken, next, again, add, inverseGrid, grid);
     }
   }
   if (m & 1) {
     const i = listed ? load<i32>(list + (<usize>(m - 1) << 2)) : b + m - 1;
-    continueCoordinate(<u64>first + <u64>i, taken);
-    drawOne(family, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, load<u64>(RANDOM + (<usize>(b + m - 1) << 3)), listed ? load<i32>(HOPS + (<usize>(i - b) << 2)) : 0, add, inverseGrid, grid);
+    replayCoordinate(<u64>first + <u64>i, taken, 0, 0);
+    drawOne(true, i, perCoordinate ? load<f64>(SCALES + (<usize>i << 3)) : scale, load<u64>(RANDOM + (<usize>(b + m - 1) << 3)), listed ? load<i32>(HOPS + (<usize>(i - b) << 2)) : 0, add, inverseGrid, grid);
   }
   return again;
 }
@@ -474,7 +511,7 @@ function cellPairs<Gaussian, PerCoordinate, Listed>(first: f64, b: i32, m: i32, 
  * outside the cells' range), the trial's entry and magnitude n, `decided` the pair's bitmask
  * shifted to the lane (bit 0 accepted, bit 2 rejected). Returns the count of the `next` list.
  */
-function laneEnd(family: i32, first: f64, b: i32, i: i32, s: f64, w: i32, entry: i32, n: f64, decided: i32, word: u64, hops: i32, taken: i32, next: usize, again: i32, add: bool, inverseGrid: f64, grid: f64): i32 {
+function laneEnd(first: f64, b: i32, i: i32, s: f64, w: i32, entry: i32, n: f64, decided: i32, word: u64, hops: i32, taken: i32, next: usize, again: i32, add: bool, inverseGrid: f64, grid: f64): i32 {
   const at = <usize>i << 3;
   if (!(s > 0.0)) {
     store<f64>(VALUES + at, gridValue(at, add, inverseGrid) * grid);
@@ -482,7 +519,7 @@ function laneEnd(family: i32, first: f64, b: i32, i: i32, s: f64, w: i32, entry:
   }
   if (w >= 0) {
     const negative = word >>> 63;
-    if (entry == tailOf(family)) {
+    if (entry == TAIL) {
       if (hops + 1 < MOST_HOPS) {
         store<i32>(HOPS + (<usize>(i - b) << 2), hops + 1);
         return listed(next, again, i);
@@ -495,8 +532,8 @@ function laneEnd(family: i32, first: f64, b: i32, i: i32, s: f64, w: i32, entry:
       return again;
     }
   }
-  continueCoordinate(<u64>first + <u64>i, taken);
-  drawOne(family, i, s, word, hops, add, inverseGrid, grid);
+  replayCoordinate(<u64>first + <u64>i, taken, 0, 0);
+  drawOne(true, i, s, word, hops, add, inverseGrid, grid);
   return again;
 }
 

@@ -50,8 +50,68 @@ export function tabulateLogUniform(): void {
   return kf * LN2_HI - load<f64>(slice) - series + kf * LN2_LO;
 }
 
+// Lane constants of the SIMD code, in linear memory: V8 rebuilds a v128 constant at every use in
+// a loop (three instructions), where a load from memory is one.
+export const LANE_ZERO = memory.data<u64>([0, 0], 16);
+/** 2^52: OR-ed with an integer below 2^52, its bits make the double 2^52 plus that integer. */
+export const LANE_TWO_52_BITS = memory.data<u64>([0x4330000000000000, 0x4330000000000000], 16);
+const LANE_LOW_32 = memory.data<u64>([0xFFFFFFFF, 0xFFFFFFFF], 16);
+const LANE_TWO_32 = memory.data<f64>([4294967296.0, 4294967296.0], 16);
+const LANE_MANTISSA = memory.data<u64>([0x000FFFFFFFFFFFFF, 0x000FFFFFFFFFFFFF], 16);
+export const LANE_ONE = memory.data<f64>([1.0, 1.0], 16);
+const LANE_SLICE = memory.data<u64>([0x1FF, 0x1FF], 16);
+const LANE_THIRD = memory.data<f64>([0.3333333333333333, 0.3333333333333333], 16);
+const LANE_QUARTER = memory.data<f64>([0.25, 0.25], 16);
+export const LANE_HALF = memory.data<f64>([0.5, 0.5], 16);
+const LANE_1086 = memory.data<u64>([1086, 1086], 16);
+export const LANE_LN2_HI = memory.data<u64>([0x3FE62E42FEE00000, 0x3FE62E42FEE00000], 16);
+export const LANE_LN2_LO = memory.data<u64>([0x3DEA39EF35793C76, 0x3DEA39EF35793C76], 16);
+
+/**
+ * Two words below 2^63 as doubles (SIMD lanes), each rounded once: relative error at most 2^-53.
+ * WebAssembly SIMD has no conversion from 64-bit integers, so the high and low 32 bits are
+ * converted exactly through 2^52's exponent, and high 2^32 + low is rounded once.
+ */
+// @ts-ignore: decorator
+@inline export function wordsAsDoubles(u: v128): v128 {
+  const magic = v128.load(LANE_TWO_52_BITS);
+  const high = f64x2.sub(v128.or(i64x2.shr_u(u, 32), magic), magic);
+  const low = f64x2.sub(v128.or(v128.and(u, v128.load(LANE_LOW_32)), magic), magic);
+  return f64x2.add(f64x2.mul(high, v128.load(LANE_TWO_32)), low);
+}
+
+/**
+ * minusLogUniform for two words at once (SIMD lanes), given f = wordsAsDoubles(u), 1 <= u < 2^63:
+ * U = m 2^-k with m the mantissa of f and k = 63 minus f's exponent. m errs by at most 2^-53
+ * relative (under minusLogUniform's 2^-52), the steps are the same: within 2^-46 likewise.
+ */
+// @ts-ignore: decorator
+@inline export function minusLogUniformPair(f: v128): v128 {
+  const one = v128.load(LANE_ONE);
+  const m = v128.or(v128.and(f, v128.load(LANE_MANTISSA)), one);
+  const j = v128.and(i64x2.shr_u(f, 43), v128.load(LANE_SLICE));
+  const slice0 = v128.load(TABLE + (<usize>i64x2.extract_lane(j, 0) << 4));
+  const slice1 = v128.load(TABLE + (<usize>i64x2.extract_lane(j, 1) << 4));
+  const r = f64x2.sub(f64x2.mul(m, v128.shuffle<i64>(slice0, slice1, 1, 3)), one);
+  const r2 = f64x2.mul(r, r);
+  const cubic = f64x2.mul(r2, f64x2.mul(r, f64x2.sub(v128.load(LANE_THIRD), f64x2.mul(v128.load(LANE_QUARTER), r))));
+  const series = f64x2.add(f64x2.sub(r, f64x2.mul(v128.load(LANE_HALF), r2)), cubic);
+  // k = 63 - (exponent of f) = 1086 - its biased exponent, exactly as a double.
+  const magic = v128.load(LANE_TWO_52_BITS);
+  const k = f64x2.sub(v128.or(i64x2.sub(v128.load(LANE_1086), i64x2.shr_u(f, 52)), magic), magic);
+  const lnC = v128.shuffle<i64>(slice0, slice1, 0, 2);
+  return f64x2.add(f64x2.sub(f64x2.sub(f64x2.mul(k, v128.load(LANE_LN2_HI)), lnC), series), f64x2.mul(k, v128.load(LANE_LN2_LO)));
+}
+
 /** minusLogUniform for tests (u as a 64-bit integer). */
 export function minusLogUniformOf(u: u64): f64 {
   tabulateLogUniform();
   return minusLogUniform(u);
+}
+
+/** minusLogUniformPair for tests, in its second lane (the scalar minusLogUniform in the scalar build). */
+export function minusLogUniformPairOf(u: u64): f64 {
+  tabulateLogUniform();
+  if (!ASC_FEATURE_SIMD) return minusLogUniform(u);
+  return f64x2.extract_lane(minusLogUniformPair(wordsAsDoubles(i64x2.replace_lane(i64x2.splat(1), 1, u))), 1);
 }

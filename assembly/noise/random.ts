@@ -79,28 +79,41 @@ export function usePoolExtras(count: i32): void {
 /** The coordinate being drawn and how many extra words it has taken (for the exact slow path). */
 let current: u64 = 0;
 let taken: u64 = 0;
+/** Words of the current coordinate read ahead (at `replayAt`) and not yet handed out again. */
+let replayAt: usize = 0;
+let replayLeft: i32 = 0;
 
 /** Starts the extra words of coordinate i. */
 // @ts-ignore: decorator
 @inline export function beginCoordinate(i: u64): void {
   current = i;
   taken = 0;
+  replayLeft = 0;
 }
 
 /**
- * Continues coordinate i after its first `before` extra words, read earlier (by a SIMD round of
- * the discrete samplers): the source goes on after them.
+ * Continues coordinate i after its first `before` extra words, the next `count` of them being the
+ * ones already read and kept at `at`, `at` + 8, ...: the draw sees the words it would have
+ * seen, and the source goes on after them.
  */
 // @ts-ignore: decorator
-@inline export function continueCoordinate(i: u64, before: i32): void {
+@inline export function replayCoordinate(i: u64, before: i32, at: usize, count: i32): void {
   current = i;
   taken = <u64>before;
+  replayAt = at;
+  replayLeft = count;
 }
 
 /** The next extra word of the current coordinate (inlined into the samplers' loops). */
 // @ts-ignore: decorator
 @inline export function nextWord(): u64 {
   const k = taken++;
+  if (replayLeft > 0) {
+    replayLeft--;
+    const word = load<u64>(replayAt);
+    replayAt += 8;
+    return word;
+  }
   if (seeded) return extraWord(current, k);
   return poolWord();
 }
@@ -123,8 +136,8 @@ function poolWord(): u64 {
 }
 
 /**
- * Extra word k of the coordinate of each slot j in [0, m) to at + 8 j, for a SIMD round of trials
- * (the draws go on after it by continueCoordinate): slot j is coordinate first + j, or first +
+ * Extra word k of the coordinate of each slot j in [0, m) to at + 8 j, read ahead for a SIMD trial
+ * (the draws get them back by replayCoordinate): slot j is coordinate first + j, or first +
  * LIST[j] when `list` is not 0; from the seeded stream, or the pool's next m words, in order.
  */
 export function extraWordsInto(at: usize, first: f64, list: usize, m: i32, k: i32): void {

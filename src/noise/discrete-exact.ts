@@ -231,43 +231,33 @@ export interface CellTable {
   size: bigint;
 }
 
-/** The bits of a cell trial's word naming an alias column: 7 for the Gaussian (family 0), 8 for the Laplace; the tail is the last entry. */
-export const cellColumnBits = (family: number) => (family === 0 ? 7 : 8);
+/** A cell table's entries: 127 cells and the tail, one per column of its alias table (7 bits of a trial's word). */
+const CELL_ENTRIES = 128;
+const CELL_TAIL = 127;
 
-/** The discrete Gaussian's (family 0: s) or discrete Laplace's (1: t) exponent at magnitude n: n^2 / (2 s) or n / t. */
-function cellExponent(family: number, n: bigint, scale: Ratio): Ratio {
-  return family === 0 ? { n: n * n * scale.d, d: 2n * scale.n } : { n: n * scale.d, d: scale.n };
+/** The discrete Gaussian's exponent at magnitude n, n^2 / (2 s). */
+function cellExponent(n: bigint, s: Ratio): Ratio {
+  return { n: n * n * s.d, d: 2n * s.n };
 }
 
 /**
  * A cell draw (docs/noise.md, "Cells") from its trial word after `hops` steps outwards, with cells
  * of 2^w integers; `extension`, when given, is the word that already extends the trial's V.
  */
-function cellDraw(
-  family: number,
-  scale: number,
-  table: CellTable,
-  w: number,
-  word: bigint,
-  hops: number,
-  extension: bigint | undefined,
-  next: NextWord,
-): bigint {
+function cellDraw(scale: number, table: CellTable, w: number, word: bigint, hops: number, extension: bigint | undefined, next: NextWord): bigint {
   const bits = 44 - w;
   const s = ratioOf(scale);
-  const c = BigInt(cellColumnBits(family));
-  const tail = table.weights.length - 1;
   for (;;) {
-    const column = Number((word >> (63n - c)) & ((1n << c) - 1n));
+    const column = Number((word >> 56n) & 127n);
     const split = table.splits[column]!;
-    const entry = Number((word >> 44n) & ((1n << (19n - c)) - 1n)) < split >> 8 ? column : split & 0xff;
-    if (entry === tail) {
+    const entry = Number((word >> 44n) & 0xfffn) < split >> 8 ? column : split & 0xff;
+    if (entry === CELL_TAIL) {
       hops++;
       word = next();
       continue;
     }
     const offset = (word >> BigInt(bits)) & ((1n << BigInt(w)) - 1n);
-    const n = (BigInt(hops * tail + entry) << BigInt(w)) | offset;
+    const n = (BigInt(hops * CELL_TAIL + entry) << BigInt(w)) | offset;
     const negative = word >> 63n === 1n;
     if (!negative || n !== 0n) {
       const v = new LazyUniform(word & ((1n << BigInt(bits)) - 1n), bits, next);
@@ -276,8 +266,8 @@ function cellDraw(
         v.k += 64;
       }
       // Kept when V < exp(-x) S / (H_entry (H_tail / 2^19)^hops).
-      const f = { n: table.weights[entry]! * table.weights[tail]! ** BigInt(hops), d: table.size << BigInt(19 * hops) };
-      if (belowExp(v, cellExponent(family, n, s), f)) return negative ? -n : n;
+      const f = { n: table.weights[entry]! * table.weights[CELL_TAIL]! ** BigInt(hops), d: table.size << BigInt(19 * hops) };
+      if (belowExp(v, cellExponent(n, s), f)) return negative ? -n : n;
     }
     extension = undefined;
     hops = 0;
@@ -285,8 +275,8 @@ function cellDraw(
   }
 }
 
-/** The stages of discrete.ts and cells.ts at which a draw is handed over (a cell stage plus its family, 0 or 1). */
-export const STAGES = { laplaceTrial: 1, laplaceRemainder: 2, gaussianTrial: 3, gaussianRemainder: 4, gaussianAccept: 5, cellTrial: 6, cellAccept: 8 } as const;
+/** The stages of discrete.ts and cells.ts at which a draw is handed over. */
+export const STAGES = { laplaceTrial: 1, laplaceRemainder: 2, gaussianTrial: 3, gaussianRemainder: 4, gaussianAccept: 5, cellTrial: 6, cellAccept: 7 } as const;
 
 /** The state discrete.ts writes before handing a draw over (its EXACT slots). */
 export interface DrawState {
@@ -333,7 +323,7 @@ export function finishDraw(stage: number, state: DrawState, next: NextWord): num
 
 /** The state cells.ts writes before handing a cell draw over (its EXACT slots). */
 export interface CellState {
-  /** s (Gaussian) or t (Laplace). */
+  /** The variance parameter s. */
   scale: number;
   /** Steps outwards before the trial. */
   hops: number;
@@ -348,33 +338,19 @@ export interface CellState {
   value: number;
 }
 
-/** Finishes a handed-over cell draw (stage cellTrial or cellAccept plus the family) exactly: value + noise, rounded once. */
+/** Finishes a handed-over cell draw (stage cellTrial or cellAccept) exactly: value + noise, rounded once. */
 export function finishCellDraw(stage: number, state: CellState, next: NextWord): number {
-  const family = stage & 1;
-  if (stage - family !== STAGES.cellTrial && stage - family !== STAGES.cellAccept) throw new Error(`dpnoise: internal error: unknown sampler stage ${stage}.`);
-  const noise = cellDraw(
-    family,
-    state.scale,
-    state.table,
-    state.w,
-    state.word,
-    state.hops,
-    stage - family === STAGES.cellAccept ? state.extension : undefined,
-    next,
-  );
+  if (stage !== STAGES.cellTrial && stage !== STAGES.cellAccept) throw new Error(`dpnoise: internal error: unknown sampler stage ${stage}.`);
+  const noise = cellDraw(state.scale, state.table, state.w, state.word, state.hops, stage === STAGES.cellAccept ? state.extension : undefined, next);
   return Number(BigInt(state.value) + noise);
 }
 
-/**
- * Cell table `index` of the module (the Gaussian's 16 tiers, then the Laplace's): the splits, and
- * the weights from the factors S / H_e (H_e = S / factor, exactly: both below 2^20) and 2^19 / H_tail.
- */
+/** Cell table `index` of the module (a tier): the splits, and the weights from the factors S / H_e (H_e = S / factor, exactly: both below 2^20) and 2^19 / H_tail. */
 export function cellTable(w: WasmExports, index: number): CellTable {
-  const entries = 1 << cellColumnBits(index < 16 ? 0 : 1);
-  const splits = new Int32Array(w.memory.buffer, w.cellSplitsPointer(index), entries).slice();
-  const factors = new Float64Array(w.memory.buffer, w.cellFactorsPointer(index), entries);
+  const splits = new Int32Array(w.memory.buffer, w.cellSplitsPointer(index), CELL_ENTRIES).slice();
+  const factors = new Float64Array(w.memory.buffer, w.cellFactorsPointer(index), CELL_ENTRIES);
   const size = w.cellSize(index);
-  const weights = Array.from(factors, (f, e) => BigInt(Math.round((e === entries - 1 ? 2 ** 19 : size) / f)));
+  const weights = Array.from(factors, (f, e) => BigInt(Math.round((e === CELL_TAIL ? 2 ** 19 : size) / f)));
   if (weights.reduce((a, b) => a + b, 0n) !== 1n << 19n) throw new Error('dpnoise: internal error: a cell table does not add up.');
   return { splits, weights, size: BigInt(size) };
 }

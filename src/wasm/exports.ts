@@ -113,15 +113,17 @@ export interface WasmExports {
   setExactOnly(on: boolean): void;
   /** -ln(u 2^-63) for 1 <= u < 2^63, as the discrete Laplace inversion computes it (tests). */
   minusLogUniformOf(u: bigint): number;
+  /** minusLogUniformOf as the SIMD build's lanes compute it, from u rounded to a double (tests). */
+  minusLogUniformPairOf(u: bigint): number;
   /** Correlated sums on the grid, a chunk: the sums in SCALES and the noise just drawn in VALUES; the release to SCALES; 1, or 0 when a term is beyond 2^52. */
   correlatedRelease(n: number, s: number, cg: number, z: number, inverseGrid: number, outputGrid: number): number;
   /** The index of the first of the n doubles at valuesPointer() outside [min, max] (0 allowed when `zero`; NaN never), or -1. */
   firstOutside(n: number, min: number, max: number, zero: boolean): number;
-  /** exp(-x) as the SIMD build's lanes compute it (tests; Math.exp(-x) in the scalar build). */
-  expMinusPairOf(x: number): number;
-  /** The cell draws' table of a scale (family 0: Gaussian variance s, 1: Laplace t), or -1 outside their range. */
-  cellTableOf(family: number, scale: number): number;
-  /** A cell table's column splits (an i32 per entry: threshold << 8 | alias), entry factors (an f64 per entry: S / H_e, the tail's 2^19 / H_tail) and S. */
+  /** exp(-x) as the SIMD build's lanes compute it, by the small-x polynomial if `small` (tests; Math.exp(-x) in the scalar build). */
+  expMinusPairOf(x: number, small: boolean): number;
+  /** The cell draws' table of a discrete Gaussian variance parameter, or -1 outside their range. */
+  cellTableOf(scale: number): number;
+  /** A cell table's column splits (128 i32: threshold << 8 | alias), entry factors (128 f64: S / H_e, the tail's 2^19 / H_tail) and S. */
   cellSplitsPointer(table: number): number;
   cellFactorsPointer(table: number): number;
   cellSize(table: number): number;

@@ -1,7 +1,7 @@
 // The exact discrete Laplace and discrete Gaussian samplers (assembly/noise/discrete.ts): their laws,
 // the fast path against the exact path (src/noise/discrete-exact.ts), and random words running out.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cellColumnBits, cellTable, compareWithExp, useExactPath } from '../../src/noise/discrete-exact.js';
+import { cellTable, compareWithExp, useExactPath } from '../../src/noise/discrete-exact.js';
 import { cryptoStream } from '../../src/noise/random.js';
 import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
@@ -169,9 +169,15 @@ describe("the inversion's logarithm (assembly/noise/log-uniform.ts)", () => {
     for (const u of words) worst = Math.max(worst, Math.abs(w.minusLogUniformOf(u) - reference(u)));
     expect(worst).toBeLessThanOrEqual(2 ** -46 + 2 ** -47); // measured 2^-46 (at u = 1: two ulp of 43.7, one of them the reference's)
     expect(worst).toBeGreaterThan(0); // the comparison sees rounding at all
+    // The SIMD build's two-lane version (u rounded to a double first), on the same words.
+    const simd = builds.find(([name]) => name === 'simd')![1];
+    let worstPair = 0;
+    for (const u of words) worstPair = Math.max(worstPair, Math.abs(simd.minusLogUniformPairOf(u) - reference(u)));
+    expect(worstPair).toBeLessThanOrEqual(2 ** -46 + 2 ** -47);
+    expect(worstPair).toBeGreaterThan(0);
   });
 
-  it('the lanes exp(-x) is within 2^-35 relative on [0, 700], 700 beyond, and keeps NaN (docs/noise.md, "exp in lanes")', () => {
+  it('the lanes exp(-x) is within 2^-35 relative on [0, 700] and 2^-40 on [0, 1/16] (small), 700 beyond, and keeps NaN (docs/noise.md, "exp in lanes")', () => {
     const simd = builds.find(([name]) => name === 'simd')![1];
     // Math.exp is within an ulp (2^-52 relative), far inside the bounds. The points: both sides of
     // every switch of k = nearest(x / ln 2) (the widest r), 0, the ends, and random ones.
@@ -181,78 +187,76 @@ describe("the inversion's logarithm (assembly/noise/log-uniform.ts)", () => {
       xs.push(edge, edge * (1 - 2 ** -52), edge * (1 + 2 ** -52), k * Math.LN2);
     }
     let state = 2025;
+    const smalls = [0, 2 ** -60, 1 / 32, 1 / 16];
     for (let i = 0; i < 20000; i++) {
       state = (state * 1103515245 + 12345) % 2 ** 31;
       xs.push((state / 2 ** 31) * 40);
+      smalls.push(state / 2 ** 31 / 16);
     }
-    const general = Math.max(...xs.filter((x) => x <= 700).map((x) => Math.abs(simd.expMinusPairOf(x) / Math.exp(-x) - 1)));
+    const worst = (list: number[], small: boolean) => Math.max(...list.map((x) => Math.abs(simd.expMinusPairOf(x, small) / Math.exp(-x) - 1)));
+    const general = worst(
+      xs.filter((x) => x <= 700),
+      false,
+    );
     expect(general).toBeLessThanOrEqual(2 ** -35); // measured 2^-36.6, at the widest r
     expect(general).toBeGreaterThan(2 ** -38); // the comparison sees the truncated series
-    expect(simd.expMinusPairOf(1e6)).toBe(simd.expMinusPairOf(700));
-    expect(simd.expMinusPairOf(Number.NaN)).toBeNaN();
+    const small = worst(smalls, true);
+    expect(small).toBeLessThanOrEqual(2 ** -40); // measured 2^-40.3, at 1/16
+    expect(small).toBeGreaterThan(2 ** -43);
+    expect(simd.expMinusPairOf(1e6, false)).toBe(simd.expMinusPairOf(700, false));
+    expect(simd.expMinusPairOf(Number.NaN, false)).toBeNaN(); // a lane not drawn stays undecided, never accepted
   });
 });
 
 describe('the cell tables (assembly/noise/cells.ts, docs/noise.md "Cells")', () => {
-  /** The top of a tier's range: r^2 = s / 4^w (Gaussian), rho = t / 2^w (Laplace), as rationals. */
-  const tierTop = (family: number, tier: number) =>
-    family === 0 ? { n: BigInt(2 ** (6 + (tier >> 3)) * (9 + (tier & 7))), d: 8n } : { n: BigInt(8 * (17 + tier)), d: 16n };
-  /** The bound's exponent at cell k: k^2 / (2 r^2) or k / rho at the tier's top. */
-  const exponent = (family: number, tier: number, k: number) => {
-    const top = tierTop(family, tier);
-    return family === 0 ? { n: BigInt(k * k) * top.d, d: 2n * top.n } : { n: BigInt(k) * top.d, d: top.n };
+  /** The top of a tier's range of r^2 = s / 4^w, as a rational. */
+  const tierTop = (tier: number) => ({ n: BigInt(2 ** (6 + (tier >> 3)) * (9 + (tier & 7))), d: 8n });
+  /** The bound's exponent at cell k: k^2 / (2 r^2) at the tier's top. */
+  const exponent = (tier: number, k: number) => {
+    const top = tierTop(tier);
+    return { n: BigInt(k * k) * top.d, d: 2n * top.n };
   };
 
   it('every table adds up to 2^19, its alias columns give each entry its weight, and each weight bounds the law from above, exactly', () => {
-    for (let family = 0; family < 2; family++) {
-      const entries = 1 << cellColumnBits(family);
-      const tail = entries - 1;
-      for (let tier = 0; tier < 16; tier++) {
-        const where = `family ${family}, tier ${tier}`;
-        const table = cellTable(w, family * 16 + tier); // throws unless the weights add up to 2^19
-        expect(table.weights.length, where).toBe(entries);
-        const fromColumns = new Array<bigint>(entries).fill(0n);
-        table.splits.forEach((split, column) => {
-          fromColumns[column]! += BigInt(split >> 8);
-          fromColumns[split & 0xff]! += BigInt(2 ** 19 / entries - (split >> 8));
-        });
-        expect(fromColumns, where).toEqual(table.weights);
-        expect(table.weights[0], where).toBe(table.size);
-        // H_k / S > exp(-x_k): the cells' bounds; H_tail / 2^19 > exp(-x_tail): stepping `tail` cells out.
-        for (let k = 1; k < tail; k++)
-          expect(compareWithExp({ n: table.weights[k]!, d: table.size }, exponent(family, tier, k)), `${where}, cell ${k}`).toBe(1);
-        expect(compareWithExp({ n: table.weights[tail]!, d: 1n << 19n }, exponent(family, tier, tail)), `${where}, tail`).toBe(1);
-      }
+    for (let tier = 0; tier < 16; tier++) {
+      const where = `tier ${tier}`;
+      const table = cellTable(w, tier); // throws unless the weights add up to 2^19
+      expect(table.weights.length, where).toBe(128);
+      const fromColumns = new Array<bigint>(128).fill(0n);
+      table.splits.forEach((split, column) => {
+        fromColumns[column]! += BigInt(split >> 8);
+        fromColumns[split & 0xff]! += BigInt(2 ** 12 - (split >> 8));
+      });
+      expect(fromColumns, where).toEqual(table.weights);
+      expect(table.weights[0], where).toBe(table.size);
+      // H_k / S > exp(-x_k): the cells' bounds; H_tail / 2^19 > exp(-x_127): stepping 127 cells out.
+      for (let k = 1; k < 127; k++) expect(compareWithExp({ n: table.weights[k]!, d: table.size }, exponent(tier, k)), `${where}, cell ${k}`).toBe(1);
+      expect(compareWithExp({ n: table.weights[127]!, d: 1n << 19n }, exponent(tier, 127)), `${where}, tail`).toBe(1);
     }
   });
 
-  it('a scale goes to the tier whose top bounds it, at the width that puts it in [64, 256) (s / 4^w) or [8, 16) (t / 2^w)', () => {
+  it('a variance parameter goes to the tier whose top bounds it, at the width that puts s / 4^w in [64, 256)', () => {
     let state = 99n;
-    const scales: number[] = [64, 255.99999999999997, 256, 8, 15.999999999999998, 16, 2 ** 80 * 1.999, 2 ** 40 * 1.999];
+    const scales: number[] = [64, 255.99999999999997, 256, 2 ** 86 * 1.999, 2 ** 87];
     for (let i = 0; i < 4000; i++) {
       state = (state * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
-      scales.push(2 ** (3 + (Number(state >> 11n) / 2 ** 53) * 77));
+      scales.push(2 ** (3 + (Number(state >> 11n) / 2 ** 53) * 86));
     }
     const bits = new DataView(new ArrayBuffer(8));
     for (const scale of scales) {
       bits.setFloat64(0, scale);
       const e = (bits.getUint16(0) >> 4) - 1023; // the binade of the scale, from its bits
-      for (let family = 0; family < 2; family++) {
-        const table = w.cellTableOf(family, scale);
-        const width = family === 0 ? Math.floor((e - 6) / 2) : e - 3;
-        if (width < 0 || width > 40) {
-          expect(table, `${scale}`).toBe(-1);
-          continue;
-        }
-        const reduced = scale / 2 ** (family === 0 ? 2 * width : width); // exact
-        const tier = table - 16 * family;
-        const top = tierTop(family, tier);
-        const range = family === 0 ? [64, 256] : [8, 16];
-        expect(reduced >= range[0]! && reduced < range[1]!, `${scale}`).toBe(true);
-        expect(reduced < Number(top.n) / Number(top.d), `${scale} below its tier's top`).toBe(true);
-        const bottom = family === 0 ? (2 ** (6 + (tier >> 3)) * (8 + (tier & 7))) / 8 : (8 * (16 + tier)) / 16;
-        expect(reduced >= bottom, `${scale} in its tier`).toBe(true);
+      const table = w.cellTableOf(scale);
+      const width = Math.floor((e - 6) / 2);
+      if (width < 0 || width > 40) {
+        expect(table, `${scale}`).toBe(-1);
+        continue;
       }
+      const reduced = scale / 2 ** (2 * width); // exact
+      const top = tierTop(table);
+      expect(reduced >= 64 && reduced < 256, `${scale}`).toBe(true);
+      expect(reduced < Number(top.n) / Number(top.d), `${scale} below its tier's top`).toBe(true);
+      expect(reduced >= (2 ** (6 + (table >> 3)) * (8 + (table & 7))) / 8, `${scale} in its tier`).toBe(true);
     }
   });
 });
@@ -380,54 +384,46 @@ describe('the exact path: the same function of the random words, to the last dra
     w.usePoolExtras(0);
   });
 
-  /** The cell table of a scale, and the word layout of a cell trial (assembly/noise/cells.ts). */
-  function cellCase(family: 0 | 1, scale: number) {
-    const index = w.cellTableOf(family, scale);
-    const table = cellTable(w, index);
+  /** The cell table of a variance parameter, and the word layout of a cell trial (assembly/noise/cells.ts). */
+  function cellCase(scale: number) {
+    const table = cellTable(w, w.cellTableOf(scale));
     const e = Math.floor(Math.log2(scale)); // the scales here are not near a power of two's edge
-    const width = family === 0 ? Math.floor((e - 6) / 2) : e - 3;
+    const width = Math.floor((e - 6) / 2);
     const bits = 44 - width;
     /** A word picking entry k (through its own column, u = 0), the offset and V's top bits. */
-    const word = (k: number, offset: bigint, v: bigint, negative = false) =>
-      ((negative ? 1n : 0n) << 63n) | (BigInt(k) << BigInt(63 - cellColumnBits(family))) | (offset << BigInt(bits)) | v;
+    const word = (k: number, offset: bigint, v: bigint, negative = false) => ((negative ? 1n : 0n) << 63n) | (BigInt(k) << 56n) | (offset << BigInt(bits)) | v;
     /** The acceptance threshold a of magnitude n in cell k, in double precision. */
-    const threshold = (k: number, n: number) => Math.exp(family === 0 ? -(n * n) / (2 * scale) : -n / scale) * (Number(table.size) / Number(table.weights[k]!));
+    const threshold = (k: number, n: number) => Math.exp(-(n * n) / (2 * scale)) * (Number(table.size) / Number(table.weights[k]!));
     return { table, width, bits, word, threshold };
   }
 
   it('hands a cell draw over at its acceptance (V close to the threshold; with V extended by a word) and finishes it as the exact path does', () => {
-    // Laplace t = 12: cells of one integer (w = 0), V has 44 bits; they are set to the threshold.
+    // s = 100: cells of one integer (w = 0), V has 44 bits; they are set to the threshold.
     {
-      const { table, word, threshold } = cellCase(1, 12);
+      const { table, word, threshold } = cellCase(100);
       const k = 5;
       expect(table.splits[k]! >> 8, 'cell 5 keeps part of its own column').toBeGreaterThan(0);
       const primary = word(k, 0n, BigInt(Math.floor(threshold(k, 5) * 2 ** 44)));
-      const [fast, handedOver] = oneDraw('discreteLaplaceSamples', 12, primary, noise, false);
-      expect(handedOver, 'Laplace t = 12: the fast path could not decide').toBe(true);
-      expect(fast).toBe(oneDraw('discreteLaplaceSamples', 12, primary, noise, true)[0]);
+      const [fast, handedOver] = oneDraw('discreteGaussianSamples', 100, primary, noise, false);
+      expect(handedOver, 's = 100: the fast path could not decide').toBe(true);
+      expect(fast).toBe(oneDraw('discreteGaussianSamples', 100, primary, noise, true)[0]);
     }
-    // Gaussian s = 2^76 and Laplace t = 2^38: cells of 2^35 integers, V has 9 bits; the
-    // threshold lies strictly inside their interval, so the next word extends V, whose 53 bits
-    // are then set to the threshold.
-    for (const [family, kernel, scale] of [
-      [0, 'discreteGaussianSamples', 2 ** 76],
-      [1, 'discreteLaplaceSamples', 2 ** 38],
-    ] as const) {
-      const { table, width, bits, word, threshold } = cellCase(family, scale);
-      expect([width, bits]).toEqual([35, 9]);
-      const k = 7;
-      expect(table.splits[k]! >> 8).toBeGreaterThan(0);
-      const offset = 12345n;
-      const a = threshold(k, k * 2 ** 35 + Number(offset));
-      const top = BigInt(Math.floor(a * 2 ** 53));
-      const v = top >> 44n;
-      const extension = ((top & ((1n << 44n) - 1n)) << 20n) | 0xabcden;
-      const primary = word(k, offset, v);
-      const [fast, handedOver] = oneDraw(kernel, scale, primary, [extension, ...noise], false);
-      expect(handedOver, `${kernel} at ${scale}: the fast path could not decide`).toBe(true);
-      expect(new Float64Array(w.memory.buffer, w.exactPointer(), 8)[3], 'V was extended').toBe(1);
-      expect(fast).toBe(oneDraw(kernel, scale, primary, [extension, ...noise], true)[0]);
-    }
+    // s = 2^76: cells of 2^35 integers, V has 9 bits; the threshold lies strictly inside their
+    // interval, so the next word extends V, whose 53 bits are then set to the threshold.
+    const scale = 2 ** 76;
+    const { table, width, bits, word, threshold } = cellCase(scale);
+    expect([width, bits]).toEqual([35, 9]);
+    const k = 7;
+    expect(table.splits[k]! >> 8).toBeGreaterThan(0);
+    const offset = 12345n;
+    const a = threshold(k, k * 2 ** 35 + Number(offset));
+    const top = BigInt(Math.floor(a * 2 ** 53));
+    const extension = ((top & ((1n << 44n) - 1n)) << 20n) | 0xabcden;
+    const primary = word(k, offset, top >> 44n);
+    const [fast, handedOver] = oneDraw('discreteGaussianSamples', scale, primary, [extension, ...noise], false);
+    expect(handedOver, 's = 2^76: the fast path could not decide').toBe(true);
+    expect(new Float64Array(w.memory.buffer, w.exactPointer(), 8)[3], 'V was extended').toBe(1);
+    expect(fast).toBe(oneDraw('discreteGaussianSamples', scale, primary, [extension, ...noise], true)[0]);
     w.usePoolExtras(0);
   });
 
@@ -436,7 +432,7 @@ describe('the exact path: the same function of the random words, to the last dra
     // to the exact path: near-zero noise (a within 2^-30 of 1) with V's bits all 1, one release in
     // about 100 of those, and trials in cells of the least weight with V's bits all 0.
     const scale = 2 ** 80;
-    const { table, word } = cellCase(0, scale);
+    const { table, word } = cellCase(scale);
     const least = table.weights.findIndex((h, k) => k > 0 && h === 1n);
     expect(least, 'a cell of weight 1').toBeGreaterThan(0);
     expect(table.splits[least]! >> 8).toBeGreaterThan(0);
@@ -452,15 +448,15 @@ describe('the exact path: the same function of the random words, to the last dra
   });
 
   it('steps outwards on the tail entry, hands the draw over after 16 steps, and finishes it as the exact path does', () => {
-    // Laplace t = 15.99 (tier 15, the heaviest tail): column 255 with u = 0 picks the tail.
-    const { table, word } = cellCase(1, 15.99);
-    expect(table.splits[255]! >> 8).toBeGreaterThan(0);
-    const step = word(255, 0n, 0n);
+    // s = 255 (tier 15, the heaviest tail): column 127 with u = 0 picks the tail.
+    const { table, word } = cellCase(255);
+    expect(table.splits[127]! >> 8).toBeGreaterThan(0);
+    const step = word(127, 0n, 0n);
     for (const steps of [1, 3, 17]) {
       const pool = [...Array.from({ length: steps - 1 }, () => step), ...noise, ...noise];
-      const [fast, handedOver] = oneDraw('discreteLaplaceSamples', 15.99, step, pool, false);
+      const [fast, handedOver] = oneDraw('discreteGaussianSamples', 255, step, pool, false);
       expect(handedOver, `${steps} steps`).toBe(steps >= 16);
-      expect(fast, `${steps} steps`).toBe(oneDraw('discreteLaplaceSamples', 15.99, step, pool, true)[0]);
+      expect(fast, `${steps} steps`).toBe(oneDraw('discreteGaussianSamples', 255, step, pool, true)[0]);
     }
     w.usePoolExtras(0);
   });
@@ -473,10 +469,11 @@ describe('the exact path: the same function of the random words, to the last dra
     expectLaw(csprngDraws('discreteGaussianSamples', 2, 400_000, poolWords), gaussianCdf, 2, `Gaussian, pool ${poolWords}`, rejectsCsprng);
   });
 
-  // The cell draws read further words in later rounds (extraWordsInto, in bulk) and when V is
-  // extended; 2e5 draws miss a 5% change in scale with probability below 1e-20.
+  // At large scales the SIMD build reads words ahead (extraWordsInto, in bulk): the Laplace's L
+  // words, the cell draws' words of later rounds; 2e5 draws miss a 5% change in scale with
+  // probability below 1e-20.
   it.each([1, 3])(
-    'pool of %i words: cell draws, discrete Laplace t = 1000.5 and discrete Gaussian s = 1e6 + 0.5, keep their law (chi-square with power)',
+    'pool of %i words: discrete Laplace t = 1000.5 and discrete Gaussian s = 1e6 + 0.5 (cell draws) keep their law (chi-square with power)',
     (poolWords) => {
       expectLaw(csprngDraws('discreteLaplaceSamples', 1000.5, 200_000, poolWords), laplaceCdf, 1000.5, `Laplace, pool ${poolWords}`, rejectsCsprng);
       expectLaw(csprngDraws('discreteGaussianSamples', 1e6 + 0.5, 200_000, poolWords), gaussianCdf, 1e6 + 0.5, `Gaussian, pool ${poolWords}`, rejectsCsprng);
