@@ -20,7 +20,7 @@ export const SCALES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 /** Per-coordinate budgets and shapes of the staircase sampler (its step widths are in SCALES). */
 export const EPSILONS: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 export const SHAPES: usize = memory.data(SAMPLE_CHUNK << 3, 16);
-/** One random 64-bit word per sample of the chunk (the discrete samplers' later SIMD rounds put their trial words in its used slots, discrete.ts). */
+/** One random 64-bit word per sample of the chunk (the discrete Gaussian's later SIMD rounds put their trial words in its used slots, discrete.ts). */
 export const RANDOM: usize = memory.data(SAMPLE_CHUNK << 3, 16);
 /** The CSPRNG pool of extra words (the ziggurats' slow paths, about 1% of draws; the discrete samplers' further words). */
 export const EXTRA_WORDS: i32 = 8192;

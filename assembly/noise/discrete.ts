@@ -417,9 +417,9 @@ type Yes = i32;
 type No = f64;
 
 /**
- * cellRound with one scale per coordinate (Yes) or
- * one for all (No). A pair whose lanes are both released (or have scale 0) takes no branch but the
- * loop's; any other pair ends its lanes one by one (laneEnd).
+ * cellRound with one scale per coordinate (Yes) or one for all (No), in round 1 (Listed: No) or a
+ * later one. The loop over pairs takes no branch on a decision; a pair with a lane not released
+ * is listed, and its lanes are ended after the loop (laneEnd).
  */
 function cellPairs<PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usize, next: usize, taken: i32, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
   const perCoordinate = isInteger<PerCoordinate>();
