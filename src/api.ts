@@ -85,6 +85,7 @@ export {
   type LaplaceMechanismOptions,
   type ModeChoice,
 } from './mechanisms/independent.js';
+export type { ReleaseOptions } from './mechanisms/release-options.js';
 export { staircaseMechanism, type StaircaseMechanism, type StaircaseMechanismOptions } from './mechanisms/staircase.js';
 export { type StaircaseNormMechanism, type StaircaseNormMechanismOptions, staircaseNormMechanism } from './mechanisms/staircase-norm.js';
 export { recommend, type Recommendation, type RecommendOptions } from './calibrate/recommend.js';

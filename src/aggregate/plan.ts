@@ -140,6 +140,9 @@ export function releaseVector(totals: Totals, groups: number, plan: Plan): Float
 /** Each group's vector with the plan's noise (each group's draws on their own, from `rng`). */
 export function noised(exact: Float64Array, plan: Plan, options: SampleOptions): Float64Array {
   const out = new Float64Array(exact.length);
-  for (let at = 0; at < exact.length; at += plan.length) out.set(plan.mechanism.release(exact.subarray(at, at + plan.length), options), at);
+  const { rng } = options;
+  for (let at = 0; at < exact.length; at += plan.length) {
+    plan.mechanism.release(exact.subarray(at, at + plan.length), { rng, out: out.subarray(at, at + plan.length) });
+  }
   return out;
 }

@@ -13,12 +13,11 @@
 import { independentPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import { MAX_GRID_SCALE, SAFETY } from '../core/domains.js';
 import { powerOfTwoAbove, powerOfTwoBelow, roundUp } from '../core/rounding.js';
-import { integerIn, vector } from '../core/validate.js';
-import { readRng } from '../noise/random.js';
-import { drawValidated, type SampleOptions } from '../noise/samplers.js';
+import { integerIn } from '../core/validate.js';
+import { drawValidated } from '../noise/samplers.js';
 import { queryEntries, roundHalfUp } from './grid.js';
+import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
 import { setAt } from '../core/arrays.js';
-import { firstOutsideInModule } from '../wasm/checks.js';
 import { copyIn, view } from '../wasm/chunks.js';
 import type { WasmExports } from '../wasm/exports.js';
 
@@ -55,7 +54,7 @@ export interface CorrelatedNoise {
   /** The standard mechanism's mse divided by this one's. */
   readonly gain: number;
   /** Adds the noise to copies of the sums and the count; the inputs stay untouched. */
-  release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease;
+  release(sums: Float64Array | readonly number[], count?: number, options?: ReleaseOptions): CorrelatedRelease;
 }
 
 /** What grid mode calibrates; `correlatedSum` adds d, the neighbour relation and the mode. */
@@ -152,16 +151,17 @@ export function gridCorrelatedSum(
   const outputGrid = g / (2 * s);
   const sumEntries = queryEntries(g); // checked before any noise is drawn: the exact integers stay finite
 
-  function release(sums: Float64Array | readonly number[], count?: number, options?: SampleOptions): CorrelatedRelease {
-    const out = vector('sums', sums, sumEntries, { length: d, copy: true, check: firstOutsideInModule });
+  function release(sums: Float64Array | readonly number[], count?: number, options?: ReleaseOptions): CorrelatedRelease {
+    const { source, out: given, given: returned } = readReleaseOptions(options, d);
     const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    const stream = readRng(options).stream();
+    const out = queryTarget('sums', sums, sumEntries, d, given);
+    const stream = source.stream();
     // The noises Z (the shared one, coordinate d of the stream) and Y, a chunk at a time, each
     // chunk combined exactly with 2 s F, F = round(f / g), as soon as it is drawn: each output is
     // rounded once.
     const Z = drawValidated('discreteGaussianSamples', new Float64Array(1), sigma2, stream, { origin: d })[0]!;
     drawValidated('discreteGaussianSamples', out, sigma2, stream, { finish: (w, start, m) => releaseChunk(w, out, start, m, s, Cg, Z, g, outputGrid) });
-    return { sums: out, count: n + Z / s };
+    return { sums: returned ?? out, count: n + Z / s };
   }
 
   const noise = {

@@ -15,12 +15,11 @@ import { gdpPrivacy, type GdpPrivacy, type ZcdpPrivacy } from '../accounting/pri
 import type { GaussianBudget } from '../core/budget.js';
 import { budgetOf, type Budget, BUDGET_OPTIONS, readBudget } from '../core/budget.js';
 import { MAX_SCALE, SAFETY } from '../core/domains.js';
-import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
-import { readRng } from '../noise/random.js';
-import { firstOutsideInModule } from '../wasm/checks.js';
-import { drawValidated, type SampleOptions } from '../noise/samplers.js';
+import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range } from '../core/validate.js';
+import { drawValidated } from '../noise/samplers.js';
 import { type CorrelatedNoise, type CorrelatedRelease, gridCorrelatedSum } from './correlated-grid.js';
 import { type Mode, MODE_OPTIONS, readMode } from './grid.js';
+import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
 
 export type { CorrelatedNoise, CorrelatedRelease } from './correlated-grid.js';
 
@@ -176,20 +175,21 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   }
   const releasesCount = !sparse;
 
-  function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: SampleOptions): CorrelatedRelease {
-    const values = vector('sums', sums, FINITE_ENTRIES, { length: d, copy: true, check: firstOutsideInModule });
+  function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: ReleaseOptions): CorrelatedRelease {
+    const { source, out, given } = readReleaseOptions(releaseOptions, d);
     if (releasesCount) {
       const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
       count = n;
     } else if (count !== undefined) {
       throw new TypeError('dpnoise: sparse records release the sums only; do not pass a `count`.');
     }
-    const stream = readRng(releaseOptions).stream();
+    const values = queryTarget('sums', sums, FINITE_ENTRIES, d, out);
+    const stream = source.stream();
     // The shared standard normal is coordinate d of the stream; the sums are coordinates 0..d-1.
     const g = drawValidated('gaussianSamples', new Float64Array(1), 1, stream, { origin: d })[0]!;
     drawValidated('gaussianSamples', values, independentScale, stream, { add: true, shared: sharedScale * g });
     return {
-      sums: values,
+      sums: given ?? values,
       count: releasesCount ? count! + (neighbours === 'replace-one' ? 0 : countScale * g) : undefined,
     };
   }

@@ -26,12 +26,11 @@ import {
 } from '../calibrate/allocations.js';
 import { BUDGET_OPTIONS, budgetOf, readBudget, type Target } from '../core/budget.js';
 import { frozenResult } from '../core/frozen.js';
-import { readOptions, vector } from '../core/validate.js';
+import { readOptions } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
-import { readRng } from '../noise/random.js';
-import { firstOutsideInModule } from '../wasm/checks.js';
-import { drawValidated, type SampleOptions, type Scales } from '../noise/samplers.js';
+import { drawValidated, type Scales } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
+import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
 
 /** What every independent mechanism adds to its calibration. */
 export interface Releasing {
@@ -42,7 +41,7 @@ export interface Releasing {
   /** Grid mode: whether the `fixedWork` option was passed (kept for compatibility: it changes nothing, see the option). */
   readonly fixedWork: boolean;
   /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
-  release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
+  release(query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array;
 }
 
 /**
@@ -121,9 +120,11 @@ function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64A
   const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales: parameters } : parameters;
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
   const how = { add: true, grid: mode.grid };
-  return (query: Float64Array | readonly number[], options?: SampleOptions): Float64Array => {
-    const values = vector('query', query, entries, { length, copy: true, check: firstOutsideInModule });
-    return drawValidated(kernel, values, perCoordinate, readRng(options).stream(), how);
+  return (query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array => {
+    const { source, out, given } = readReleaseOptions(options, length);
+    const values = queryTarget('query', query, entries, length, out);
+    drawValidated(kernel, values, perCoordinate, source.stream(), how);
+    return given ?? values;
   };
 }
 

@@ -4,13 +4,12 @@
 import { type PurePrivacy, purePrivacy } from '../accounting/privacy.js';
 import { type Budget, budgetOf, readBudget, type Target } from '../core/budget.js';
 import { frozenResult } from '../core/frozen.js';
-import { fail, oneOf, readOptions, vector } from '../core/validate.js';
+import { fail, oneOf, readOptions } from '../core/validate.js';
 import { laplaceCalibration, readProfile } from '../calibrate/allocations.js';
 import { bestNormShape } from '../calibrate/staircase-norms.js';
-import { readRng } from '../noise/random.js';
-import type { SampleOptions } from '../noise/samplers.js';
 import { drawNormShape, MOST_DIMENSIONS, type NormShape, NORMS } from '../noise/staircase-norm.js';
 import { queryEntries } from './grid.js';
+import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
 
 /**
  * The options of staircaseNormMechanism.
@@ -63,7 +62,7 @@ export interface StaircaseNormMechanism {
   /** Always 'continuous': released in floating point. */
   readonly mode: 'continuous';
   /** A new Float64Array: the query plus one joint staircase draw. The query is left untouched. */
-  release(query: Float64Array | readonly number[], options?: SampleOptions): Float64Array;
+  release(query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array;
 }
 
 /** 2^-52: the relative error per operation of a sum of d terms is within d of these. */
@@ -115,10 +114,12 @@ export function staircaseNormMechanism(options: StaircaseNormMechanismOptions): 
   const error = best.error * width ** p;
   const shape: NormShape = { norm, dimension, width, epsilon, gamma: best.gamma };
   const entries = queryEntries(Number.MAX_VALUE);
-  const release = (query: Float64Array | readonly number[], releaseOptions?: SampleOptions): Float64Array => {
-    const values = vector('query', query, entries, { length: dimension, copy: true });
-    const noise = drawNormShape(shape, readRng(releaseOptions));
-    return values.map((v, i) => v + noise[i]!);
+  const release = (query: Float64Array | readonly number[], releaseOptions?: ReleaseOptions): Float64Array => {
+    const { source, out, given } = readReleaseOptions(releaseOptions, dimension);
+    const values = queryTarget('query', query, entries, dimension, out);
+    const noise = drawNormShape(shape, source);
+    for (let i = 0; i < dimension; i++) values[i]! += noise[i]!;
+    return given ?? values;
   };
   return frozenResult({
     family: 'staircase',

@@ -4,13 +4,12 @@
 import { type PurePrivacy, purePrivacy } from '../accounting/privacy.js';
 import { roundUp } from '../core/rounding.js';
 import { frozenResult } from '../core/frozen.js';
-import { readOptions, vector } from '../core/validate.js';
+import { readOptions } from '../core/validate.js';
 import { PROFILE_OPTIONS, type Profile, withSensitivity } from '../calibrate/allocations.js';
 import { readStaircaseOptions, type StaircaseCalibration, type StaircaseCalibrationOptions, staircaseCalibration } from '../calibrate/staircase.js';
-import { readRng } from '../noise/random.js';
-import { firstOutsideInModule } from '../wasm/checks.js';
-import { drawValidated, type SampleOptions } from '../noise/samplers.js';
+import { drawValidated } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
+import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
 import type { ModeChoice, Releasing } from './independent.js';
 
 /**
@@ -94,9 +93,11 @@ export function staircaseMechanism(options: StaircaseMechanismOptions): Staircas
   const { calibration, grid, kernel, widths, parameters } = mode.mode === 'grid' ? onGrid(target, profile, mode) : continuous(target, profile);
   const entries = queryEntries(grid ?? Number.MAX_VALUE);
   const how = { add: true, grid, staircase: parameters };
-  const release = (query: Float64Array | readonly number[], releaseOptions?: SampleOptions): Float64Array => {
-    const values = vector('query', query, entries, { length: widths.length, copy: true, check: firstOutsideInModule });
-    return drawValidated(kernel, values, widths, readRng(releaseOptions).stream(), how);
+  const release = (query: Float64Array | readonly number[], releaseOptions?: ReleaseOptions): Float64Array => {
+    const { source, out, given } = readReleaseOptions(releaseOptions, widths.length);
+    const values = queryTarget('query', query, entries, widths.length, out);
+    drawValidated(kernel, values, widths, source.stream(), how);
+    return given ?? values;
   };
   return frozenResult({
     ...calibration,

@@ -101,7 +101,7 @@ export function newTarget(length: unknown): Float64Array {
 }
 
 /** A Float64Array the caller lends for the noise (its contents are overwritten, not read). */
-function outputArray(out: unknown): Float64Array {
+export function outputArray(out: unknown): Float64Array {
   if (!isFloat64Array(out)) throw new TypeError(`dpnoise: \`out\` must be a Float64Array; got ${describe(out)}.`);
   return plainView(out);
 }
