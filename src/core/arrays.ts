@@ -13,6 +13,7 @@ const lengthOf = getter('length');
 const setFrom = (typedArrayPrototype as { set: (source: ArrayLike<number>, offset?: number) => void }).set;
 const apply = Reflect.apply;
 const F64 = Float64Array;
+const sharedLengthOf = typeof SharedArrayBuffer === 'function' ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength')!.get! : undefined;
 
 /** The kind of a typed array ('Float64Array', 'Uint8Array', ...) from its internal slot; undefined for anything else. */
 export function typedArrayKind(value: unknown): string | undefined {
@@ -32,6 +33,25 @@ export function lengthOfArray(array: Float64Array): number {
 /** A plain Float64Array over the same memory as `array` (writes go through to the caller's array). */
 export function plainView(array: Float64Array, start = 0, length = lengthOfArray(array) - start): Float64Array {
   return new F64(apply(bufferOf, array, []) as ArrayBuffer, (apply(offsetOf, array, []) as number) + 8 * start, length);
+}
+
+/** True when `array`'s memory is a SharedArrayBuffer, which another thread may write at any time (by its intrinsic getter, which refuses any other buffer). */
+export function isShared(array: Float64Array): boolean {
+  if (sharedLengthOf === undefined) return false;
+  try {
+    apply(sharedLengthOf, apply(bufferOf, array, []), []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `a` and `b` have memory in common but do not start at the same place. */
+export function overlapsElsewhere(a: Float64Array, b: Float64Array): boolean {
+  if (apply(bufferOf, a, []) !== apply(bufferOf, b, [])) return false;
+  const [startA, startB] = [apply(offsetOf, a, []) as number, apply(offsetOf, b, []) as number];
+  const [endA, endB] = [startA + 8 * lengthOfArray(a), startB + 8 * lengthOfArray(b)];
+  return startA !== startB && startA < endB && startB < endA;
 }
 
 /** A new plain Float64Array holding a copy of `array`. */

@@ -16,7 +16,7 @@ import { powerOfTwoAbove, powerOfTwoBelow, roundUp } from '../core/rounding.js';
 import { integerIn } from '../core/validate.js';
 import { drawValidated } from '../noise/samplers.js';
 import { queryEntries, roundHalfUp } from './grid.js';
-import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
 import { setAt } from '../core/arrays.js';
 import { copyIn, view } from '../wasm/chunks.js';
 import type { WasmExports } from '../wasm/exports.js';
@@ -107,17 +107,28 @@ function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
 }
 
 /**
- * out[j] = combined(2 s round(out[j] / g), s Y[j], Cg, Z) outputGrid for the chunk [start, start + n)
+ * out[j] = combined(2 s round(sums[j] / g), s Y[j], Cg, Z) outputGrid for the chunk [start, start + n)
  * whose noise Y the module has just drawn into its values buffer: in the module
  * (assembly/noise/correlated.ts, the same operations without a branch per value), or here, with
  * BigInt where needed, for a chunk with a term beyond 2^52.
  */
-function releaseChunk(w: WasmExports, out: Float64Array, start: number, n: number, s: number, Cg: number, Z: number, g: number, outputGrid: number): void {
-  copyIn(w, w.scalesPointer(), out, start, n);
+function releaseChunk(
+  w: WasmExports,
+  sums: Float64Array,
+  out: Float64Array,
+  start: number,
+  n: number,
+  s: number,
+  Cg: number,
+  Z: number,
+  g: number,
+  outputGrid: number,
+): void {
+  copyIn(w, w.scalesPointer(), sums, start, n);
   if (w.correlatedRelease(n, s, Cg, Z, 1 / g, outputGrid) === 1) setAt(out, view(w, w.scalesPointer(), n), start);
   else {
     const Y = view(w, w.valuesPointer(), n);
-    for (let j = 0; j < n; j++) out[start + j] = combined(2 * s * roundHalfUp(out[start + j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
+    for (let j = 0; j < n; j++) out[start + j] = combined(2 * s * roundHalfUp(sums[start + j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
   }
 }
 
@@ -152,16 +163,16 @@ export function gridCorrelatedSum(
   const sumEntries = queryEntries(g); // checked before any noise is drawn: the exact integers stay finite
 
   function release(sums: Float64Array | readonly number[], count?: number, options?: ReleaseOptions): CorrelatedRelease {
-    const { source, out: given, given: returned } = readReleaseOptions(options, d);
+    const { random, out: lent, given } = readReleaseOptions(options, d);
     const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    const out = queryTarget('sums', sums, sumEntries, d, given);
-    const stream = source.stream();
+    const { exact, target: out } = releaseArrays('sums', sums, sumEntries, d, lent);
+    const stream = random.stream();
     // The noises Z (the shared one, coordinate d of the stream) and Y, a chunk at a time, each
     // chunk combined exactly with 2 s F, F = round(f / g), as soon as it is drawn: each output is
     // rounded once.
     const Z = drawValidated('discreteGaussianSamples', new Float64Array(1), sigma2, stream, { origin: d })[0]!;
-    drawValidated('discreteGaussianSamples', out, sigma2, stream, { finish: (w, start, m) => releaseChunk(w, out, start, m, s, Cg, Z, g, outputGrid) });
-    return { sums: returned ?? out, count: n + Z / s };
+    drawValidated('discreteGaussianSamples', out, sigma2, stream, { finish: (w, start, m) => releaseChunk(w, exact, out, start, m, s, Cg, Z, g, outputGrid) });
+    return { sums: given ?? out, count: n + Z / s };
   }
 
   const noise = {

@@ -19,7 +19,7 @@ import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range } f
 import { drawValidated } from '../noise/samplers.js';
 import { type CorrelatedNoise, type CorrelatedRelease, gridCorrelatedSum } from './correlated-grid.js';
 import { type Mode, MODE_OPTIONS, readMode } from './grid.js';
-import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
 
 export type { CorrelatedNoise, CorrelatedRelease } from './correlated-grid.js';
 
@@ -176,20 +176,20 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const releasesCount = !sparse;
 
   function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: ReleaseOptions): CorrelatedRelease {
-    const { source, out, given } = readReleaseOptions(releaseOptions, d);
+    const { random, out, given } = readReleaseOptions(releaseOptions, d);
     if (releasesCount) {
       const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
       count = n;
     } else if (count !== undefined) {
       throw new TypeError('dpnoise: sparse records release the sums only; do not pass a `count`.');
     }
-    const values = queryTarget('sums', sums, FINITE_ENTRIES, d, out);
-    const stream = source.stream();
+    const { exact, target } = releaseArrays('sums', sums, FINITE_ENTRIES, d, out);
+    const stream = random.stream();
     // The shared standard normal is coordinate d of the stream; the sums are coordinates 0..d-1.
     const g = drawValidated('gaussianSamples', new Float64Array(1), 1, stream, { origin: d })[0]!;
-    drawValidated('gaussianSamples', values, independentScale, stream, { add: true, shared: sharedScale * g });
+    drawValidated('gaussianSamples', target, independentScale, stream, { add: true, shared: sharedScale * g, source: exact });
     return {
-      sums: given ?? values,
+      sums: given ?? target,
       count: releasesCount ? count! + (neighbours === 'replace-one' ? 0 : countScale * g) : undefined,
     };
   }

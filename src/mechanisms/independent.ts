@@ -30,7 +30,7 @@ import { readOptions } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { drawValidated, type Scales } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
-import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
 
 /** What every independent mechanism adds to its calibration. */
 export interface Releasing {
@@ -119,12 +119,11 @@ function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64A
   const entries = queryEntries(mode.grid ?? Number.MAX_VALUE);
   const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales: parameters } : parameters;
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
-  const how = { add: true, grid: mode.grid };
   return (query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array => {
-    const { source, out, given } = readReleaseOptions(options, length);
-    const values = queryTarget('query', query, entries, length, out);
-    drawValidated(kernel, values, perCoordinate, source.stream(), how);
-    return given ?? values;
+    const { random, out, given } = readReleaseOptions(options, length);
+    const { exact, target } = releaseArrays('query', query, entries, length, out);
+    drawValidated(kernel, target, perCoordinate, random.stream(), { add: true, grid: mode.grid, source: exact });
+    return given ?? target;
   };
 }
 

@@ -1,8 +1,9 @@
 // The options of every mechanism's `release`: the random source, and `out`, an array of the
 // caller's that receives the output instead of a new one, so that releases in a loop (DP-SGD
 // steps, long vectors) allocate nothing. Every argument is read and checked before `out` is
-// written, so a call that throws leaves it as it was.
-import { setAt } from '../core/arrays.js';
+// written, so a call that throws leaves it as it was; and `out` only ever receives released
+// values, never the query itself.
+import { isFloat64Array, isShared, overlapsElsewhere } from '../core/arrays.js';
 import { type Entries, fail, readOptions, vector } from '../core/validate.js';
 import { type RandomSource, sourceOf } from '../noise/random.js';
 import { outputArray, type SampleOptions } from '../noise/samplers.js';
@@ -24,7 +25,7 @@ export interface ReleaseOptions extends SampleOptions {
 
 /** A release's options, read once: its random source, and the caller's `out` or undefined. */
 export interface ReadReleaseOptions {
-  source: RandomSource;
+  random: RandomSource;
   /** A plain view of `out` (core/arrays.ts), which the release writes. */
   out: Float64Array | undefined;
   /** The caller's `out` itself, which the release returns. */
@@ -33,22 +34,31 @@ export interface ReadReleaseOptions {
 
 /** Reads `{ rng, out }`; `out` must be a Float64Array of `length` entries. */
 export function readReleaseOptions(options: unknown, length: number): ReadReleaseOptions {
-  if (options === undefined) return { source: sourceOf(undefined), out: undefined, given: undefined };
+  if (options === undefined) return { random: sourceOf(undefined), out: undefined, given: undefined };
   const o = readOptions('options', options, ['rng', 'out']);
-  const source = sourceOf(o.rng);
-  if (o.out === undefined) return { source, out: undefined, given: undefined };
+  const random = sourceOf(o.rng);
+  if (o.out === undefined) return { random, out: undefined, given: undefined };
   const out = outputArray(o.out);
   if (out.length !== length) fail(RangeError, 'out.length', `${length} (one entry per coordinate)`, out.length);
-  return { source, out, given: o.out as Float64Array };
+  return { random, out, given: o.out as Float64Array };
+}
+
+/** Where a release reads its query (`exact`, checked) and writes its output (`target`). */
+export interface ReleaseArrays {
+  exact: Float64Array;
+  target: Float64Array;
 }
 
 /**
- * The array a release draws into, holding the query: `out` (the query checked where it is, then
- * copied in) or a new copy. Called once every other argument has been read: nothing is written
- * before the last check.
+ * The query, checked, and the release's output. Without `out`: a copy, drawn in place. With
+ * `out`: the query is read where it was checked, chunk by chunk, and `out` receives only the
+ * released values (a reader of shared memory never sees the query there, even mid-call). A copy
+ * is read instead when another thread could change the query after its check (shared memory),
+ * or when `out` overlaps it elsewhere than in place, so that the output would overwrite entries
+ * not yet read. Called once every other argument has been read.
  */
-export function queryTarget(name: string, query: unknown, entries: Entries, length: number, out: Float64Array | undefined): Float64Array {
-  if (out === undefined) return vector(name, query, entries, { length, copy: true, check: firstOutsideInModule });
-  setAt(out, vector(name, query, entries, { length, check: firstOutsideInModule }), 0);
-  return out;
+export function releaseArrays(name: string, query: unknown, entries: Entries, length: number, out: Float64Array | undefined): ReleaseArrays {
+  const copy = out === undefined || (isFloat64Array(query) && (isShared(query) || overlapsElsewhere(query, out)));
+  const exact = vector(name, query, entries, { length, copy, check: firstOutsideInModule });
+  return { exact, target: out ?? exact };
 }

@@ -9,7 +9,7 @@ import { laplaceCalibration, readProfile } from '../calibrate/allocations.js';
 import { bestNormShape } from '../calibrate/staircase-norms.js';
 import { drawNormShape, MOST_DIMENSIONS, type NormShape, NORMS } from '../noise/staircase-norm.js';
 import { queryEntries } from './grid.js';
-import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
 
 /**
  * The options of staircaseNormMechanism.
@@ -115,11 +115,11 @@ export function staircaseNormMechanism(options: StaircaseNormMechanismOptions): 
   const shape: NormShape = { norm, dimension, width, epsilon, gamma: best.gamma };
   const entries = queryEntries(Number.MAX_VALUE);
   const release = (query: Float64Array | readonly number[], releaseOptions?: ReleaseOptions): Float64Array => {
-    const { source, out, given } = readReleaseOptions(releaseOptions, dimension);
-    const values = queryTarget('query', query, entries, dimension, out);
-    const noise = drawNormShape(shape, source);
-    for (let i = 0; i < dimension; i++) values[i]! += noise[i]!;
-    return given ?? values;
+    const { random, out, given } = readReleaseOptions(releaseOptions, dimension);
+    const { exact, target } = releaseArrays('query', query, entries, dimension, out);
+    const noise = drawNormShape(shape, random);
+    for (let i = 0; i < dimension; i++) target[i] = exact[i]! + noise[i]!;
+    return given ?? target;
   };
   return frozenResult({
     family: 'staircase',

@@ -9,7 +9,7 @@ import { PROFILE_OPTIONS, type Profile, withSensitivity } from '../calibrate/all
 import { readStaircaseOptions, type StaircaseCalibration, type StaircaseCalibrationOptions, staircaseCalibration } from '../calibrate/staircase.js';
 import { drawValidated } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
-import { queryTarget, readReleaseOptions, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
 import type { ModeChoice, Releasing } from './independent.js';
 
 /**
@@ -94,10 +94,10 @@ export function staircaseMechanism(options: StaircaseMechanismOptions): Staircas
   const entries = queryEntries(grid ?? Number.MAX_VALUE);
   const how = { add: true, grid, staircase: parameters };
   const release = (query: Float64Array | readonly number[], releaseOptions?: ReleaseOptions): Float64Array => {
-    const { source, out, given } = readReleaseOptions(releaseOptions, widths.length);
-    const values = queryTarget('query', query, entries, widths.length, out);
-    drawValidated(kernel, values, widths, source.stream(), how);
-    return given ?? values;
+    const { random, out, given } = readReleaseOptions(releaseOptions, widths.length);
+    const { exact, target } = releaseArrays('query', query, entries, widths.length, out);
+    drawValidated(kernel, target, widths, random.stream(), { ...how, source: exact });
+    return given ?? target;
   };
   return frozenResult({
     ...calibration,

@@ -1,7 +1,9 @@
 // The `out` option of every mechanism's release (src/mechanisms/release-options.ts): the same
-// values as a new array, the caller's array returned, the query as `out` (in place), and a call
-// that throws, whichever argument is bad, leaving `out` as it was.
-import { describe, expect, it } from 'vitest';
+// values as a new array, the caller's array returned, the query as `out` (in place) or
+// overlapping it across chunks, a call that throws, whichever argument is bad, leaving `out` as it was; and,
+// watched mid-call from getRandomValues (as another thread could watch shared memory), `out`
+// never holding the query, and a shared query changed mid-call never reaching the draw.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   correlatedSum,
   createRng,
@@ -34,7 +36,35 @@ const RELEASES: [string, Release][] = [
 ];
 const lengthOf = (name: string) => (name === 'staircaseNormMechanism' ? 64 : K);
 
+const LONG = 20_000; // three chunks of the module's buffers: getRandomValues runs between them
+const longSensitivity = Array.from({ length: LONG }, (_, i) => 1 / (1 + (i % 7)));
+const LONG_RELEASES: [string, Release][] = [
+  ['laplaceMechanism (grid)', laplaceMechanism({ sensitivity: longSensitivity, epsilon: 1 }).release],
+  ['gaussianMechanism (grid)', gaussianMechanism({ sensitivity: longSensitivity, epsilon: 1, delta: 1e-6 }).release],
+  ['gaussianMechanism (continuous)', gaussianMechanism({ sensitivity: longSensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' }).release],
+  ['staircaseMechanism (grid)', staircaseMechanism({ sensitivity: longSensitivity, epsilon: 2 }).release],
+  ...(['grid', 'continuous'] as const).map((mode): [string, Release] => {
+    const m = correlatedSum({ dimension: LONG, epsilon: 1, delta: 1e-6, mode });
+    return [`correlatedSum (${mode})`, (q, o) => m.release(q, count, o).sums];
+  }),
+];
+
+/** Runs `watch` at every getRandomValues call of `body` (between the chunks of a draw). */
+function watching(watch: () => void, body: () => void): number {
+  const original = crypto.getRandomValues.bind(crypto);
+  let calls = 0;
+  vi.spyOn(crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+    calls++;
+    watch();
+    return original(array as never) as T;
+  });
+  body();
+  vi.restoreAllMocks();
+  return calls;
+}
+
 describe('release({ out })', () => {
+  afterEach(() => vi.restoreAllMocks());
   for (const [name, release] of RELEASES) {
     const n = lengthOf(name);
     const q = query.slice(0, n);
@@ -100,4 +130,40 @@ describe('release({ out })', () => {
     expect(m.release(query, options).length).toBe(K);
     expect(reads).toBe(1);
   });
+
+  for (const [name, release] of LONG_RELEASES) {
+    it(`${name}: \`out\` never holds the query, even mid-call; a shared query changed mid-call does not reach the draw`, () => {
+      const q = Float64Array.from({ length: LONG }, (_, i) => 10 + i / 3); // no value on any grid
+      const out = new Float64Array(LONG);
+      let exposed = 0;
+      const calls = watching(
+        () => (exposed += out.filter((y, i) => y === q[i]).length),
+        () => release(q, { out }),
+      );
+      expect(calls).toBeGreaterThan(2); // watched between chunks
+      expect(exposed).toBe(0);
+
+      const shared = new Float64Array(new SharedArrayBuffer(8 * LONG));
+      shared.set(q);
+      watching(
+        () => (shared[LONG - 1] = NaN), // as another thread could, after the query was checked
+        () => release(shared, { out }),
+      );
+      expect(Number.isFinite(out[LONG - 1]!)).toBe(true);
+    });
+
+    it(`${name}: \`out\` one entry before or after the query in the same memory`, () => {
+      // The output would overwrite entries of later chunks before they are read, were the query not copied first.
+      const q = Float64Array.from({ length: LONG }, (_, i) => 10 + i / 3);
+      const fresh = release(q, { rng: createRng({ seed: 3 }) });
+      for (const shift of [-1, 1]) {
+        const memory = new Float64Array(LONG + 1);
+        const at = shift < 0 ? 1 : 0;
+        memory.set(q, at);
+        const shifted = memory.subarray(at + shift, at + shift + LONG);
+        release(memory.subarray(at, at + LONG), { rng: createRng({ seed: 3 }), out: shifted });
+        expect(shifted).toEqual(fresh);
+      }
+    });
+  }
 });
