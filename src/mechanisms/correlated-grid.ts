@@ -53,7 +53,7 @@ export interface CorrelatedNoise {
   readonly mse: number;
   /** The standard mechanism's mse divided by this one's. */
   readonly gain: number;
-  /** Adds the noise to copies of the sums and the count; the inputs stay untouched. */
+  /** Adds the noise to copies of the sums (or writes them into `out`) and the count; the inputs stay untouched unless they are `out`. */
   release(sums: Float64Array | readonly number[], count?: number, options?: ReleaseOptions): CorrelatedRelease;
 }
 

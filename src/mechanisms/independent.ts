@@ -40,7 +40,7 @@ export interface Releasing {
   readonly grid?: number;
   /** Grid mode: whether the `fixedWork` option was passed (kept for compatibility: it changes nothing, see the option). */
   readonly fixedWork: boolean;
-  /** A new Float64Array: the query plus noise (in grid mode, on the grid). The query is left untouched. */
+  /** A new Float64Array (or `out`): the query plus noise (in grid mode, on the grid). The query is left untouched unless it is `out`. */
   release(query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array;
 }
 

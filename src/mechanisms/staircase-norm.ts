@@ -61,7 +61,7 @@ export interface StaircaseNormMechanism {
   readonly privacy: PurePrivacy;
   /** Always 'continuous': released in floating point. */
   readonly mode: 'continuous';
-  /** A new Float64Array: the query plus one joint staircase draw. The query is left untouched. */
+  /** A new Float64Array (or `out`): the query plus one joint staircase draw. The query is left untouched unless it is `out`. */
   release(query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array;
 }
 
