@@ -1,8 +1,9 @@
 // The `out` option of every mechanism's release (src/mechanisms/release-options.ts): the same
 // values as a new array, the caller's array returned, the query as `out` (in place) or
-// overlapping it across chunks, a call that throws, whichever argument is bad, leaving `out` as it was; and,
-// watched mid-call from getRandomValues (as another thread could watch shared memory), `out`
-// never holding the query, and a shared query changed mid-call never reaching the draw.
+// overlapping it across chunks, and a call that throws, whichever argument is bad, leaving `out`
+// as it was. Watched mid-call from getRandomValues (as another thread could watch shared
+// memory): `out` never holds the query, and a shared query changed mid-call never reaches the
+// draw.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   correlatedSum,
