@@ -30,12 +30,6 @@ const EXTRA_SHIFT: u64 = 24;
   return z ^ (z >>> 31);
 }
 
-/** Word j of the stream whose key and gamma are in STREAM. */
-// @ts-ignore: decorator
-@inline function streamWord(j: u64): u64 {
-  return mix64(load<u64>(STREAM) + (j + 1) * load<u64>(STREAM, 8));
-}
-
 /**
  * Writes words [first, first + count) of the seeded stream to RANDOM. Scalar in both builds:
  * WebAssembly SIMD has no native 64-bit multiply on x86 or ARM, and its emulated i64x2.mul made
