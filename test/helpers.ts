@@ -1,4 +1,5 @@
-// Shared test helpers: both WebAssembly builds, fixtures, error measures and a covariance check.
+// Shared test helpers: both WebAssembly builds, fixtures, error measures, a covariance check and
+// the check that an error withholds a private value.
 //
 // Tolerances. A tolerance on a floating-point result compared with a reference (an mpmath
 // fixture, a closed form) is written as k * EPS with a comment giving the reason for k: a
@@ -6,6 +7,7 @@
 // measured today. Statistical tolerances (standard errors, chi-square and KS critical values) are
 // not machine-epsilon tolerances; each says what it is where it is used.
 import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { expect } from 'vitest';
 import { embeddedBytes } from '../src/wasm/embedded-init.js';
 import { useExactPath } from '../src/noise/discrete-exact.js';
@@ -102,4 +104,27 @@ export function lcg(seed: number): () => number {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return state / 2 ** 32;
   };
+}
+
+/**
+ * The error `call` throws (or rejects with) for a private value: of type `ErrorType`, naming
+ * `names` (the argument, an index or a line), and holding none of `secrets` (the value's text)
+ * anywhere a caller could print it: message, properties, cause.
+ */
+export async function expectWithheld(
+  call: () => unknown,
+  ErrorType: new (...args: never[]) => Error,
+  names: readonly string[],
+  secrets: readonly string[],
+): Promise<void> {
+  let thrown: unknown;
+  try {
+    await call();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ErrorType);
+  for (const name of names) expect((thrown as Error).message).toContain(name);
+  const printed = inspect(thrown, { depth: 5 });
+  for (const secret of secrets) expect(printed).not.toContain(secret);
 }

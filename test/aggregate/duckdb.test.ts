@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutOf } from '../../src/aggregate/layout.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
 import { readSpec } from '../../src/aggregate/spec.js';
+import { expectWithheld } from '../helpers.js';
 import { engineRun, expectOneRowPerUnit, ONE_ROW, people, STATISTICS, threeRowsPerUnit } from './engine-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dpnoise-duckdb-'));
@@ -123,6 +124,23 @@ describe('the DuckDB engine', () => {
     await expect(totalsOf(bad)).rejects.toThrow(/invalid: 'drop'/);
     const totals = await totalsOf(bad, { invalid: 'drop' });
     expect(totals[0]![0]).toBe(1);
+  });
+
+  it('a non-numeric or NULL cell of a table is refused without quoting it or its row', async () => {
+    const connection = await instance.connect();
+    await connection.run(
+      "CREATE OR REPLACE TABLE texts AS SELECT * FROM (VALUES (1, 'north', '30', '100'), (2, 'north', 'John Smith', '200'), (3, 'north', NULL, '1961-04-12')) v(id, region, age, income)",
+    );
+    await expectWithheld(() => totalsOf({ connection, table: 'texts' }), RangeError, ["invalid: 'drop'"], ['John', 'Smith', '1961']);
+  });
+
+  it("a cell DuckDB's reader cannot convert (its type sniffed from earlier rows) is refused without quoting it or its line", async () => {
+    const late = join(dir, 'late.csv');
+    writeFileSync(
+      late,
+      `id,region,age,income\n${Array.from({ length: 30000 }, (_, i) => `${i},north,${i % 90},${i % 1000}`).join('\n')}\n30000,north,40,John Smith\n`,
+    );
+    await expectWithheld(() => totalsOf(late), Error, ['dpnoise: '], ['John', 'Smith', '30000,north']);
   });
 
   it('releases nothing but noise from an empty table (with its header)', async () => {

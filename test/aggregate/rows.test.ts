@@ -3,7 +3,7 @@ import { layoutOf } from '../../src/aggregate/layout.js';
 import { planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
 import { readSpec } from '../../src/aggregate/spec.js';
-import { lcg } from '../helpers.js';
+import { expectWithheld, lcg } from '../helpers.js';
 
 const options = {
   table: [],
@@ -24,6 +24,18 @@ function people(n: number, seed: number) {
 }
 
 describe('rowTotals', () => {
+  it('a row that is not an object is named by its position, never shown', async () => {
+    const spec = readSpec({ ...options, privacyUnit: undefined });
+    const layout = layoutOf(spec, false);
+    await expectWithheld(
+      () => rowTotals([{ g: 'a', x: 1 }, 'John Smith, 1961-04-12'], spec, layout),
+      TypeError,
+      ['`table[1]` must be a row object'],
+      ['John', '1961'],
+    );
+    await expectWithheld(() => rowTotals([31415.92], spec, layout), TypeError, ['`table[0]`'], ['31415']);
+  });
+
   it('clips each value to its bounds, and counts the clipped ones', () => {
     const spec = readSpec({ ...options, table: [], groups: ['a'], privacyUnit: undefined });
     const layout = layoutOf(spec, false);

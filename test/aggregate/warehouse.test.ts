@@ -8,6 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregate, aggregateFromTotals, aggregateSql, DIALECTS } from '../../src/aggregate/index.js';
 import { createBudget, createRng } from '../../src/index.js';
+import { expectWithheld } from '../helpers.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/sql/${name}`, import.meta.url), 'utf8');
 const golden = JSON.parse(fixture('spec.json'));
@@ -77,6 +78,21 @@ describe('aggregateSql and aggregateFromTotals', () => {
     expect(budget.spent.epsilon).toBe(0);
     await release(plan, rows);
     expect(budget.spent.epsilon).toBeGreaterThan(0.99);
+  });
+
+  it('never shows a total of the result: a cell that is not a whole number, or rows that are not an array, are refused by name', async () => {
+    const { sql, plan } = aggregateSql(privacy, options, { dialect: 'duckdb' });
+    const rows = await runAsWarehouse(sql);
+    const budget = createBudget(privacy);
+    const release = (r: unknown) => () => aggregateFromTotals(budget, { plan, rows: r as typeof rows });
+    // Every total of the first row of totals (counts and sums), as text a hostile file could hold.
+    const at = rows.findIndex((r) => Object.keys(r).some((k) => /^m\d+$/.test(k) && r[k] !== null));
+    const tampered = rows.map((r, i) => (i === at ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, /^m\d+$/.test(k) ? 'SECRET-123' : v])) : r));
+    await expectWithheld(release(tampered), RangeError, ['aggregated table'], ['SECRET', '123']);
+    const fractional = rows.map((r, i) => (i === at ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, /^m\d+$/.test(k) ? '31415.92' : v])) : r));
+    await expectWithheld(release(fractional), RangeError, ['aggregated table'], ['31415']);
+    await expectWithheld(release('SECRET-123'), TypeError, ['`rows` must be'], ['SECRET', '123']);
+    expect(budget.spent.epsilon).toBe(0);
   });
 
   it('reads every option once: a getter that changes between reads cannot set the query apart from its plan file', async () => {

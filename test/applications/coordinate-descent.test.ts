@@ -8,7 +8,7 @@ import {
   type NoiseWeights,
 } from '../../src/applications/coordinate-descent.js';
 import { calibrateGaussian, createRng, gaussianDelta, gaussianMu, gaussianNoise, type Allocation } from '../../src/index.js';
-import { EPS, exactSum, expectClose, SAFETY } from '../helpers.js';
+import { EPS, exactSum, expectClose, expectWithheld, SAFETY } from '../helpers.js';
 
 /**
  * An orthogonal design: n = 2^12 rows, column j = s_j times a Walsh function (signs
@@ -500,6 +500,20 @@ describe('bad input', () => {
     expect(() => coordinateDescent({ ...lasso, features: zeroColumn, passes: 1 })).toThrow(
       new RangeError('dpnoise: feature column 4 is all zeros, so it has no default step size; drop it or pass `stepSizes`.'),
     );
+  });
+
+  it('features and labels are private: an error names the entry, never its value', async () => {
+    const labels = Float64Array.from(logistic.labels, (v, i) => (i === 3 ? 0.7345 : v));
+    await expectWithheld(call({ ...logistic, labels }), RangeError, ['`labels[3]` must be -1 or 1 for the logistic loss'], ['7345']);
+    await expectWithheld(
+      call({ labels: Array.from(lasso.labels, (v, i) => (i === 5 ? 'SECRET-123' : v)) }),
+      TypeError,
+      ['`labels[5]` must be a number'],
+      ['SECRET', '123'],
+    );
+    const huge = Float64Array.from(lasso.features, (v, k) => (k === 7 ? 3.1415926e150 : v));
+    await expectWithheld(call({ features: huge }), RangeError, ['`features[7]`'], ['31415926']);
+    await expectWithheld(call({ features: 'SECRET-123' }), TypeError, ['`features` must be a Float64Array'], ['SECRET', '123']);
   });
 
   it('the other functions validate too', () => {

@@ -3,7 +3,7 @@ import { covarianceSensitivity, gramMatrix, privateCovariance } from '../../src/
 import { subspaceError, topEigenvectors } from '../../src/applications/subspaces.js';
 import { syntheticPcaData } from '../../src/applications/synthetic-pca.js';
 import { addGaussianNoise, calibrateGaussian, createRng, gaussianMechanism, gaussianMu, gaussianNoise, laplaceMechanism } from '../../src/index.js';
-import { EPS, expectClose, expectNear, SAFETY } from '../helpers.js';
+import { EPS, expectClose, expectNear, expectWithheld, SAFETY } from '../helpers.js';
 
 /**
  * The Gram matrix's upper triangle as privateCovariance sums it: each contribution x_i x_j rounded
@@ -260,6 +260,31 @@ describe('bad input', () => {
   it.each(cases.map(([call, ErrorType, message], i) => [i, call, ErrorType, message] as const))('case %i throws', (_i, call, ErrorType, message) => {
     expect(call).toThrow(ErrorType);
     expect(call).toThrow(message);
+  });
+
+  it('the data are private: a bad row or entry is named by its place, never shown', async () => {
+    const release = (data: unknown) => () => privateCovariance({ data: data as never, epsilon: 1, noise: 'laplace' });
+    await expectWithheld(
+      release([
+        [1, 0],
+        [0, 'SECRET-123'],
+      ]),
+      TypeError,
+      ['`data[1][1]` must be a number'],
+      ['SECRET', '123'],
+    );
+    await expectWithheld(release([[1, 0], 'SECRET-123']), TypeError, ['`data[1]` must be a Float64Array or an array of numbers'], ['SECRET', '123']);
+    await expectWithheld(release('SECRET-123'), TypeError, ['`data` must be an array of rows'], ['SECRET', '123']);
+    await expectWithheld(
+      () =>
+        gramMatrix([
+          [1, 0],
+          [true, 0],
+        ] as never),
+      TypeError,
+      ['`data[1][0]`'],
+      ['true'],
+    );
   });
 
   it('throws before drawing noise: a bad argument leaves the generator unused', () => {

@@ -401,6 +401,26 @@ describe.concurrent('dpnoise release', () => {
     });
   });
 
+  it('never quotes a cell of the input in an error: not a noised value, nor another field, nor a line that is not JSON or CSV', async () => {
+    const cases: Array<[string, string, string, readonly string[]]> = [
+      ['cell.csv', 'name,income\nLee,42000\nSmith,John Smith\n', 'line 3, column "income"', ['John']],
+      ['number.csv', 'name,income\nLee,42000\nSmith,0x7A69\n', 'line 3, column "income"', ['0x7A69']],
+      ['quote.csv', 'name,income\nLee,42000\nJohn "Smith",61000\n', 'line 3', ['John', 'Smith']],
+      ['closing.csv', 'name,income\nLee,42000\n"John"Smith,61000\n', 'line 3', ['John', 'Smith']],
+      ['cell.ndjson', '{"name":"Lee","income":42000}\n{"name":"x","income":"John Smith"}\n', 'line 2, key "income"', ['John']],
+      ['line.ndjson', '{"name":"Lee","income":42000}\n{"name": John Smith, "income": 61000}\n', 'line 2', ['John']],
+    ];
+    const runs = await Promise.all(
+      cases.map(([name, text]) => dpnoise('release', '--input', file(`private-${name}`, text), '--columns', 'income:0:100000', ...GAUSSIAN)),
+    );
+    runs.forEach((r, i) => {
+      const [name, , where, secrets] = cases[i]!;
+      expect(r.status, name).toBe(2);
+      expect(r.stderr, name).toContain(where);
+      for (const secret of secrets) expect(r.stderr, name).not.toContain(secret);
+    });
+  });
+
   it('parses CSV strictly: quoted commas, quotes and newlines stay in their field, a BOM is dropped', async () => {
     const input = file('quoted.csv', '\uFEFFid,note,b\r\n1,"x\ny, ""z""",2\r\n3,plain,4\r\n');
     const r = await dpnoise('release', '--input', input, '--columns', 'id:0:10,b:0:10', ...GAUSSIAN);

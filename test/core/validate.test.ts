@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { calibrateGaussian, calibrateLaplace, laplaceMechanism } from '../../src/index.js';
-import { describe as describeValue } from '../../src/core/validate.js';
+import { describeKind, describe as describeValue, FINITE_ENTRIES, integerIn, numberIn, vector } from '../../src/core/validate.js';
+import { expectWithheld } from '../helpers.js';
 
 const good = { sensitivity: [1, 2, 3], epsilon: 1, delta: 1e-5 };
 
@@ -63,5 +64,48 @@ describe('values in messages', () => {
     [() => 1, 'a function'],
   ])('%s is shown as %s', (value, shown) => {
     expect(describeValue(value)).toBe(shown);
+  });
+});
+
+describe('private values in messages: their kind, never their content', () => {
+  it.each([
+    [NaN, 'NaN'],
+    [Infinity, 'Infinity'],
+    [-Infinity, '-Infinity'],
+    [3.5, 'a number (private, not shown)'],
+    [-0, 'a number (private, not shown)'],
+    ['SECRET-123', 'a string (private, not shown)'],
+    [true, 'a boolean (private, not shown)'],
+    [10n, 'a bigint (private, not shown)'],
+    [null, 'null'],
+    [undefined, 'undefined'],
+    [[1, 2], 'an array'],
+    [new Uint8Array(2), 'a Uint8Array'],
+    [{ toString: () => 'SECRET' }, 'an object'],
+    [() => 1, 'a function'],
+  ])('%s is shown as %s', (value, shown) => {
+    expect(describeKind(value)).toBe(shown);
+  });
+
+  it('vector of private data: a string entry, a finite number out of range and a whole value of the wrong type name the place only', async () => {
+    const data = { private: true } as const;
+    await expectWithheld(() => vector('query', [1, 'SECRET-123', 3], FINITE_ENTRIES, data), TypeError, ['`query[1]`', 'a string'], ['SECRET', '123']);
+    const small = { min: -10, max: 10, basic: 'a finite number', range: 'a finite number of magnitude at most 10' };
+    await expectWithheld(() => vector('query', [1, 31415.92], small, data), RangeError, ['`query[1]`', 'at most 10'], ['31415', '92']);
+    await expectWithheld(() => vector('query', 'SECRET-123', FINITE_ENTRIES, data), TypeError, ['`query`'], ['SECRET', '123']);
+    await expectWithheld(() => vector('query', [true], FINITE_ENTRIES, data), TypeError, ['`query[0]`'], ['true']);
+    // NaN and the infinities are kinds: naming them says no more than the rule they break.
+    expect(() => vector('query', [1, NaN], FINITE_ENTRIES, data)).toThrow(/^dpnoise: `query\[1\]` must be a finite number; got NaN\.$/);
+    // Lengths are public.
+    expect(() => vector('query', [1], FINITE_ENTRIES, { ...data, length: 2 })).toThrow(/`query.length` must be 2 \(one entry per coordinate\); got 1\./);
+  });
+
+  it('numberIn and integerIn of private data: a count of 3.5 or -7 is not shown', async () => {
+    const counts = { min: 0, max: Number.MAX_SAFE_INTEGER };
+    await expectWithheld(() => integerIn('count', 3.5, counts, { private: true }), RangeError, ['`count` must be an integer'], ['3.5', '35']);
+    await expectWithheld(() => integerIn('count', -7, counts, { private: true }), RangeError, ['`count` must be a number >= 0'], ['-7']);
+    await expectWithheld(() => numberIn('count', 'SECRET-123', counts, { private: true }), TypeError, ['`count` must be a number'], ['SECRET', '123']);
+    // Public arguments keep their value in the message.
+    expect(() => integerIn('passes', 2.5, counts)).toThrow(/got 2\.5\./);
   });
 });

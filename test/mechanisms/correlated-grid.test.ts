@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { correlatedSum, createRng, gaussianDelta, type CorrelatedSumMechanism } from '../../src/index.js';
 import { estimateDelta, gaussianLosses } from '../audit.js';
-import { EPS, expectClose, expectNear, expectCovariance, SAFETY } from '../helpers.js';
+import { EPS, expectClose, expectNear, expectCovariance, expectWithheld, SAFETY } from '../helpers.js';
 
 /** The integer layout behind a grid-mode mechanism, recovered from its public scales. */
 function layout(m: CorrelatedSumMechanism) {
@@ -231,5 +231,14 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
   ])('bad input: %s', (_, call, ErrorType, message) => {
     expect(call).toThrow(ErrorType);
     expect(call).toThrow(message);
+  });
+});
+
+describe('grid mode: the record count and the sums are private', () => {
+  it('a fractional or negative count, or a sum beyond the grid, is named but not shown', async () => {
+    const m = correlatedSum({ dimension: 3, rho: 1, mode: 'grid' });
+    await expectWithheld(() => m.release([1, 2, 3], 3.5), RangeError, ['`count` must be an integer'], ['3.5']);
+    await expectWithheld(() => m.release([1, 2, 3], -7), RangeError, ['`count` must be a number >= 0'], ['-7']);
+    await expectWithheld(() => m.release([1, 1.2345678e307, 3], 2), RangeError, ['`sums[1]`'], ['12345678']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { correlatedSum, createRng, gaussianMu } from '../../src/index.js';
-import { EPS, expectClose, expectCovariance, SAFETY } from '../helpers.js';
+import { EPS, expectClose, expectCovariance, expectWithheld, SAFETY } from '../helpers.js';
 
 /** The library's rounding of every scale to the safe side (src/core/domains.ts). */
 const S = 1 + SAFETY;
@@ -229,5 +229,18 @@ describe('bad input throws before any noise is drawn', () => {
   ])('%s', (_, call, ErrorType, message) => {
     expect(call).toThrow(ErrorType);
     expect(call).toThrow(message);
+  });
+});
+
+describe('the record count and the sums are private: errors name them, never their value', () => {
+  const m = correlatedSum({ mode: 'continuous', dimension: 3, rho: 1 });
+  it.each<[string, () => unknown, typeof TypeError, string, string[]]>([
+    ['a fractional count', () => m.release([1, 2, 3], 3.5), RangeError, '`count` must be an integer', ['3.5']],
+    ['a negative count', () => m.release([1, 2, 3], -7), RangeError, '`count` must be a number >= 0', ['-7']],
+    ['a count beyond 2^53', () => m.release([1, 2, 3], 31415926535897932), RangeError, '`count` must be a number >= 0', ['314159']],
+    ['a count as text', () => m.release([1, 2, 3], 'SECRET-123' as never), TypeError, '`count` must be a number', ['SECRET', '123']],
+    ['a sum as text', () => m.release([1, 'SECRET-123', 3] as never, 2), TypeError, '`sums[1]` must be a number', ['SECRET', '123']],
+  ])('%s', async (_, call, ErrorType, name, secrets) => {
+    await expectWithheld(call, ErrorType, [name], secrets);
   });
 });

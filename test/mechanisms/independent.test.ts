@@ -10,7 +10,7 @@ import {
   laplaceMechanism,
   recommend,
 } from '../../src/index.js';
-import { EPS, exactSum, expectClose, SAFETY } from '../helpers.js';
+import { EPS, exactSum, expectClose, expectWithheld, SAFETY } from '../helpers.js';
 
 describe('one-line mechanisms', () => {
   it('carry the calibration, their verified privacy, and release query + noise (continuous mode)', () => {
@@ -35,6 +35,15 @@ describe('one-line mechanisms', () => {
     expect(() => m.release([1, NaN])).toThrow(/`query\[1\]` must be a finite number; got NaN/);
     expect(() => m.release('12' as never)).toThrow(TypeError);
     expect(() => m.release([1, 2], { rng: 1 } as never)).toThrow(TypeError);
+  });
+
+  it('never echo a query entry: a string, a finite number out of range or a query of the wrong type is named by its place only', async () => {
+    const m = gaussianMechanism({ sensitivity: [1, 1], epsilon: 1, delta: 1e-6 });
+    await expectWithheld(() => m.release([1, 'SECRET-123'] as never), TypeError, ['`query[1]` must be a number'], ['SECRET', '123']);
+    await expectWithheld(() => m.release('SECRET-123' as never), TypeError, ['`query` must be'], ['SECRET', '123']);
+    // On the grid 2^-8 a query entry may be at most 2^992 (2^1000 grid steps).
+    const l = laplaceMechanism({ sensitivity: [1, 1], epsilon: 1, grid: 2 ** -8 });
+    await expectWithheld(() => l.release([0, 1.2345678e300]), RangeError, ['`query[1]` must be a finite number of magnitude at most'], ['12345678']);
   });
 });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { addGaussianNoise, addLaplaceNoise, createRng, gaussianNoise, gaussianNoiseInto, laplaceNoise, laplaceNoiseInto, normalSf } from '../../src/index.js';
 import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
-import { builds } from '../helpers.js';
+import { builds, expectWithheld } from '../helpers.js';
 import { autocorrelation, countBeyond, countZ, kolmogorovSmirnov, moments, scaled } from '../stats.js';
 
 const N = 1_000_000;
@@ -413,6 +413,11 @@ describe('bad input throws before any noise is drawn, and leaves values unchange
       expect(() => addLaplaceNoise(v, scales)).toThrow(RangeError);
       expect(Array.from(v)).toEqual(Array.from(before));
     }
+  });
+
+  it('the values noise is added to are private: an error names `values`, never their content', async () => {
+    await expectWithheld(() => addGaussianNoise('SECRET-123' as never, 1), TypeError, ['`values` must be a Float64Array'], ['SECRET', '123']);
+    await expectWithheld(() => addLaplaceNoise([31415.92] as never, 1), TypeError, ['`values` must be a Float64Array'], ['31415']);
   });
 });
 
