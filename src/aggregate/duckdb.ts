@@ -2,7 +2,7 @@
 // an in-memory instance of its own, or a table on the caller's connection; out of core and on every
 // core. DuckDB (`@duckdb/node-api`) is an optional peer dependency, loaded on first use.
 import { type Column, DIALECT } from './dialect.js';
-import type { Engine } from './engine.js';
+import { dataRows, type Engine } from './engine.js';
 
 /** What dpnoise uses of a DuckDB connection (`DuckDBConnection` of @duckdb/node-api). */
 interface Connection {
@@ -68,7 +68,7 @@ export async function openDuckDB(source: string | { connection: unknown }): Prom
 export async function readTextTable(path: string): Promise<Record<string, unknown>[]> {
   const engine = await openDuckDB(path);
   try {
-    return await engine.rows(`SELECT * FROM read_csv(${DIALECT.duckdb.text(path)}, all_varchar = true, header = true)`);
+    return await dataRows(engine, `SELECT * FROM read_csv(${DIALECT.duckdb.text(path)}, all_varchar = true, header = true)`);
   } finally {
     await engine.close();
   }

@@ -17,3 +17,24 @@ export interface Engine {
   /** Frees what was opened for this aggregate (not a connection of the caller's). */
   close(): Promise<void>;
 }
+
+/** DuckDB's "Conversion Error" and the like, or PostgreSQL's SQLSTATE: the class of a failure, never its data. */
+function failureKind(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const code = (error as { code?: unknown } | null)?.code;
+  return /^[A-Z][A-Za-z ]* Error(?=:)/.exec(message)?.[0] ?? (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? `SQLSTATE ${code}` : 'an error');
+}
+
+/**
+ * The rows of a query over the data. The engine's own message can quote a value or a whole line
+ * (DuckDB's CSV reader does), so it is replaced by one naming only the failure's class.
+ */
+export async function dataRows(engine: Engine, sql: string): Promise<Record<string, unknown>[]> {
+  try {
+    return await engine.rows(sql);
+  } catch (error) {
+    throw new Error(
+      `dpnoise: the engine failed reading the rows (${failureKind(error)}); its message is withheld, as it can quote the data. Check the columns' types and values (DuckDB guesses a CSV file's types from its first rows: load it into a table with explicit types).`,
+    );
+  }
+}

@@ -1,7 +1,7 @@
 // The in-memory engine: totals of JavaScript row objects, with the same clipping, contribution
 // bounding and exact sums as the SQL the DuckDB engine runs. Rows are read through their own
 // properties only (an inherited Object.prototype.income is never a value).
-import { describe } from '../core/validate.js';
+import { describeKind } from '../core/validate.js';
 import { binOf, clip, LEAVES, type Layout, leafOf } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
 import { emptyTotals, quantaOf, sumQuantum, type Totals } from './totals.js';
@@ -76,7 +76,7 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
   for (const row of rows) {
     const where = `table[${rowNumber}]`;
     rowNumber++;
-    if (typeof row !== 'object' || row === null) throw new TypeError(`dpnoise: \`${where}\` must be a row object; got ${describe(row)}.`);
+    if (typeof row !== 'object' || row === null) throw new TypeError(`dpnoise: \`${where}\` must be a row object; got ${describeKind(row)}.`);
     let group = 'all';
     if (spec.groupBy !== undefined) {
       const g = own(row, spec.groupBy);

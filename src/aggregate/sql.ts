@@ -4,7 +4,7 @@
 // prints it for the warehouses; its result rows (a few per group) are read back here into totals,
 // the same way whichever engine produced them.
 import { type Column, type Dialect, DIALECT } from './dialect.js';
-import type { Engine } from './engine.js';
+import { dataRows, type Engine } from './engine.js';
 import { LEAVES, type Layout, type Measure } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
 import { emptyTotals, sumQuantum, type Totals } from './totals.js';
@@ -169,10 +169,28 @@ const INVALID =
 
 const isNull = (x: unknown) => x === null || x === undefined || x === '';
 
+const NOT_WHOLE = 'dpnoise: the aggregated table has a total that is not a whole number: it was not made by this plan.';
+
+/** A sum's total in quanta, exactly (0 for NULL); anything but an integer is refused naming no value (BigInt's own error quotes it). */
+function quanta(x: unknown): bigint {
+  if (isNull(x)) return 0n;
+  if (typeof x === 'bigint') return x;
+  if ((typeof x === 'number' && Number.isInteger(x)) || (typeof x === 'string' && /^\s*[+-]?\d+\s*$/.test(x))) return BigInt(x);
+  throw new RangeError(NOT_WHOLE);
+}
+
+/** A count's total (the query writes it as a double, e.g. 1000.0; 0 for NULL). */
+function whole(x: unknown): number {
+  const n = isNull(x) ? 0 : Number(x);
+  if (!Number.isInteger(n)) throw new RangeError(NOT_WHOLE);
+  return n;
+}
+
 /**
  * The groups and totals of the query's result rows (from an engine, or read from a file of a
  * warehouse's result: then every value may be text, and NULL an empty string). Refuses, naming no
- * value, a row of another plan, a group the plan never declared and a cell outside the measure's.
+ * value, a row of another plan, a group the plan never declared, a total that is not a whole
+ * number and a cell outside the measure's.
  * The groups are the declared ones, or when groups are selected every group with a kept valid row
  * (in sorted order).
  */
@@ -200,8 +218,8 @@ export function totalsFromRows(
     if (isTotal(row)) {
       layout.measures.forEach((m, k) => {
         const x = row[`m${k}`];
-        if (m.kind === 'sum') totals[k]![g] = isNull(x) ? 0 : Number(BigInt(x as string)) * sumQuantum(m);
-        else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units') totals[k]![g] = Number(x);
+        if (m.kind === 'sum') totals[k]![g] = Number(quanta(x)) * sumQuantum(m);
+        else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units') totals[k]![g] = whole(x);
       });
       continue;
     }
@@ -233,6 +251,6 @@ export async function engineTotals(
   const planId = 'engine';
   const sql = aggregateQuery(spec, layout, dialect, columns, fromClause(spec, dialect), planId);
   if (spec.onProgress) await engine.trackProgress?.();
-  const rows = await reporting(engine, spec.onProgress, () => engine.rows(sql));
+  const rows = await reporting(engine, spec.onProgress, () => dataRows(engine, sql));
   return totalsFromRows(rows, spec, layout, planId);
 }

@@ -5,7 +5,7 @@
 // checked against its own identifier, so a result made under other bounds is refused.
 import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
 import type { ApproximateBudget, PureBudget } from '../core/budget.js';
-import { describe, oneOf, readOptions } from '../core/validate.js';
+import { describe, describeKind, oneOf, readOptions } from '../core/validate.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { type AggregateResult, released } from './aggregate.js';
@@ -174,7 +174,7 @@ export async function aggregateFromTotals(
   const rng = sourceOf(o.rng);
   const file = readPlanFile(o.plan);
   const { spec, plan, columns } = publicChoices(file.privacy, { ...file.options });
-  if (!Array.isArray(o.rows)) throw new TypeError(`dpnoise: \`rows\` must be the result's rows, an array of objects; got ${describe(o.rows)}.`);
+  if (!Array.isArray(o.rows)) throw new TypeError(`dpnoise: \`rows\` must be the result's rows, an array of objects; got ${describeKind(o.rows)}.`);
   const rows = o.rows as readonly Record<string, unknown>[];
   const have = rows.length === 0 ? columns : Object.keys(rows[0]!);
   if (have.length !== columns.length || columns.some((c) => !have.includes(c))) {

@@ -59,7 +59,7 @@ import { frozenResult } from '../core/frozen.js';
 import { roundUp } from '../core/rounding.js';
 import { GAUSSIAN } from '../noise/families.js';
 import { CompensatedSum, summationFactor } from '../core/summation.js';
-import { type Entries, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
+import { type Entries, FINITE_ENTRIES, fail, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, type ModeOptions, readMode, roundHalfUp, roundingScale } from '../mechanisms/grid.js';
 import { sourceOf, type Rng } from '../noise/random.js';
 import { drawValidated, gaussianNoise } from '../noise/samplers.js';
@@ -228,13 +228,14 @@ interface Problem {
 
 function readProblem(o: Record<string, unknown>): Problem {
   const loss = oneOf('loss', o.loss, LOSSES);
-  const y = vector('labels', o.labels, FEATURE_ENTRIES);
+  // The records are private: errors name an entry, never its value.
+  const y = vector('labels', o.labels, FEATURE_ENTRIES, { private: true });
   if (loss === 'logistic') {
     const bad = y.findIndex((v) => v !== 1 && v !== -1);
-    if (bad >= 0) throw new RangeError(`dpnoise: \`labels[${bad}]\` must be -1 or 1 for the logistic loss; got ${y[bad]}.`);
+    if (bad >= 0) fail(RangeError, `labels[${bad}]`, '-1 or 1 for the logistic loss', y[bad], { private: true });
   }
   const n = y.length;
-  const x = vector('features', o.features, FEATURE_ENTRIES, { arrays: false });
+  const x = vector('features', o.features, FEATURE_ENTRIES, { arrays: false, private: true });
   if (x.length % n !== 0) {
     throw new RangeError(`dpnoise: \`features.length\` must be a multiple of \`labels.length\` (${n}); got ${x.length}.`);
   }

@@ -143,14 +143,14 @@ export function covarianceSensitivity(d: number, clip?: CovarianceClip): Float64
   return profile;
 }
 
-/** The rows as Float64Arrays of one length d, every entry finite. */
+/** The rows as Float64Arrays of one length d, every entry finite; private, so errors name a row or entry, never its value. */
 function readRows(data: unknown): { rows: Float64Array[]; d: number } {
-  if (!Array.isArray(data)) fail(TypeError, 'data', 'an array of rows (Float64Arrays or arrays of numbers)', data);
+  if (!Array.isArray(data)) fail(TypeError, 'data', 'an array of rows (Float64Arrays or arrays of numbers)', data, { private: true });
   if (data.length === 0) fail(RangeError, 'data.length', 'at least 1', 0);
-  const first = vector('data[0]', data[0], FINITE_ENTRIES);
+  const first = vector('data[0]', data[0], FINITE_ENTRIES, { private: true });
   const d = integerIn('data[0].length', first.length, MATRIX_DIMENSION);
   const rows = [first];
-  for (let r = 1; r < data.length; r++) rows.push(vector(`data[${r}]`, data[r], FINITE_ENTRIES, { length: d }));
+  for (let r = 1; r < data.length; r++) rows.push(vector(`data[${r}]`, data[r], FINITE_ENTRIES, { length: d, private: true }));
   return { rows, d };
 }
 

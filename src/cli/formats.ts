@@ -18,11 +18,10 @@ export type Format = (text: Readable, names: readonly string[], noise: Noise, ot
 /** A decimal number, or NaN (Number() alone would also take "0x10", "0b1", "Infinity" or ""). */
 export const decimal = (text: string) => (/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(text) ? Number(text) : NaN);
 
-const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
-
-function finite(text: string, where: string, what: string): number {
+/** A cell to be noised as a number; it is private, so an error names its place, never its text. */
+function finite(text: string, where: string): number {
   const x = decimal(text);
-  if (!Number.isFinite(x)) throw new UsageError(`${where}: ${what} is not a finite number.`);
+  if (!Number.isFinite(x)) throw new UsageError(`${where}: the value is not a finite number.`);
   return x;
 }
 
@@ -56,7 +55,7 @@ export const csv: Format = async function* (text, names, noise, others) {
         others(record.filter((field) => !names.includes(field)));
       } else {
         const line = info.lines;
-        const values = where.map((at, k) => finite(record[at]!, `line ${line}, column "${names[k]}"`, JSON.stringify(shown(record[at]!))));
+        const values = where.map((at, k) => finite(record[at]!, `line ${line}, column "${names[k]}"`));
         const noisy = noise(values, line);
         where.forEach((at, k) => {
           record[at] = String(noisy[k]);
@@ -65,7 +64,8 @@ export const csv: Format = async function* (text, names, noise, others) {
       yield csvLine(record);
     }
   } catch (error) {
-    throw error instanceof CsvError ? new UsageError(`the input is not valid CSV: ${error.message}`) : error;
+    // csv-parse's message can quote a field (an opening quote's); its title and line cannot.
+    throw error instanceof CsvError ? new UsageError(`the input is not valid CSV: ${error.message.split(':', 1)[0]} at line ${error.lines}.`) : error;
   }
 };
 
@@ -137,8 +137,8 @@ export const ndjson: Format = async function* (text, names, noise, others) {
     let record: unknown;
     try {
       record = JSON.parse(line.slice(from));
-    } catch (error) {
-      throw new UsageError(`line ${n} is not JSON (${(error as Error).message}).`);
+    } catch {
+      throw new UsageError(`line ${n} is not JSON.`); // the parser's message quotes the line
     }
     if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new UsageError(`line ${n} is not a JSON object.`);
     const spans = valueSpans(line, from);
@@ -150,7 +150,7 @@ export const ndjson: Format = async function* (text, names, noise, others) {
         throw new UsageError(`line ${n}: key "${name}" ${at.length === 0 ? 'is missing' : `appears ${at.length} times`}; it must appear once.`);
       return at[0]!;
     });
-    const values = found.map(([start, end], k) => finite(line.slice(start, end), `line ${n}, key "${names[k]}"`, shown(line.slice(start, end))));
+    const values = found.map(([start, end], k) => finite(line.slice(start, end), `line ${n}, key "${names[k]}"`));
     const noisy = noise(values, n);
     const byPosition = names.map((_, k) => k).sort((a, b) => found[a]![0] - found[b]![0]);
     let out = '';

@@ -1,6 +1,8 @@
 // Argument checks. Every public function validates here, before any WebAssembly call, and throws
 // a TypeError for a wrong type or a RangeError for a wrong value, naming the argument and value:
 //   dpnoise: `epsilon` must be a finite number >= 0; got NaN.
+// A private value (data: a query, values, sums, a count, rows) is named by its kind only
+// (describeKind): an error is seen by whoever sees the output, and must not carry the data.
 // What is validated is what is used: options are snapshots of the caller's own properties, each
 // read once (getters cannot change between the check and the use, and properties inherited from
 // a polluted Object.prototype are never seen), and arrays are read through intrinsics (arrays.ts).
@@ -18,9 +20,27 @@ export function describe(value: unknown): string {
   return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
 }
 
-/** Throws the project's error: ``dpnoise: `name` must be MUST; got VALUE.`` */
-export function fail(ErrorType: typeof TypeError | typeof RangeError, name: string, must: string, value: unknown): never {
-  throw new ErrorType(`dpnoise: \`${name}\` must be ${must}; got ${describe(value)}.`);
+/**
+ * What an error may say of a private value: its kind, never its content. NaN and the infinities
+ * are kinds (they say no more than the rule they break); a finite number, a string or a boolean is not shown.
+ */
+export function describeKind(value: unknown): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? 'a number (private, not shown)' : String(value);
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return `a ${typeof value} (private, not shown)`;
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${typedArrayKind(value) ?? 'DataView'}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** How a check reports the value it refuses: `private` for data, named by its kind only (describeKind). */
+export interface Shown {
+  private?: boolean;
+}
+
+/** Throws the project's error: ``dpnoise: `name` must be MUST; got VALUE.`` (VALUE its kind only when private). */
+export function fail(ErrorType: typeof TypeError | typeof RangeError, name: string, must: string, value: unknown, shown: Shown = {}): never {
+  throw new ErrorType(`dpnoise: \`${name}\` must be ${must}; got ${shown.private ? describeKind(value) : describe(value)}.`);
 }
 
 /** An interval of accepted numbers; an open end excludes its bound. */
@@ -44,19 +64,19 @@ function rangeText({ min, max, minOpen, maxOpen }: Range): string {
 }
 
 /** A number inside `range` (NaN and infinities are outside every range). */
-export function numberIn(name: string, value: unknown, range: Range): number {
-  if (typeof value !== 'number') fail(TypeError, name, 'a number', value);
+export function numberIn(name: string, value: unknown, range: Range, shown: Shown = {}): number {
+  if (typeof value !== 'number') fail(TypeError, name, 'a number', value, shown);
   const { min, max, minOpen, maxOpen } = range;
   const above = minOpen ? value > min : value >= min;
   const below = maxOpen ? value < max : value <= max;
-  if (!(above && below && Number.isFinite(value))) fail(RangeError, name, rangeText(range), value);
+  if (!(above && below && Number.isFinite(value))) fail(RangeError, name, rangeText(range), value, shown);
   return value;
 }
 
 /** A whole number inside `range`. */
-export function integerIn(name: string, value: unknown, range: Range): number {
-  const x = numberIn(name, value, range);
-  if (!Number.isInteger(x)) throw new RangeError(`dpnoise: \`${name}\` must be an integer; got ${x}.`);
+export function integerIn(name: string, value: unknown, range: Range, shown: Shown = {}): number {
+  const x = numberIn(name, value, range, shown);
+  if (!Number.isInteger(x)) fail(RangeError, name, 'an integer', x, shown);
   return x;
 }
 
@@ -109,7 +129,7 @@ export interface Entries {
   min: number;
   max: number;
   zero?: boolean;
-  /** Reported for NaN, infinities and entries <= 0 that are not allowed. */
+  /** Reported for NaN, infinities, and entries <= 0 where min >= 0. */
   basic: string;
   /** Reported for other entries outside [min, max]. */
   range: string;
@@ -125,13 +145,13 @@ export type EntriesCheck = (a: Float64Array, entries: Entries) => number;
  * A Float64Array (or, with `arrays`, an array of numbers) of the given length (default: any
  * length but 0) whose entries all pass `entries` (as `check` finds them). Returns a plain
  * Float64Array: a view of the caller's own memory, or with `copy` (or for an array of numbers) a
- * new array.
+ * new array. With `private`, errors name an entry's place and kind, never its value (its length is public).
  */
 export function vector(
   name: string,
   value: unknown,
   entries: Entries,
-  options: { arrays?: boolean; length?: number; copy?: boolean; check?: EntriesCheck } = {},
+  options: Shown & { arrays?: boolean; length?: number; copy?: boolean; check?: EntriesCheck } = {},
 ): Float64Array {
   const { arrays = true, length, copy = false, check = firstOutside } = options;
   let out: Float64Array;
@@ -142,11 +162,11 @@ export function vector(
     out = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const x: unknown = value[i];
-      if (typeof x !== 'number') fail(TypeError, `${name}[${i}]`, 'a number', x);
+      if (typeof x !== 'number') fail(TypeError, `${name}[${i}]`, 'a number', x, options);
       out[i] = x;
     }
   } else {
-    fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value);
+    fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value, options);
   }
   if (length === undefined ? out.length === 0 : out.length !== length) {
     fail(RangeError, `${name}.length`, length === undefined ? 'at least 1' : `${length} (one entry per coordinate)`, out.length);
@@ -154,7 +174,8 @@ export function vector(
   const bad = check(out, entries);
   if (bad >= 0) {
     const x = out[bad]!;
-    fail(RangeError, `${name}[${bad}]`, Number.isFinite(x) && x > 0 ? entries.range : entries.basic, x);
+    // A finite entry where the range takes its sign is outside the range (and says nothing of its sign).
+    fail(RangeError, `${name}[${bad}]`, Number.isFinite(x) && (x > 0 || entries.min < 0) ? entries.range : entries.basic, x, options);
   }
   return out;
 }

@@ -164,7 +164,7 @@ export function gridCorrelatedSum(
 
   function release(sums: Float64Array | readonly number[], count?: number, options?: ReleaseOptions): CorrelatedRelease {
     const { random, out: lent, given } = readReleaseOptions(options, d);
-    const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER }, { private: true }); // the number of records is private
     const { exact, target: out } = releaseArrays('sums', sums, sumEntries, d, lent);
     const stream = random.stream();
     // The noises Z (the shared one, coordinate d of the stream) and Y, a chunk at a time, each

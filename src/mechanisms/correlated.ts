@@ -178,7 +178,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: ReleaseOptions): CorrelatedRelease {
     const { random, out, given } = readReleaseOptions(releaseOptions, d);
     if (releasesCount) {
-      const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER });
+      const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER }, { private: true }); // the number of records is private
       count = n;
     } else if (count !== undefined) {
       throw new TypeError('dpnoise: sparse records release the sums only; do not pass a `count`.');

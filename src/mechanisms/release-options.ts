@@ -50,7 +50,7 @@ export interface ReleaseArrays {
 }
 
 /**
- * The query, checked, and the release's output. Without `out`: a copy, drawn in place. With
+ * The query (private: its errors never show an entry), checked, and the release's output. Without `out`: a copy, drawn in place. With
  * `out`: the query is read where it was checked, chunk by chunk, and `out` receives only the
  * released values (a reader of shared memory never sees the query there, even mid-call). A copy
  * is read instead when another thread could change the query after its check (shared memory),
@@ -61,6 +61,6 @@ export interface ReleaseArrays {
  */
 export function releaseArrays(name: string, query: unknown, entries: Entries, length: number, out: Float64Array | undefined): ReleaseArrays {
   const copy = out === undefined || (isFloat64Array(query) && (isShared(query) || overlapsElsewhere(query, out)));
-  const exact = vector(name, query, entries, { length, copy, check: firstOutsideInModule });
+  const exact = vector(name, query, entries, { length, copy, check: firstOutsideInModule, private: true });
   return { exact, target: out ?? exact };
 }

@@ -106,9 +106,14 @@ export function outputArray(out: unknown): Float64Array {
   return plainView(out);
 }
 
-/** The caller's values, all finite (noise added to an infinity or NaN would hide nothing). */
+/** The caller's values, all finite (noise added to an infinity or NaN would hide nothing); private, so never shown in an error. */
 export function readValues(values: unknown): Float64Array {
-  return vector('values', values, FINITE_ENTRIES, { arrays: false, length: isFloat64Array(values) ? lengthOfArray(values) : 0, check: firstOutsideInModule });
+  return vector('values', values, FINITE_ENTRIES, {
+    arrays: false,
+    length: isFloat64Array(values) ? lengthOfArray(values) : 0,
+    check: firstOutsideInModule,
+    private: true,
+  });
 }
 
 /** How drawValidated draws. */

@@ -214,7 +214,7 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
       'fractional count',
       () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 1.5),
       RangeError,
-      /`count` must be an integer; got 1.5/,
+      /`count` must be an integer; got a number \(private, not shown\)\./,
     ],
     [
       'a count beyond the safe integers',

@@ -211,7 +211,7 @@ describe('bad input throws before any noise is drawn', () => {
       /`neighbours` must be one of/,
     ],
     ['negative count', () => m.release([1, 2, 3], -1), RangeError, /`count` must be a number >= 0/],
-    ['fractional count', () => m.release([1, 2, 3], 1.5), RangeError, /`count` must be an integer; got 1.5/],
+    ['fractional count', () => m.release([1, 2, 3], 1.5), RangeError, /`count` must be an integer; got a number \(private, not shown\)\./],
     ['missing count', () => m.release([1, 2, 3]), TypeError, /`count` must be a number; got undefined/],
     ['sums of the wrong length', () => m.release([1, 2], 1), RangeError, /`sums.length` must be 3/],
     ['non-finite sums', () => m.release([1, NaN, 3], 1), RangeError, /`sums\[1\]` must be a finite number; got NaN/],

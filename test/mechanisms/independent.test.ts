@@ -44,6 +44,8 @@ describe('one-line mechanisms', () => {
     // On the grid 2^-8 a query entry may be at most 2^992 (2^1000 grid steps).
     const l = laplaceMechanism({ sensitivity: [1, 1], epsilon: 1, grid: 2 ** -8 });
     await expectWithheld(() => l.release([0, 1.2345678e300]), RangeError, ['`query[1]` must be a finite number of magnitude at most'], ['12345678']);
+    // Below -2^992 the same words: the message does not tell the sign.
+    await expectWithheld(() => l.release([-1.2345678e300, 0]), RangeError, ['`query[0]` must be a finite number of magnitude at most'], ['12345678']);
   });
 });
 
