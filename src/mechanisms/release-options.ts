@@ -50,14 +50,15 @@ export interface ReleaseArrays {
 }
 
 /**
- * The query (private: its errors never show an entry), checked, and the release's output. Without `out`: a copy, drawn in place. With
- * `out`: the query is read where it was checked, chunk by chunk, and `out` receives only the
- * released values (a reader of shared memory never sees the query there, even mid-call). A copy
- * is read instead when another thread could change the query after its check (shared memory),
- * or when `out` overlaps it elsewhere than in place, so that the output would overwrite entries
- * not yet read. Called once every other argument has been read. A query read in place is not
- * checked again: only caller code run mid-call could change it, through a platform built-in
- * patched by the caller (crypto.getRandomValues), outside the threat model of core/arrays.ts.
+ * The query (private: its errors never show an entry), checked, and the release's output.
+ * Without `out`: a copy, drawn in place. With `out`: the query is read where it was checked,
+ * chunk by chunk, and `out` receives only the released values (a reader of shared memory never
+ * sees the query there, even mid-call). A copy is read instead when another thread could change
+ * the query after its check (shared memory), or when `out` overlaps it elsewhere than in place,
+ * so that the output would overwrite entries not yet read. Called once every other argument has
+ * been read. A query read in place is not checked again: only caller code run mid-call could
+ * change it, through a platform built-in patched by the caller (crypto.getRandomValues), outside
+ * the threat model of core/arrays.ts.
  */
 export function releaseArrays(name: string, query: unknown, entries: Entries, length: number, out: Float64Array | undefined): ReleaseArrays {
   const copy = out === undefined || (isFloat64Array(query) && (isShared(query) || overlapsElsewhere(query, out)));
