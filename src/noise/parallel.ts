@@ -33,12 +33,12 @@ function defaultThreads(): number {
   return Math.max(1, Math.min(8, cpus));
 }
 
-/** Splits [0, n) into at most `threads` ranges of nearly equal length, each at least MIN_RANGE. */
-function ranges(n: number, threads: number): Array<[number, number]> {
-  const size = Math.max(MIN_RANGE, Math.ceil(n / threads));
+/** Splits [0, n) into at most `threads` ranges whose lengths differ by at most 1, each at least MIN_RANGE (or one range). */
+export function ranges(n: number, threads: number): Array<[number, number]> {
+  const count = Math.max(1, Math.min(threads, Math.floor(n / MIN_RANGE)));
   const out: Array<[number, number]> = [];
-  for (let start = 0; start < n; start += size) out.push([start, Math.min(n, start + size)]);
-  return out.length > 0 ? out : [[0, 0]];
+  for (let k = 0; k < count; k++) out.push([Math.floor((k * n) / count), Math.floor(((k + 1) * n) / count)]);
+  return out;
 }
 
 /** Shared memory reaches workers where SharedArrayBuffer exists and the page, if any, is cross-origin isolated. */
