@@ -131,8 +131,10 @@ function afterPendingMicrotasks(): Promise<void> {
 async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   const { kernel, values, result, shared, ranges } = call;
   const [mine, ...theirs] = ranges as [[number, number], ...Array<[number, number]>];
-  const work = shared && theirs.length > 0 ? takeShared(result.length) : undefined;
-  const scalesWork = work && call.scales instanceof Float64Array ? takeShared(result.length) : undefined;
+  // Shared memory reused between calls: for the workers' ranges, and where the add variants stage
+  // their result until the end (a new array each call would cost its page faults).
+  const work = shared && (theirs.length > 0 || values !== undefined) ? takeShared(result.length) : undefined;
+  const scalesWork = shared && theirs.length > 0 && call.scales instanceof Float64Array ? takeShared(result.length) : undefined;
   const jobs = delegate(call, work, scalesWork, theirs);
   // The calling thread draws its range meanwhile, from the caller's arrays (still synchronously):
   // into the new result, or for the add variants into `work` (the values change only at the end).
