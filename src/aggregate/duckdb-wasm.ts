@@ -3,7 +3,7 @@
 // and never uploaded. The caller brings the connection, so dpnoise imports nothing of DuckDB-Wasm;
 // the SQL is DuckDB's (sql.ts). Results come back as Apache Arrow tables, read row by row.
 import type { Column } from './dialect.js';
-import type { Engine } from './engine.js';
+import { type Engine, readingData } from './engine.js';
 
 /** What dpnoise uses of an `AsyncDuckDBConnection`. */
 interface WasmConnection {
@@ -19,7 +19,10 @@ export function openDuckDBWasm(connection: unknown): Engine {
   const c = connection as WasmConnection;
   return {
     dialect: 'duckdb',
-    columns: async (from): Promise<Column[]> => (await c.query(`SELECT * FROM ${from} LIMIT 0`)).schema.fields.map((f) => ({ name: f.name, numeric: false })),
+    columns: (from): Promise<Column[]> =>
+      readingData(`the columns of ${from}`, async () =>
+        (await c.query(`SELECT * FROM ${from} LIMIT 0`)).schema.fields.map((f) => ({ name: f.name, numeric: false })),
+      ),
     rows: async (sql) => (await c.query(sql)).toArray().map((row) => row.toJSON()),
     close: async () => {},
   };

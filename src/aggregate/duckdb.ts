@@ -2,7 +2,7 @@
 // an in-memory instance of its own, or a table on the caller's connection; out of core and on every
 // core. DuckDB (`@duckdb/node-api`) is an optional peer dependency, loaded on first use.
 import { type Column, DIALECT } from './dialect.js';
-import { dataRows, type Engine } from './engine.js';
+import { dataRows, type Engine, readingData } from './engine.js';
 
 /** What dpnoise uses of a DuckDB connection (`DuckDBConnection` of @duckdb/node-api). */
 interface Connection {
@@ -46,8 +46,10 @@ export async function openDuckDB(source: string | { connection: unknown }): Prom
   return {
     dialect: 'duckdb',
     // TRY_CAST reads text and numbers alike, so the columns' types do not matter here.
-    columns: async (from): Promise<Column[]> =>
-      (await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames().map((name) => ({ name, numeric: false })),
+    columns: (from): Promise<Column[]> =>
+      readingData(`the columns of ${from}`, async () =>
+        (await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames().map((name) => ({ name, numeric: false })),
+      ),
     rows: async (sql) => (await connection.runAndReadAll(sql)).getRowObjectsJS(),
     progress: () => {
       const percentage = connection.progress?.percentage ?? -1;

@@ -26,15 +26,20 @@ function failureKind(error: unknown): string {
 }
 
 /**
- * The rows of a query over the data. The engine's own message can quote a value or a whole line
- * (DuckDB's CSV reader does), so it is replaced by one naming only the failure's class.
+ * Runs a step in which the engine reads the data: a query's rows, or a file's columns (DuckDB
+ * guesses a CSV or JSON file's columns and types from its first rows). The engine's own message
+ * can quote a value or a whole line (DuckDB's CSV reader does), so it is replaced by one naming
+ * only the failure's class.
  */
-export async function dataRows(engine: Engine, sql: string): Promise<Record<string, unknown>[]> {
+export async function readingData<T>(what: string, step: () => Promise<T>): Promise<T> {
   try {
-    return await engine.rows(sql);
+    return await step();
   } catch (error) {
     throw new Error(
-      `dpnoise: the engine failed reading the rows (${failureKind(error)}); its message is withheld, as it can quote the data. Check the columns' types and values (DuckDB guesses a CSV file's types from its first rows: load it into a table with explicit types).`,
+      `dpnoise: the engine failed reading ${what} (${failureKind(error)}); its message is withheld, as it can quote the data. Check the source, its columns' types and values (DuckDB guesses a CSV file's types from its first rows: load it into a table with explicit types).`,
     );
   }
 }
+
+/** The rows of a query over the data (readingData). */
+export const dataRows = (engine: Engine, sql: string): Promise<Record<string, unknown>[]> => readingData('the rows', () => engine.rows(sql));

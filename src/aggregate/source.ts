@@ -16,14 +16,17 @@ const isDuckDBConnection = (c: unknown): boolean => typeof (c as { runAndReadAll
 /** A pg Client or Pool by what dpnoise calls of it (DuckDB-Wasm's connection has a `query` too). */
 const isPostgresClient = (c: unknown): boolean => typeof (c as { query?: unknown })?.query === 'function' && !isDuckDBWasmConnection(c);
 
-/** Refuses a spec naming columns the source does not have (its schema, not its data). */
+/**
+ * Refuses a spec naming columns the source does not have. The names the source gives are not
+ * shown: DuckDB takes a CSV file's first row as its header when it looks like one, data or not.
+ */
 function checkColumns(spec: Spec, available: readonly Column[]): void {
   const names = available.map((c) => c.name);
   const needed = [spec.unit, spec.groupBy, ...valueColumns(spec)].filter((c): c is string => c !== undefined);
   const missing = needed.filter((c) => !names.includes(c));
   if (missing.length > 0) {
     throw new TypeError(
-      `dpnoise: the table has no column ${missing.map((c) => JSON.stringify(c)).join(', ')}; its columns are ${names.map((c) => JSON.stringify(c)).join(', ')}.`,
+      `dpnoise: the table has no column ${missing.map((c) => JSON.stringify(c)).join(', ')} (it has ${names.length} columns, not named here: a file without a header row would show its first row of data).`,
     );
   }
 }

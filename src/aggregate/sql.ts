@@ -186,13 +186,40 @@ function whole(x: unknown): number {
   return n;
 }
 
+/** A measure's cell count (bins, or the quantile tree's leaves). */
+const cellCount = (m: Measure): number => (m.kind === 'bins' ? m.edges.length - 1 : LEAVES);
+
+/**
+ * Refuses result rows this plan did not make, naming no value: another plan's (their `plan`
+ * column), a group the plan never declared, a cell outside its measure. Their structure only:
+ * whether a row is valid, and its totals, are read later (totalsFromRows).
+ */
+export function checkResultRows(rows: readonly Record<string, unknown>[], spec: Spec, layout: Layout, planId: string): void {
+  const cells = cellMeasures(layout);
+  for (const row of rows) {
+    if (row.plan !== planId) throw new RangeError("dpnoise: the aggregated table was not made by this plan (its `plan` column differs): rerun the plan's SQL.");
+    if (spec.groups !== undefined) {
+      const g = Number(row.gi);
+      if (!(Number.isInteger(g) && g >= 0 && g < spec.groups.length && String(g) === String(row.gi)))
+        throw new RangeError('dpnoise: the aggregated table has a group the plan never declared.');
+    }
+    cells.forEach(([, m], j) => {
+      const c = row[`c${j}`];
+      if (isNull(c)) return;
+      const cell = Number(c);
+      if (!(Number.isInteger(cell) && cell >= -1 && cell < cellCount(m)))
+        // -1: an invalid row
+        throw new RangeError('dpnoise: the aggregated table has a cell outside its measure: it was not made by this plan.');
+    });
+  }
+}
+
 /**
  * The groups and totals of the query's result rows (from an engine, or read from a file of a
- * warehouse's result: then every value may be text, and NULL an empty string). Refuses, naming no
- * value, a row of another plan, a group the plan never declared, a total that is not a whole
- * number and a cell outside the measure's.
- * The groups are the declared ones, or when groups are selected every group with a kept valid row
- * (in sorted order).
+ * warehouse's result: then every value may be text, and NULL an empty string), checked first
+ * (checkResultRows). Refuses, naming no value, a total that is not a whole number, and invalid
+ * rows unless `invalid: 'drop'`. The groups are the declared ones, or when groups are selected
+ * every group with a kept valid row (in sorted order).
  */
 export function totalsFromRows(
   rows: readonly Record<string, unknown>[],
@@ -200,21 +227,16 @@ export function totalsFromRows(
   layout: Layout,
   planId: string,
 ): { groups: readonly string[]; totals: Totals } {
+  checkResultRows(rows, spec, layout, planId);
   const cells = cellMeasures(layout);
   const isTotal = (row: Record<string, unknown>) => cells.every((_, j) => isNull(row[`c${j}`]));
-  for (const row of rows) {
-    if (row.plan !== planId) throw new RangeError("dpnoise: the aggregated table was not made by this plan (its `plan` column differs): rerun the plan's SQL.");
-  }
   if (spec.invalid === 'error' && rows.some((row) => Number(row.bad) > 0)) throw new RangeError(INVALID);
   const groups = spec.groups ?? rows.flatMap((row) => (isTotal(row) && Number(row.valid) > 0 ? [String(row.gi)] : [])).sort();
   const index = new Map(spec.groups === undefined ? groups.map((g, i) => [g, i]) : groups.map((_, i) => [String(i), i]));
   const totals = emptyTotals(layout.measures, groups.length);
   for (const row of rows) {
     const g = index.get(String(row.gi));
-    if (g === undefined) {
-      if (spec.groups !== undefined) throw new RangeError('dpnoise: the aggregated table has a group the plan never declared.');
-      continue; // a selected group with no valid row
-    }
+    if (g === undefined) continue; // a selected group with no valid row
     if (isTotal(row)) {
       layout.measures.forEach((m, k) => {
         const x = row[`m${k}`];
@@ -224,14 +246,9 @@ export function totalsFromRows(
       continue;
     }
     cells.forEach(([k, m], j) => {
-      const c = row[`c${j}`];
-      if (isNull(c)) return;
-      const cell = Number(c);
-      const size = m.kind === 'bins' ? m.edges.length - 1 : LEAVES;
-      if (cell === -1) return; // invalid rows
-      if (!(Number.isInteger(cell) && cell >= 0 && cell < size))
-        throw new RangeError('dpnoise: the aggregated table has a cell outside its measure: it was not made by this plan.');
-      totals[k]![g * size + cell] = Number(row.valid);
+      const cell = Number(row[`c${j}`]);
+      if (isNull(row[`c${j}`]) || cell === -1) return; // another measure's row, or invalid rows
+      totals[k]![g * cellCount(m) + cell] = Number(row.valid);
     });
   }
   return { groups, totals };

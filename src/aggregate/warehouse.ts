@@ -12,7 +12,7 @@ import { type AggregateResult, released } from './aggregate.js';
 import { DIALECT, DIALECTS, type DialectName } from './dialect.js';
 import { planOf, readAggregatePrivacy } from './plan.js';
 import { type AggregateSpec, readSpec, SPEC_OPTIONS } from './spec.js';
-import { aggregateQuery, resultColumns, tableName, totalsFromRows } from './sql.js';
+import { aggregateQuery, checkResultRows, resultColumns, tableName, totalsFromRows } from './sql.js';
 
 /**
  * A plan file: what aggregateFromTotals needs to release the result of aggregateSql's query.
@@ -160,8 +160,10 @@ function readPlanFile(value: unknown): AggregatePlanFile {
  * Releases the result of aggregateSql's query, run in a warehouse: `rows` are its result rows as
  * objects (every value may be text, NULL an empty string), `plan` the plan file. Refuses, before
  * charging `budget`, a plan file edited after it was written, a result of another plan (its `plan`
- * column), one with other columns, a group the plan never declared; then charges the plan's
- * privacy and adds the noise, as aggregate does.
+ * column), one with other columns, a group the plan never declared, a cell outside its measure;
+ * then charges the plan's privacy, reads the totals and adds the noise, as aggregate does. A
+ * refusal while reading them (invalid rows with `invalid: 'error'`, a total that is not a whole
+ * number) has been charged: it can say something about the data.
  *
  * @group Aggregates
  */
@@ -180,7 +182,8 @@ export async function aggregateFromTotals(
   if (have.length !== columns.length || columns.some((c) => !have.includes(c))) {
     throw new RangeError(`dpnoise: the result's columns must be those of the plan's query (${columns.join(', ')}); got ${have.join(', ')}.`);
   }
-  const { groups, totals } = totalsFromRows(rows, spec, plan.layout, file.id);
+  checkResultRows(rows, spec, plan.layout, file.id);
   budget.spend(plan.privacy);
+  const { groups, totals } = totalsFromRows(rows, spec, plan.layout, file.id);
   return released(spec, plan, groups, totals, rng);
 }

@@ -148,6 +148,19 @@ function csvOf(result: AggregateResult): string {
   return csvLine(['group', 'statistic', 'column', 'at', 'value', 'sd', 'low', 'high']) + lines.join('');
 }
 
+/**
+ * Runs a release against `budget` and writes the budget back to `file` once charged, even when
+ * the release then fails: a failure after the charge can say something about the data.
+ */
+async function charging<T>(budget: PrivacyBudget, file: string | undefined, release: () => Promise<T>): Promise<T> {
+  const before = budget.releases;
+  try {
+    return await release();
+  } finally {
+    if (file !== undefined && budget.releases !== before) await save(file, JSON.stringify(budget));
+  }
+}
+
 /** The budget of --budget, or one that holds exactly this release. */
 function budgetOf(values: Values, privacy: { epsilon: number; delta?: number }): { budget: PrivacyBudget; file: string | undefined } {
   const file = values.budget as string | undefined;
@@ -235,8 +248,7 @@ async function aggregatedCommand(
   }
   const { budget, file } = budgetOf(values, plan.privacy);
   const rows = await readTextTable(required(values, 'aggregated'));
-  const result = await aggregateFromTotals(budget, { plan, rows });
-  if (file !== undefined) await save(file, JSON.stringify(budget));
+  const result = await charging(budget, file, () => aggregateFromTotals(budget, { plan, rows }));
   return { ...result, budget };
 }
 
@@ -291,8 +303,7 @@ export async function aggregateCommand(args: string[]): Promise<void> {
     const charged = budgetOf(values, privacy);
     budget = charged.budget;
     const bar = progressBar('reading');
-    result = await aggregate(budget, privacy, { ...spec, onProgress: bar.update }).finally(bar.done);
-    if (charged.file !== undefined) await save(charged.file, JSON.stringify(budget));
+    result = await charging(budget, charged.file, () => aggregate(budget, privacy, { ...spec, onProgress: bar.update }).finally(bar.done));
   }
   const output = values.output === undefined ? undefined : String(values.output);
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;

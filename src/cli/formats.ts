@@ -9,7 +9,10 @@ import { lines, UsageError } from './io.js';
 /** The noisy values of one row (values in --columns order; the line number for messages). */
 export type Noise = (values: number[], line: number) => Float64Array;
 
-/** The other fields of the input (copied unchanged), told once they are known and before any output. */
+/**
+ * The other fields of the input (copied unchanged), told as they become known: a CSV file's
+ * before any output, an NDJSON file's as each first appears (on the first line, or later).
+ */
 export type OtherFields = (fields: readonly string[]) => void;
 
 /** Turns the input text into the output text, piece by piece. */
@@ -29,7 +32,11 @@ function finite(text: string, where: string): number {
 function positions(header: readonly string[], names: readonly string[]): number[] {
   return names.map((name) => {
     const at = header.flatMap((field, i) => (field === name ? [i] : []));
-    if (at.length === 0) throw new UsageError(`column "${name}" is not in the header; the columns are: ${header.join(', ')}.`);
+    // The header's fields are not shown: in a file without a header row they are data.
+    if (at.length === 0)
+      throw new UsageError(
+        `column "${name}" is not in the header (${header.length} fields, not named here: a file without a header row would show its first row of data).`,
+      );
     if (at.length > 1) throw new UsageError(`column "${name}" appears ${at.length} times in the header, so which one to noise is ambiguous.`);
     return at[0]!;
   });
@@ -130,6 +137,7 @@ function valueSpans(line: string, from: number): Map<string, Array<[number, numb
 export const ndjson: Format = async function* (text, names, noise, others) {
   let n = 0;
   let first = true;
+  const copied = new Set<string>();
   for await (const line of lines(text)) {
     n++;
     if (line.trim() === '') continue;
@@ -142,7 +150,10 @@ export const ndjson: Format = async function* (text, names, noise, others) {
     }
     if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new UsageError(`line ${n} is not a JSON object.`);
     const spans = valueSpans(line, from);
-    if (first) others([...spans.keys()].filter((key) => !names.includes(key)));
+    // Keys copied unchanged are announced as they first appear, on any line.
+    const unseen = [...spans.keys()].filter((key) => !names.includes(key) && !copied.has(key));
+    if (first || unseen.length > 0) others(unseen);
+    for (const key of unseen) copied.add(key);
     first = false;
     const found = names.map((name) => {
       const at = spans.get(name) ?? [];

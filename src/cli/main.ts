@@ -317,7 +317,7 @@ async function releaseCommand(args: string[]): Promise<void> {
   }
   let copied: readonly string[] = [];
   const others = (fields: readonly string[]) => {
-    copied = fields;
+    copied = [...copied, ...fields];
     if (fields.length > 0)
       warn(`${fields.length === 1 ? 'the column' : 'the columns'} ${list(fields)} ${fields.length === 1 ? 'is' : 'are'} copied unchanged and NOT protected.`);
   };

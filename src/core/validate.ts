@@ -56,25 +56,33 @@ export const NON_NEGATIVE: Range = { min: 0, max: Infinity, maxOpen: true };
 export const POSITIVE: Range = { min: 0, max: Infinity, minOpen: true, maxOpen: true };
 export const OPEN_UNIT: Range = { min: 0, max: 1, minOpen: true, maxOpen: true };
 
-function rangeText({ min, max, minOpen, maxOpen }: Range): string {
+function rangeText({ min, max, minOpen, maxOpen }: Range, integer = false): string {
   const lower = min === -Infinity ? '' : `${minOpen ? '>' : '>='} ${min}`;
   const upper = max === Infinity ? '' : `${maxOpen ? '<' : '<='} ${max}`;
-  if (max === Infinity) return lower ? `a finite number ${lower}` : 'a finite number';
-  return `a number ${lower} and ${upper}`;
+  if (max === Infinity) return `${integer ? 'an integer' : 'a finite number'}${lower ? ` ${lower}` : ''}`;
+  return `${integer ? 'an integer' : 'a number'} ${lower} and ${upper}`;
 }
 
-/** A number inside `range` (NaN and infinities are outside every range). */
+/** Whether x lies inside `range` (NaN and infinities lie outside every range). */
+function inside(x: number, { min, max, minOpen, maxOpen }: Range): boolean {
+  return (minOpen ? x > min : x >= min) && (maxOpen ? x < max : x <= max) && Number.isFinite(x);
+}
+
+/** A number inside `range`. */
 export function numberIn(name: string, value: unknown, range: Range, shown: Shown = {}): number {
   if (typeof value !== 'number') fail(TypeError, name, 'a number', value, shown);
-  const { min, max, minOpen, maxOpen } = range;
-  const above = minOpen ? value > min : value >= min;
-  const below = maxOpen ? value < max : value <= max;
-  if (!(above && below && Number.isFinite(value))) fail(RangeError, name, rangeText(range), value, shown);
+  if (!inside(value, range)) fail(RangeError, name, rangeText(range), value, shown);
   return value;
 }
 
-/** A whole number inside `range`. */
+/**
+ * A whole number inside `range`. Private data get one message for any number refused, which does
+ * not tell a fraction from a number out of range.
+ */
 export function integerIn(name: string, value: unknown, range: Range, shown: Shown = {}): number {
+  if (shown.private && typeof value === 'number' && !(Number.isInteger(value) && inside(value, range))) {
+    fail(RangeError, name, rangeText(range, true), value, shown);
+  }
   const x = numberIn(name, value, range, shown);
   if (!Number.isInteger(x)) fail(RangeError, name, 'an integer', x, shown);
   return x;

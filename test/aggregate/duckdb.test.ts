@@ -115,7 +115,13 @@ describe('the DuckDB engine', () => {
   });
 
   it('refuses a spec naming a column the table lacks, before reading any row', async () => {
-    await expect(totalsOf(csv, { sum: { salary: [0, 1] } })).rejects.toThrow(/no column "salary"; its columns are "id", "region", "age", "income"/);
+    await expect(totalsOf(csv, { sum: { salary: [0, 1] } })).rejects.toThrow(/no column "salary" \(it has 4 columns, not named here/);
+  });
+
+  it('never names the columns it found: a file without a header row would show its first row of data', async () => {
+    const headless = join(dir, 'headless.csv');
+    writeFileSync(headless, `SECRET-4242,north,abc\n${Array.from({ length: 50 }, (_, i) => `${i},south,${i}`).join('\n')}\n`);
+    await expectWithheld(() => totalsOf(headless), TypeError, ['no column'], ['SECRET', '4242', 'abc']);
   });
 
   it("refuses a NULL or non-numeric value, or drops its row with invalid: 'drop'", async () => {
@@ -141,6 +147,18 @@ describe('the DuckDB engine', () => {
       `id,region,age,income\n${Array.from({ length: 30000 }, (_, i) => `${i},north,${i % 90},${i % 1000}`).join('\n')}\n30000,north,40,John Smith\n`,
     );
     await expectWithheld(() => totalsOf(late), Error, ['dpnoise: '], ['John', 'Smith', '30000,north']);
+  });
+
+  it('a file DuckDB cannot read as it finds its columns is refused without quoting a line (invalid UTF-8 after a CSV line, malformed JSON)', async () => {
+    const csv = join(dir, 'bad-bytes.csv');
+    writeFileSync(
+      csv,
+      Buffer.concat([Buffer.from('id,region,age,income\n1,north,40,SECRET-4242\n2,south,30,7'), Buffer.from([0xff]), Buffer.from('\n3,north,50,6\n')]),
+    );
+    await expectWithheld(() => totalsOf(csv), Error, ['dpnoise: ', 'the columns of'], ['SECRET', '4242', '1,north']);
+    const json = join(dir, 'bad.ndjson');
+    writeFileSync(json, '{"id":1,"region":"north","age":40,"income":5}\n{"id":2,"region":"SECRET-4242\\x","age":30,"income":4}\n');
+    await expectWithheld(() => totalsOf(json), Error, ['dpnoise: ', 'the columns of'], ['SECRET', '4242', 'byte']);
   });
 
   it('releases nothing but noise from an empty table (with its header)', async () => {

@@ -83,8 +83,7 @@ describe('aggregateSql and aggregateFromTotals', () => {
   it('never shows a total of the result: a cell that is not a whole number, or rows that are not an array, are refused by name', async () => {
     const { sql, plan } = aggregateSql(privacy, options, { dialect: 'duckdb' });
     const rows = await runAsWarehouse(sql);
-    const budget = createBudget(privacy);
-    const release = (r: unknown) => () => aggregateFromTotals(budget, { plan, rows: r as typeof rows });
+    const release = (r: unknown) => () => aggregateFromTotals(createBudget(privacy), { plan, rows: r as typeof rows });
     // Every total of the first row of totals (counts and sums), as text a hostile file could hold.
     const at = rows.findIndex((r) => Object.keys(r).some((k) => /^m\d+$/.test(k) && r[k] !== null));
     const tampered = rows.map((r, i) => (i === at ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, /^m\d+$/.test(k) ? 'SECRET-123' : v])) : r));
@@ -92,7 +91,19 @@ describe('aggregateSql and aggregateFromTotals', () => {
     const fractional = rows.map((r, i) => (i === at ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, /^m\d+$/.test(k) ? '31415.92' : v])) : r));
     await expectWithheld(release(fractional), RangeError, ['aggregated table'], ['31415']);
     await expectWithheld(release('SECRET-123'), TypeError, ['`rows` must be'], ['SECRET', '123']);
-    expect(budget.spent.epsilon).toBe(0);
+  });
+
+  it("charges the budget before it reads the totals: an invalid row is paid for, another plan's result is not", async () => {
+    const { sql, plan } = aggregateSql(privacy, options, { dialect: 'duckdb' });
+    const rows = await runAsWarehouse(sql);
+    expect(golden.options.invalid ?? 'error').toBe('error');
+    const charged = createBudget(privacy);
+    const invalid = rows.map((r, i) => (i === 0 ? { ...r, bad: '1' } : r));
+    await expect(aggregateFromTotals(charged, { plan, rows: invalid })).rejects.toThrow(/a row has a NULL, missing or non-numeric value/);
+    expect(charged.spent.epsilon).toBeGreaterThan(0);
+    const free = createBudget(privacy);
+    await expect(aggregateFromTotals(free, { plan, rows: rows.map((r) => ({ ...r, plan: 'another' })) })).rejects.toThrow(/not made by this plan/);
+    expect(free.spent.epsilon).toBe(0);
   });
 
   it('reads every option once: a getter that changes between reads cannot set the query apart from its plan file', async () => {

@@ -126,11 +126,39 @@ describe('dpnoise aggregate', () => {
     expect(dpnoise('budget', '--show', budget).stdout).toMatch(/^1 releases; spent epsilon (1|0\.99999\d*) of 1.2 at delta 0.000001/);
   });
 
+  it('writes the charge to the budget file when the release fails after reading the data (its error says something of it)', () => {
+    const budget = join(dir, 'charged.json');
+    expect(dpnoise('budget', '--epsilon', '3', '--delta', '1e-6', '--output', budget).status).toBe(0);
+    const bad = join(dir, 'bad-cell.csv');
+    writeFileSync(bad, 'person_id,region,age,income\n1,north,40,5\n2,south,abc,7\n');
+    const failed = dpnoise(
+      '--input',
+      bad,
+      '--privacy-unit',
+      'person_id',
+      '--group-by',
+      'region',
+      '--groups',
+      'north,south',
+      '--epsilon',
+      '1',
+      '--delta',
+      '1e-6',
+      '--sum',
+      'age:0:100',
+      '--budget',
+      budget,
+    );
+    expect(failed.status, failed.stderr).not.toBe(0);
+    expect(failed.stderr).toMatch(/a row has a NULL, missing or non-numeric value/);
+    expect(dpnoise('budget', '--show', budget).stdout).toMatch(/^1 releases; spent epsilon (1|0\.99999\d*) of 3/);
+  });
+
   it('explains bad arguments with exit code 2', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--count', '--sum', 'age:100'], /--sum must be COLUMN:LOW:HIGH/],
       [['--count', '--sum', 'age:100:0'], /lower < upper/],
-      [['--count', '--sum', 'salary:0:1'], /no column "salary"; its columns are "person_id", "region", "age", "income"/],
+      [['--count', '--sum', 'salary:0:1'], /no column "salary" \(it has 4 columns, not named here/],
       [['--count', '--weights', 'best'], /--weights must be range or equal/],
       [['--mean', 'age:0:100', '--mean', 'age:0:50'], /names the column "age" twice/],
       [[], /at least one statistic/],

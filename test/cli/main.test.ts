@@ -421,6 +421,23 @@ describe.concurrent('dpnoise release', () => {
     });
   });
 
+  it('never names the fields of the first line: a file without a header row would show its first row of data', async () => {
+    const input = file('headless.csv', 'SECRET-4242,alice,5\n123-45-6789,bob,7\n');
+    const r = await dpnoise('release', '--input', input, '--columns', 'income:0:1000', ...GAUSSIAN);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/column "income" is not in the header/);
+    for (const secret of ['SECRET', '4242', 'alice']) expect(r.stderr).not.toContain(secret);
+  });
+
+  it('warns of an NDJSON key copied unchanged whichever line it first appears on, and lists it as not protected', async () => {
+    const input = file('late-key.ndjson', '{"name":"a","income":5}\n{"name":"b","income":4242,"ssn":"123-45-6789"}\n');
+    const r = await dpnoise('release', '--input', input, '--columns', 'income:0:10000', ...GAUSSIAN);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: the column "name" is copied unchanged and NOT protected\./);
+    expect(r.stderr).toMatch(/warning: the column "ssn" is copied unchanged and NOT protected\./);
+    expect(r.stderr).toMatch(/Not protected: "name", "ssn", copied unchanged\./);
+  });
+
   it('parses CSV strictly: quoted commas, quotes and newlines stay in their field, a BOM is dropped', async () => {
     const input = file('quoted.csv', '\uFEFFid,note,b\r\n1,"x\ny, ""z""",2\r\n3,plain,4\r\n');
     const r = await dpnoise('release', '--input', input, '--columns', 'id:0:10,b:0:10', ...GAUSSIAN);
@@ -474,7 +491,7 @@ describe.concurrent('dpnoise release', () => {
     ]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/line 3, column "b": the value is not a finite number/);
-    expect(nope.stderr).toMatch(/column "nope" is not in the header; the columns are: name, age, income\./);
+    expect(nope.stderr).toMatch(/column "nope" is not in the header \(3 fields, not named here/);
     expect(count.stderr).toMatch(/--columns must be COLUMN:LOW:HIGH; got "age"/);
     expect(missing.status).toBe(2);
     expect(latin1.stderr).toMatch(/latin1\.csv is not UTF-8 text/); // no byte is silently replaced

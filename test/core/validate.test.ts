@@ -102,8 +102,19 @@ describe('private values in messages: their kind, never their content', () => {
 
   it('numberIn and integerIn of private data: a count of 3.5 or -7 is not shown', async () => {
     const counts = { min: 0, max: Number.MAX_SAFE_INTEGER };
-    await expectWithheld(() => integerIn('count', 3.5, counts, { private: true }), RangeError, ['`count` must be an integer'], ['3.5', '35']);
-    await expectWithheld(() => integerIn('count', -7, counts, { private: true }), RangeError, ['`count` must be a number >= 0'], ['-7']);
+    await expectWithheld(() => integerIn('count', 3.5, counts, { private: true }), RangeError, ['`count` must be an integer >= 0'], ['3.5', '35']);
+    await expectWithheld(() => integerIn('count', -7, counts, { private: true }), RangeError, ['`count` must be an integer >= 0'], ['-7']);
+    // One message for every number refused: it does not tell a fraction from a negative or too large count.
+    const message = (x: number) => {
+      try {
+        integerIn('count', x, counts, { private: true });
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(new Set([3.5, -7, 1e300, NaN].map(message)).size).toBe(2); // NaN is named, as a kind
+    expect(message(3.5)).toBe(message(-7));
+    expect(message(3.5)).toBe(message(1e300));
     await expectWithheld(() => numberIn('count', 'SECRET-123', counts, { private: true }), TypeError, ['`count` must be a number'], ['SECRET', '123']);
     // Public arguments keep their value in the message.
     expect(() => integerIn('passes', 2.5, counts)).toThrow(/got 2\.5\./);

@@ -214,13 +214,13 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
       'fractional count',
       () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 1.5),
       RangeError,
-      /`count` must be an integer; got a number \(private, not shown\)\./,
+      /`count` must be an integer >= 0 and <= 9007199254740991; got a number \(private, not shown\)\./,
     ],
     [
       'a count beyond the safe integers',
       () => correlatedSum({ dimension: 3, rho: 1, mode: 'grid' }).release([1, 2, 3], 2 ** 53),
       RangeError,
-      /`count` must be a number >= 0 and <= 9007199254740991/,
+      /`count` must be an integer >= 0 and <= 9007199254740991; got a number \(private, not shown\)\./,
     ],
     [
       'non-finite sums',
@@ -237,8 +237,8 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
 describe('grid mode: the record count and the sums are private', () => {
   it('a fractional or negative count, or a sum beyond the grid, is named but not shown', async () => {
     const m = correlatedSum({ dimension: 3, rho: 1, mode: 'grid' });
-    await expectWithheld(() => m.release([1, 2, 3], 3.5), RangeError, ['`count` must be an integer'], ['3.5']);
-    await expectWithheld(() => m.release([1, 2, 3], -7), RangeError, ['`count` must be a number >= 0'], ['-7']);
+    await expectWithheld(() => m.release([1, 2, 3], 3.5), RangeError, ['`count` must be an integer >= 0'], ['3.5']);
+    await expectWithheld(() => m.release([1, 2, 3], -7), RangeError, ['`count` must be an integer >= 0'], ['-7']);
     await expectWithheld(() => m.release([1, 1.2345678e307, 3], 2), RangeError, ['`sums[1]`'], ['12345678']);
   });
 });

@@ -210,8 +210,18 @@ describe('bad input throws before any noise is drawn', () => {
       RangeError,
       /`neighbours` must be one of/,
     ],
-    ['negative count', () => m.release([1, 2, 3], -1), RangeError, /`count` must be a number >= 0/],
-    ['fractional count', () => m.release([1, 2, 3], 1.5), RangeError, /`count` must be an integer; got a number \(private, not shown\)\./],
+    [
+      'negative count',
+      () => m.release([1, 2, 3], -1),
+      RangeError,
+      /`count` must be an integer >= 0 and <= 9007199254740991; got a number \(private, not shown\)\./,
+    ],
+    [
+      'fractional count',
+      () => m.release([1, 2, 3], 1.5),
+      RangeError,
+      /`count` must be an integer >= 0 and <= 9007199254740991; got a number \(private, not shown\)\./,
+    ],
     ['missing count', () => m.release([1, 2, 3]), TypeError, /`count` must be a number; got undefined/],
     ['sums of the wrong length', () => m.release([1, 2], 1), RangeError, /`sums.length` must be 3/],
     ['non-finite sums', () => m.release([1, NaN, 3], 1), RangeError, /`sums\[1\]` must be a finite number; got NaN/],
@@ -235,9 +245,9 @@ describe('bad input throws before any noise is drawn', () => {
 describe('the record count and the sums are private: errors name them, never their value', () => {
   const m = correlatedSum({ mode: 'continuous', dimension: 3, rho: 1 });
   it.each<[string, () => unknown, typeof TypeError, string, string[]]>([
-    ['a fractional count', () => m.release([1, 2, 3], 3.5), RangeError, '`count` must be an integer', ['3.5']],
-    ['a negative count', () => m.release([1, 2, 3], -7), RangeError, '`count` must be a number >= 0', ['-7']],
-    ['a count beyond 2^53', () => m.release([1, 2, 3], 31415926535897932), RangeError, '`count` must be a number >= 0', ['314159']],
+    ['a fractional count', () => m.release([1, 2, 3], 3.5), RangeError, '`count` must be an integer >= 0', ['3.5']],
+    ['a negative count', () => m.release([1, 2, 3], -7), RangeError, '`count` must be an integer >= 0', ['-7']],
+    ['a count beyond 2^53', () => m.release([1, 2, 3], 31415926535897932), RangeError, '`count` must be an integer >= 0', ['314159']],
     ['a count as text', () => m.release([1, 2, 3], 'SECRET-123' as never), TypeError, '`count` must be a number', ['SECRET', '123']],
     ['a sum as text', () => m.release([1, 'SECRET-123', 3] as never, 2), TypeError, '`sums[1]` must be a number', ['SECRET', '123']],
   ])('%s', async (_, call, ErrorType, name, secrets) => {
