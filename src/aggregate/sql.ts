@@ -206,9 +206,8 @@ export function checkResultRows(rows: readonly Record<string, unknown>[], spec: 
     cells.forEach(([, m], j) => {
       const c = row[`c${j}`];
       if (isNull(c)) return;
-      const cell = Number(c);
+      const cell = Number(c); // -1 for an invalid row
       if (!(Number.isInteger(cell) && cell >= -1 && cell < cellCount(m)))
-        // -1: an invalid row
         throw new RangeError('dpnoise: the aggregated table has a cell outside its measure: it was not made by this plan.');
     });
   }
