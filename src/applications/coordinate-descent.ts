@@ -266,10 +266,9 @@ function readStepSizes(o: Record<string, unknown>, p: Problem): Float64Array {
   if (zero >= 0) throw new RangeError(`dpnoise: feature column ${zero} is all zeros, so it has no default step size; drop it or pass \`stepSizes\`.`);
   const steps = m.map((v) => 1 / v);
   const bad = steps.findIndex((s) => !(s >= STEP_ENTRIES.min && s <= STEP_ENTRIES.max));
+  // Named by its coordinate, not shown: it is computed from the features.
   if (bad >= 0)
-    throw new RangeError(
-      `dpnoise: the default step size of coordinate ${bad} (${steps[bad]}) is outside [1e-100, 1e100]; rescale the features or pass \`stepSizes\`.`,
-    );
+    throw new RangeError(`dpnoise: the default step size of coordinate ${bad} is outside [1e-100, 1e100]; rescale the features or pass \`stepSizes\`.`);
   return steps;
 }
 

@@ -455,7 +455,7 @@ describe('bad input', () => {
   const good = { ...lasso, stepSizes: paperSteps(lasso), passes: 2, clip: RANGE, epsilon: 1, delta: 1e-5 };
   const call = (changes: Record<string, unknown>) => () => privateCoordinateDescent({ ...good, ...changes } as never);
 
-  it('throws TypeError and RangeError with the argument, and the value unless it is private', () => {
+  it('throws TypeError and RangeError with the argument, and the value unless it is private', async () => {
     expect(() => privateCoordinateDescent(undefined as never)).toThrow(new TypeError('dpnoise: `options` must be an options object; got undefined.'));
     expect(call({ clips: RANGE })).toThrow(TypeError);
     expect(call({ loss: 'hinge' })).toThrow(new RangeError("dpnoise: `loss` must be one of 'squared', 'logistic'; got \"hinge\"."));
@@ -500,6 +500,9 @@ describe('bad input', () => {
     expect(() => coordinateDescent({ ...lasso, features: zeroColumn, passes: 1 })).toThrow(
       new RangeError('dpnoise: feature column 4 is all zeros, so it has no default step size; drop it or pass `stepSizes`.'),
     );
+    // A default step size out of range is named by its coordinate, not shown: it is computed from the features.
+    const tiny = Float64Array.from(lasso.features, (v, k) => (k % D === 2 ? 3.14159e-60 : v));
+    await expectWithheld(() => coordinateDescent({ ...lasso, features: tiny, passes: 1 }), RangeError, ['default step size of coordinate 2'], ['e+']);
   });
 
   it('features and labels are private: an error names the entry, never its value', async () => {
