@@ -192,6 +192,8 @@ export interface PrivateCoordinateDescentResult {
 /** Features and labels within +-1e100, so no loss or gradient can overflow for bounded w. */
 const DATA_LIMIT = 1e100;
 const FEATURE_ENTRIES: Entries = { min: -DATA_LIMIT, max: DATA_LIMIT, basic: 'a finite number', range: `a number >= -${DATA_LIMIT} and <= ${DATA_LIMIT}` };
+/** Logistic labels: -1 or 1 (the range lets the check below find the others), in the same words whatever the value. */
+const LOGISTIC_LABELS: Entries = { min: -1, max: 1, basic: '-1 or 1 for the logistic loss', range: '-1 or 1 for the logistic loss' };
 /** Clipping thresholds: 0 or in [1e-100, 1e100], so 2 C / n stays within calibrateGaussian's domain. */
 const CLIP_ENTRIES: Entries = { min: 1e-100, max: 1e100, zero: true, basic: 'a finite number >= 0', range: '0 or between 1e-100 and 1e+100' };
 const STEP_ENTRIES: Entries = { min: 1e-100, max: 1e100, basic: 'a finite number > 0', range: 'between 1e-100 and 1e+100' };
@@ -229,7 +231,7 @@ interface Problem {
 function readProblem(o: Record<string, unknown>): Problem {
   const loss = oneOf('loss', o.loss, LOSSES);
   // The records are private: errors name an entry, never its value.
-  const y = vector('labels', o.labels, FEATURE_ENTRIES, { private: true });
+  const y = vector('labels', o.labels, loss === 'logistic' ? LOGISTIC_LABELS : FEATURE_ENTRIES, { private: true });
   if (loss === 'logistic') {
     const bad = y.findIndex((v) => v !== 1 && v !== -1);
     if (bad >= 0) fail(RangeError, `labels[${bad}]`, '-1 or 1 for the logistic loss', y[bad], { private: true });

@@ -508,6 +508,9 @@ describe('bad input', () => {
   it('features and labels are private: an error names the entry, never its value', async () => {
     const labels = Float64Array.from(logistic.labels, (v, i) => (i === 3 ? 0.7345 : v));
     await expectWithheld(call({ ...logistic, labels }), RangeError, ['`labels[3]` must be -1 or 1 for the logistic loss'], ['7345']);
+    // The same words for a label beyond 1e100: the message does not tell how far off it is.
+    const far = Float64Array.from(logistic.labels, (v, i) => (i === 3 ? -2.7182818e200 : v));
+    await expectWithheld(call({ ...logistic, labels: far }), RangeError, ['`labels[3]` must be -1 or 1 for the logistic loss'], ['27182818']);
     await expectWithheld(
       call({ labels: Array.from(lasso.labels, (v, i) => (i === 5 ? 'SECRET-123' : v)) }),
       TypeError,
