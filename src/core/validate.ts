@@ -80,12 +80,12 @@ export function numberIn(name: string, value: unknown, range: Range, shown: Show
  * not tell a fraction from a number out of range.
  */
 export function integerIn(name: string, value: unknown, range: Range, shown: Shown = {}): number {
-  if (shown.private && typeof value === 'number' && !(Number.isInteger(value) && inside(value, range))) {
-    fail(RangeError, name, rangeText(range, true), value, shown);
+  if (typeof value !== 'number') fail(TypeError, name, 'a number', value, shown);
+  const within = inside(value, range);
+  if (!(within && Number.isInteger(value))) {
+    fail(RangeError, name, shown.private ? rangeText(range, true) : within ? 'an integer' : rangeText(range), value, shown);
   }
-  const x = numberIn(name, value, range, shown);
-  if (!Number.isInteger(x)) fail(RangeError, name, 'an integer', x, shown);
-  return x;
+  return value;
 }
 
 /** One of a fixed list of strings. */
