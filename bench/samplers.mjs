@@ -9,7 +9,9 @@
 //     crypto.getRandomValues (against dpnoise's CSPRNG) or xorshift128+ (against seeded);
 //   - NumPy (bench/python_baseline.py, one spawn, run before the JavaScript timings so the two
 //     never compete): np.random.default_rng(seed) (PCG64) standard_normal / laplace;
-//   - the floor of any fill: new Float64Array(K).fill(0), a fresh array written once.
+//   - the floor of any fill: new Float64Array(K).fill(0), a fresh array written once;
+//   - the floor of a kernel (its words and copies, no noise) and the check of the scales every
+//     call makes before drawing, which together bound how fast a call can be (issue 19).
 // At each K all JavaScript cases are timed in one interleaved measureEach, so the (bimodal) cost
 // of page-faulting fresh large arrays hits every fill alike.
 import { addGaussianNoise, addLaplaceNoise, createRng, gaussianNoise, gaussianNoiseInto, laplaceNoise, laplaceNoiseInto } from 'dpnoise';
@@ -106,6 +108,19 @@ function kernelFloor(K, scales, output) {
   return output[0];
 }
 
+/**
+ * The check of per-coordinate scales that every call makes before it draws (issue 19): a call
+ * whose last scale is invalid reads and checks every scale, then throws, drawing nothing.
+ */
+function scaleCheck(output, rejected) {
+  try {
+    gaussianNoiseInto(output, rejected);
+  } catch {
+    return output[0];
+  }
+  throw new Error('bench: a scale of -1 was accepted');
+}
+
 /** Minor page faults per fresh `new Float64Array(K).fill(0)` (mean over a few). */
 function faultsPerFreshArray(K) {
   const before = process.resourceUsage().minorPageFault;
@@ -186,24 +201,28 @@ export async function run(ctx) {
   const floorNs = new Map();
   const cryptoNs = new Map();
   const kernelFloorNs = new Map();
+  const checkNs = new Map();
   for (const K of KS) {
     ctx.log(`  K = ${fmtK(K)} ...`);
     const scales = perCoordinateScales(K);
     const values = new Float64Array(K); // reused by every add-in-place case at this K
     const output = new Float64Array(K); // reused by every "into" case at this K
+    const rejected = scales.slice();
+    rejected[K - 1] = -1;
     const all = cases(K, scales, values, output);
-    const fns = [() => freshZeros(K), () => cryptoWords(K), () => kernelFloor(K, scales, output), ...all.flatMap((c) => [c.dp, c.js])];
-    const timings = ctx.measureEach(fns, { units: K, ...TIMING[K] });
-    const labels = ['floor', 'getRandomValues', 'kernel floor', ...all.flatMap((c) => [key(K, c, 'dpnoise'), key(K, c, 'js')])];
+    const floors = [() => freshZeros(K), () => cryptoWords(K), () => kernelFloor(K, scales, output), () => scaleCheck(output, rejected)];
+    const timings = ctx.measureEach([...floors, ...all.flatMap((c) => [c.dp, c.js])], { units: K, ...TIMING[K] });
+    const labels = ['floor', 'getRandomValues', 'kernel floor', 'scale check', ...all.flatMap((c) => [key(K, c, 'dpnoise'), key(K, c, 'js')])];
     timings.forEach((r, i) => {
       if (r.spread > 0.5) ctx.log(`  (noisy: ${labels[i]}, spread ${fmt(r.spread)})`);
     });
     floorNs.set(K, timings[0].perUnit * 1e9);
     cryptoNs.set(K, timings[1].perUnit * 1e9);
     kernelFloorNs.set(K, timings[2].perUnit * 1e9);
+    checkNs.set(K, timings[3].perUnit * 1e9);
     all.forEach((c, i) => {
-      ns.set(key(K, c, 'dpnoise'), timings[3 + 2 * i].perUnit * 1e9);
-      ns.set(key(K, c, 'js'), timings[4 + 2 * i].perUnit * 1e9);
+      ns.set(key(K, c, 'dpnoise'), timings[floors.length + 2 * i].perUnit * 1e9);
+      ns.set(key(K, c, 'js'), timings[floors.length + 1 + 2 * i].perUnit * 1e9);
     });
     ctx.check(values.every(Number.isFinite), 'add-in-place values are not all finite');
   }
@@ -227,6 +246,7 @@ export async function run(ctx) {
       rows.push([fmtK(K), NONE, '*fill floor*: `new Float64Array(K).fill(0)`', NONE, fmt(floorNs.get(K)), NONE, NONE]);
       rows.push([fmtK(K), NONE, '*CSPRNG floor*: `getRandomValues`, 8 bytes/sample', NONE, fmt(cryptoNs.get(K)), NONE, NONE]);
       rows.push([fmtK(K), NONE, '*kernel floor*: those words, scales copied in, output copied out', 'per coordinate', fmt(kernelFloorNs.get(K)), NONE, NONE]);
+      rows.push([fmtK(K), NONE, '*scale check*: a call whose last scale is invalid (one error thrown)', 'per coordinate', fmt(checkNs.get(K)), NONE, NONE]);
     }
     return rows;
   };
@@ -335,11 +355,19 @@ export async function run(ctx) {
   const kernel = big('Gaussian', 'CSPRNG', 'into', 'per-coord');
   const kernelFloorBig = kernelFloorNs.get(BIG);
   const npOut = numpyAt(BIG, 'normalOut');
+  const check = checkNs.get(BIG);
+  const words = cryptoNs.get(BIG);
+  const bound = kernelFloorBig + check;
   const kernelNote =
     `The continuous Gaussian kernel (\`gaussianNoiseInto\`, CSPRNG, per-coordinate scales, K = ${fmtK(BIG)}, issue 19): ${fmt(kernel)} ns, ` +
     `${times(kernel, kernelFloorBig)} its floor (*kernel floor*, ${fmt(kernelFloorBig)} ns: the random words, one pass over the scales and one over the output, no noise; aim 1.2×: ` +
     `${kernel <= 1.2 * kernelFloorBig ? 'met' : 'not met'}), and ${times(npOut, kernel)} faster than NumPy's \`standard_normal(out=)\` (aim 3×: ` +
-    `${npOut / kernel >= 3 ? 'met' : 'not met'}). NumPy's ${fmt(npOut)} ns over 3 is ${fmt(npOut / 3)} ns, ${npOut / 3 < kernelFloorBig ? 'below' : 'above'} the floor here.`;
+    `${npOut / kernel >= 3 ? 'met' : 'not met'}). NumPy's ${fmt(npOut)} ns over 3 is ${fmt(npOut / 3)} ns, ${npOut / 3 < kernelFloorBig ? 'below' : 'above'} the floor here. ` +
+    `Where the ${fmt(kernel)} ns go, from the rows above (same batches): ${fmt(words)} the random words (getRandomValues), ` +
+    `${fmt(kernelFloorBig - words)} the copies of the scales into WebAssembly memory and of the noise out of it, ${fmt(check)} the check of the scales ` +
+    `(*scale check*), and the remaining ${fmt(kernel - bound)} the ziggurat and the calls. No noise may be written before every scale is checked ` +
+    `(a failed call changes nothing), and WebAssembly cannot read a JavaScript array in place, so a call costs at least the floor plus the check, ` +
+    `${fmt(bound)} ns: ${times(bound, kernelFloorBig)} the floor and ${times(npOut, bound)} NumPy even if the ziggurat cost nothing.`;
   const numpyNote = py.available
     ? `NumPy: ${py.versions.numpy}, \`np.random.default_rng(${SEED})\` (${py.results.samplers.bitGenerator}), ziggurat samplers; medians of ` +
       `${PY_TIMING.batches} batches (${PY_TIMING.batchesByK[String(BIG)]} at K = ${fmtK(BIG)}, where calls are long and steady), measured in a separate process just before the JavaScript timings.`
