@@ -1,24 +1,149 @@
-// The acceptances of cell trials two coordinates at a time (docs/noise.md, "Cells"): the
-// caller (discrete.ts) picks each lane's cell as cells.ts does, and the exponentials and the
-// comparisons of the two are computed together, in SIMD lanes. A lane is decided only where it is
-// sure; the caller draws the others one by one, from the same word. Only the SIMD build calls
-// these.
-import { RELATIVE_MARGIN } from "./cells";
+// Cell trials two coordinates at a time (docs/noise.md, "Cells"): each lane's cell, offset and V
+// (as cells.ts picks them one by one, from the same bits), then the exponentials and the
+// comparisons of the two, computed together in SIMD lanes. Every quantity is the one-by-one
+// code's, to the bit: the integers are built in doubles only where they are exact (below 2^53,
+// scaled by powers of two). A lane is decided only where it is sure; the caller draws the others
+// one by one, from the same word. Only the SIMD build calls these.
+import { factorsOf, RELATIVE_MARGIN, splitsOf } from "./cells";
 import { expMinusPair } from "./exp-lanes";
+import { LANE_TWO_52_BITS } from "./log-uniform";
 
-// Lane constants, in linear memory (see log-uniform.ts): 1 -+ RELATIVE_MARGIN, exact doubles.
+// Lane constants, in linear memory (see log-uniform.ts): 1 -+ RELATIVE_MARGIN (exact doubles);
+// the biased exponents 1029 (s = 2^6), 1023 (2^0) and 979 (2^-44); the largest width, 40; masks
+// of the word's fields: 7 bits (the column; 127 is also TAIL), 12 bits (u), 44 bits (the offset
+// and V), the sign; 8 bits (an alias); 3 bits of a mantissa.
 const LANE_UNDER = memory.data<f64>([1.0 - RELATIVE_MARGIN, 1.0 - RELATIVE_MARGIN], 16);
 const LANE_OVER = memory.data<f64>([1.0 + RELATIVE_MARGIN, 1.0 + RELATIVE_MARGIN], 16);
+const LANE_1029 = memory.data<u64>([1029, 1029], 16);
+const LANE_1023 = memory.data<u64>([1023, 1023], 16);
+const LANE_979 = memory.data<u64>([979, 979], 16);
+const LANE_40 = memory.data<u64>([40, 40], 16);
+const LANE_127 = memory.data<u64>([127, 127], 16);
+const LANE_4095 = memory.data<u64>([0xFFF, 0xFFF], 16);
+const LANE_255 = memory.data<u64>([0xFF, 0xFF], 16);
+const LANE_7 = memory.data<u64>([7, 7], 16);
+const LANE_LOW_44 = memory.data<u64>([0xFFFFFFFFFFF, 0xFFFFFFFFFFF], 16);
+const LANE_SIGN = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16);
+
+/** Two doubles in lanes. */
+// @ts-ignore: decorator
+@inline export function lanes(a: f64, b: f64): v128 {
+  return f64x2.replace_lane(f64x2.splat(a), 1, b);
+}
+
+/** An integer below 2^52 in each lane as that double, exactly (its bits OR-ed into 2^52's, minus 2^52). */
+// @ts-ignore: decorator
+@inline function exactDoubles(x: v128): v128 {
+  const magic = v128.load(LANE_TWO_52_BITS);
+  return f64x2.sub(v128.or(x, magic), magic);
+}
+
+/** 2^(k - 1023) in each lane, for a biased exponent k in [1, 2046]. */
+// @ts-ignore: decorator
+@inline function powerOfTwo(k: v128): v128 {
+  return i64x2.shl(k, 52);
+}
 
 /**
- * The acceptances of two cell trials (cells.ts): V in [low, high) against a = exp(-x) factor, in
- * each lane. Returns a bitmask: bit l when lane l is accepted for sure, bit 2 + l when it is
- * rejected for sure (V beyond RELATIVE_MARGIN of the computed a, as cells.ts decides one by one).
+ * All ones in a lane whose variance parameter s is in the cells' range (cells.ts widthBits: s > 0,
+ * s in [2^e, 2^(e + 1)) with w = floor((e - 6) / 2) in [0, 40]); else 0.
  */
 // @ts-ignore: decorator
-@inline export function decidedPair(x: v128, factor: v128, low: v128, high: v128): i32 {
-  const a = f64x2.mul(expMinusPair(x), factor);
-  const accepted = f64x2.le(high, f64x2.mul(a, v128.load(LANE_UNDER)));
-  const rejected = f64x2.ge(low, f64x2.mul(a, v128.load(LANE_OVER)));
-  return i64x2.bitmask(accepted) | (i64x2.bitmask(rejected) << 2);
+@inline export function inCells(s: v128): v128 {
+  const w = i64x2.shr_s(i64x2.sub(i64x2.shr_u(s, 52), v128.load(LANE_1029)), 1);
+  const zero = i64x2.splat(0);
+  return v128.and(f64x2.gt(s, zero), v128.andnot(i64x2.ge_s(w, zero), i64x2.gt_s(w, v128.load(LANE_40))));
+}
+
+/** The width bits w of s in each lane where `inCells`, else 0 (the one-by-one code's max(w, 0)). */
+// @ts-ignore: decorator
+@inline export function widthLanes(s: v128, inCells: v128): v128 {
+  return v128.and(i64x2.shr_s(i64x2.sub(i64x2.shr_u(s, 52), v128.load(LANE_1029)), 1), inCells);
+}
+
+/** The table (tier) of s with width bits w in each lane where `inCells`, else 0 (cells.ts tableOf). */
+// @ts-ignore: decorator
+@inline export function tableLanes(s: v128, w: v128, inCells: v128): v128 {
+  const binade = i64x2.sub(i64x2.sub(i64x2.shr_u(s, 52), v128.load(LANE_1029)), i64x2.shl(w, 1));
+  return v128.and(v128.or(i64x2.shl(binade, 3), v128.and(i64x2.shr_u(s, 49), v128.load(LANE_7))), inCells);
+}
+
+/** The i32 at base + 4 index in each lane (WebAssembly SIMD has no gather). */
+// @ts-ignore: decorator
+@inline function gatherI32(base: usize, index: v128): v128 {
+  const a = <i64>load<i32>(base + (<usize>i64x2.extract_lane(index, 0) << 2));
+  return i64x2.replace_lane(i64x2.splat(a), 1, <i64>load<i32>(base + (<usize>i64x2.extract_lane(index, 1) << 2)));
+}
+
+/** The entry each lane's word picks from its table (cells.ts entryOf): its column, or the column's alias when u is not below the threshold. */
+// @ts-ignore: decorator
+@inline export function entryLanes(table: v128, words: v128): v128 {
+  const column = v128.and(i64x2.shr_u(words, 56), v128.load(LANE_127));
+  const split = gatherI32(splitsOf(0), v128.or(i64x2.shl(table, 7), column));
+  const u = v128.and(i64x2.shr_u(words, 44), v128.load(LANE_4095));
+  return v128.bitselect(column, v128.and(split, v128.load(LANE_255)), i64x2.lt_s(u, i64x2.shr_s(split, 8)));
+}
+
+/** The factor S / H_e of each lane's entry, with no step outwards (cells.ts factorOf, hops 0). */
+// @ts-ignore: decorator
+@inline export function factorLanes(table: v128, entry: v128): v128 {
+  const index = v128.or(i64x2.shl(table, 7), entry);
+  const base = factorsOf(0);
+  return lanes(load<f64>(base + (<usize>i64x2.extract_lane(index, 0) << 3)), load<f64>(base + (<usize>i64x2.extract_lane(index, 1) << 3)));
+}
+
+/** 2^(w - 44) in each lane: the unit of V's known bits (cells.ts uniformUnit). */
+// @ts-ignore: decorator
+@inline export function unitLanes(w: v128): v128 {
+  return powerOfTwo(i64x2.add(w, v128.load(LANE_979)));
+}
+
+/**
+ * The word's low 44 bits times 2^(w - 44) in each lane, exactly: the offset in the cell (its top w
+ * bits, cells.ts magnitudeOf) as the integer part, V's known bits times their unit (cells.ts
+ * uniformBits times uniformUnit) as the fraction.
+ */
+// @ts-ignore: decorator
+@inline export function offsetAndUniform(words: v128, unit: v128): v128 {
+  return f64x2.mul(exactDoubles(v128.and(words, v128.load(LANE_LOW_44))), unit);
+}
+
+/** The magnitude (cell 2^w + offset) in each lane, cell = hops TAIL + entry, exactly (cells.ts magnitudeOf). */
+// @ts-ignore: decorator
+@inline export function magnitudeLanes(cell: v128, w: v128, offset: v128): v128 {
+  return f64x2.add(f64x2.mul(exactDoubles(cell), powerOfTwo(i64x2.add(w, v128.load(LANE_1023)))), offset);
+}
+
+/** The acceptance a = exp(-x) factor of each lane's trial, before the comparisons (cells.ts cellDraw). */
+// @ts-ignore: decorator
+@inline export function acceptanceLanes(x: v128, factor: v128): v128 {
+  return f64x2.mul(expMinusPair(x), factor);
+}
+
+/** All ones where V, in [low, high), is below the acceptance a for sure (high <= a (1 - RELATIVE_MARGIN)). */
+// @ts-ignore: decorator
+@inline export function acceptedLanes(high: v128, a: v128): v128 {
+  return f64x2.le(high, f64x2.mul(a, v128.load(LANE_UNDER)));
+}
+
+/** All ones where V is at least a for sure (low >= a (1 + RELATIVE_MARGIN)). */
+// @ts-ignore: decorator
+@inline export function rejectedLanes(low: v128, a: v128): v128 {
+  return f64x2.ge(low, f64x2.mul(a, v128.load(LANE_OVER)));
+}
+
+/**
+ * All ones where a lane's draw ends with its trial if V is accepted for sure: s in the cells, a
+ * cell entry (not the tail), and not the (negative, 0) that is redrawn.
+ */
+// @ts-ignore: decorator
+@inline export function releasableLanes(cells: v128, entry: v128, words: v128, n: v128): v128 {
+  const redrawn = v128.and(i64x2.shr_s(words, 63), f64x2.eq(n, i64x2.splat(0)));
+  return v128.andnot(v128.and(cells, i64x2.ne(entry, v128.load(LANE_127))), redrawn);
+}
+
+/** The magnitude n with the sign of its word in each lane (-0 for a negative 0, which adds as 0). */
+// @ts-ignore: decorator
+@inline export function signedLanes(n: v128, words: v128): v128 {
+  return v128.or(n, v128.and(words, v128.load(LANE_SIGN)));
 }

@@ -329,6 +329,32 @@ describe('the exact path: the same function of the random words, to the last dra
     expect(Array.from(simd!)).toEqual(Array.from(scalar!));
   });
 
+  // The same with one scale for every coordinate, overwriting (no query): the lanes take that
+  // scale's parameters once, outside their loops.
+  it.each([
+    ['discreteLaplaceSamples', [2.5, 31.9, 1000.5, 2 ** 40]],
+    ['discreteGaussianSamples', [2, 1000, 4.2e10, 2 ** 70, 2 ** 79]],
+  ] as const)("%s, one scale: the SIMD build gives the scalar build's draws", (kernel, scales) => {
+    const n = 10_001;
+    for (const scale of scales) {
+      const draw = (module: WasmExports) => {
+        new BigUint64Array(module.memory.buffer, module.streamPointer(), 2).set([37n, 0x9e3779b97f4a7c15n]);
+        module.useSeededExtras();
+        const out = new Float64Array(n);
+        for (let start = 0; start < n; start += chunk) {
+          const m = Math.min(chunk, n - start);
+          module.seededWords(start, m);
+          module[kernel](start, m, 0, scale, 0.5);
+          out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
+        }
+        return out;
+      };
+      const [scalar, simd] = builds.map(([, module]) => draw(module));
+      expect(scalar!.filter((y) => y !== 0).length, `${kernel} at ${scale}: noise was drawn`).toBeGreaterThan(n / 2);
+      expect(Array.from(simd!), `${kernel} at ${scale}`).toEqual(Array.from(scalar!));
+    }
+  });
+
   it.each([
     ['discreteLaplaceSamples', 1, laplaceCdf],
     ['discreteLaplaceSamples', 40.5, laplaceCdf],
