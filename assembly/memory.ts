@@ -43,8 +43,12 @@ export const STASH: usize = memory.data(BATCH << 3, 16);
 export const PENDING: usize = memory.data(BATCH << 2, 16);
 export const PENDING_NEXT: usize = memory.data(BATCH << 2, 16);
 export const HOPS: usize = memory.data(BATCH << 2, 16);
-/** A round's cell trials, a pair at a time (discrete.ts cellPairs): their exponents (then acceptances), factors, magnitudes and releasable lanes, each a v128. */
-export const TRIAL_BYTES: usize = 64;
-export const TRIALS: usize = memory.data((BATCH >> 1) * <i32>TRIAL_BYTES, 16);
+/**
+ * What one SIMD loop over a batch's pairs of coordinates hands to the next (discrete.ts): the
+ * cell trials' exponents (then acceptances), factors, magnitudes, releasable lanes and V's ends,
+ * a v128 each; the discrete Laplace's noise, the first v128.
+ */
+export const PAIR_BYTES: usize = 96;
+export const PAIRS: usize = memory.data((BATCH >> 1) * <i32>PAIR_BYTES, 16);
 /** The pairs of a round with a lane not simply released, ended after the round's loop (discrete.ts). */
 export const SLOW: usize = memory.data(BATCH << 1, 16);

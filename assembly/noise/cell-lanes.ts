@@ -92,7 +92,7 @@ const LANE_SIGN = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16)
   return lanes(load<f64>(base + (<usize>i64x2.extract_lane(index, 0) << 3)), load<f64>(base + (<usize>i64x2.extract_lane(index, 1) << 3)));
 }
 
-/** 2^(w - 44) in each lane: the unit of V's known bits (cells.ts uniformUnit). */
+/** 2^(w - 44) in each lane: the unit of V's known bits, the word's low 44 - w (cells.ts cellDraw). */
 // @ts-ignore: decorator
 @inline export function unitLanes(w: v128): v128 {
   return powerOfTwo(i64x2.add(w, v128.load(LANE_979)));
@@ -100,8 +100,8 @@ const LANE_SIGN = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16)
 
 /**
  * The word's low 44 bits times 2^(w - 44) in each lane, exactly: the offset in the cell (its top w
- * bits, cells.ts magnitudeOf) as the integer part, V's known bits times their unit (cells.ts
- * uniformBits times uniformUnit) as the fraction.
+ * bits, cells.ts magnitudeOf) as the integer part, V's known bits times their unit (the low end
+ * of V's interval in cells.ts cellDraw) as the fraction.
  */
 // @ts-ignore: decorator
 @inline export function offsetAndUniform(words: v128, unit: v128): v128 {

@@ -157,7 +157,7 @@ function alias(splits: usize): void {
 
 /** x = -ln of the law at magnitude n relative to n = 0, n^2 c with c = 1 / (2 s): within 2^-51.4 relative (docs/noise.md, "Cells"). */
 // @ts-ignore: decorator
-@inline export function exponentAt(n: f64, c: f64): f64 {
+@inline function exponentAt(n: f64, c: f64): f64 {
   return n * n * c;
 }
 
@@ -189,18 +189,6 @@ const CLOSE: i32 = -1;
     for (let j = 0; j < hops; j++) factor *= tail;
   }
   return factor;
-}
-
-/** V's known bits in a trial word: the low 44 - w, as a double (exact). */
-// @ts-ignore: decorator
-@inline export function uniformBits(word: u64, w: i32): f64 {
-  return <f64><i64>(word & ((<u64>1 << <u64>(44 - w)) - 1));
-}
-
-/** The unit of V's known bits, 2^-(44 - w). */
-// @ts-ignore: decorator
-@inline export function uniformUnit(w: i32): f64 {
-  return reinterpret<f64>(<u64>(1023 - 44 + w) << 52);
 }
 
 /**

@@ -21,11 +21,11 @@
 // one function of the random words: the fast path only skips work. The hand-over happens for
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).
 import { beginCoordinate, extraWordsInto, nextWord, replayCoordinate } from "./random";
-import { BATCH, EPSILONS, EXACT, HOPS, PENDING, PENDING_NEXT, RANDOM, SCALES, SHAPES, SLOW, STASH, TRIAL_BYTES, TRIALS, VALUES } from "../memory";
+import { BATCH, EPSILONS, EXACT, HOPS, PAIR_BYTES, PAIRS, PENDING, PENDING_NEXT, RANDOM, SCALES, SHAPES, SLOW, STASH, VALUES } from "../memory";
 import { ADD, exactDouble, PER_COORDINATE } from "./samplers";
 import { LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
 import { laplaceMagnitudes, LOW_63, MARGIN, releasedPair, signed } from "./laplace-lanes";
-import { cellDraw, entryOf, exponentAt, factorOf, MOST_HOPS, magnitudeOf, TAIL, tableOf, tabulateCells, uniformBits, uniformUnit, warmTables, widthBits } from "./cells";
+import { cellDraw, entryOf, factorOf, MOST_HOPS, magnitudeOf, TAIL, tableOf, tabulateCells, warmTables, widthBits } from "./cells";
 import {
   acceptanceLanes, acceptedLanes, entryLanes, factorLanes, inCells, lanes, magnitudeLanes, offsetAndUniform, rejectedLanes, releasableLanes, signedLanes, tableLanes,
   unitLanes, widthLanes,
@@ -279,7 +279,8 @@ export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f6
 /**
  * The discrete Laplace draws of coordinates [b, b + m) that end at their first trial for sure,
  * two at a time (laplaceMagnitudes; L's word of coordinate i is in STASH at slot i - b): writes
- * their outputs, lists the other coordinates in PENDING, and returns how many it listed.
+ * their outputs, lists the other coordinates in PENDING, and returns how many it listed. No
+ * branch depends on a draw.
  */
 function laplacePairs(b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64, inverseGrid: f64, grid: f64): i32 {
   const scales = f64x2.splat(scale);
@@ -287,21 +288,30 @@ function laplacePairs(b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64
   const grids = f64x2.splat(grid);
   let pending = 0;
   const end = b + m;
+  // The noise of every pair first, in a loop of its own, so that the long chains of operations of
+  // many pairs (a logarithm, then an exp) overlap; then the outputs.
   for (let i = b; i + 1 < end; i += 2) {
     const at = <usize>i << 3;
     const t = perCoordinate ? v128.load(SCALES + at) : scales;
     const w = v128.load(RANDOM + at);
-    const noise = signed(laplaceMagnitudes(t, w, v128.load(STASH + (<usize>(i - b) << 3))), w);
+    v128.store(PAIRS + (<usize>(i - b) << 3), signed(laplaceMagnitudes(t, w, v128.load(STASH + (<usize>(i - b) << 3))), w));
+  }
+  for (let i = b; i + 1 < end; i += 2) {
+    const at = <usize>i << 3;
+    const t = perCoordinate ? v128.load(SCALES + at) : scales;
+    const noise = v128.load(PAIRS + (<usize>(i - b) << 3));
     const query = v128.load(VALUES + at);
     const noisy = f64x2.gt(t, v128.load(LANE_ZERO));
     const out = releasedPair(query, noise, noisy, add, inverseGrids, grids);
     const missed = v128.andnot(noisy, f64x2.eq(noise, noise)); // noise drawn, and not here
     v128.store(VALUES + at, v128.bitselect(query, out, missed));
+    // Listed without a branch (one that waits on the lanes' chain of operations costs that chain
+    // whenever the processor guesses it wrong): each slot is written, and counted if missed.
     const lanes = i64x2.bitmask(missed);
-    if (lanes != 0) {
-      if (lanes & 1) pending = listed(PENDING, pending, i);
-      if (lanes & 2) pending = listed(PENDING, pending, i + 1);
-    }
+    store<i32>(PENDING + (<usize>pending << 2), i);
+    pending += lanes & 1;
+    store<i32>(PENDING + (<usize>pending << 2), i + 1);
+    pending += lanes >> 1;
   }
   return m & 1 ? listed(PENDING, pending, end - 1) : pending;
 }
@@ -438,8 +448,8 @@ function cellPairs<PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usiz
   const uniformC = f64x2.div(half, scales);
   const uniformUnit = unitLanes(uniformW);
   // Pass 1, each pair's trials: the exponent x and factor of their acceptances, the magnitudes,
-  // and which lanes a sure acceptance would release.
-  for (let j = 0, p = TRIALS; j + 1 < m; j += 2, p += TRIAL_BYTES) {
+  // which lanes a sure acceptance would release, and V's interval [low, high).
+  for (let j = 0, p = PAIRS; j + 1 < m; j += 2, p += PAIR_BYTES) {
     const i0 = listed ? load<i32>(list + (<usize>j << 2)) : b + j;
     const i1 = listed ? load<i32>(list + (<usize>j << 2), 4) : b + j + 1;
     const words = v128.load(RANDOM + (<usize>(b + j) << 3));
@@ -459,16 +469,21 @@ function cellPairs<PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usiz
     // hops TAIL + entry (TAIL = 127 = 2^7 - 1)
     const hops = i64x2.replace_lane(i64x2.splat(<i64>hops0), 1, <i64>hops1);
     const cell = listed ? i64x2.add(i64x2.sub(i64x2.shl(hops, 7), hops), entry) : entry;
-    const n = magnitudeLanes(cell, w, f64x2.floor(offsetAndUniform(words, perCoordinate ? unitLanes(w) : uniformUnit)));
+    const unit = perCoordinate ? unitLanes(w) : uniformUnit;
+    const t = offsetAndUniform(words, unit);
+    const offset = f64x2.floor(t);
+    const low = f64x2.sub(t, offset);
+    v128.store(p, low, 64);
+    v128.store(p, f64x2.add(low, unit), 80);
+    const n = magnitudeLanes(cell, w, offset);
     v128.store(p, f64x2.mul(f64x2.mul(n, n), perCoordinate ? f64x2.div(half, s) : uniformC));
     v128.store(p, factor, 16);
     v128.store(p, n, 32);
     v128.store(p, releasableLanes(cells, entry, words, n), 48);
   }
   // Pass 2, the acceptances a = exp(-x) factor: a short loop, so that the long chains of
-  // operations of many pairs' exps overlap (within one loop with everything else, each pair's
-  // chain made the next wait: 14.8 ns a coordinate against 7.7 without the exp).
-  for (let p = TRIALS, end = TRIALS + (<usize>(m >> 1) * TRIAL_BYTES); p < end; p += TRIAL_BYTES) {
+  // operations of many pairs' exps overlap (docs/noise.md, "Cells").
+  for (let p = PAIRS, end = PAIRS + (<usize>(m >> 1) * PAIR_BYTES); p < end; p += PAIR_BYTES) {
     v128.store(p, acceptanceLanes(v128.load(p), v128.load(p, 16)));
   }
   // Pass 3, the decisions and the outputs.
@@ -477,7 +492,7 @@ function cellPairs<PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usiz
   const zero = v128.load(LANE_ZERO);
   let again = 0;
   let others = 0;
-  for (let j = 0, p = TRIALS; j + 1 < m; j += 2, p += TRIAL_BYTES) {
+  for (let j = 0, p = PAIRS; j + 1 < m; j += 2, p += PAIR_BYTES) {
     const i0 = listed ? load<i32>(list + (<usize>j << 2)) : b + j;
     const i1 = listed ? load<i32>(list + (<usize>j << 2), 4) : b + j + 1;
     const at0 = <usize>i0 << 3;
@@ -485,13 +500,10 @@ function cellPairs<PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usiz
     const words = v128.load(RANDOM + (<usize>(b + j) << 3));
     const s = !perCoordinate ? scales : listed ? lanes(load<f64>(SCALES + at0), load<f64>(SCALES + at1)) : v128.load(SCALES + at0);
     const query = listed ? lanes(load<f64>(VALUES + at0), load<f64>(VALUES + at1)) : v128.load(VALUES + at0);
-    const unit = perCoordinate ? unitLanes(widthLanes(s, inCells(s))) : uniformUnit;
-    const t = offsetAndUniform(words, unit);
-    const low = f64x2.sub(t, f64x2.floor(t));
     const a = v128.load(p);
     const n = v128.load(p, 32);
-    const accepted = acceptedLanes(f64x2.add(low, unit), a);
-    const rejected = rejectedLanes(low, a);
+    const accepted = acceptedLanes(v128.load(p, 80), a);
+    const rejected = rejectedLanes(v128.load(p, 64), a);
     // Released: accepted, a cell entry (not the tail), not (negative, 0); or no noise at all.
     const noisy = f64x2.gt(s, zero);
     const released = v128.or(v128.not(noisy), v128.and(v128.load(p, 48), accepted));
