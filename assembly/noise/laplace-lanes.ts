@@ -26,14 +26,15 @@ const LANE_NAN = memory.data<f64>([NaN, NaN], 16);
 // @ts-ignore: decorator
 @inline export function releasedPair(query: v128, noise: v128, noisy: v128, add: bool, inverseGrid: v128, grid: v128): v128 {
   const zero = v128.load(LANE_ZERO);
-  let start = zero;
-  if (add) {
-    const x = f64x2.mul(query, inverseGrid);
-    const f = f64x2.floor(x);
-    const up = f64x2.ge(f64x2.sub(x, f), v128.load(LANE_HALF));
-    start = f64x2.add(v128.bitselect(f64x2.add(f, v128.load(LANE_ONE)), f, up), zero);
-  }
+  const start = add ? f64x2.add(roundHalfUpPair(f64x2.mul(query, inverseGrid)), zero) : zero;
   return f64x2.mul(v128.bitselect(f64x2.add(start, noise), start, noisy), grid);
+}
+
+/** discrete.ts's roundHalfUp in each lane: floor(x), plus 1 where x - floor(x) >= 1/2 (exact). */
+// @ts-ignore: decorator
+@inline export function roundHalfUpPair(x: v128): v128 {
+  const f = f64x2.floor(x);
+  return v128.bitselect(f64x2.add(f, v128.load(LANE_ONE)), f, f64x2.ge(f64x2.sub(x, f), v128.load(LANE_HALF)));
 }
 
 /**

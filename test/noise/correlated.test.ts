@@ -41,14 +41,19 @@ describe('correlatedRelease (assembly/noise/correlated.ts)', () => {
       expect(got.map((v, i) => Object.is(v, want[i]))).not.toContain(false);
     }
     // A term sum beyond 2^52 in one value leaves the chunk to the facade; exactly 2^52 does not.
-    const bound = (f: number, cg: number, z: number) => {
-      new Float64Array(w.memory.buffer, w.scalesPointer(), 3).set([1, f, 3]);
+    // The value is put in each place: the SIMD build's first pair of lanes, and the last one alone.
+    const bound = (f: number, cg: number, z: number, at: number) => {
+      const chunk = [1, 2, 3];
+      chunk[at] = f;
+      new Float64Array(w.memory.buffer, w.scalesPointer(), 3).set(chunk);
       new Float64Array(w.memory.buffer, w.valuesPointer(), 3).set([0, 0, 0]);
       return w.correlatedRelease(3, s, cg, z, 1 / g, outputGrid);
     };
-    expect(bound(2 ** 60, 300, 5)).toBe(0);
-    expect(bound(2 ** 48 * g, 0, 0)).toBe(1); // 2 s F = 2^52
-    expect(bound(2 ** 48 * g, 1, 1)).toBe(0); // 2^52 + 1
-    expect(bound((2 ** 49 + 1) * g, 0, 0)).toBe(0); // 2^53 + 16
+    for (const at of [0, 1, 2]) {
+      expect(bound(2 ** 60, 300, 5, at)).toBe(0);
+      expect(bound(2 ** 48 * g, 0, 0, at)).toBe(1); // 2 s F = 2^52
+      expect(bound(2 ** 48 * g, 1, 1, at)).toBe(0); // 2^52 + 1
+      expect(bound((2 ** 49 + 1) * g, 0, 0, at)).toBe(0); // 2^53 + 16
+    }
   });
 });
