@@ -44,11 +44,13 @@ export const PENDING: usize = memory.data(BATCH << 2, 16);
 export const PENDING_NEXT: usize = memory.data(BATCH << 2, 16);
 export const HOPS: usize = memory.data(BATCH << 2, 16);
 /**
- * What one SIMD loop over a batch's pairs of coordinates hands to the next (discrete.ts): the
- * cell trials' exponents (then acceptances), factors, magnitudes, releasable lanes and V's ends,
- * a v128 each; the discrete Laplace's noise, the first v128.
+ * What one SIMD loop over pairs of coordinates hands to the next (discrete.ts): for PAIR_BATCH
+ * pairs of cell trials, their exponents (then acceptances), factors, magnitudes, releasable lanes
+ * and V's ends, a v128 each; or the discrete Laplace's noise for a whole batch, a v128 a pair
+ * (BATCH 8 bytes, which fits). Sized so that the module's memory stays within 1 MiB.
  */
+export const PAIR_BATCH: i32 = 256;
 export const PAIR_BYTES: usize = 96;
-export const PAIRS: usize = memory.data((BATCH >> 1) * <i32>PAIR_BYTES, 16);
+export const PAIRS: usize = memory.data(PAIR_BATCH * <i32>PAIR_BYTES, 16);
 /** The pairs of a round with a lane not simply released, ended after the round's loop (discrete.ts). */
 export const SLOW: usize = memory.data(BATCH << 1, 16);

@@ -44,13 +44,19 @@ const LANE_SIGN = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16)
   return i64x2.shl(k, 52);
 }
 
+/** e - 6 for s > 0 in [2^e, 2^(e + 1)), from its biased exponent, in each lane. */
+// @ts-ignore: decorator
+@inline function above64(s: v128): v128 {
+  return i64x2.sub(i64x2.shr_u(s, 52), v128.load(LANE_1029));
+}
+
 /**
- * All ones in a lane whose variance parameter s is in the cells' range (cells.ts widthBits: s > 0,
- * s in [2^e, 2^(e + 1)) with w = floor((e - 6) / 2) in [0, 40]); else 0.
+ * All ones in a lane whose variance parameter s is in the cells' range (cells.ts widthBits: s > 0
+ * with w = floor((e - 6) / 2) in [0, 40]); else 0.
  */
 // @ts-ignore: decorator
 @inline export function inCells(s: v128): v128 {
-  const w = i64x2.shr_s(i64x2.sub(i64x2.shr_u(s, 52), v128.load(LANE_1029)), 1);
+  const w = i64x2.shr_s(above64(s), 1);
   const zero = i64x2.splat(0);
   return v128.and(f64x2.gt(s, zero), v128.andnot(i64x2.ge_s(w, zero), i64x2.gt_s(w, v128.load(LANE_40))));
 }
@@ -58,13 +64,13 @@ const LANE_SIGN = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16)
 /** The width bits w of s in each lane where `inCells`, else 0 (the one-by-one code's max(w, 0)). */
 // @ts-ignore: decorator
 @inline export function widthLanes(s: v128, inCells: v128): v128 {
-  return v128.and(i64x2.shr_s(i64x2.sub(i64x2.shr_u(s, 52), v128.load(LANE_1029)), 1), inCells);
+  return v128.and(i64x2.shr_s(above64(s), 1), inCells);
 }
 
-/** The table (tier) of s with width bits w in each lane where `inCells`, else 0 (cells.ts tableOf). */
+/** The table (tier) of s with width bits w in each lane where `inCells`, else 0 (cells.ts tableOf): the binade of s / 4^w and 3 bits of its mantissa. */
 // @ts-ignore: decorator
 @inline export function tableLanes(s: v128, w: v128, inCells: v128): v128 {
-  const binade = i64x2.sub(i64x2.sub(i64x2.shr_u(s, 52), v128.load(LANE_1029)), i64x2.shl(w, 1));
+  const binade = i64x2.sub(above64(s), i64x2.shl(w, 1));
   return v128.and(v128.or(i64x2.shl(binade, 3), v128.and(i64x2.shr_u(s, 49), v128.load(LANE_7))), inCells);
 }
 

@@ -21,7 +21,7 @@
 // one function of the random words: the fast path only skips work. The hand-over happens for
 // about one draw in 2^28; `exactOnly` forces it for every draw (tests).
 import { beginCoordinate, extraWordsInto, nextWord, replayCoordinate } from "./random";
-import { BATCH, EPSILONS, EXACT, HOPS, PAIR_BYTES, PAIRS, PENDING, PENDING_NEXT, RANDOM, SCALES, SHAPES, SLOW, STASH, VALUES } from "../memory";
+import { BATCH, EPSILONS, EXACT, HOPS, PAIR_BATCH, PAIR_BYTES, PAIRS, PENDING, PENDING_NEXT, RANDOM, SCALES, SHAPES, SLOW, STASH, VALUES } from "../memory";
 import { ADD, exactDouble, PER_COORDINATE } from "./samplers";
 import { LANE_ZERO, minusLogUniform, tabulateLogUniform } from "./log-uniform";
 import { laplaceMagnitudes, LOW_63, MARGIN, releasedPair, signed } from "./laplace-lanes";
@@ -447,80 +447,84 @@ function cellPairs<PerCoordinate, Listed>(first: f64, b: i32, m: i32, list: usiz
   const uniformTable = tableLanes(scales, uniformW, uniformCells);
   const uniformC = f64x2.div(half, scales);
   const uniformUnit = unitLanes(uniformW);
-  // Pass 1, each pair's trials: the exponent x and factor of their acceptances, the magnitudes,
-  // which lanes a sure acceptance would release, and V's interval [low, high).
-  for (let j = 0, p = PAIRS; j + 1 < m; j += 2, p += PAIR_BYTES) {
-    const i0 = listed ? load<i32>(list + (<usize>j << 2)) : b + j;
-    const i1 = listed ? load<i32>(list + (<usize>j << 2), 4) : b + j + 1;
-    const words = v128.load(RANDOM + (<usize>(b + j) << 3));
-    const s = !perCoordinate ? scales : listed ? lanes(load<f64>(SCALES + (<usize>i0 << 3)), load<f64>(SCALES + (<usize>i1 << 3))) : v128.load(SCALES + (<usize>i0 << 3));
-    const cells = perCoordinate ? inCells(s) : uniformCells;
-    const w = perCoordinate ? widthLanes(s, cells) : uniformW;
-    const table = perCoordinate ? tableLanes(s, w, cells) : uniformTable;
-    const entry = entryLanes(table, words);
-    const hops0 = listed ? load<i32>(HOPS + (<usize>(i0 - b) << 2)) : 0;
-    const hops1 = listed ? load<i32>(HOPS + (<usize>(i1 - b) << 2)) : 0;
-    const factor = listed
-      ? lanes(
-          factorOf(<i32>i64x2.extract_lane(table, 0), <i32>i64x2.extract_lane(entry, 0), hops0),
-          factorOf(<i32>i64x2.extract_lane(table, 1), <i32>i64x2.extract_lane(entry, 1), hops1),
-        )
-      : factorLanes(table, entry);
-    // hops TAIL + entry (TAIL = 127 = 2^7 - 1)
-    const hops = i64x2.replace_lane(i64x2.splat(<i64>hops0), 1, <i64>hops1);
-    const cell = listed ? i64x2.add(i64x2.sub(i64x2.shl(hops, 7), hops), entry) : entry;
-    const unit = perCoordinate ? unitLanes(w) : uniformUnit;
-    const t = offsetAndUniform(words, unit);
-    const offset = f64x2.floor(t);
-    const low = f64x2.sub(t, offset);
-    v128.store(p, low, 64);
-    v128.store(p, f64x2.add(low, unit), 80);
-    const n = magnitudeLanes(cell, w, offset);
-    v128.store(p, f64x2.mul(f64x2.mul(n, n), perCoordinate ? f64x2.div(half, s) : uniformC));
-    v128.store(p, factor, 16);
-    v128.store(p, n, 32);
-    v128.store(p, releasableLanes(cells, entry, words, n), 48);
-  }
-  // Pass 2, the acceptances a = exp(-x) factor: a short loop, so that the long chains of
-  // operations of many pairs' exps overlap (docs/noise.md, "Cells").
-  for (let p = PAIRS, end = PAIRS + (<usize>(m >> 1) * PAIR_BYTES); p < end; p += PAIR_BYTES) {
-    v128.store(p, acceptanceLanes(v128.load(p), v128.load(p, 16)));
-  }
-  // Pass 3, the decisions and the outputs.
   const inverseGrids = f64x2.splat(inverseGrid);
   const grids = f64x2.splat(grid);
   const zero = v128.load(LANE_ZERO);
   let again = 0;
   let others = 0;
-  for (let j = 0, p = PAIRS; j + 1 < m; j += 2, p += PAIR_BYTES) {
-    const i0 = listed ? load<i32>(list + (<usize>j << 2)) : b + j;
-    const i1 = listed ? load<i32>(list + (<usize>j << 2), 4) : b + j + 1;
-    const at0 = <usize>i0 << 3;
-    const at1 = <usize>i1 << 3;
-    const words = v128.load(RANDOM + (<usize>(b + j) << 3));
-    const s = !perCoordinate ? scales : listed ? lanes(load<f64>(SCALES + at0), load<f64>(SCALES + at1)) : v128.load(SCALES + at0);
-    const query = listed ? lanes(load<f64>(VALUES + at0), load<f64>(VALUES + at1)) : v128.load(VALUES + at0);
-    const a = v128.load(p);
-    const n = v128.load(p, 32);
-    const accepted = acceptedLanes(v128.load(p, 80), a);
-    const rejected = rejectedLanes(v128.load(p, 64), a);
-    // Released: accepted, a cell entry (not the tail), not (negative, 0); or no noise at all.
-    const noisy = f64x2.gt(s, zero);
-    const released = v128.or(v128.not(noisy), v128.and(v128.load(p, 48), accepted));
-    // Without a branch (one that waits on the exp's chain costs that chain whenever it guesses
-    // wrong): both outputs are stored, a lane not released keeping its query for a later round,
-    // and the pair is listed for laneEnd unless both lanes are released.
-    const out = v128.bitselect(releasedPair(query, signedLanes(n, words), noisy, add, inverseGrids, grids), query, released);
-    if (listed) {
-      store<f64>(VALUES + at0, f64x2.extract_lane(out, 0));
-      store<f64>(VALUES + at1, f64x2.extract_lane(out, 1));
-    } else {
-      v128.store(VALUES + at0, out);
+  // The pairs PAIR_BATCH at a time (what PAIRS holds), each through three passes.
+  for (let from = 0; from + 1 < m; from += PAIR_BATCH << 1) {
+    const to = min(m & ~1, from + (PAIR_BATCH << 1));
+    // Pass 1, each pair's trials: the exponent x and factor of their acceptances, the magnitudes,
+    // which lanes a sure acceptance would release, and V's interval [low, high).
+    for (let j = from, p = PAIRS; j < to; j += 2, p += PAIR_BYTES) {
+      const i0 = listed ? load<i32>(list + (<usize>j << 2)) : b + j;
+      const i1 = listed ? load<i32>(list + (<usize>j << 2), 4) : b + j + 1;
+      const words = v128.load(RANDOM + (<usize>(b + j) << 3));
+      const s = !perCoordinate ? scales : listed ? lanes(load<f64>(SCALES + (<usize>i0 << 3)), load<f64>(SCALES + (<usize>i1 << 3))) : v128.load(SCALES + (<usize>i0 << 3));
+      const cells = perCoordinate ? inCells(s) : uniformCells;
+      const w = perCoordinate ? widthLanes(s, cells) : uniformW;
+      const table = perCoordinate ? tableLanes(s, w, cells) : uniformTable;
+      const entry = entryLanes(table, words);
+      const hops0 = listed ? load<i32>(HOPS + (<usize>(i0 - b) << 2)) : 0;
+      const hops1 = listed ? load<i32>(HOPS + (<usize>(i1 - b) << 2)) : 0;
+      const factor = listed
+        ? lanes(
+            factorOf(<i32>i64x2.extract_lane(table, 0), <i32>i64x2.extract_lane(entry, 0), hops0),
+            factorOf(<i32>i64x2.extract_lane(table, 1), <i32>i64x2.extract_lane(entry, 1), hops1),
+          )
+        : factorLanes(table, entry);
+      // hops TAIL + entry (TAIL = 127 = 2^7 - 1)
+      const hops = i64x2.replace_lane(i64x2.splat(<i64>hops0), 1, <i64>hops1);
+      const cell = listed ? i64x2.add(i64x2.sub(i64x2.shl(hops, 7), hops), entry) : entry;
+      const unit = perCoordinate ? unitLanes(w) : uniformUnit;
+      const t = offsetAndUniform(words, unit);
+      const offset = f64x2.floor(t);
+      const low = f64x2.sub(t, offset);
+      v128.store(p, low, 64);
+      v128.store(p, f64x2.add(low, unit), 80);
+      const n = magnitudeLanes(cell, w, offset);
+      v128.store(p, f64x2.mul(f64x2.mul(n, n), perCoordinate ? f64x2.div(half, s) : uniformC));
+      v128.store(p, factor, 16);
+      v128.store(p, n, 32);
+      v128.store(p, releasableLanes(cells, entry, words, n), 48);
     }
-    const decided = i64x2.bitmask(accepted) | (i64x2.bitmask(rejected) << 2);
-    const releasedBits = i64x2.bitmask(released);
-    store<i32>(SLOW + (<usize>others << 2), j | (decided << 16) | (releasedBits << 20));
-    others += <i32>(releasedBits != 3);
+    // Pass 2, the acceptances a = exp(-x) factor: a short loop, so that the long chains of
+    // operations of many pairs' exps overlap (docs/noise.md, "Cells").
+    for (let p = PAIRS, end = PAIRS + (<usize>((to - from) >> 1) * PAIR_BYTES); p < end; p += PAIR_BYTES) {
+      v128.store(p, acceptanceLanes(v128.load(p), v128.load(p, 16)));
+    }
+    // Pass 3, the decisions and the outputs.
+    for (let j = from, p = PAIRS; j < to; j += 2, p += PAIR_BYTES) {
+      const i0 = listed ? load<i32>(list + (<usize>j << 2)) : b + j;
+      const i1 = listed ? load<i32>(list + (<usize>j << 2), 4) : b + j + 1;
+      const at0 = <usize>i0 << 3;
+      const at1 = <usize>i1 << 3;
+      const words = v128.load(RANDOM + (<usize>(b + j) << 3));
+      const s = !perCoordinate ? scales : listed ? lanes(load<f64>(SCALES + at0), load<f64>(SCALES + at1)) : v128.load(SCALES + at0);
+      const query = listed ? lanes(load<f64>(VALUES + at0), load<f64>(VALUES + at1)) : v128.load(VALUES + at0);
+      const a = v128.load(p);
+      const n = v128.load(p, 32);
+      const accepted = acceptedLanes(v128.load(p, 80), a);
+      const rejected = rejectedLanes(v128.load(p, 64), a);
+      // Released: accepted, a cell entry (not the tail), not (negative, 0); or no noise at all.
+      const noisy = f64x2.gt(s, zero);
+      const released = v128.or(v128.not(noisy), v128.and(v128.load(p, 48), accepted));
+      // Without a branch (one that waits on the exp's chain costs that chain whenever it guesses
+      // wrong): both outputs are stored, a lane not released keeping its query for a later round,
+      // and the pair is listed for laneEnd unless both lanes are released.
+      const out = v128.bitselect(releasedPair(query, signedLanes(n, words), noisy, add, inverseGrids, grids), query, released);
+      if (listed) {
+        store<f64>(VALUES + at0, f64x2.extract_lane(out, 0));
+        store<f64>(VALUES + at1, f64x2.extract_lane(out, 1));
+      } else {
+        v128.store(VALUES + at0, out);
+      }
+      const decided = i64x2.bitmask(accepted) | (i64x2.bitmask(rejected) << 2);
+      const releasedBits = i64x2.bitmask(released);
+      store<i32>(SLOW + (<usize>others << 2), j | (decided << 16) | (releasedBits << 20));
+      others += <i32>(releasedBits != 3);
+    }
   }
   // The lanes not released of those pairs, one by one (no call in the loop above, whose values
   // would all have to wait in memory across it).
