@@ -283,6 +283,31 @@ describe('exact discrete Laplace and Gaussian samplers (fast path)', () => {
   });
 });
 
+/**
+ * n draws of `kernel` on `module` from a seeded stream, a chunk at a time: `prepare(start, m)` fills
+ * the chunk's buffers and returns the call's flags and scale.
+ */
+function seededChunks(
+  module: WasmExports,
+  kernel: DiscreteKernel,
+  n: number,
+  seed: bigint,
+  grid: number,
+  prepare: (start: number, m: number) => [number, number],
+): Float64Array {
+  new BigUint64Array(module.memory.buffer, module.streamPointer(), 2).set([seed, 0x9e3779b97f4a7c15n]);
+  module.useSeededExtras();
+  const out = new Float64Array(n);
+  for (let start = 0; start < n; start += chunk) {
+    const m = Math.min(chunk, n - start);
+    module.seededWords(start, m);
+    const [flags, scale] = prepare(start, m);
+    module[kernel](start, m, flags, scale, grid);
+    out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
+  }
+  return out;
+}
+
 describe('the exact path: the same function of the random words, to the last draw', () => {
   it.each([
     ['discreteLaplaceSamples', [0.01, 0.7, 1, 3.7, 31.9, 32, 1000.5, 2 ** 40]],
@@ -305,24 +330,16 @@ describe('the exact path: the same function of the random words, to the last dra
     ['discreteGaussianSamples', [0, 0.3, 2, 1000, 1024, 1e6 + 0.5, 4.2e10, 2 ** 79]],
   ] as const)("%s, per coordinate: the SIMD build (two at a time, in rounds) gives the scalar build's draws", (kernel, scales) => {
     const n = 20_001; // chunks of 8192, 8192 and 3617
-    const draw = (module: WasmExports) => {
-      new BigUint64Array(module.memory.buffer, module.streamPointer(), 2).set([31n, 0x9e3779b97f4a7c15n]);
-      module.useSeededExtras();
-      const out = new Float64Array(n);
-      for (let start = 0; start < n; start += chunk) {
-        const m = Math.min(chunk, n - start);
-        module.seededWords(start, m);
+    const draw = (module: WasmExports) =>
+      seededChunks(module, kernel, n, 31n, 0.125, (start, m) => {
         const perScale = new Float64Array(module.memory.buffer, module.scalesPointer(), m);
         const values = new Float64Array(module.memory.buffer, module.valuesPointer(), m);
         for (let j = 0; j < m; j++) {
           perScale[j] = scales[(start + j) % scales.length]!;
           values[j] = ((start + j) % 97) * 0.37 - 11.3;
         }
-        module[kernel](start, m, module.flagPerCoordinate() | module.flagAdd(), 0, 0.125);
-        out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
-      }
-      return out;
-    };
+        return [module.flagPerCoordinate() | module.flagAdd(), 0];
+      });
     const [scalar, simd] = builds.map(([, module]) => draw(module));
     const onGrid = (i: number) => Math.floor(((i % 97) * 0.37 - 11.3) / 0.125 + 0.5) * 0.125;
     expect(scalar!.filter((y, i) => y !== onGrid(i)).length).toBeGreaterThan(n / 2); // noise was drawn
@@ -337,18 +354,7 @@ describe('the exact path: the same function of the random words, to the last dra
   ] as const)("%s, one scale: the SIMD build gives the scalar build's draws", (kernel, scales) => {
     const n = 10_001;
     for (const scale of scales) {
-      const draw = (module: WasmExports) => {
-        new BigUint64Array(module.memory.buffer, module.streamPointer(), 2).set([37n, 0x9e3779b97f4a7c15n]);
-        module.useSeededExtras();
-        const out = new Float64Array(n);
-        for (let start = 0; start < n; start += chunk) {
-          const m = Math.min(chunk, n - start);
-          module.seededWords(start, m);
-          module[kernel](start, m, 0, scale, 0.5);
-          out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
-        }
-        return out;
-      };
+      const draw = (module: WasmExports) => seededChunks(module, kernel, n, 37n, 0.5, () => [0, scale]);
       const [scalar, simd] = builds.map(([, module]) => draw(module));
       expect(scalar!.filter((y) => y !== 0).length, `${kernel} at ${scale}: noise was drawn`).toBeGreaterThan(n / 2);
       expect(Array.from(simd!), `${kernel} at ${scale}`).toEqual(Array.from(scalar!));
