@@ -6,16 +6,15 @@
 // one by one, from the same word. Only the SIMD build calls these.
 import { factorsOf, RELATIVE_MARGIN, splitsOf } from "./cells";
 import { expMinusPair } from "./exp-lanes";
-import { LANE_TWO_52_BITS } from "./log-uniform";
+import { exactDoubles, LANE_1023, LANE_SIGN } from "./log-uniform";
 
 // Lane constants, in linear memory (see log-uniform.ts): 1 -+ RELATIVE_MARGIN (exact doubles);
-// the biased exponents 1029 (s = 2^6), 1023 (2^0) and 979 (2^-44); the largest width, 40; masks
-// of the word's fields: 7 bits (the column; 127 is also TAIL), 12 bits (u), 44 bits (the offset
-// and V), the sign; 8 bits (an alias); 3 bits of a mantissa.
+// the biased exponents 1029 (s = 2^6) and 979 (2^-44); the largest width, 40; masks of the word's
+// fields: 7 bits (the column; 127 is also TAIL), 12 bits (u), 44 bits (the offset and V); 8 bits
+// (an alias); 3 bits of a mantissa.
 const LANE_UNDER = memory.data<f64>([1.0 - RELATIVE_MARGIN, 1.0 - RELATIVE_MARGIN], 16);
 const LANE_OVER = memory.data<f64>([1.0 + RELATIVE_MARGIN, 1.0 + RELATIVE_MARGIN], 16);
 const LANE_1029 = memory.data<u64>([1029, 1029], 16);
-const LANE_1023 = memory.data<u64>([1023, 1023], 16);
 const LANE_979 = memory.data<u64>([979, 979], 16);
 const LANE_40 = memory.data<u64>([40, 40], 16);
 const LANE_127 = memory.data<u64>([127, 127], 16);
@@ -23,19 +22,11 @@ const LANE_4095 = memory.data<u64>([0xFFF, 0xFFF], 16);
 const LANE_255 = memory.data<u64>([0xFF, 0xFF], 16);
 const LANE_7 = memory.data<u64>([7, 7], 16);
 const LANE_LOW_44 = memory.data<u64>([0xFFFFFFFFFFF, 0xFFFFFFFFFFF], 16);
-const LANE_SIGN = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16);
 
 /** Two doubles in lanes. */
 // @ts-ignore: decorator
 @inline export function lanes(a: f64, b: f64): v128 {
   return f64x2.replace_lane(f64x2.splat(a), 1, b);
-}
-
-/** An integer below 2^52 in each lane as that double, exactly (its bits OR-ed into 2^52's, minus 2^52). */
-// @ts-ignore: decorator
-@inline function exactDoubles(x: v128): v128 {
-  const magic = v128.load(LANE_TWO_52_BITS);
-  return f64x2.sub(v128.or(x, magic), magic);
 }
 
 /** 2^(k - 1023) in each lane, for a biased exponent k in [1, 2046]. */

@@ -1,12 +1,11 @@
 // exp(-x) in SIMD lanes (docs/noise.md, "exp in lanes"): WebAssembly has no exp, in lanes or not.
 // The cell trials' acceptances (cell-lanes.ts) use the general one, the discrete Laplace's L
 // (laplace-lanes.ts) the one for small x. Only the SIMD build calls these, but tests.
-import { LANE_LN2_HI, LANE_LN2_LO, LANE_ONE, LANE_TWO_52_BITS } from "./log-uniform";
+import { LANE_1023, LANE_LN2_HI, LANE_LN2_LO, LANE_ONE, LANE_TWO_52_BITS } from "./log-uniform";
 
-// Lane constants, in linear memory (see log-uniform.ts): 1023, 700, 1/ln 2 = 1.4426950408889634,
+// Lane constants, in linear memory (see log-uniform.ts): 700, 1/ln 2 = 1.4426950408889634,
 // and the Taylor coefficients 1/j!, j = 2 to 9, each the double nearest to it (as Python's
 // float(1/mpmath.factorial(j)) prints it).
-const LANE_1023 = memory.data<u64>([1023, 1023], 16);
 const LANE_700 = memory.data<f64>([700.0, 700.0], 16);
 const LANE_LOG2E = memory.data<f64>([1.4426950408889634, 1.4426950408889634], 16);
 const EXP_TAYLOR = memory.data<f64>([

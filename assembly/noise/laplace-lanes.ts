@@ -3,20 +3,18 @@
 // discrete.ts make, on the same bits, where they are sure; a lane that is not sure is left to
 // those draws. Only the SIMD build calls these.
 import { expMinusSmallPair } from "./exp-lanes";
-import { LANE_HALF, LANE_ONE, LANE_TWO_52_BITS, LANE_ZERO, minusLogUniformPair, wordsAsDoubles } from "./log-uniform";
+import { exactDoubles, LANE_1023, LANE_HALF, LANE_ONE, LANE_SIGN, LANE_ZERO, minusLogUniformPair, wordsAsDoubles } from "./log-uniform";
 
 /** 2^-30: far above every error bounded in docs/noise.md, "The fast path" and "Two Laplace draws at a time" (below 2^-35 in all cases). */
 export const MARGIN: f64 = 9.313225746154785e-10;
 export const LOW_63: u64 = 0x7FFFFFFFFFFFFFFF;
 
-// Lane constants, in linear memory (see log-uniform.ts): 1027, 1023, 2047, MARGIN, 2^-52,
-// the sign bit, the low 63 bits, NaN.
+// Lane constants, in linear memory (see log-uniform.ts): 1027, 2047, MARGIN, 2^-52, the low 63
+// bits, NaN.
 const LANE_1027 = memory.data<u64>([1027, 1027], 16);
-const LANE_1023 = memory.data<u64>([1023, 1023], 16);
 const LANE_2047 = memory.data<u64>([2047, 2047], 16);
 const LANE_MARGIN = memory.data<f64>([MARGIN, MARGIN], 16);
 const LANE_TWO_M52 = memory.data<f64>([2.220446049250313e-16, 2.220446049250313e-16], 16);
-const LANE_SIGN = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16);
 const LANE_LOW_63 = memory.data<u64>([LOW_63, LOW_63], 16);
 const LANE_NAN = memory.data<f64>([NaN, NaN], 16);
 /**
@@ -63,8 +61,7 @@ const LANE_NAN = memory.data<f64>([NaN, NaN], 16);
   const h = f64x2.floor(f64x2.pmax(zero, f64x2.sub(f64x2.sub(y, width), margin)));
   const hSure = v128.andnot(f64x2.eq(f64x2.floor(f64x2.add(y, margin)), h), i64x2.eq(u, zero));
   // L: the top 52 bits of its word, in units of 2^-b, are l (the integer part) and V's top 52 - b >= 16 bits.
-  const magic = v128.load(LANE_TWO_52_BITS);
-  const scaled = f64x2.mul(f64x2.mul(f64x2.sub(v128.or(i64x2.shr_u(lw, 12), magic), magic), v128.load(LANE_TWO_M52)), block);
+  const scaled = f64x2.mul(f64x2.mul(exactDoubles(i64x2.shr_u(lw, 12)), v128.load(LANE_TWO_M52)), block);
   const l = f64x2.floor(scaled); // 0 when B = 1
   // V in [v, v + 2^(b-52)) is below exp(-l/t) for sure if v + 2^(b-52) <= exp(-l/t) - MARGIN,
   // which bounds the errors of l/t (2^-57 at most, as l/t < 1/16) and of expMinusSmallPair.

@@ -66,6 +66,16 @@ export const LANE_HALF = memory.data<f64>([0.5, 0.5], 16);
 const LANE_1086 = memory.data<u64>([1086, 1086], 16);
 export const LANE_LN2_HI = memory.data<u64>([0x3FE62E42FEE00000, 0x3FE62E42FEE00000], 16);
 export const LANE_LN2_LO = memory.data<u64>([0x3DEA39EF35793C76, 0x3DEA39EF35793C76], 16);
+/** The biased exponent of 2^0, and the sign bit. */
+export const LANE_1023 = memory.data<u64>([1023, 1023], 16);
+export const LANE_SIGN = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16);
+
+/** An integer below 2^52 in each lane as that double, exactly: OR-ed into 2^52's bits it makes 2^52 plus it, and 2^52 is taken off. */
+// @ts-ignore: decorator
+@inline export function exactDoubles(x: v128): v128 {
+  const magic = v128.load(LANE_TWO_52_BITS);
+  return f64x2.sub(v128.or(x, magic), magic);
+}
 
 /**
  * Two words below 2^63 as doubles (SIMD lanes), each rounded once: relative error at most 2^-53.
@@ -74,9 +84,8 @@ export const LANE_LN2_LO = memory.data<u64>([0x3DEA39EF35793C76, 0x3DEA39EF35793
  */
 // @ts-ignore: decorator
 @inline export function wordsAsDoubles(u: v128): v128 {
-  const magic = v128.load(LANE_TWO_52_BITS);
-  const high = f64x2.sub(v128.or(i64x2.shr_u(u, 32), magic), magic);
-  const low = f64x2.sub(v128.or(v128.and(u, v128.load(LANE_LOW_32)), magic), magic);
+  const high = exactDoubles(i64x2.shr_u(u, 32));
+  const low = exactDoubles(v128.and(u, v128.load(LANE_LOW_32)));
   return f64x2.add(f64x2.mul(high, v128.load(LANE_TWO_32)), low);
 }
 
@@ -97,8 +106,7 @@ export const LANE_LN2_LO = memory.data<u64>([0x3DEA39EF35793C76, 0x3DEA39EF35793
   const cubic = f64x2.mul(r2, f64x2.mul(r, f64x2.sub(v128.load(LANE_THIRD), f64x2.mul(v128.load(LANE_QUARTER), r))));
   const series = f64x2.add(f64x2.sub(r, f64x2.mul(v128.load(LANE_HALF), r2)), cubic);
   // k = 63 - (exponent of f) = 1086 - its biased exponent, exactly as a double.
-  const magic = v128.load(LANE_TWO_52_BITS);
-  const k = f64x2.sub(v128.or(i64x2.sub(v128.load(LANE_1086), i64x2.shr_u(f, 52)), magic), magic);
+  const k = exactDoubles(i64x2.sub(v128.load(LANE_1086), i64x2.shr_u(f, 52)));
   const lnC = v128.shuffle<i64>(slice0, slice1, 0, 2);
   return f64x2.add(f64x2.sub(f64x2.sub(f64x2.mul(k, v128.load(LANE_LN2_HI)), lnC), series), f64x2.mul(k, v128.load(LANE_LN2_LO)));
 }
