@@ -7,6 +7,7 @@ import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js'
 import type { Privacy } from '../accounting/privacy.js';
 import type { ApproximateBudget, PureBudget } from '../core/budget.js';
 import { readOptions } from '../core/validate.js';
+import { releaseBlock } from '../mechanisms/independent.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { type AccuracyLine, accuracyOf, blockOfKind } from './accuracy.js';
@@ -16,7 +17,7 @@ import { rowTotals } from './rows.js';
 import { openEngine } from './source.js';
 import { engineTotals } from './sql.js';
 import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
-import type { Totals } from './totals.js';
+import type { GroupTotals } from './totals.js';
 
 /**
  * An aggregate's plan: what it releases and how accurately, from public inputs only.
@@ -76,26 +77,26 @@ function planned(spec: Spec, plan: Plan): AggregatePlan {
 }
 
 /**
- * The groups to release and their noisy vectors: all of them when they are declared; when they
- * are selected, those whose noisy number of units reaches the plan's threshold (a post-processing
- * of the noisy release).
+ * The groups released: all of them when they are declared; when they are selected, those whose
+ * noisy number of units reaches the plan's threshold. Every candidate's count is noised first and
+ * only the groups kept get the rest of their vector: each coordinate's noise is drawn
+ * independently, so the release has the law of one whole vector per candidate, at a cost of one
+ * draw per candidate that is not released (docs/aggregates.md, "Partition selection").
  */
-function selected(groups: readonly string[], noisy: Float64Array, plan: Plan): { released: readonly string[]; noisy: Float64Array } {
-  if (plan.threshold === undefined) return { released: Object.freeze([...groups]), noisy };
-  const units = plan.offsets[blockOfKind(plan.layout, 'units')]!;
-  const keep = groups.flatMap((_, g) => (noisy[g * plan.length + units]! >= plan.threshold! ? [g] : []));
-  const out = new Float64Array(keep.length * plan.length);
-  keep.forEach((g, i) => {
-    out.set(noisy.subarray(g * plan.length, (g + 1) * plan.length), i * plan.length);
-  });
-  return { released: Object.freeze(keep.map((g) => groups[g]!)), noisy: out };
+function keptGroups(found: GroupTotals, plan: Plan, rng: SampleOptions['rng']): number[] {
+  const all = found.groups.map((_, g) => g);
+  if (plan.threshold === undefined || all.length === 0) return all;
+  const units = releaseBlock(plan.mechanism, blockOfKind(plan.layout, 'units'), found.units(), { rng });
+  return all.filter((g) => units[g]! >= plan.threshold!);
 }
 
-/** The release of exact totals (budget already charged): the noise, the selected groups, the estimates. */
-export function released(spec: Spec, plan: Plan, groups: readonly string[], totals: Totals, rng: SampleOptions['rng']): AggregateResult {
-  const { released: kept, noisy } = selected(groups, noised(releaseVector(totals, groups.length, plan), plan, { rng }), plan);
-  const { rows, table } = estimatesOf(noisy, kept, spec, plan);
-  return Object.freeze({ ...planned(spec, plan), groups: kept, rows: Object.freeze(rows), table: Object.freeze(table) });
+/** The release of an engine's totals (budget already charged): the selected groups, the noise, the estimates. */
+export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: SampleOptions['rng']): AggregateResult {
+  const kept = keptGroups(found, plan, rng);
+  const groups = Object.freeze(kept.map((g) => found.groups[g]!));
+  const noisy = noised(releaseVector(found.totalsOf(kept), kept.length, plan), plan, { rng });
+  const { rows, table } = estimatesOf(noisy, groups, spec, plan);
+  return Object.freeze({ ...planned(spec, plan), groups, rows: Object.freeze(rows), table: Object.freeze(table) });
 }
 
 /**
@@ -156,10 +157,10 @@ export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudge
   const source = Array.isArray(spec.source) ? undefined : await openEngine(spec);
   try {
     budget.spend(plan.privacy);
-    const { groups, totals } = source
+    const found = source
       ? await engineTotals(source.engine, source.columns, spec, plan.layout)
       : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
-    return released(spec, plan, groups, totals, rng);
+    return released(spec, plan, found, rng);
   } finally {
     await source?.engine.close();
   }

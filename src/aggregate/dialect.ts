@@ -1,17 +1,26 @@
 // The SQL dialects an aggregate's query is rendered in (sql.ts): the engines dpnoise runs it on
 // (DuckDB, PostgreSQL) and the warehouses it is printed for (BigQuery, Spark SQL). They differ in
-// quoting, type names, the safe cast of a value to a number, the random function, the arg_min
-// aggregate and how a list of rows is written; everything else is one rendering
-// (docs/aggregates.md, "Engines").
+// quoting, type names, the random function, the arg_min aggregate, how a list of rows is written,
+// and how a cell is read by the one rule of values.ts; everything else is one rendering
+// (docs/aggregates.md, "Engines"). A literal is valid whatever the server's settings: PostgreSQL's
+// are E'...' strings, read the same with standard_conforming_strings on or off.
+import { NUMBER_PATTERN, NUMBER_TEXT_LENGTH, OVERFLOW, UNDERFLOW } from './values.js';
 
 /** The dialects, by name. */
 export const DIALECTS = ['duckdb', 'postgres', 'bigquery', 'spark'] as const;
 export type DialectName = (typeof DIALECTS)[number];
 
-/** A column of the source: its name, and whether the engine stores it as a number (not text). */
+/**
+ * How the engine stores a column (its schema, public): a binary number (integers and floats), an
+ * exact decimal (PostgreSQL's NUMERIC), text, anything else, or unknown (a warehouse's query is
+ * written without its schema).
+ */
+export type ColumnType = 'number' | 'decimal' | 'text' | 'other' | 'unknown';
+
+/** A column of the source: its name and type. */
 export interface Column {
   readonly name: string;
-  readonly numeric: boolean;
+  readonly type: ColumnType;
 }
 
 export interface Dialect {
@@ -23,8 +32,8 @@ export interface Dialect {
   readonly double: string;
   readonly bigint: string;
   readonly string: string;
-  /** A value column (as `s.<column>`) as a double, NULL where it is not a number; never an error (an error could quote the value). */
-  number(column: Column): string;
+  /** An expression (of a column of the given type) as a double by the one rule, NULL where it is not a number; never an error (an error could quote the value). */
+  number(expression: string, type: ColumnType): string;
   /** The literal the dialect's cast reads as +Infinity. */
   readonly infinity: string;
   /** A uniform random number, drawn afresh for every row and every run. */
@@ -34,19 +43,32 @@ export interface Dialect {
    * has one: an aggregation the engine can spill to disk, where a window may hold every row in memory.
    */
   readonly argMin?: (value: string, key: string) => string;
-  /** A table (k, gi) of the given rows. */
+  /** A table (k, gi) of the given rows (k a literal already written). */
   values(rows: ReadonlyArray<readonly [string, number]>): string;
 }
 
 const doubled = (quote: string) => (value: string) => `${quote}${value.replaceAll(quote, quote + quote)}${quote}`;
-/** BigQuery's and Spark's string literals escape with a backslash. */
-const backslashed = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 
-/** A decimal number written as text, its exponent at most 4 digits (so PostgreSQL's NUMERIC takes it). */
-const DECIMAL = String.raw`'^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,4})?\s*$'`;
+/** A control character (C0, DEL, and the line and paragraph separators) as \uXXXX. */
+const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-const standardValues = (text: (value: string) => string) => (rows: ReadonlyArray<readonly [string, number]>) =>
-  `SELECT * FROM (VALUES ${rows.map(([k, gi]) => `(${text(k)}, ${gi})`).join(', ')}) v(k, gi)`;
+/**
+ * BigQuery's and Spark's string literals: a backslash escapes, and a raw newline is refused by
+ * BigQuery's lexer, so every control character is written as an escape.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it escapes.
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+const backslashed = (value: string) => `'${value.replaceAll(/[\\'"]/g, (c) => `\\${c}`).replaceAll(CONTROL, unicodeEscape)}'`;
+
+/** PostgreSQL's E'...' literal: a backslash and a quote escaped, read alike whatever standard_conforming_strings says. */
+const escapeString = (value: string) => `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+
+const standardValues = (rows: ReadonlyArray<readonly [string, number]>) =>
+  `SELECT * FROM (VALUES ${rows.map(([k, gi]) => `(${k}, ${gi})`).join(', ')}) v(k, gi)`;
+
+/** The text of the rule's pattern as a literal of the dialect, and the length bound: a text matching both is read as a number. */
+const isNumberText = (dialect: { text(value: string): string }, t: string, matches: (t: string, pattern: string) => string) =>
+  `length(${t}) <= ${NUMBER_TEXT_LENGTH} AND ${matches(t, dialect.text(NUMBER_PATTERN))}`;
 
 const duckdb: Dialect = {
   name: 'duckdb',
@@ -55,32 +77,43 @@ const duckdb: Dialect = {
   double: 'DOUBLE',
   bigint: 'BIGINT',
   string: 'VARCHAR',
-  number: (c) => `TRY_CAST(s.${duckdb.identifier(c.name)} AS DOUBLE)`,
+  // TRY_CAST rounds a decimal text to the nearest double (and trims blanks); the pattern rules out what else it takes ('1_000', 'inf').
+  number: (x, type) => {
+    if (type === 'number' || type === 'decimal') return `TRY_CAST(${x} AS DOUBLE)`;
+    const t = type === 'text' ? x : `CAST(${x} AS VARCHAR)`;
+    return `CASE WHEN ${isNumberText(duckdb, t, (s, p) => `regexp_full_match(${s}, ${p})`)} THEN TRY_CAST(${t} AS DOUBLE) END`;
+  },
   infinity: 'Infinity',
   random: 'random()',
   argMin: (value, key) => `arg_min(${value}, ${key})`,
-  values: standardValues(doubled("'")),
+  values: standardValues,
 };
+
+/**
+ * PostgreSQL: a NUMERIC (or a text matching the rule, through NUMERIC) becomes the nearest double
+ * only within the doubles' range, as the cast raises beyond it (and to zero below it): nested
+ * CASEs, since PostgreSQL may evaluate AND's operands in either order.
+ */
+function postgresDecimal(n: string): string {
+  return `CASE WHEN abs(${n}) < ${OVERFLOW} THEN (CASE WHEN abs(${n}) <= ${UNDERFLOW} THEN CAST(0 AS FLOAT8) ELSE CAST(${n} AS FLOAT8) END) END`;
+}
 
 const postgres: Dialect = {
   name: 'postgres',
   identifier: doubled('"'),
-  text: doubled("'"),
+  text: escapeString,
   double: 'FLOAT8',
   bigint: 'BIGINT',
   string: 'VARCHAR',
-  // A number column is cast; text only where it is a plain decimal, through NUMERIC, in nested
-  // CASEs (PostgreSQL may evaluate AND's operands in either order, and a failed cast quotes the text).
-  number: (c) => {
-    const column = `s.${postgres.identifier(c.name)}`;
-    if (c.numeric) return `CAST(${column} AS FLOAT8)`;
-    const t = `CAST(${column} AS TEXT)`;
-    const n = `CAST(${t} AS NUMERIC)`;
-    return `CASE WHEN ${t} ~ ${DECIMAL} THEN (CASE WHEN abs(${n}) < 1e308 THEN CAST(${n} AS FLOAT8) END) END`;
+  number: (x, type) => {
+    if (type === 'number') return `CAST(${x} AS FLOAT8)`;
+    if (type === 'decimal') return postgresDecimal(x);
+    const t = type === 'text' ? x : `CAST(${x} AS TEXT)`;
+    return `CASE WHEN length(${t}) <= ${NUMBER_TEXT_LENGTH} THEN (CASE WHEN ${t} ~ ${escapeString(NUMBER_PATTERN)} THEN ${postgresDecimal(`CAST(${t} AS NUMERIC)`)} END) END`;
   },
   infinity: 'Infinity',
   random: 'random()',
-  values: standardValues(doubled("'")),
+  values: standardValues,
 };
 
 const bigquery: Dialect = {
@@ -90,11 +123,15 @@ const bigquery: Dialect = {
   double: 'FLOAT64',
   bigint: 'INT64',
   string: 'STRING',
-  number: (c) => `SAFE_CAST(s.${bigquery.identifier(c.name)} AS FLOAT64)`,
+  // The pattern decides on the value's text; the value is cast itself (a number exactly), or trimmed text, which SAFE_CAST does not trim.
+  number: (x) => {
+    const t = `CAST(${x} AS STRING)`;
+    return `CASE WHEN ${isNumberText(bigquery, t, (s, p) => `REGEXP_CONTAINS(${s}, ${p})`)} THEN COALESCE(SAFE_CAST(${x} AS FLOAT64), SAFE_CAST(TRIM(${t}, ' \\t') AS FLOAT64)) END`;
+  },
   infinity: 'inf',
   random: 'RAND()',
   argMin: (value, key) => `MIN_BY(${value}, ${key})`,
-  values: (rows) => `SELECT * FROM UNNEST([${rows.map(([k, gi]) => `STRUCT(${backslashed(k)} AS k, ${gi} AS gi)`).join(', ')}])`,
+  values: (rows) => `SELECT * FROM UNNEST([${rows.map(([k, gi]) => `STRUCT(${k} AS k, ${gi} AS gi)`).join(', ')}])`,
 };
 
 const spark: Dialect = {
@@ -104,11 +141,18 @@ const spark: Dialect = {
   double: 'DOUBLE',
   bigint: 'BIGINT',
   string: 'STRING',
-  number: (c) => `TRY_CAST(s.${spark.identifier(c.name)} AS DOUBLE)`,
+  // TRY_CAST trims the text and rounds it to the nearest double (Java's parseDouble); the pattern rules out what else it takes ('NaN', '1d').
+  number: (x) => {
+    const t = `CAST(${x} AS STRING)`;
+    return `CASE WHEN ${isNumberText(spark, t, (s, p) => `${s} RLIKE ${p}`)} THEN TRY_CAST(${x} AS DOUBLE) END`;
+  },
   infinity: 'Infinity',
   random: 'rand()',
   argMin: (value, key) => `min_by(${value}, ${key})`,
-  values: (rows) => `SELECT * FROM VALUES ${rows.map(([k, gi]) => `(${backslashed(k)}, ${gi})`).join(', ')} AS v(k, gi)`,
+  values: (rows) => `SELECT * FROM VALUES ${rows.map(([k, gi]) => `(${k}, ${gi})`).join(', ')} AS v(k, gi)`,
 };
+
+/** A table name (schema.table allowed), each part quoted in the dialect. */
+export const tableName = (table: string, dialect: Dialect): string => table.split('.').map(dialect.identifier).join('.');
 
 export const DIALECT: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres, bigquery, spark };

@@ -6,14 +6,18 @@ import type { Column } from './dialect.js';
 export interface Engine {
   /** The dialect it speaks (dialect.ts). */
   readonly dialect: 'duckdb' | 'postgres';
-  /** The columns of a FROM clause's source (its schema, not its data). */
-  columns(from: string): Promise<Column[]>;
+  /** The FROM clause of the source: a table, or a file's reader (files.ts). */
+  readonly from: string;
+  /** The source's columns (its schema, not its data). */
+  columns(): Promise<Column[]>;
   /** Runs a query and returns its rows as objects. */
   rows(sql: string): Promise<Record<string, unknown>[]>;
   /** The engine's estimate of the running query's progress in [0, 1], or -1 (DuckDB only). */
   progress?(): number;
   /** Turns progress tracking on, where the engine has it. */
   trackProgress?(): Promise<void>;
+  /** Whether the source had rows its reader could not read (left out of the query: invalid rows). */
+  unreadRows?(): Promise<boolean>;
   /** Frees what was opened for this aggregate (not a connection of the caller's). */
   close(): Promise<void>;
 }
@@ -26,8 +30,7 @@ function failureKind(error: unknown): string {
 }
 
 /**
- * Runs a step in which the engine reads the data: a query's rows, or a file's columns (DuckDB
- * guesses a CSV or JSON file's columns and types from its first rows). The engine's own message
+ * Runs a step in which the engine reads the data, or a source's schema. The engine's own message
  * can quote a value or a whole line (DuckDB's CSV reader does), so it is replaced by one naming
  * only the failure's class.
  */
@@ -36,7 +39,7 @@ export async function readingData<T>(what: string, step: () => Promise<T>): Prom
     return await step();
   } catch (error) {
     throw new Error(
-      `dpnoise: the engine failed reading ${what} (${failureKind(error)}); its message is withheld, as it can quote the data. Check the source, its columns' types and values (DuckDB guesses a CSV file's types from its first rows: load it into a table with explicit types).`,
+      `dpnoise: the engine failed reading ${what} (${failureKind(error)}); its message is withheld, as it can quote the data. Check the source and its columns.`,
     );
   }
 }

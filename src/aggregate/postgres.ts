@@ -2,7 +2,7 @@
 // connection of its own from a connection string. The clipping, contribution bounding and totals
 // run in the database; only the totals come back. `pg` is an optional peer dependency, loaded on
 // first use.
-import type { Column } from './dialect.js';
+import { type Column, type ColumnType, DIALECT, tableName } from './dialect.js';
 import type { Engine } from './engine.js';
 
 /** What dpnoise uses of a pg Client or Pool (`connect` and `end` of its own client only). */
@@ -28,8 +28,12 @@ async function loadPg(): Promise<PgModule> {
   }
 }
 
-/** The type OIDs of PostgreSQL's numbers: int8, int2, int4, float4, float8, numeric. */
-const NUMERIC_TYPES = new Set([20, 21, 23, 700, 701, 1700]);
+/** A column's type by its type OID: int8, int2, int4, float4 and float8 are numbers, numeric a decimal, text, varchar, bpchar and name text. */
+function columnType(oid: number): ColumnType {
+  if ([20, 21, 23, 700, 701].includes(oid)) return 'number';
+  if (oid === 1700) return 'decimal';
+  return [25, 1043, 1042, 19].includes(oid) ? 'text' : 'other';
+}
 
 /** The server's own message, which names the table or column at fault (never the connection string, which may hold a password). */
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -38,15 +42,17 @@ const reason = (error: unknown): string => (error instanceof Error ? error.messa
  * A PostgreSQL engine on the caller's client or pool (used as it is: the aggregate is one query),
  * or on a client of its own connected to `postgres`, a connection string (closed at the end).
  */
-export async function openPostgres(source: { connection?: unknown; postgres?: string }): Promise<Engine> {
+export async function openPostgres(source: { connection?: unknown; postgres?: string; table: string }): Promise<Engine> {
   let client: Client;
   let close = async () => {};
   if (source.postgres !== undefined) {
     const { Client } = await loadPg();
-    const own = new Client({ connectionString: source.postgres });
+    let own: Client | undefined;
     try {
+      own = new Client({ connectionString: source.postgres }); // throws for a malformed string
       await own.connect();
     } catch (error) {
+      await own?.end().catch(() => {});
       throw new Error(`dpnoise: cannot connect to the PostgreSQL server of \`table.postgres\`: ${reason(error)}`);
     }
     client = own;
@@ -54,12 +60,14 @@ export async function openPostgres(source: { connection?: unknown; postgres?: st
   } else {
     client = source.connection as Client;
   }
+  const from = tableName(source.table, DIALECT.postgres);
   return {
     dialect: 'postgres',
-    columns: async (from): Promise<Column[]> => {
+    from,
+    columns: async (): Promise<Column[]> => {
       try {
         const { fields } = await client.query(`SELECT * FROM ${from} LIMIT 0`);
-        return fields.map((f) => ({ name: f.name, numeric: NUMERIC_TYPES.has(f.dataTypeID) }));
+        return fields.map((f) => ({ name: f.name, type: columnType(f.dataTypeID) }));
       } catch (error) {
         throw new Error(`dpnoise: PostgreSQL cannot read the table ${from}: ${reason(error)}`);
       }

@@ -1,10 +1,11 @@
-// The in-memory engine: totals of JavaScript row objects, with the same clipping, contribution
-// bounding and exact sums as the SQL the DuckDB engine runs. Rows are read through their own
-// properties only (an inherited Object.prototype.income is never a value).
+// The in-memory engine: totals of JavaScript row objects, with the same reading of values
+// (values.ts), clipping, contribution bounding and exact sums as the SQL the engines run. Rows are
+// read through their own properties only (an inherited Object.prototype.income is never a value).
 import { describeKind } from '../core/validate.js';
 import { binOf, clip, LEAVES, type Layout, leafOf } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
-import { emptyTotals, quantaOf, sumQuantum, type Totals } from './totals.js';
+import { emptyTotals, type GroupTotals, quantaOf, sumQuantum, type Totals } from './totals.js';
+import { keyOf, readNumber } from './values.js';
 
 /** Uniform integers below n from the platform CSPRNG, by rejection (no modulo bias). */
 function uniformBelow(): (n: number) => number {
@@ -35,12 +36,26 @@ function sample<T>(list: T[], keep: number, below: (n: number) => number): T[] {
 
 const own = (row: object, key: string): unknown => (Object.hasOwn(row, key) ? (row as Record<string, unknown>)[key] : undefined);
 
-/** A key for a unit or group value: strings and finite numbers, told apart by type. */
-function keyOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return `s${value}`;
-  if (typeof value === 'number' && Number.isFinite(value)) return `n${value}`;
-  if (typeof value === 'bigint') return `n${value}`;
-  return undefined;
+/**
+ * The group of a row's group value, by the rule of values.ts: the index of the declared group it
+ * matches (by value when the groups are numbers, else by text), or its key when groups are
+ * selected; undefined for no group.
+ */
+function grouper(spec: Spec): (value: unknown) => string | undefined {
+  if (spec.groups === undefined) return keyOf;
+  const labels = spec.groups;
+  if (spec.groupNumbers !== undefined) {
+    const byNumber = new Map(spec.groupNumbers.map((x, i) => [x, labels[i]!]));
+    return (value) => {
+      const x = readNumber(value);
+      return x === undefined ? undefined : byNumber.get(x);
+    };
+  }
+  const declared = new Set(labels);
+  return (value) => {
+    const key = keyOf(value);
+    return key !== undefined && declared.has(key) ? key : undefined;
+  };
 }
 
 /** Sums of integer quanta, exact beyond 2^53: a double while it is safe, moved into a BigInt before it is not. */
@@ -64,12 +79,12 @@ const bump = (cells: Float64Array, i: number) => {
 };
 
 /**
- * The totals of `rows` under the spec's clipping and contribution bounds, for the declared groups,
- * or when groups are selected, for every group with a kept row (in sorted order).
+ * The groups of `rows` and their totals under the spec's clipping and contribution bounds: the
+ * declared groups, or when groups are selected, every group with a kept row (in sorted order).
  */
-export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout): { groups: readonly string[]; totals: Totals } {
+export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout): GroupTotals {
   const columns = valueColumns(spec);
-  const declared = spec.groups === undefined ? undefined : new Set(spec.groups);
+  const groupOf = grouper(spec);
   // Rows per unit, per group key: each row's values, read once.
   const units = new Map<string, Map<string, number[][]>>();
   let rowNumber = 0;
@@ -77,16 +92,11 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
     const where = `table[${rowNumber}]`;
     rowNumber++;
     if (typeof row !== 'object' || row === null) throw new TypeError(`dpnoise: \`${where}\` must be a row object; got ${describeKind(row)}.`);
-    let group = 'all';
-    if (spec.groupBy !== undefined) {
-      const g = own(row, spec.groupBy);
-      if (!(typeof g === 'string' || (typeof g === 'number' && Number.isFinite(g)))) continue; // no group: not released
-      group = String(g);
-      if (declared && !declared.has(group)) continue; // not a declared group: not released
-    }
-    const values = columns.map((c) => own(row, c));
+    const group = spec.groupBy === undefined ? 'all' : groupOf(own(row, spec.groupBy));
+    if (group === undefined) continue; // no group, or not a declared one: not released
+    const values = columns.map((c) => readNumber(own(row, c)));
     const unit = spec.unit === undefined ? `r${rowNumber}` : keyOf(own(row, spec.unit));
-    if (unit === undefined || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    if (unit === undefined || values.some((v) => v === undefined)) {
       if (spec.invalid === 'drop') continue;
       const what = unit === undefined ? `the privacy unit \`${spec.unit}\`` : 'a value column';
       throw new RangeError(
@@ -102,41 +112,53 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
 
   // Contribution bounding: at most maxGroups groups per unit, maxRows rows per group, at random.
   const below = uniformBelow();
-  const kept: Array<[group: string, rows: number[][]]> = [];
+  const kept = new Map<string, number[][][]>(); // per group, each unit's kept rows
   for (const byGroup of units.values()) {
-    for (const group of sample([...byGroup.keys()], spec.maxGroups, below)) kept.push([group, sample(byGroup.get(group)!, spec.maxRows, below)]);
+    for (const group of sample([...byGroup.keys()], spec.maxGroups, below)) {
+      const list = kept.get(group) ?? [];
+      kept.set(group, list);
+      list.push(sample(byGroup.get(group)!, spec.maxRows, below));
+    }
   }
-  const groups = spec.groups ?? [...new Set(kept.map(([group]) => group))].sort();
-  const index = new Map(groups.map((g, i) => [g, i]));
-  const totals = emptyTotals(layout.measures, groups.length);
-  const sums = layout.measures.map((m, k) => (m.kind === 'sum' ? Array.from(totals[k]!, () => new ExactSum()) : []));
+  const groups = spec.groups ?? [...kept.keys()].sort();
   const columnOf = new Map(columns.map((c, i) => [c, i]));
-  for (const [key, keptRows] of kept) {
-    const group = index.get(key)!;
+  return {
+    groups,
+    units: () => Float64Array.from(groups, (g) => kept.get(g)?.length ?? 0),
+    totalsOf: (indices) => {
+      const totals = emptyTotals(layout.measures, indices.length);
+      indices.forEach((index, at) => {
+        addGroup(totals, at, kept.get(groups[index]!) ?? [], layout, columnOf);
+      });
+      return totals;
+    },
+  };
+}
+
+/** Adds one group's kept rows (per unit) to the totals' group `at`. */
+function addGroup(totals: Totals, at: number, byUnit: readonly number[][][], layout: Layout, columnOf: ReadonlyMap<string, number>): void {
+  const sums = layout.measures.map((m) => (m.kind === 'sum' ? new ExactSum() : undefined));
+  for (const keptRows of byUnit) {
     layout.measures.forEach((m, k) => {
-      if (m.kind === 'units') bump(totals[k]!, group); // each unit once per group it is kept in
+      if (m.kind === 'units') bump(totals[k]!, at); // each unit once per group it is kept in
     });
     for (const values of keptRows) {
       layout.measures.forEach((m, k) => {
         const cells = totals[k]!;
         if (m.kind === 'units') return;
         if (m.kind === 'count') {
-          bump(cells, group);
+          bump(cells, at);
           return;
         }
         const x = values[columnOf.get(m.column)!]!;
-        if (m.kind === 'sum') sums[k]![group]!.add(quantaOf(clip(x, m.lower, m.upper), m.shift, sumQuantum(m)));
-        else if (m.kind === 'bins') bump(cells, group * (m.edges.length - 1) + binOf(clip(x, m.edges[0]!, m.edges.at(-1)!), m.edges));
-        else if (m.kind === 'leaves') bump(cells, group * LEAVES + leafOf(clip(x, m.lower, m.upper), m.lower, m.upper));
-        else if (x < m.lower || x > m.upper) bump(cells, group);
+        if (m.kind === 'sum') sums[k]!.add(quantaOf(clip(x, m.lower, m.upper), m.shift, sumQuantum(m)));
+        else if (m.kind === 'bins') bump(cells, at * (m.edges.length - 1) + binOf(clip(x, m.edges[0]!, m.edges.at(-1)!), m.edges));
+        else if (m.kind === 'leaves') bump(cells, at * LEAVES + leafOf(clip(x, m.lower, m.upper), m.lower, m.upper));
+        else if (x < m.lower || x > m.upper) bump(cells, at);
       });
     }
   }
   layout.measures.forEach((m, k) => {
-    if (m.kind !== 'sum') return;
-    sums[k]!.forEach((s, g) => {
-      totals[k]![g] = s.value(sumQuantum(m));
-    });
+    if (m.kind === 'sum') totals[k]![at] = sums[k]!.value(sumQuantum(m));
   });
-  return { groups, totals };
 }

@@ -2,6 +2,7 @@
 // read: the statistics with their public bounds, the groups, the privacy unit and its contribution
 // bounds. Everything here is public: it decides the noise, so none of it may come from the data.
 import { describe, fail, integerIn, numberIn, oneOf, readOptions } from '../core/validate.js';
+import { readNumber } from './values.js';
 
 /**
  * A column's declared range, [lower, upper].
@@ -114,8 +115,10 @@ export interface Spec {
   readonly source: AggregateSource;
   readonly unit: string | undefined;
   readonly groupBy: string | undefined;
-  /** The declared groups, or undefined when they are selected privately. */
+  /** The declared groups' labels, or undefined when they are selected privately. */
   readonly groups: readonly string[] | undefined;
+  /** The declared groups as numbers, when every one reads as a number: then they are matched by value, else by text. */
+  readonly groupNumbers: readonly number[] | undefined;
   readonly maxGroups: number;
   readonly maxRows: number;
   readonly count: boolean;
@@ -198,23 +201,37 @@ function readEdges(name: string, value: unknown): readonly number[] {
   return Object.freeze(edges);
 }
 
-function readGroups(value: unknown, groupBy: string | undefined): readonly string[] | undefined {
+/**
+ * The declared groups: their labels (a number's by JavaScript's shortest text), and, when every
+ * one is a number or a text read as one (values.ts), those numbers, which the column's values are
+ * matched against by value ('1.0' and 1 are the group 1); otherwise they are matched by text.
+ * A text with a NUL or half a surrogate pair is refused: no engine stores it as written.
+ */
+function readGroups(value: unknown, groupBy: string | undefined): { labels: readonly string[] | undefined; numbers: readonly number[] | undefined } {
   if (groupBy === undefined) {
     if (value !== undefined) throw new TypeError('dpnoise: `groups` needs `groupBy`, the column they are values of.');
-    return ['all'];
+    return { labels: ['all'], numbers: undefined };
   }
-  if (value === undefined) return undefined; // selected privately
+  if (value === undefined) return { labels: undefined, numbers: undefined }; // selected privately
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_GROUPS) {
     throw new TypeError(`dpnoise: \`groups\` must be a list of 1 to ${MAX_GROUPS} group values; got ${describe(value)}.`);
   }
-  const keys = value.map((g, i) => {
-    if (typeof g !== 'string' && !(typeof g === 'number' && Number.isFinite(g)))
-      throw new TypeError(`dpnoise: \`groups[${i}]\` must be a string or a finite number; got ${describe(g)}.`);
-    return String(g);
+  const labels = value.map((g, i) => {
+    if (typeof g === 'string' && !/[\0\ud800-\udfff]/u.test(g)) return g;
+    if (typeof g === 'number' && Number.isFinite(g)) return String(g);
+    throw new TypeError(`dpnoise: \`groups[${i}]\` must be a finite number or a string (without NUL or half a surrogate pair); got ${describe(g)}.`);
   });
-  const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
-  if (repeated !== undefined) throw new RangeError(`dpnoise: \`groups\` lists ${JSON.stringify(repeated)} twice.`);
-  return Object.freeze(keys);
+  const read = value.map(readNumber);
+  const numbers = read.every((x) => x !== undefined) ? (read as number[]) : undefined;
+  const keys: readonly unknown[] = numbers ?? labels;
+  const repeated = keys.findIndex((k, i) => keys.indexOf(k) !== i);
+  if (repeated >= 0) {
+    const first = keys.indexOf(keys[repeated]);
+    throw new RangeError(
+      `dpnoise: \`groups\` lists ${JSON.stringify(labels[first])}${labels[first] === labels[repeated] ? ' twice' : ` and ${JSON.stringify(labels[repeated])}, one number`}.`,
+    );
+  }
+  return { labels: Object.freeze(labels), numbers: numbers && Object.freeze(numbers) };
 }
 
 function readSource(value: unknown): AggregateSource {
@@ -246,7 +263,7 @@ export function readSpec(options: unknown): Spec {
   const o = readOptions('options', options, SPEC_OPTIONS);
   const unit = o.privacyUnit === undefined ? undefined : columnName('privacyUnit', o.privacyUnit);
   const groupBy = o.groupBy === undefined ? undefined : columnName('groupBy', o.groupBy);
-  const groups = readGroups(o.groups, groupBy);
+  const { labels: groups, numbers: groupNumbers } = readGroups(o.groups, groupBy);
   if (unit === undefined && (o.maxGroups !== undefined || o.maxRows !== undefined)) {
     throw new TypeError('dpnoise: `maxGroups` and `maxRows` bound what one privacy unit contributes: give `privacyUnit` with them.');
   }
@@ -271,6 +288,7 @@ export function readSpec(options: unknown): Spec {
     unit,
     groupBy,
     groups,
+    groupNumbers,
     maxGroups: groups === undefined ? maxGroups : Math.min(maxGroups, groups.length),
     maxRows,
     count,

@@ -3,20 +3,12 @@
 // totals.ts), rendered in each dialect (dialect.ts). dpnoise runs it on DuckDB and PostgreSQL and
 // prints it for the warehouses; its result rows (a few per group) are read back here into totals,
 // the same way whichever engine produced them.
-import { type Column, type Dialect, DIALECT } from './dialect.js';
+import { type Column, type ColumnType, type Dialect, DIALECT } from './dialect.js';
 import { dataRows, type Engine } from './engine.js';
 import { LEAVES, type Layout, type Measure } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
-import { emptyTotals, sumQuantum, type Totals } from './totals.js';
-
-/** A table name (schema.table allowed), each part quoted in the dialect. */
-export const tableName = (table: string, dialect: Dialect): string => table.split('.').map(dialect.identifier).join('.');
-
-/** The FROM clause of a source: a file DuckDB reads by its extension, or a table (schema.table allowed). */
-export function fromClause(spec: Spec, dialect: Dialect): string {
-  if (typeof spec.source === 'string') return dialect.text(spec.source);
-  return tableName((spec.source as { table: string }).table, dialect);
-}
+import { emptyTotals, type GroupTotals, sumQuantum } from './totals.js';
+import { isNumberText, keyOf } from './values.js';
 
 /** Runs `work`, reporting the engine's progress to `onProgress` every 250 ms meanwhile. */
 async function reporting<T>(engine: Engine, onProgress: ((fraction: number) => void) | undefined, work: () => Promise<T>): Promise<T> {
@@ -42,17 +34,25 @@ export function resultColumns(layout: Layout): string[] {
   return ['plan', 'gi', ...cellMeasures(layout).map((_, j) => `c${j}`), 'bad', 'valid', ...scalars];
 }
 
+/** The names a query gives its own tables, unique to it (a plan's identifier, or drawn afresh), so that none can be a user's table it reads. */
+export function queryNames(suffix: string): { groups: string; perGroup: string } {
+  return { groups: `dpnoise_groups_${suffix}`, perGroup: `dpnoise_per_group_${suffix}` };
+}
+
+/** A column as text (its own text, or its cast to the dialect's string). */
+const asText = (x: string, type: ColumnType, dialect: Dialect) => (type === 'text' ? x : `CAST(${x} AS ${dialect.string})`);
+
 /**
- * The query, in `dialect`, over a source with `columns` (for PostgreSQL's casts; names alone
- * elsewhere), reading `from` (fromClause). `planId` is written in every result row, so that a
- * result can be matched to the plan it was made under. One pass: the rows in declared groups with
- * their values and `bad` flag; per unit and group up to maxRows of them, drawn by the dialect's
- * random() (then up to maxGroups groups per unit, the same way; keepAtMost); each row's cell for
- * every bin and quantile measure (-1 for invalid rows); and the totals per group, and per group
- * and cell, in one aggregation by GROUPING SETS, so that every total reads the same random choice
- * of rows.
+ * The query, in `dialect`, over a source with `columns` (their types decide how a value is read;
+ * a warehouse's query is written without them), reading `from` (fromClause). `planId` is written
+ * in every result row, so that a result can be matched to the plan it was made under; `suffix`
+ * names the query's own tables (queryNames). One pass: the rows in declared groups with their
+ * values and `bad` flag; per unit and group up to maxRows of them, drawn by the dialect's random()
+ * (then up to maxGroups groups per unit, the same way; keepAtMost); each row's cell for every bin
+ * and quantile measure (-1 for invalid rows); and the totals per group, and per group and cell,
+ * in one aggregation by GROUPING SETS, so that every total reads the same random choice of rows.
  */
-export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, columns: readonly Column[], from: string, planId: string): string {
+export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, columns: readonly Column[], from: string, planId: string, suffix: string): string {
   const { identifier, text } = dialect;
   const double = (x: number) => `CAST(${text(String(x))} AS ${dialect.double})`;
   // NaN fails the upper test in every dialect (IEEE comparisons, or NaN sorting above every number).
@@ -61,19 +61,38 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
   const clipped = (v: string, lower: number, upper: number) => `LEAST(GREATEST(${v}, ${double(lower)}), ${double(upper)})`;
   const names = valueColumns(spec);
   const v = (name: string) => `v${names.indexOf(name)}`;
+  const typeOf = (name: string): ColumnType => columns.find((c) => c.name === name)?.type ?? 'unknown';
+  const cell = (name: string) => `s.${identifier(name)}`;
+  const tables = queryNames(suffix);
 
-  // The rows in declared groups: unit u, group gi (a declared group's index, or when groups are selected its value as text), values v0, v1, ..., and `bad`.
-  const values = names.map((name, i) => `, ${dialect.number(columns.find((c) => c.name === name) ?? { name, numeric: false })} AS v${i}`).join('');
-  const unit = spec.unit === undefined ? 'NULL' : `s.${identifier(spec.unit)}`;
-  const key = spec.groupBy === undefined ? '' : `CAST(s.${identifier(spec.groupBy)} AS ${dialect.string})`;
-  const declaredGroups = spec.groupBy !== undefined && spec.groups !== undefined;
-  const join = declaredGroups ? ` JOIN dpnoise_groups d ON ${key} = d.k` : '';
-  const group = spec.groupBy === undefined ? '0' : declaredGroups ? 'd.gi' : key;
+  // The rows in groups: unit u, group gi (a declared group's index, or when groups are selected its value: a finite number, or text), values v0, v1, ..., and `bad`.
+  const values = names.map((name, i) => `, ${dialect.number(cell(name), typeOf(name))} AS v${i}`).join('');
+  const unit = spec.unit === undefined ? 'NULL' : cell(spec.unit);
+  const ctes: string[] = [];
+  let group = '0';
+  let join = '';
+  if (spec.groupBy !== undefined) {
+    const type = typeOf(spec.groupBy);
+    const byValue = spec.groups === undefined ? type === 'number' || type === 'decimal' : spec.groupNumbers !== undefined;
+    const read = dialect.number(cell(spec.groupBy), type);
+    // Adding zero makes -0 the group 0, as in JavaScript.
+    const key = byValue
+      ? spec.groups === undefined
+        ? `CASE WHEN ${finite(read)} THEN ${read} + ${double(0)} END`
+        : read
+      : asText(cell(spec.groupBy), type, dialect);
+    if (spec.groups === undefined) group = key;
+    else {
+      const literals = spec.groupNumbers?.map(double) ?? spec.groups.map(text);
+      ctes.push(`${tables.groups} AS (${dialect.values(literals.map((k, i) => [k, i] as const))})`);
+      join = ` JOIN ${tables.groups} d ON ${key} = d.k`;
+      group = 'd.gi';
+    }
+  }
   const invalid = [...(spec.unit === undefined ? [] : ['u IS NULL']), ...names.map((_, i) => `v${i} IS NULL OR NOT ${finite(`v${i}`)}`)];
   const bad = invalid.length === 0 ? 'false' : invalid.map((c) => `(${c})`).join(' OR ');
   // Subqueries, not CTEs, wherever a part is read once: PostgreSQL materializes a CTE that calls
   // random(), which cost a third more time on 1e7 rows (bench/RESULTS.md, "Aggregates").
-  const ctes = declaredGroups ? [`dpnoise_groups AS (${dialect.values(spec.groups!.map((g, i) => [g, i] as const))})`] : [];
   const rows = `(SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${from} s${join}) r WHERE gi IS NOT NULL)`;
 
   // Contribution bounding: uniformly random rows per unit and group, then groups per unit; invalid rows in partitions of their own.
@@ -88,9 +107,9 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
         kept = keepAtMost(spec.maxGroups, ['u', 'bad'], all, perGroup, dialect);
       } else {
         // Read twice (for the groups per unit, and for the rows kept), so a CTE: one random choice for both.
-        ctes.push(`dpnoise_per_group AS ${perGroup}`);
-        const unitGroups = keepAtMost(spec.maxGroups, ['u'], ['u', 'gi'], '(SELECT DISTINCT u, gi FROM dpnoise_per_group WHERE NOT bad)', dialect);
-        kept = `(SELECT ${all.map((c) => `p.${c}`).join(', ')} FROM dpnoise_per_group p LEFT JOIN ${unitGroups} g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL)`;
+        ctes.push(`${tables.perGroup} AS ${perGroup}`);
+        const unitGroups = keepAtMost(spec.maxGroups, ['u'], ['u', 'gi'], `(SELECT DISTINCT u, gi FROM ${tables.perGroup} WHERE NOT bad)`, dialect);
+        kept = `(SELECT ${all.map((c) => `p.${c}`).join(', ')} FROM ${tables.perGroup} p LEFT JOIN ${unitGroups} g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL)`;
       }
     }
   }
@@ -165,108 +184,145 @@ function cellSql(m: Measure, column: string, double: (x: number) => string, clip
 }
 
 const INVALID =
-  "dpnoise: a row has a NULL, missing or non-numeric value in a column used (or in the privacy unit); clean the data first or pass `invalid: 'drop'` (the error reveals that such a row exists).";
+  "dpnoise: a row has a NULL, missing or non-numeric value in a column used (or in the privacy unit), or could not be read; clean the data first or pass `invalid: 'drop'` (the error reveals that such a row exists).";
 
 const isNull = (x: unknown) => x === null || x === undefined || x === '';
 
-const NOT_WHOLE = 'dpnoise: the aggregated table has a total that is not a whole number: it was not made by this plan.';
+/** A refusal of a result that this plan's query did not make, naming no value. */
+const notMade = (what: string) => new RangeError(`dpnoise: the aggregated table has ${what}: it was not made by this plan.`);
 
-/** A sum's total in quanta, exactly (0 for NULL); anything but an integer is refused naming no value (BigInt's own error quotes it). */
-function quanta(x: unknown): bigint {
+/**
+ * A whole number as an engine or a warehouse writes a total (an integer of any size as text, a
+ * safe integer, '1000.0' or '1e+06'), exactly; 0 for NULL; undefined for anything else.
+ */
+function wholeOf(x: unknown): bigint | undefined {
   if (isNull(x)) return 0n;
   if (typeof x === 'bigint') return x;
-  if ((typeof x === 'number' && Number.isInteger(x)) || (typeof x === 'string' && /^\s*[+-]?\d+\s*$/.test(x))) return BigInt(x);
-  throw new RangeError(NOT_WHOLE);
+  if (typeof x === 'string' && /^[ \t]*[-+]?[0-9]+[ \t]*$/.test(x)) return BigInt(x.trim());
+  const n = typeof x === 'number' ? x : typeof x === 'string' && isNumberText(x) ? Number(x) : NaN;
+  return Number.isSafeInteger(n) ? BigInt(n) : undefined;
 }
 
-/** A count's total (the query writes it as a double, e.g. 1000.0; 0 for NULL). */
-function whole(x: unknown): number {
-  const n = isNull(x) ? 0 : Number(x);
-  if (!Number.isInteger(n)) throw new RangeError(NOT_WHOLE);
-  return n;
-}
+/** A checked total (readResultRows) as a number. */
+const total = (x: unknown): number => Number(wholeOf(x)!);
 
 /** A measure's cell count (bins, or the quantile tree's leaves). */
 const cellCount = (m: Measure): number => (m.kind === 'bins' ? m.edges.length - 1 : LEAVES);
 
+/** One group of a result: its row of totals, and its rows per measure's cell (by column c_j, then cell). */
+interface ResultGroup {
+  total: Readonly<Record<string, unknown>> | undefined;
+  readonly cells: Map<string, Readonly<Record<string, unknown>>>;
+}
+
 /**
- * Refuses result rows this plan did not make, naming no value: another plan's (their `plan`
- * column), a group the plan never declared, a cell outside its measure. Their structure only:
- * whether a row is valid, and its totals, are read later (totalsFromRows).
+ * The result rows by group, every value checked, naming none: refuses another plan's rows (their
+ * `plan` column), a group that is NULL or that the plan never declared, a cell outside its
+ * measure, a total, count or flag that is not a whole number, and a group or cell given twice. A
+ * genuine result passes whatever the data, so these checks may run before the charge; whether a
+ * row was invalid is read after it (totalsFromRows).
  */
-export function checkResultRows(rows: readonly Record<string, unknown>[], spec: Spec, layout: Layout, planId: string): void {
+export function readResultRows(rows: readonly unknown[], spec: Spec, layout: Layout, planId: string): Map<string, ResultGroup> {
   const cells = cellMeasures(layout);
-  for (const row of rows) {
+  const totals = layout.measures.map((_, k) => `m${k}`);
+  const columns = resultColumns(layout);
+  const groups = new Map<string, ResultGroup>();
+  for (const value of rows) {
+    if (typeof value !== 'object' || value === null) throw notMade('a row that is not an object');
+    const row = { ...value } as Record<string, unknown>; // each value read once
+    const have = Object.keys(row);
+    if (have.length !== columns.length || columns.some((c) => !have.includes(c)))
+      throw new RangeError(`dpnoise: the result's columns must be those of the plan's query (${columns.join(', ')}); got ${have.join(', ')}.`);
     if (row.plan !== planId) throw new RangeError("dpnoise: the aggregated table was not made by this plan (its `plan` column differs): rerun the plan's SQL.");
+    const gi = row.gi;
+    let label: string | undefined;
     if (spec.groups !== undefined) {
-      const g = Number(row.gi);
-      if (!(Number.isInteger(g) && g >= 0 && g < spec.groups.length && String(g) === String(row.gi)))
+      const g = Number(gi);
+      if (!(typeof gi === 'string' || typeof gi === 'number') || !(Number.isInteger(g) && g >= 0 && g < spec.groups.length && String(g) === String(gi)))
         throw new RangeError('dpnoise: the aggregated table has a group the plan never declared.');
-    }
-    cells.forEach(([, m], j) => {
+      label = String(g);
+    } else label = keyOf(gi);
+    if (label === undefined) throw notMade('a group that is NULL');
+    const present = cells.flatMap(([, m], j) => {
       const c = row[`c${j}`];
-      if (isNull(c)) return;
-      const cell = Number(c); // -1 for an invalid row
-      if (!(Number.isInteger(cell) && cell >= -1 && cell < cellCount(m)))
-        throw new RangeError('dpnoise: the aggregated table has a cell outside its measure: it was not made by this plan.');
+      if (isNull(c)) return [];
+      const at = Number(c); // -1 for invalid rows
+      if (!(wholeOf(c) !== undefined && at >= -1 && at < cellCount(m))) throw notMade('a cell outside its measure');
+      return [`${j}:${at}`];
     });
-  }
-}
-
-/**
- * The groups and totals of the query's result rows (from an engine, or read from a file of a
- * warehouse's result: then every value may be text, and NULL an empty string), checked first
- * (checkResultRows). Refuses, naming no value, a total that is not a whole number, and invalid
- * rows unless `invalid: 'drop'`. The groups are the declared ones, or when groups are selected
- * every group with a kept valid row (in sorted order).
- */
-export function totalsFromRows(
-  rows: readonly Record<string, unknown>[],
-  spec: Spec,
-  layout: Layout,
-  planId: string,
-): { groups: readonly string[]; totals: Totals } {
-  checkResultRows(rows, spec, layout, planId);
-  const cells = cellMeasures(layout);
-  const isTotal = (row: Record<string, unknown>) => cells.every((_, j) => isNull(row[`c${j}`]));
-  if (spec.invalid === 'error' && rows.some((row) => Number(row.bad) > 0)) throw new RangeError(INVALID);
-  const groups = spec.groups ?? rows.flatMap((row) => (isTotal(row) && Number(row.valid) > 0 ? [String(row.gi)] : [])).sort();
-  const index = new Map(spec.groups === undefined ? groups.map((g, i) => [g, i]) : groups.map((_, i) => [String(i), i]));
-  const totals = emptyTotals(layout.measures, groups.length);
-  for (const row of rows) {
-    const g = index.get(String(row.gi));
-    if (g === undefined) continue; // a selected group with no valid row
-    if (isTotal(row)) {
-      layout.measures.forEach((m, k) => {
-        const x = row[`m${k}`];
-        if (m.kind === 'sum') totals[k]![g] = Number(quanta(x)) * sumQuantum(m);
-        else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units') totals[k]![g] = whole(x);
-      });
-      continue;
+    if (present.length > 1) throw notMade('a row of two cells');
+    if (![row.valid, ...totals.map((t) => row[t])].every((x) => wholeOf(x) !== undefined) || !(wholeOf(row.bad) === 0n || wholeOf(row.bad) === 1n))
+      throw notMade('a total that is not a whole number');
+    const group = groups.get(label) ?? { total: undefined, cells: new Map() };
+    groups.set(label, group);
+    if (present.length === 0) {
+      if (group.total !== undefined) throw notMade('a group given twice');
+      group.total = row;
+    } else {
+      if (group.cells.has(present[0]!)) throw notMade('a cell given twice');
+      group.cells.set(present[0]!, row);
     }
-    cells.forEach(([k, m], j) => {
-      const cell = Number(row[`c${j}`]);
-      if (isNull(row[`c${j}`]) || cell === -1) return; // another measure's row, or invalid rows
-      totals[k]![g * cellCount(m) + cell] = Number(row.valid);
-    });
   }
-  return { groups, totals };
+  return groups;
 }
 
 /**
- * The totals of the spec's source, computed by the engine in one query (aggregateQuery) over its
- * `columns` (source.ts, openEngine).
+ * The groups and totals of a result read by readResultRows (from an engine, or from a file of a
+ * warehouse's result: then every value may be text, and NULL an empty string). Refuses invalid
+ * rows unless `invalid: 'drop'`, naming no value: after the charge. The groups are the declared
+ * ones, or when groups are selected every group with a kept valid row (in sorted order); their
+ * totals are made when asked for.
  */
-export async function engineTotals(
-  engine: Engine,
-  columns: readonly Column[],
-  spec: Spec,
-  layout: Layout,
-): Promise<{ groups: readonly string[]; totals: Totals }> {
+export function totalsOfResult(byGroup: ReadonlyMap<string, ResultGroup>, spec: Spec, layout: Layout): GroupTotals {
+  const cells = cellMeasures(layout);
+  const results = [...byGroup.values()];
+  if (spec.invalid === 'error' && results.some((r) => [r.total, ...r.cells.values()].some((row) => row !== undefined && total(row.bad) > 0)))
+    throw new RangeError(INVALID);
+  const declared = spec.groups !== undefined;
+  const groups = spec.groups ?? [...byGroup.keys()].filter((g) => total(byGroup.get(g)!.total?.valid) > 0).sort();
+  const resultOf = (g: number) => byGroup.get(declared ? String(g) : groups[g]!);
+  const units = layout.measures.findIndex((m) => m.kind === 'units');
+  return {
+    groups,
+    units: () => Float64Array.from(groups, (_, g) => total(resultOf(g)?.total?.[`m${units}`])),
+    totalsOf: (indices) => {
+      const totals = emptyTotals(layout.measures, indices.length);
+      indices.forEach((index, at) => {
+        const result = resultOf(index);
+        if (result === undefined) return; // a declared group with no row
+        layout.measures.forEach((m, k) => {
+          const x = result.total?.[`m${k}`];
+          if (m.kind === 'sum') totals[k]![at] = total(x) * sumQuantum(m);
+          else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units') totals[k]![at] = total(x);
+        });
+        cells.forEach(([k, m], j) => {
+          for (let cell = 0; cell < cellCount(m); cell++) {
+            const row = result.cells.get(`${j}:${cell}`);
+            if (row !== undefined) totals[k]![at * cellCount(m) + cell] = total(row.valid);
+          }
+        });
+      });
+      return totals;
+    },
+  };
+}
+
+/** A suffix for a query's own tables, drawn afresh (queryNames). */
+function freshSuffix(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The totals of the engine's source, computed in one query (aggregateQuery) over its `columns`
+ * (source.ts, openEngine); with `invalid: 'error'`, refused if its reader left a row out.
+ */
+export async function engineTotals(engine: Engine, columns: readonly Column[], spec: Spec, layout: Layout): Promise<GroupTotals> {
   const dialect = DIALECT[engine.dialect];
   const planId = 'engine';
-  const sql = aggregateQuery(spec, layout, dialect, columns, fromClause(spec, dialect), planId);
+  const sql = aggregateQuery(spec, layout, dialect, columns, engine.from, planId, freshSuffix());
   if (spec.onProgress) await engine.trackProgress?.();
   const rows = await reporting(engine, spec.onProgress, () => dataRows(engine, sql));
-  return totalsFromRows(rows, spec, layout, planId);
+  const found = totalsOfResult(readResultRows(rows, spec, layout, planId), spec, layout);
+  if (spec.invalid === 'error' && (await engine.unreadRows?.())) throw new RangeError(INVALID);
+  return found;
 }

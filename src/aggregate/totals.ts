@@ -27,3 +27,16 @@ export function quantaOf(clipped: number, shift: number, q: number): number {
 export function emptyTotals(measures: readonly Measure[], groups: number): Float64Array[] {
   return measures.map((m) => new Float64Array(groups * cellsOf(m)));
 }
+
+/**
+ * What an engine hands over: the groups (declared, or the candidates found when they are
+ * selected), each one's number of kept units, and the totals of the groups asked for. Totals are
+ * made only for the groups released: a candidate that is not costs its count alone.
+ */
+export interface GroupTotals {
+  readonly groups: readonly string[];
+  /** Each group's number of units with a kept valid row. */
+  units(): Float64Array;
+  /** The totals of the groups at `indices`, in that order. */
+  totalsOf(indices: readonly number[]): Totals;
+}

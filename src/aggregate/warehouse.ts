@@ -9,10 +9,11 @@ import { describe, describeKind, oneOf, readOptions } from '../core/validate.js'
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { type AggregateResult, released } from './aggregate.js';
-import { DIALECT, DIALECTS, type DialectName } from './dialect.js';
+import { DIALECT, DIALECTS, type DialectName, tableName } from './dialect.js';
 import { planOf, readAggregatePrivacy } from './plan.js';
 import { type AggregateSpec, readSpec, SPEC_OPTIONS } from './spec.js';
-import { aggregateQuery, checkResultRows, resultColumns, tableName, totalsFromRows } from './sql.js';
+import { aggregateQuery, queryNames, readResultRows, resultColumns, totalsOfResult } from './sql.js';
+import { sumQuantum } from './totals.js';
 
 /**
  * A plan file: what aggregateFromTotals needs to release the result of aggregateSql's query.
@@ -34,6 +35,8 @@ export interface AggregatePlanFile {
   readonly options: Readonly<Record<string, unknown>>;
   /** The columns of the query's result. */
   readonly columns: readonly string[];
+  /** What each result column m0, m1, ... holds: each measure's kind, column, bounds, shift and quantum (a sum's). */
+  readonly layout: readonly Readonly<Record<string, unknown>>[];
   /** A checksum of the fields above, written in every result row. */
   readonly id: string;
 }
@@ -93,12 +96,16 @@ function plainCopy<T>(name: string, value: T): T {
 /** Options that are functions (onProgress) have no place in a file. */
 const FILE_OPTIONS = SPEC_OPTIONS.filter((name) => name !== 'table' && name !== 'onProgress');
 
-/** The plan's public choices, checked: the spec, its layout (which depends on the privacy) and the result's columns. */
+/**
+ * The plan's public choices, checked: the spec, its layout (which depends on the privacy and on
+ * this version of dpnoise), the result's columns, and the layout as a plan file records it.
+ */
 function publicChoices(privacy: unknown, options: Record<string, unknown>) {
   const target = readAggregatePrivacy(privacy);
   const spec = readSpec({ ...options, table: [] });
   const plan = planOf(spec, target);
-  return { spec, plan, columns: resultColumns(plan.layout) };
+  const layout = plan.layout.measures.map((m) => (m.kind === 'sum' ? { ...m, quantum: sumQuantum(m) } : { ...m }));
+  return { spec, plan, columns: resultColumns(plan.layout), layout };
 }
 
 /**
@@ -136,19 +143,24 @@ export function aggregateSql(
   const p = readOptions('privacy', privacy, ['epsilon', 'delta']);
   const record = p.delta === undefined ? { epsilon: p.epsilon } : { epsilon: p.epsilon, delta: p.delta };
   const rest = plainCopy('options', Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'table')));
-  const { spec, plan, columns } = publicChoices(record, rest);
-  const body = { dpnoise: 'aggregate-plan', version: 1, dialect: dialect.name, table, privacy: record, options: rest, columns } as const;
+  const { spec, plan, columns, layout } = publicChoices(record, rest);
+  const body = { dpnoise: 'aggregate-plan', version: 2, dialect: dialect.name, table, privacy: record, options: rest, columns, layout } as const;
   const id = checksum(canonical(body));
-  const query = aggregateQuery(spec, plan.layout, dialect, [], tableName(table, dialect), id);
+  // The query's own tables are named after the plan, and a table of that name would be shadowed.
+  const own = Object.values(queryNames(id));
+  if (own.includes(table.split('.').at(-1)!.toLowerCase()))
+    throw new TypeError(`dpnoise: \`table\` must not be named as the query's own tables (${own.join(', ')}); got ${JSON.stringify(table)}.`);
+  const query = aggregateQuery(spec, plan.layout, dialect, [], tableName(table, dialect), id, id);
   const sql = `-- dpnoise aggregate plan ${id} (${dialect.name}): run this query where the table is, save its result as CSV, and release it\n-- with the plan file: dpnoise aggregate --aggregated result.csv --plan plan.json\n${query};\n`;
-  return { sql, plan: Object.freeze({ ...body, id }) as AggregatePlanFile };
+  return { sql, plan: Object.freeze({ ...body, id }) as unknown as AggregatePlanFile };
 }
 
 /** A plan file read back, checked against its own checksum. */
 function readPlanFile(value: unknown): AggregatePlanFile {
   // One read of every value (a copy), so that what the checksum covers is what is used.
-  const o = plainCopy('plan', readOptions('plan', value, ['dpnoise', 'version', 'dialect', 'table', 'privacy', 'options', 'columns', 'id']));
-  if (o.dpnoise !== 'aggregate-plan' || o.version !== 1) throw new TypeError('dpnoise: `plan` must be a plan file of aggregateSql (version 1).');
+  const o = plainCopy('plan', readOptions('plan', value, ['dpnoise', 'version', 'dialect', 'table', 'privacy', 'options', 'columns', 'layout', 'id']));
+  if (o.dpnoise !== 'aggregate-plan' || o.version !== 2)
+    throw new TypeError('dpnoise: `plan` must be a plan file of aggregateSql (version 2); write it again with this version.');
   const { id, ...body } = o;
   if (typeof id !== 'string' || checksum(canonical(body)) !== id) {
     throw new RangeError('dpnoise: the plan file does not match its checksum: it was edited after aggregateSql wrote it.');
@@ -159,11 +171,12 @@ function readPlanFile(value: unknown): AggregatePlanFile {
 /**
  * Releases the result of aggregateSql's query, run in a warehouse: `rows` are its result rows as
  * objects (every value may be text, NULL an empty string), `plan` the plan file. Refuses, before
- * charging `budget`, a plan file edited after it was written, a result of another plan (its `plan`
- * column), one with other columns, a group the plan never declared, a cell outside its measure;
- * then charges the plan's privacy, reads the totals and adds the noise, as aggregate does. A
- * refusal while reading them (invalid rows with `invalid: 'error'`, a total that is not a whole
- * number) has been charged: it can say something about the data.
+ * charging `budget`, a plan file edited after it was written or laid out by another version of
+ * dpnoise, and a result its query did not make (sql.ts, readResultRows: another plan's, other
+ * columns, a group NULL, undeclared or given twice, a cell outside its measure, a total that is
+ * not a whole number); then charges the plan's privacy, reads the totals and adds the noise, as
+ * aggregate does. Invalid rows with `invalid: 'error'` are refused after the charge: that refusal
+ * says something about the data.
  *
  * @group Aggregates
  */
@@ -175,15 +188,12 @@ export async function aggregateFromTotals(
   const o = readOptions('options', options, ['plan', 'rows', 'rng']);
   const rng = sourceOf(o.rng);
   const file = readPlanFile(o.plan);
-  const { spec, plan, columns } = publicChoices(file.privacy, { ...file.options });
+  const { spec, plan, layout } = publicChoices(file.privacy, { ...file.options });
+  // Another version of dpnoise may lay the same options out otherwise: its result would be read under the wrong bounds.
+  if (canonical(layout) !== canonical(file.layout))
+    throw new RangeError('dpnoise: the plan file lays its result out as another version of dpnoise did: write the plan again and rerun its query.');
   if (!Array.isArray(o.rows)) throw new TypeError(`dpnoise: \`rows\` must be the result's rows, an array of objects; got ${describeKind(o.rows)}.`);
-  const rows = o.rows as readonly Record<string, unknown>[];
-  const have = rows.length === 0 ? columns : Object.keys(rows[0]!);
-  if (have.length !== columns.length || columns.some((c) => !have.includes(c))) {
-    throw new RangeError(`dpnoise: the result's columns must be those of the plan's query (${columns.join(', ')}); got ${have.join(', ')}.`);
-  }
-  checkResultRows(rows, spec, plan.layout, file.id);
+  const result = readResultRows(o.rows, spec, plan.layout, file.id);
   budget.spend(plan.privacy);
-  const { groups, totals } = totalsFromRows(rows, spec, plan.layout, file.id);
-  return released(spec, plan, groups, totals, rng);
+  return released(spec, plan, totalsOfResult(result, spec, plan.layout), rng);
 }

@@ -127,6 +127,29 @@ function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64A
   };
 }
 
+/** A release of one block's values (a coordinate's, or a group's of a grouped profile) with that block's noise. */
+type BlockRelease = (block: number, query: Float64Array, options?: ReleaseOptions) => Float64Array;
+
+/** Releases of one block, any number of values at a time, each with the noise a whole release gives that block. */
+function blockReleaser(family: NoiseFamily, parameters: Float64Array, mode: ModeOptions & { grid: number | undefined }): BlockRelease {
+  return (block, query, options) => releaser(family, parameters.subarray(block, block + 1), Float64Array.of(query.length), mode)(query, options);
+}
+
+/** Each mechanism's block release (releaseBlock). */
+const blockReleases = new WeakMap<object, BlockRelease>();
+
+/**
+ * `query`, values of one block of `mechanism`'s profile (of many releases: say one group's count
+ * per group), each released with the noise that block gets in a whole release, drawn
+ * independently. For a release in two steps whose law is that of one: a whole release draws
+ * every coordinate independently.
+ */
+export function releaseBlock(mechanism: GaussianMechanism | LaplaceMechanism, block: number, query: Float64Array, options?: ReleaseOptions): Float64Array {
+  const release = blockReleases.get(mechanism);
+  if (release === undefined) throw new Error('dpnoise: internal error: not a mechanism of independentMechanism.');
+  return release(block, query, options);
+}
+
 /** The budget value a family calibrates to in continuous mode, and grid-mode Laplace's: mu for Gaussian noise, pure epsilon for Laplace. */
 function budgetValue(family: NoiseFamily, target: Target): number {
   return family === LAPLACE ? (target as { epsilon: number }).epsilon : gaussianDistance(target);
@@ -144,7 +167,8 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     const { scales, sensitivity } = calibration;
     const privacy = independentPrivacy(family.name, sensitivity, (i) => scales[i]!);
     const release = () => releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined });
-    return { calibration, scales, privacy, grid: undefined, smallestSteps: Infinity, release };
+    const block = blockReleaser(family, scales.slice(), { ...mode, grid: undefined });
+    return { calibration, scales, privacy, grid: undefined, smallestSteps: Infinity, release, block };
   }
   const { lambda, weights, grouped } = profile;
   const sizes = grouped ? weights : undefined;
@@ -162,8 +186,9 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     grouped,
   );
   const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
+  const block = blockReleaser(family, parameters.slice(), { ...mode, grid: g });
   const scales = steps.map((s) => s * g);
-  return { calibration, scales, privacy, grid: g, smallestSteps: smallestSteps(scales, rounded, g), release };
+  return { calibration, scales, privacy, grid: g, smallestSteps: smallestSteps(scales, rounded, g), release, block };
 }
 
 /**
@@ -185,7 +210,7 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
     distance = budgetValue(family, target);
     made = at(distance);
   }
-  return frozenResult({
+  const mechanism = frozenResult({
     family: family.name,
     budget: budgetOf(target),
     allocation: profile.allocation,
@@ -199,6 +224,8 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
     fixedWork: mode.mode === 'grid' && mode.fixedWork,
     release: made.release(),
   }) as GaussianMechanism | LaplaceMechanism;
+  blockReleases.set(mechanism, made.block);
+  return mechanism;
 }
 
 /**

@@ -7,10 +7,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregate, planAggregate } from '../../src/aggregate/index.js';
 import { planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
-import { rowTotals } from '../../src/aggregate/rows.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { createBudget, createRng, gaussianNoise, restoreBudget } from '../../src/index.js';
 import { estimateDelta, gaussianLosses } from '../audit.js';
+import { memoryRun } from './engine-cases.js';
 
 const GROUPS = 20_000;
 const PER_GROUP = 100;
@@ -239,8 +239,8 @@ describe('privacy', () => {
     const plan = planOf(s, readAggregatePrivacy({ epsilon: 1, delta: 1e-3 }));
     const base = Array.from({ length: 60 }, (_, i) => ({ id: i, g: i % 3, x: (i * 37) % 10 }));
     const heavy = Array.from({ length: 30 }, (_, i) => ({ id: 'heavy', g: i % 3, x: 1e9 }));
-    const before = releaseVector(rowTotals(base, s, plan.layout).totals, 3, plan);
-    const after = releaseVector(rowTotals([...base, ...heavy], s, plan.layout).totals, 3, plan);
+    const before = releaseVector(memoryRun(base, s, plan.layout).totals, 3, plan);
+    const after = releaseVector(memoryRun([...base, ...heavy], s, plan.layout).totals, 3, plan);
     const shift = after.map((x, i) => x - before[i]!);
     // Every group's vector has the mechanism's noise.
     const scales = new Float64Array(after.length);

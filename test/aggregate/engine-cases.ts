@@ -4,7 +4,9 @@ import { expect } from 'vitest';
 import { type Layout, layoutOf } from '../../src/aggregate/layout.js';
 import { openEngine } from '../../src/aggregate/source.js';
 import type { Spec } from '../../src/aggregate/spec.js';
+import { rowTotals } from '../../src/aggregate/rows.js';
 import { engineTotals } from '../../src/aggregate/sql.js';
+import type { GroupTotals } from '../../src/aggregate/totals.js';
 import { lcg } from '../helpers.js';
 
 // Group 'b''s apostrophe and a NULL group check the SQL's quoting and filtering.
@@ -33,15 +35,21 @@ export const STATISTICS = {
   diagnostics: true,
 };
 
+/** Every group an engine found, with its totals. */
+export const everyGroup = (found: GroupTotals) => ({ groups: found.groups, totals: found.totalsOf(found.groups.map((_, g) => g)) });
+
 /** The groups and totals of a spec, from its engine. */
 export async function engineRun(spec: Spec, layout = layoutOf(spec, false)) {
   const { engine, columns } = await openEngine(spec);
   try {
-    return await engineTotals(engine, columns, spec, layout);
+    return everyGroup(await engineTotals(engine, columns, spec, layout));
   } finally {
     await engine.close();
   }
 }
+
+/** The groups and totals of rows in memory (the reference of every engine). */
+export const memoryRun = (rows: readonly unknown[], spec: Spec, layout: Layout) => everyGroup(rowTotals(rows, spec, layout));
 
 /** Totals as plain arrays, to compare. */
 export const plain = (totals: readonly Float64Array[]) => totals.map((t) => Array.from(t));

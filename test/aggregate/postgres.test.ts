@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBudget } from '../../src/index.js';
 import { aggregate, aggregateFromTotals, aggregateSql } from '../../src/aggregate/index.js';
 import { layoutOf } from '../../src/aggregate/layout.js';
-import { rowTotals } from '../../src/aggregate/rows.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { createRng } from '../../src/index.js';
-import { engineRun, expectOneRowPerUnit, GROUPS, ONE_ROW, people, plain, STATISTICS, threeRowsPerUnit } from './engine-cases.js';
+import { engineRun, expectOneRowPerUnit, GROUPS, ONE_ROW, people, plain, STATISTICS, threeRowsPerUnit, memoryRun } from './engine-cases.js';
 import { type PostgresServer, postgresBinaries, startPostgres } from '../../scripts/postgres-server.mjs';
 
 const bin = postgresBinaries();
@@ -48,7 +47,7 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
 
   const expected = (extra: object = {}) => {
     const spec = readSpec({ ...options, ...extra, table: rows });
-    return rowTotals(rows, spec, layoutOf(spec, false));
+    return memoryRun(rows, spec, layoutOf(spec, false));
   };
 
   it('gives the in-memory totals exactly, through a client, a pool and a connection string', async () => {

@@ -1,0 +1,251 @@
+// The engine boundary as an attacker meets it (docs/aggregates.md, "Engines"): one hostile row
+// added to a table, on every engine (rows in memory, CSV, Parquet and NDJSON files, a DuckDB
+// table, PostgreSQL), never decides whether a charged release happens. With `invalid: 'drop'` the
+// call releases, the row dropped or counted by the one rule every engine follows, and the engines'
+// totals equal those of the in-memory engine on the same rows; or it fails before anything is
+// spent. Never after.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresServer, postgresBinaries, startPostgres } from '../../scripts/postgres-server.mjs';
+import { aggregate } from '../../src/aggregate/index.js';
+import { layoutOf } from '../../src/aggregate/layout.js';
+import { readSpec } from '../../src/aggregate/spec.js';
+import { createBudget } from '../../src/index.js';
+import { engineRun, plain, memoryRun } from './engine-cases.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dpnoise-boundary-'));
+const bin = postgresBinaries();
+
+/** The table's rows as text (as a CSV file holds them): unit, group, value. */
+type TextRow = readonly [id: string | null, g: string | null, x: string | null];
+// One row per unit, so that the totals do not depend on which rows are kept.
+const BASE: TextRow[] = Array.from({ length: 40 }, (_, i) => [String(i), i % 2 === 0 ? 'a' : 'b', String((i * 7.25) % 100)]);
+
+/** Hostile rows every engine can hold as text, counted (under the one number rule of values.ts) or dropped; a unit of its own but for the units written otherwise. */
+const TEXT_ROWS: ReadonlyArray<readonly [name: string, row: TextRow]> = [
+  ['NaN', ['99', 'a', 'NaN']],
+  ['Infinity', ['99', 'a', 'Infinity']],
+  ['-inf', ['99', 'a', '-inf']],
+  ['an overflowing 1e400', ['99', 'a', '1e400']],
+  ['an overflowing -1e400', ['99', 'b', '-1e400']],
+  ['an underflowing 1e-400', ['99', 'a', '1e-400']],
+  ['a number of 131073 digits', ['99', 'a', `1${'0'.repeat(131072)}`]],
+  ['an exponent of 5 digits', ['99', 'a', '1e-99999']],
+  ['spaces around a number', ['99', 'a', ' 5 ']],
+  ['an exponent', ['99', 'b', '5e0']],
+  ['a sign and no integer part', ['99', 'b', '+.5']],
+  ['hexadecimal', ['99', 'a', '0x10']],
+  ['digit separators', ['99', 'a', '1_000']],
+  ['a word', ['99', 'a', 'true']],
+  ['no value', ['99', 'a', null]],
+  ['an undeclared group', ['99', 'zzz', '5']],
+  ['an empty group', ['99', '', '5']],
+  ['no group', ['99', null, '5']],
+  ['a unit 5 written 5.0', ['5.0', 'b', '5']],
+  ['a unit 5 written with a space', [' 5', 'b', '5']],
+  ['no unit', [null, 'a', '5']],
+];
+
+const SPEC = {
+  privacyUnit: 'id',
+  groupBy: 'g',
+  count: true,
+  mean: { x: [0, 100] },
+  quantile: { x: { bounds: [0, 100], q: 0.5 } },
+  invalid: 'drop' as const,
+};
+const DECLARED = { ...SPEC, groups: ['a', 'b'] };
+const SELECTED = { ...SPEC, maxGroups: 1 };
+const PRIVACY = { epsilon: 1, delta: 1e-6 };
+
+const csvField = (v: string | null) => (v === null ? '' : /[",\n\r]/.test(v) || v === '' ? `"${v.replaceAll('"', '""')}"` : v);
+const csvOf = (rows: readonly TextRow[]) => `id,g,x\n${rows.map((r) => r.map(csvField).join(',')).join('\n')}\n`;
+const ndjsonOf = (rows: readonly TextRow[]) => `${rows.map(([id, g, x]) => JSON.stringify({ id, g, x })).join('\n')}\n`;
+const objectsOf = (rows: readonly TextRow[]) => rows.map(([id, g, x]) => ({ id, g, x }));
+
+/** The in-memory totals of `rows` (the reference every engine must give). */
+function memoryTotals(rows: readonly object[], options: object) {
+  const spec = readSpec({ ...options, table: rows });
+  return memoryRun(rows, spec, layoutOf(spec, false));
+}
+
+/**
+ * Releases `table` under `options` against a fresh budget: it must either release, or fail with
+ * nothing spent. Returns whether it released.
+ */
+async function releasesOrSpendsNothing(table: unknown, options: object): Promise<boolean> {
+  const budget = createBudget(PRIVACY);
+  try {
+    await aggregate(budget, PRIVACY, { ...options, table } as never);
+    return true;
+  } catch (error) {
+    expect({ error: String(error), spent: budget.spent.epsilon }).toEqual({ error: String(error), spent: 0 });
+    return false;
+  }
+}
+
+let instance: DuckDBInstance;
+let connection: Awaited<ReturnType<DuckDBInstance['connect']>>;
+let server: PostgresServer | undefined;
+let client: pg.Client | undefined;
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  connection = await instance.connect();
+  if (bin) {
+    server = startPostgres(bin);
+    client = new pg.Client({ host: server.host, port: server.port, user: server.user, database: 'postgres' });
+    await client.connect();
+  }
+}, 120_000);
+afterAll(async () => {
+  instance?.closeSync();
+  await client?.end();
+  server?.stop();
+});
+
+let tables = 0;
+/** The rows as a text table in DuckDB, and as a Parquet file of it. */
+async function duckdbTable(rows: readonly TextRow[]): Promise<{ table: string; parquet: string }> {
+  const table = `t${tables++}`;
+  await connection.run(`CREATE TABLE ${table} (id VARCHAR, g VARCHAR, x VARCHAR)`);
+  const appender = await connection.createAppender(table);
+  for (const [id, g, x] of rows) {
+    for (const v of [id, g, x]) v === null ? appender.appendNull() : appender.appendVarchar(v);
+    appender.endRow();
+  }
+  appender.closeSync();
+  const parquet = join(dir, `${table}.parquet`);
+  await connection.run(`COPY ${table} TO '${parquet}' (FORMAT parquet)`);
+  return { table, parquet };
+}
+
+/** The rows as a text table in PostgreSQL. */
+async function postgresTable(rows: readonly TextRow[]): Promise<string> {
+  const table = `t${tables++}`;
+  await client!.query(`CREATE TABLE ${table} (id text, g text, x text)`);
+  await client!.query(`INSERT INTO ${table} SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [
+    rows.map((r) => r[0]),
+    rows.map((r) => r[1]),
+    rows.map((r) => r[2]),
+  ]);
+  return table;
+}
+
+/** Every source of `rows`: in memory, CSV, NDJSON, Parquet, a DuckDB table, PostgreSQL. */
+async function sourcesOf(name: string, rows: readonly TextRow[]): Promise<Array<[string, unknown]>> {
+  const file = join(dir, name.replace(/[^a-z0-9]+/gi, '-'));
+  writeFileSync(`${file}.csv`, csvOf(rows));
+  writeFileSync(`${file}.ndjson`, ndjsonOf(rows));
+  const { table, parquet } = await duckdbTable(rows);
+  const sources: Array<[string, unknown]> = [
+    ['memory', objectsOf(rows)],
+    ['csv', `${file}.csv`],
+    ['ndjson', `${file}.ndjson`],
+    ['parquet', parquet],
+    ['duckdb', { connection, table }],
+  ];
+  if (client) sources.push(['postgres', { connection: client, table: await postgresTable(rows) }]);
+  return sources;
+}
+
+describe.each([
+  ['declared', DECLARED],
+  ['selected', SELECTED],
+] as const)('one hostile row, groups %s', (_, options) => {
+  it.each(TEXT_ROWS)('%s: every engine releases with the totals of the in-memory engine', async (name, row) => {
+    const rows = [...BASE.slice(0, 20), row, ...BASE.slice(20)];
+    const want = memoryTotals(objectsOf(rows), options);
+    for (const [engine, table] of await sourcesOf(`${name}-${options === DECLARED ? 'd' : 's'}`, rows)) {
+      expect([engine, await releasesOrSpendsNothing(table, options)]).toEqual([engine, true]);
+      const got = engine === 'memory' ? want : await engineRun(readSpec({ ...options, table }));
+      expect([engine, got.groups, plain(got.totals)]).toEqual([engine, want.groups, plain(want.totals)]);
+    }
+  });
+});
+
+/**
+ * Rows only a file can hold (bytes that are not UTF-8, a ragged line): dropped. The CSV file has
+ * a first column no statistic reads (a reader that skips it failed on such a row).
+ */
+const FILE_ROWS: ReadonlyArray<readonly [name: string, csv: Buffer, ndjson: Buffer]> = [
+  [
+    'bytes that are not UTF-8',
+    Buffer.concat([Buffer.from('-,99,a,5'), Buffer.from([0xff, 0xfe])]),
+    Buffer.concat([Buffer.from('{"id":"99","g":"a","x":"5'), Buffer.from([0xff]), Buffer.from('"}')]),
+  ],
+  ['an extra field', Buffer.from('-,99,a,5,6'), Buffer.from('{"id":"99","g":"a","x":"5"} {"y":6}')],
+  ['a missing field', Buffer.from('-,99,a'), Buffer.from('{"id":"99","g":"a"}')],
+  ['a line that is not a record', Buffer.from('-,"99,a,5'), Buffer.from('{"id":"99","g":"a","x":')],
+  ['a line of 3 MB', Buffer.from(`-,99,a,${'5'.repeat(3e6)}`), Buffer.from(`{"id":"99","g":"a","x":"${'5'.repeat(3e6)}"}`)],
+  ['a nested value', Buffer.from('-,99,a,"{""x"": 5}"'), Buffer.from('{"id":"99","g":"a","x":{"v":5}}')],
+];
+
+describe('a file with one row its reader cannot read', () => {
+  it.each(FILE_ROWS)('%s: the row is dropped, on CSV and NDJSON, before anything decides on it', async (name, csvLine, ndjsonLine) => {
+    const file = join(dir, `file-${name.replace(/[^a-z0-9]+/gi, '-')}`);
+    const lines = (header: string, rows: string[], extra: Buffer) =>
+      Buffer.concat([Buffer.from(`${header}${rows.slice(0, 20).join('\n')}\n`), extra, Buffer.from(`\n${rows.slice(20).join('\n')}\n`)]);
+    writeFileSync(
+      `${file}.csv`,
+      lines(
+        'id,g,x\n',
+        BASE.map((r) => r.map(csvField).join(',')),
+        csvLine,
+      ),
+    );
+    writeFileSync(`${file}.ndjson`, lines('', ndjsonOf(BASE).trim().split('\n'), ndjsonLine));
+    for (const options of [DECLARED, SELECTED]) {
+      const want = memoryTotals(objectsOf(BASE), options);
+      for (const table of [`${file}.csv`, `${file}.ndjson`]) {
+        expect([table, await releasesOrSpendsNothing(table, options)]).toEqual([table, true]);
+        // An unbalanced quote joins the lines up to the next quote into one record: that record is dropped too.
+        if (name === 'a line that is not a record' && table.endsWith('.csv')) continue;
+        const got = await engineRun(readSpec({ ...options, table }));
+        expect([table, got.groups, plain(got.totals)]).toEqual([table, want.groups, plain(want.totals)]);
+      }
+    }
+  });
+});
+
+describe('typed columns', () => {
+  it('a DOUBLE holding NaN or Infinity, or a NUMERIC holding 1e131071, 1e-400 or NaN, is invalid or read as its nearest double, never an error', async () => {
+    const typed = `t${tables++}`;
+    await connection.run(
+      `CREATE TABLE ${typed} AS SELECT id, g, CAST(x AS DOUBLE) AS x FROM (VALUES ('1', 'a', '5'), ('2', 'a', 'NaN'), ('3', 'b', 'Infinity'), ('4', 'b', '-Infinity'), ('5', 'a', '7.5')) v(id, g, x)`,
+    );
+    const memory = objectsOf([
+      ['1', 'a', '5'],
+      ['5', 'a', '7.5'],
+    ]);
+    const want = memoryTotals(memory, DECLARED);
+    const got = await engineRun(readSpec({ ...DECLARED, table: { connection, table: typed } }));
+    expect(plain(got.totals)).toEqual(plain(want.totals));
+    if (!client) return;
+    await client.query(`CREATE TABLE ${typed} (id text, g text, x numeric, y float8)`);
+    await client.query(
+      `INSERT INTO ${typed} VALUES ('1', 'a', 5, 5), ('2', 'a', CAST('1${'0'.repeat(131071)}' AS numeric), 'NaN'), ('3', 'b', 1e-400, 'Infinity'), ('4', 'b', 'NaN', '-Infinity'), ('5', 'a', 7.5, 7.5)`,
+    );
+    const withTiny = objectsOf([
+      ['1', 'a', '5'],
+      ['99', 'b', '0'],
+      ['5', 'a', '7.5'],
+    ]);
+    for (const [column, rows] of [
+      ['x', withTiny],
+      ['y', memory],
+    ] as const) {
+      const options = { ...DECLARED, mean: { [column]: [0, 100] }, quantile: { [column]: { bounds: [0, 100], q: 0.5 } } };
+      const spec = readSpec({ ...options, table: { connection: client, table: typed } });
+      expect(await releasesOrSpendsNothing({ connection: client, table: typed }, options)).toBe(true);
+      const reference = memoryTotals(
+        rows.map(({ id, g, x }) => ({ id, g, [column]: x })),
+        options,
+      );
+      expect(plain((await engineRun(spec)).totals)).toEqual(plain(reference.totals));
+    }
+  });
+});
