@@ -103,7 +103,16 @@ describe('rowTotals', () => {
     const spec = readSpec({ ...options, privacyUnit: undefined, invalid: 'drop' });
     const layout = layoutOf(spec, false);
     const inherited = Object.create({ x: 5, g: 'a' });
-    const rows = [{ g: 'a', x: 1 }, { g: null, x: 1 }, { g: 'z', x: 1 }, { x: 1 }, inherited, { g: 'a', x: ' 3e0 ' }, { g: 'a', x: 'three' }, { g: 'a', x: Number.NaN }];
+    const rows = [
+      { g: 'a', x: 1 },
+      { g: null, x: 1 },
+      { g: 'z', x: 1 },
+      { x: 1 },
+      inherited,
+      { g: 'a', x: ' 3e0 ' },
+      { g: 'a', x: 'three' },
+      { g: 'a', x: Number.NaN },
+    ];
     const { totals } = memoryRun(rows, spec, layout);
     expect(totals[0]![0]).toBe(2);
     expect(totals[0]![1]! + totals[0]![2]!).toBe(0);
