@@ -12,7 +12,7 @@ import { type AggregateResult, released } from './aggregate.js';
 import { DIALECT, DIALECTS, type DialectName, tableName } from './dialect.js';
 import { planOf, readAggregatePrivacy } from './plan.js';
 import { type AggregateSpec, readSpec, SPEC_OPTIONS } from './spec.js';
-import { aggregateQuery, queryNames, readResultRows, resultColumns, totalsOfResult } from './sql.js';
+import { aggregateQuery, readResultRows, resultColumns, totalsOfResult } from './sql.js';
 import { sumQuantum } from './totals.js';
 
 /**
@@ -146,10 +146,8 @@ export function aggregateSql(
   const { spec, plan, columns, layout } = publicChoices(record, rest);
   const body = { dpnoise: 'aggregate-plan', version: 2, dialect: dialect.name, table, privacy: record, options: rest, columns, layout } as const;
   const id = checksum(canonical(body));
-  // The query's own tables are named after the plan, and a table of that name would be shadowed.
-  const own = Object.values(queryNames(id));
-  if (own.includes(table.split('.').at(-1)!.toLowerCase()))
-    throw new TypeError(`dpnoise: \`table\` must not be named as the query's own tables (${own.join(', ')}); got ${JSON.stringify(table)}.`);
+  // The query's own tables are named after the plan (queryNames): a table of that name would have to
+  // hold, in its name, the checksum of a plan that names it.
   const query = aggregateQuery(spec, plan.layout, dialect, [], tableName(table, dialect), id, id);
   const sql = `-- dpnoise aggregate plan ${id} (${dialect.name}): run this query where the table is, save its result as CSV, and release it\n-- with the plan file: dpnoise aggregate --aggregated result.csv --plan plan.json\n${query};\n`;
   return { sql, plan: Object.freeze({ ...body, id }) as unknown as AggregatePlanFile };

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutOf } from '../../src/aggregate/layout.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { expectWithheld } from '../helpers.js';
-import { engineRun, expectOneRowPerUnit, ONE_ROW, people, STATISTICS, threeRowsPerUnit, memoryRun } from './engine-cases.js';
+import { engineRun, expectOneRowPerUnit, memoryRun, ONE_ROW, people, STATISTICS, threeRowsPerUnit } from './engine-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dpnoise-duckdb-'));
 const rows = people(7, 2000, 2000);
@@ -168,5 +168,53 @@ describe('the DuckDB engine', () => {
     writeFileSync(empty, 'id,region,age,income\n');
     const totals = await totalsOf(empty, { invalid: 'drop' });
     expect(totals.every((t) => t.every((x) => x === 0))).toBe(true);
+  });
+
+  it('matches declared groups by value, the same on every engine: a CSV column reading 1.0 and a Parquet DOUBLE release groups [1, 2] with their rows', async () => {
+    const file = join(dir, 'sexes.csv');
+    writeFileSync(file, 'id,sex,age\n1,1.0,10\n2,2.0,20\n3,2,30\n4,,40\n5,x,50\n');
+    const connection = await instance.connect();
+    await connection.run(`CREATE TABLE sexes AS SELECT id, TRY_CAST(sex AS DOUBLE) AS sex, age FROM read_csv('${file}', all_varchar = true)`);
+    await connection.run(`COPY sexes TO '${join(dir, 'sexes.parquet')}' (FORMAT parquet)`);
+    const memory = [
+      { id: 1, sex: 1, age: 10 },
+      { id: 2, sex: '2.0', age: 20 },
+      { id: 3, sex: 2, age: 30 },
+    ];
+    for (const groups of [
+      [1, 2],
+      ['1', '2'],
+    ]) {
+      const spec = { groupBy: 'sex', groups, count: true, mean: { age: [0, 100] } };
+      const want = memoryRun(memory, readSpec({ ...spec, table: memory }), layoutOf(readSpec({ ...spec, table: memory }), false));
+      expect(Array.from(want.totals[0]!)).toEqual([1, 2]);
+      for (const table of [file, join(dir, 'sexes.parquet'), { connection, table: 'sexes' }]) {
+        const got = await engineRun(readSpec({ ...spec, table }));
+        expect([table, got.groups, got.totals.map((t) => Array.from(t))]).toEqual([table, want.groups, want.totals.map((t) => Array.from(t))]);
+      }
+    }
+    // Selected, a column of numbers labels its groups as JavaScript writes the numbers.
+    const selected = readSpec({ groupBy: 'sex', count: true, table: join(dir, 'sexes.parquet') });
+    expect((await engineRun(selected)).groups).toEqual(['1', '2']);
+    // Text groups cannot match a column of numbers: refused before anything is spent.
+    const text = readSpec({ groupBy: 'sex', groups: ['male', 'female'], count: true, table: { connection, table: 'sexes' } });
+    await expect(engineRun(text)).rejects.toThrow(/must all be numbers/);
+  });
+
+  it("reads a table named as the query's own tables used to be (dpnoise_groups), not the query's", async () => {
+    const connection = await instance.connect();
+    await connection.run(
+      "CREATE TABLE dpnoise_groups AS SELECT * FROM (VALUES ('1', 'north', '10'), ('2', 'east', '20'), ('3', 'east', '30')) v(id, region, age)",
+    );
+    const spec = readSpec({ groupBy: 'region', groups: ['north', 'east'], count: true, table: { connection, table: 'dpnoise_groups' } });
+    expect(Array.from((await engineRun(spec)).totals[0]!)).toEqual([1, 2]);
+  });
+
+  it('reads only the local file it is given: no URL, no glob, nothing but the file (no other file, no extension)', async () => {
+    await expect(totalsOf('https://example.com/people.csv')).rejects.toThrow(/must be a local file/);
+    await expect(totalsOf('s3://bucket/people.parquet')).rejects.toThrow(/must be a local file/);
+    await expect(totalsOf(join(dir, '*.csv'))).rejects.toThrow(/glob pattern/);
+    await expect(totalsOf(join(dir, 'missing.csv'))).rejects.toThrow(/must be a file that exists/);
+    await expect(totalsOf(join(dir, 'people.xlsx'))).rejects.toThrow(/CSV, TSV, Parquet or NDJSON/);
   });
 });

@@ -181,4 +181,52 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     const direct = await aggregate(createBudget(privacy), privacy, { ...options, table: { connection: client, table: 'people' }, rng: createRng({ seed: 6 }) });
     expect(fromTotals.table).toEqual(direct.table);
   });
+
+  it('injects nothing whatever the server says of backslashes: a group value cannot end its string (standard_conforming_strings off)', async () => {
+    await client.query('CREATE TABLE victim (x int)');
+    await client.query("CREATE TABLE slashes AS SELECT * FROM (VALUES ('1', 'a\\', '10'), ('2', 'b', '20')) v(id, region, age)");
+    // The attack of the review: a group ending in a backslash, then one that closes the VALUES and drops a table.
+    const attack = ['a\\', ', 0)) v(k, gi)) SELECT 1; DROP TABLE victim; WITH dpnoise_groups AS (SELECT * FROM (VALUES (', ', 0)) v(k, gi)) -- '];
+    const own = new pg.Client({ host: server.host, port: server.port, user: server.user, database: 'postgres' });
+    await own.connect();
+    try {
+      await own.query('SET standard_conforming_strings = off');
+      const spec = { groupBy: 'region', groups: attack, count: true, mean: { age: [0, 100] } };
+      const r = await aggregate(
+        createBudget({ epsilon: 1 }),
+        { epsilon: 1 },
+        { ...spec, table: { connection: own, table: 'slashes' }, rng: createRng({ seed: 3 }) },
+      );
+      expect(r.groups).toEqual(attack);
+      const totals = (await engineRun(readSpec({ ...spec, table: { connection: own, table: 'slashes' } }))).totals;
+      expect(Array.from(totals[0]!)).toEqual([1, 0, 0]); // the group 'a\\' matches its row
+      // The printed query holds under the same setting.
+      const { sql } = aggregateSql({ epsilon: 1 }, { ...spec, table: 'slashes' }, { dialect: 'postgres' });
+      expect((await own.query(sql)).rows.length).toBeGreaterThan(0);
+    } finally {
+      await own.end();
+    }
+    expect((await client.query("SELECT count(*) AS n FROM pg_class WHERE relname = 'victim'")).rows[0].n).toBe('1');
+  });
+
+  it("reads a table named as the query's own tables used to be (dpnoise_groups), not a table of the query", async () => {
+    await client.query(
+      "CREATE TABLE dpnoise_groups AS SELECT * FROM (VALUES ('1', 'north', '10'), ('2', 'east', '20'), ('3', 'east', '30')) v(id, region, age)",
+    );
+    const spec = readSpec({ groupBy: 'region', groups: ['north', 'east'], count: true, table: { connection: client, table: 'dpnoise_groups' } });
+    expect(Array.from((await engineRun(spec)).totals[0]!)).toEqual([1, 2]);
+  });
+
+  it('matches numeric groups by value on a NUMERIC column, and refuses text groups there before anything is spent', async () => {
+    await client.query("CREATE TABLE sexes AS SELECT * FROM (VALUES ('1', 1.0, '10'), ('2', 2.00, '20'), ('3', 2, '30')) v(id, sex, age)");
+    await client.query('ALTER TABLE sexes ALTER COLUMN sex TYPE numeric');
+    const spec = (groups: unknown[]) => readSpec({ groupBy: 'sex', groups, count: true, table: { connection: client, table: 'sexes' } });
+    expect(Array.from((await engineRun(spec([1, 2]))).totals[0]!)).toEqual([1, 2]);
+    expect(Array.from((await engineRun(spec(['1', '2.0']))).totals[0]!)).toEqual([1, 2]);
+    const budget = createBudget({ epsilon: 1 });
+    await expect(
+      aggregate(budget, { epsilon: 1 }, { groupBy: 'sex', groups: ['male', 'female'], count: true, table: { connection: client, table: 'sexes' } }),
+    ).rejects.toThrow(/`groups` must all be numbers \(or texts of numbers\) to match the column "sex"/);
+    expect(budget.spent.epsilon).toBe(0);
+  });
 });

@@ -1,9 +1,9 @@
-import { memoryRun } from './engine-cases.js';
 import { describe, expect, it } from 'vitest';
 import { layoutOf } from '../../src/aggregate/layout.js';
 import { planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { expectWithheld, lcg } from '../helpers.js';
+import { memoryRun } from './engine-cases.js';
 
 const options = {
   table: [],
@@ -134,5 +134,31 @@ describe('rowTotals', () => {
       layout,
     );
     expect(dropped.totals[0]![0]).toBe(0);
+  });
+
+  it("keys a unit by its text, as groups are keyed: 1, '1' and 1n are one person (maxRows 1 keeps one of their rows)", () => {
+    const spec = readSpec({ ...options, groups: ['a'] });
+    const rows = [
+      { id: 1, g: 'a', x: 1 },
+      { id: '1', g: 'a', x: 1 },
+      { id: 1n, g: 'a', x: 1 },
+      { id: '1.0', g: 'a', x: 1 }, // another text: another unit, as in a text column of any engine
+    ];
+    expect(memoryRun(rows, spec, layoutOf(spec, false)).totals[0]).toEqual(Float64Array.of(2));
+  });
+
+  it("matches declared groups by value when they are numbers (1.0 and '1' are the group 1), else by text", () => {
+    const rows = [
+      { g: 1, x: 1 },
+      { g: '1.0', x: 1 },
+      { g: ' 1 ', x: 1 },
+      { g: 2n, x: 1 },
+      { g: 'one', x: 1 },
+    ];
+    const byValue = readSpec({ ...options, privacyUnit: undefined, groups: [1, '2'] });
+    expect(memoryRun(rows, byValue, layoutOf(byValue, false)).totals[0]).toEqual(Float64Array.of(3, 1));
+    const byText = readSpec({ ...options, privacyUnit: undefined, groups: ['1', 'one'] });
+    expect(memoryRun(rows, byText, layoutOf(byText, false)).totals[0]).toEqual(Float64Array.of(1, 1));
+    expect(() => readSpec({ ...options, groups: [1, '1.0'] })).toThrow(/lists "1" and "1.0", one number/);
   });
 });

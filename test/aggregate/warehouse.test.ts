@@ -8,6 +8,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregate, aggregateFromTotals, aggregateSql, DIALECTS } from '../../src/aggregate/index.js';
 import { createBudget, createRng } from '../../src/index.js';
+import { readTextTable } from '../../src/aggregate/duckdb.js';
+import { planOf, readAggregatePrivacy } from '../../src/aggregate/plan.js';
+import { readSpec } from '../../src/aggregate/spec.js';
+import { readResultRows } from '../../src/aggregate/sql.js';
 import { expectWithheld } from '../helpers.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/sql/${name}`, import.meta.url), 'utf8');
@@ -27,6 +31,23 @@ afterAll(() => instance.closeSync());
 
 const options = { ...golden.options, table: 'people' };
 const privacy = golden.privacy;
+
+/** A plan file's checksum, as docs/aggregates.md ("Warehouses") defines it: FNV-1a, 64 bits, of its canonical JSON (keys sorted). */
+function planChecksum(body: object): string {
+  const canonical = (v: unknown): string =>
+    Array.isArray(v)
+      ? `[${v.map(canonical).join(',')}]`
+      : typeof v === 'object' && v !== null
+        ? `{${Object.keys(v)
+            .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+            .join(',')}}`
+        : JSON.stringify(v);
+  let h = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(canonical(body))) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
+}
 
 /** The query's result as a warehouse exports it: a CSV, read back with every value as text. */
 async function runAsWarehouse(sql: string): Promise<Record<string, unknown>[]> {
@@ -80,17 +101,93 @@ describe('aggregateSql and aggregateFromTotals', () => {
     expect(budget.spent.epsilon).toBeGreaterThan(0.99);
   });
 
-  it('never shows a total of the result: a cell that is not a whole number, or rows that are not an array, are refused by name', async () => {
+  it('never shows a total of the result: any value of any row that is not a whole number, or rows that are not an array, are refused before the charge, by name', async () => {
     const { sql, plan } = aggregateSql(privacy, options, { dialect: 'duckdb' });
     const rows = await runAsWarehouse(sql);
-    const release = (r: unknown) => () => aggregateFromTotals(createBudget(privacy), { plan, rows: r as typeof rows });
-    // Every total of the first row of totals (counts and sums), as text a hostile file could hold.
-    const at = rows.findIndex((r) => Object.keys(r).some((k) => /^m\d+$/.test(k) && r[k] !== null));
-    const tampered = rows.map((r, i) => (i === at ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, /^m\d+$/.test(k) ? 'SECRET-123' : v])) : r));
-    await expectWithheld(release(tampered), RangeError, ['aggregated table'], ['SECRET', '123']);
-    const fractional = rows.map((r, i) => (i === at ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, /^m\d+$/.test(k) ? '31415.92' : v])) : r));
-    await expectWithheld(release(fractional), RangeError, ['aggregated table'], ['31415']);
+    const budget = createBudget(privacy);
+    const release = (r: unknown) => () => aggregateFromTotals(budget, { plan, rows: r as typeof rows });
+    // Every total, count and flag of every row in turn (rows of totals and rows of cells alike), as text a hostile file could hold.
+    const spec = readSpec({ ...plan.options, table: [] });
+    const { layout } = planOf(spec, readAggregatePrivacy(plan.privacy));
+    const values = Object.keys(rows[0]!).filter((k) => /^(m\d+|valid|bad)$/.test(k));
+    expect(values.length).toBeGreaterThan(4);
+    for (const row of rows) {
+      expect(readResultRows([row], spec, layout, plan.id).size).toBe(1); // each row passes alone
+      for (const key of values) {
+        for (const secret of ['SECRET-123', '31415.92']) {
+          expect(() => readResultRows([{ ...row, [key]: secret }], spec, layout, plan.id)).toThrow(
+            /^dpnoise: the aggregated table has a total that is not a whole number/,
+          );
+        }
+      }
+    }
+    // Through the release, for a row of totals and a row of cells: refused, naming neither the value nor its row.
+    for (const at of [rows.findIndex((r) => r.c0 === null && r.c1 === null), rows.findIndex((r) => r.c0 !== null)]) {
+      for (const secret of ['SECRET-123', '31415.92']) {
+        const tampered = rows.map((r, i) => (i === at ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, values.includes(k) ? secret : v])) : r));
+        await expectWithheld(release(tampered), RangeError, ['aggregated table'], secret === 'SECRET-123' ? ['SECRET', '123'] : ['31415']);
+      }
+    }
     await expectWithheld(release('SECRET-123'), TypeError, ['`rows` must be'], ['SECRET', '123']);
+    expect(budget.spent.epsilon).toBe(0);
+  });
+
+  it('refuses, before the charge, a group that is NULL or given twice, a cell given twice, a row of two cells', async () => {
+    const { sql, plan } = aggregateSql(privacy, options, { dialect: 'duckdb' });
+    const rows = await runAsWarehouse(sql);
+    const budget = createBudget(privacy);
+    const release = (r: unknown) => aggregateFromTotals(budget, { plan, rows: r as typeof rows });
+    const total = rows.find((r) => r.c0 === null && r.c1 === null)!;
+    const cell = rows.find((r) => r.c0 !== null)!;
+    await expect(release([...rows, total])).rejects.toThrow(/a group given twice/);
+    await expect(release([...rows, cell])).rejects.toThrow(/a cell given twice/);
+    await expect(release(rows.map((r) => (r === cell ? { ...r, c1: '0' } : r)))).rejects.toThrow(/a row of two cells/);
+    const selecting = aggregateSql(privacy, { ...options, groups: undefined }, { dialect: 'duckdb' });
+    const selected = await runAsWarehouse(selecting.sql);
+    await expect(aggregateFromTotals(budget, { plan: selecting.plan, rows: selected.map((r, i) => (i === 0 ? { ...r, gi: null } : r)) })).rejects.toThrow(
+      /a group that is NULL/,
+    );
+    expect(budget.spent.epsilon).toBe(0);
+  });
+
+  it("keeps a group '' apart from a group 'null' when groups are selected, whatever order the rows come in", async () => {
+    await connection.run("CREATE TABLE blanks AS SELECT i AS person_id, ['', 'null'][i % 2 + 1] AS region, 50 AS age, 1000 AS income FROM range(2000) t(i)");
+    const selecting = { ...options, table: 'blanks', groups: undefined };
+    const { sql, plan } = aggregateSql(privacy, selecting, { dialect: 'duckdb' });
+    const path = `/tmp/dpnoise-warehouse-blanks-${process.pid}.csv`;
+    await connection.run(`COPY (${sql.replace(/^--.*\n/gm, '').replace(/;\s*$/, '')}) TO '${path}' (HEADER)`);
+    const rows = await readTextTable(path);
+    for (const order of [rows, [...rows].reverse()]) {
+      const r = await aggregateFromTotals(createBudget(privacy), { plan, rows: order, rng: createRng({ seed: 1 }) });
+      expect(r.groups).toEqual(['', 'null']);
+    }
+  });
+
+  it("pins the plan's layout: a plan file whose layout is not this version's (its checksum right) is refused before the charge", async () => {
+    const { plan } = aggregateSql(privacy, options, { dialect: 'duckdb' });
+    expect(plan.layout.map((m) => m.kind)).toContain('sum');
+    // Another version's plan: the same options, the sums laid out with another shift, a consistent checksum.
+    const { id, ...body } = plan;
+    const other = { ...body, layout: body.layout.map((m) => (m.kind === 'sum' ? { ...m, shift: 0 } : m)) };
+    const budget = createBudget(privacy);
+    await expect(aggregateFromTotals(budget, { plan: { ...other, id: planChecksum(other) } as typeof plan, rows: [] })).rejects.toThrow(
+      /lays its result out as another version of dpnoise did/,
+    );
+    await expect(aggregateFromTotals(budget, { plan: { ...plan, version: 1 } as never, rows: [] })).rejects.toThrow(/version 2/);
+    expect(budget.spent.epsilon).toBe(0);
+  });
+
+  it("writes every group value as a literal of its dialect: no raw newline inside BigQuery's or Spark's quotes, a backslash escaped", () => {
+    const groups = ['line\nbreak', 'tab\tand\r', "quote'back\\slash", 'sep\u2028'];
+    for (const dialect of ['bigquery', 'spark'] as const) {
+      const { sql } = aggregateSql(privacy, { ...options, groups }, { dialect });
+      const body = sql.split('\n').slice(2).join('\n'); // the two comment lines end with a newline
+      expect(body.split('\n').every((line) => (line.match(/(?<!\\)'/g) ?? []).length % 2 === 0)).toBe(true);
+      expect(body).toContain(String.raw`'line\u000abreak'`);
+      expect(body).toContain(String.raw`'quote\'back\\slash'`);
+    }
+    const { sql } = aggregateSql(privacy, { ...options, groups }, { dialect: 'postgres' });
+    expect(sql).toContain(String.raw`E'quote''back\\slash'`);
   });
 
   it("charges the budget before it reads the totals: an invalid row is paid for, another plan's result is not", async () => {
