@@ -156,6 +156,8 @@ export const SPEC_OPTIONS = [
 
 /** Bounds beyond which sums of a few million rows would lose their exactness in doubles. */
 const BOUND = { min: -1e12, max: 1e12 };
+/** The narrowest bounds: a sum's sensitivity, half their width or more, stays within what the calibration takes. */
+const MIN_RANGE = 1e-100;
 /** At most this many declared groups, bins or quantiles: the release is held in memory. */
 const MAX_GROUPS = 1e5;
 const MAX_BINS = 1e4;
@@ -171,6 +173,8 @@ function readBounds(name: string, value: unknown): Interval {
   const lower = numberIn(`${name}[0]`, value[0], BOUND);
   const upper = numberIn(`${name}[1]`, value[1], BOUND);
   if (!(lower < upper)) throw new RangeError(`dpnoise: \`${name}\` must be bounds with lower < upper; got [${lower}, ${upper}].`);
+  // A narrower range would make a sum's sensitivity too small to calibrate (below 2^-400).
+  if (!(upper - lower >= MIN_RANGE)) throw new RangeError(`dpnoise: \`${name}\` must be bounds at least ${MIN_RANGE} apart; got [${lower}, ${upper}].`);
   return Object.freeze([lower, upper] as const);
 }
 

@@ -26,6 +26,10 @@ describe('readSpec', () => {
 
   it.each([
     [{ ...base, sum: { age: [100, 0] } }, RangeError, /lower < upper/],
+    [{ ...base, mean: { age: [0, 1e-300] } }, RangeError, /`mean.age` must be bounds at least 1e-100 apart; got \[0, 1e-300\]/],
+    [{ ...base, quantile: { age: { bounds: [0, 1e-110], q: 0.5 } } }, RangeError, /`quantile.age.bounds` must be bounds at least 1e-100 apart/],
+    [{ ...base, groups: ['a\u0000'] }, TypeError, /groups\[0\]` must be a finite number or a string \(without NUL/],
+    [{ ...base, groups: ['\ud800'] }, TypeError, /groups\[0\]/],
     [{ ...base, sum: { age: [0, Number.NaN] } }, RangeError, /sum.age\[1\]/],
     [{ ...base, mean: { age: [0, Infinity] } }, RangeError, /mean.age\[1\]/],
     [{ ...base, sum: { age: 100 } }, TypeError, /bounds \[lower, upper\]/],
