@@ -125,6 +125,7 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
     add(`histogram(${column})`, 'value', sd[blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }))]!, 1);
   layout.measures.forEach((m, k) => {
     if (m.kind === 'clipped') add(`clipped(${m.column})`, 'value', sd[blockOf(layout, k)]!, 1);
+    if (m.kind === 'dropped') add('dropped', 'value', sd[blockOf(layout, k)]!, 1);
   });
   return lines;
 }

@@ -31,7 +31,7 @@ export interface Estimate {
 export interface AggregateLine extends Estimate {
   /** The group. */
   readonly group: string;
-  /** 'count', 'sum', 'mean', 'quantile', 'histogram' or 'clipped'. */
+  /** 'count', 'sum', 'mean', 'quantile', 'histogram', 'clipped' or 'dropped'. */
   readonly statistic: string;
   /** The column (undefined for a count). */
   readonly column: string | undefined;
@@ -159,9 +159,10 @@ export function estimatesOf(
       row[`histogram(${column})`] = Object.freeze(bins);
     }
     layout.measures.forEach((m, k) => {
-      if (m.kind !== 'clipped') return;
       const b = blockOf(layout, k);
-      add(`clipped(${m.column}, [${m.lower}, ${m.upper}])`, 'clipped', m.column, `[${m.lower}, ${m.upper}]`, estimate(cellsAt(b, g)[0]!, sd[b]!, width));
+      if (m.kind === 'clipped')
+        add(`clipped(${m.column}, [${m.lower}, ${m.upper}])`, 'clipped', m.column, `[${m.lower}, ${m.upper}]`, estimate(cellsAt(b, g)[0]!, sd[b]!, width));
+      else if (m.kind === 'dropped') add('dropped', 'dropped', undefined, undefined, estimate(cellsAt(b, g)[0]!, sd[b]!, width));
     });
     rows.push(Object.freeze(row));
   });

@@ -16,7 +16,9 @@ export type Measure =
   /** The number of values outside [lower, upper] (clipped). */
   | { readonly kind: 'clipped'; readonly column: string; readonly lower: number; readonly upper: number }
   /** The number of units with a kept row (for partition selection): one unit adds 1, however many rows it has. */
-  | { readonly kind: 'units' };
+  | { readonly kind: 'units' }
+  /** The number of kept invalid rows (with a unit), dropped from every other measure (`invalid: 'drop'` with diagnostics). */
+  | { readonly kind: 'dropped' };
 
 /** The quantile tree: BRANCHING children per node, DEPTH levels below the root. */
 export const BRANCHING = 16;
@@ -77,10 +79,11 @@ export function layoutOf(spec: Spec, centred: boolean): Layout {
   for (const { column, edges } of spec.histogram) add({ kind: 'bins', column, edges });
   if (spec.diagnostics) {
     for (const m of [...measures]) {
-      if (m.kind === 'count' || m.kind === 'units') continue;
+      if (m.kind === 'count' || m.kind === 'units' || m.kind === 'dropped') continue;
       const [lower, upper] = m.kind === 'bins' ? [m.edges[0]!, m.edges.at(-1)!] : [m.lower, m.upper];
       add({ kind: 'clipped', column: m.column, lower, upper });
     }
+    if (spec.invalid === 'drop') add({ kind: 'dropped' });
   }
   return Object.freeze({ measures: Object.freeze(measures), blocks: Object.freeze(blocks.map((b) => Object.freeze(b))) });
 }

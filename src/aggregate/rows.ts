@@ -58,6 +58,12 @@ function grouper(spec: Spec): (value: unknown) => string | undefined {
   };
 }
 
+/** A unit's rows in one group: each valid row's values, and how many invalid rows. */
+interface UnitRows {
+  readonly rows: number[][];
+  invalid: number;
+}
+
 /** Sums of integer quanta, exact beyond 2^53: a double while it is safe, moved into a BigInt before it is not. */
 class ExactSum {
   private small = 0;
@@ -85,8 +91,10 @@ const bump = (cells: Float64Array, i: number) => {
 export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout): GroupTotals {
   const columns = valueColumns(spec);
   const groupOf = grouper(spec);
-  // Rows per unit, per group key: each row's values, read once.
-  const units = new Map<string, Map<string, number[][]>>();
+  // Invalid rows with a unit are counted when a `dropped` measure asks: they take part in the bounding, as in SQL.
+  const dropping = layout.measures.some((m) => m.kind === 'dropped');
+  // Rows per unit, per group key: each valid row's values, read once, and the number of invalid rows.
+  const units = new Map<string, Map<string, UnitRows>>();
   let rowNumber = 0;
   for (const row of rows) {
     const where = `table[${rowNumber}]`;
@@ -96,35 +104,42 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
     if (group === undefined) continue; // no group, or not a declared one: not released
     const values = columns.map((c) => readNumber(own(row, c)));
     const unit = spec.unit === undefined ? `r${rowNumber}` : keyOf(own(row, spec.unit));
-    if (unit === undefined || values.some((v) => v === undefined)) {
-      if (spec.invalid === 'drop') continue;
-      const what = unit === undefined ? `the privacy unit \`${spec.unit}\`` : 'a value column';
-      throw new RangeError(
-        `dpnoise: a row has no finite number in ${what}; clean the data first or pass \`invalid: 'drop'\` (the error reveals that such a row exists).`,
-      );
+    const valid = values.every((v) => v !== undefined);
+    if (unit === undefined || !valid) {
+      if (spec.invalid === 'error') {
+        const what = unit === undefined ? `the privacy unit \`${spec.unit}\`` : 'a value column';
+        throw new RangeError(
+          `dpnoise: a row has no finite number in ${what}; clean the data first or pass \`invalid: 'drop'\` (the error reveals that such a row exists).`,
+        );
+      }
+      if (unit === undefined || !dropping) continue;
     }
-    const byGroup = units.get(unit) ?? new Map<string, number[][]>();
+    const byGroup = units.get(unit) ?? new Map<string, UnitRows>();
     units.set(unit, byGroup);
-    const list = byGroup.get(group) ?? [];
+    const list = byGroup.get(group) ?? { rows: [], invalid: 0 };
     byGroup.set(group, list);
-    list.push(values as number[]);
+    if (valid) list.rows.push(values as number[]);
+    else list.invalid++;
   }
 
-  // Contribution bounding: at most maxGroups groups per unit, maxRows rows per group, at random.
+  // Contribution bounding: at most maxGroups groups per unit, maxRows valid rows (and maxRows invalid ones) per group, at random.
   const below = uniformBelow();
-  const kept = new Map<string, number[][][]>(); // per group, each unit's kept rows
+  const kept = new Map<string, UnitRows[]>(); // per group, each unit's kept rows
   for (const byGroup of units.values()) {
     for (const group of sample([...byGroup.keys()], spec.maxGroups, below)) {
       const list = kept.get(group) ?? [];
       kept.set(group, list);
-      list.push(sample(byGroup.get(group)!, spec.maxRows, below));
+      const { rows: valid, invalid } = byGroup.get(group)!;
+      list.push({ rows: sample(valid, spec.maxRows, below), invalid: Math.min(invalid, spec.maxRows) });
     }
   }
-  const groups = spec.groups ?? [...kept.keys()].sort();
+  // A unit counts in a group where it has a kept valid row; a selected group is one with such a unit.
+  const unitsIn = (group: string) => kept.get(group)?.filter((u) => u.rows.length > 0).length ?? 0;
+  const groups = spec.groups ?? [...kept.keys()].filter((g) => unitsIn(g) > 0).sort();
   const columnOf = new Map(columns.map((c, i) => [c, i]));
   return {
     groups,
-    units: () => Float64Array.from(groups, (g) => kept.get(g)?.length ?? 0),
+    units: () => Float64Array.from(groups, unitsIn),
     totalsOf: (indices) => {
       const totals = emptyTotals(layout.measures, indices.length);
       indices.forEach((index, at) => {
@@ -136,16 +151,17 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
 }
 
 /** Adds one group's kept rows (per unit) to the totals' group `at`. */
-function addGroup(totals: Totals, at: number, byUnit: readonly number[][][], layout: Layout, columnOf: ReadonlyMap<string, number>): void {
+function addGroup(totals: Totals, at: number, byUnit: readonly UnitRows[], layout: Layout, columnOf: ReadonlyMap<string, number>): void {
   const sums = layout.measures.map((m) => (m.kind === 'sum' ? new ExactSum() : undefined));
-  for (const keptRows of byUnit) {
+  for (const { rows: keptRows, invalid } of byUnit) {
     layout.measures.forEach((m, k) => {
-      if (m.kind === 'units') bump(totals[k]!, at); // each unit once per group it is kept in
+      if (m.kind === 'units' && keptRows.length > 0) bump(totals[k]!, at); // each unit once per group it is kept in
+      if (m.kind === 'dropped') totals[k]![at] = totals[k]![at]! + invalid;
     });
     for (const values of keptRows) {
       layout.measures.forEach((m, k) => {
         const cells = totals[k]!;
-        if (m.kind === 'units') return;
+        if (m.kind === 'units' || m.kind === 'dropped') return;
         if (m.kind === 'count') {
           bump(cells, at);
           return;

@@ -95,21 +95,30 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
   // random(), which cost a third more time on 1e7 rows (bench/RESULTS.md, "Aggregates").
   const rows = `(SELECT *, ${bad} AS bad FROM (SELECT ${unit} AS u, ${group} AS gi${values} FROM ${from} s${join}) r WHERE gi IS NOT NULL)`;
 
-  // Contribution bounding: uniformly random rows per unit and group, then groups per unit; invalid rows in partitions of their own.
+  // Contribution bounding: uniformly random rows per unit and group, then groups per unit; invalid
+  // rows in partitions of their own, so that they never displace a valid row. When they are
+  // counted (a `dropped` measure) a unit's groups are chosen among all of its groups, valid or not.
   const all = ['u', 'gi', ...names.map((_, i) => `v${i}`), 'bad'];
+  const dropping = layout.measures.some((m) => m.kind === 'dropped');
   let kept = rows;
   if (spec.unit !== undefined) {
     const perGroup = keepAtMost(spec.maxRows, ['u', 'gi', 'bad'], all, rows, dialect);
     kept = perGroup;
     if (spec.groups === undefined || spec.maxGroups < spec.groups.length) {
-      if (spec.maxRows === 1) {
+      if (spec.maxRows === 1 && !dropping) {
         // A unit has one row per group (and flag) now: keeping maxGroups of its rows keeps maxGroups of its groups.
         kept = keepAtMost(spec.maxGroups, ['u', 'bad'], all, perGroup, dialect);
       } else {
         // Read twice (for the groups per unit, and for the rows kept), so a CTE: one random choice for both.
         ctes.push(`${tables.perGroup} AS ${perGroup}`);
-        const unitGroups = keepAtMost(spec.maxGroups, ['u'], ['u', 'gi'], `(SELECT DISTINCT u, gi FROM ${tables.perGroup} WHERE NOT bad)`, dialect);
-        kept = `(SELECT ${all.map((c) => `p.${c}`).join(', ')} FROM ${tables.perGroup} p LEFT JOIN ${unitGroups} g ON p.u = g.u AND p.gi = g.gi WHERE p.bad OR g.u IS NOT NULL)`;
+        const unitGroups = keepAtMost(
+          spec.maxGroups,
+          ['u'],
+          ['u', 'gi'],
+          `(SELECT DISTINCT u, gi FROM ${tables.perGroup} WHERE ${dropping ? 'u IS NOT NULL' : 'NOT bad'})`,
+          dialect,
+        );
+        kept = `(SELECT ${all.map((c) => `p.${c}`).join(', ')} FROM ${tables.perGroup} p LEFT JOIN ${unitGroups} g ON p.u = g.u AND p.gi = g.gi WHERE ${dropping ? '' : 'p.bad OR '}g.u IS NOT NULL)`;
       }
     }
   }
@@ -137,6 +146,8 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
       // Each term is at most 2^25 quanta: a BIGINT; the engines sum BIGINTs exactly (HUGEINT, NUMERIC, INT64 within 2^63).
       const term = `CAST(floor((${clipped(v(m.column), m.lower, m.upper)} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5) AS ${dialect.bigint})`;
       expressions.set(`m${k}`, `CAST(sum(${whenValid(term)}) AS ${dialect.string})`);
+    } else if (m.kind === 'dropped') {
+      expressions.set(`m${k}`, `CAST(count(CASE WHEN bad${spec.unit === undefined ? '' : ' AND u IS NOT NULL'} THEN 1 END) AS ${dialect.double})`);
     } else if (m.kind === 'clipped') {
       const x = v(m.column);
       expressions.set(`m${k}`, `CAST(count(${whenValid('1', ` AND (${x} < ${double(m.lower)} OR ${x} > ${double(m.upper)})`)}) AS ${dialect.double})`);
@@ -209,30 +220,51 @@ const total = (x: unknown): number => Number(wholeOf(x)!);
 /** A measure's cell count (bins, or the quantile tree's leaves). */
 const cellCount = (m: Measure): number => (m.kind === 'bins' ? m.edges.length - 1 : LEAVES);
 
-/** One group of a result: its row of totals, and its rows per measure's cell (by column c_j, then cell). */
+/**
+ * One group of a result: its totals (m0, m1, ... and valid, bad) and its cell rows, each as its
+ * cell's index among all cell measures' cells (cellBase) and its number of valid rows.
+ */
 interface ResultGroup {
-  total: Readonly<Record<string, unknown>> | undefined;
-  readonly cells: Map<string, Readonly<Record<string, unknown>>>;
+  total: { readonly measures: readonly unknown[]; readonly valid: unknown; readonly bad: unknown } | undefined;
+  readonly cells: number[];
+  readonly counts: unknown[];
+  bad: boolean;
 }
 
+/** Where each cell measure's cells start in a group's cell index (its cell -1, of invalid rows, included). */
+const cellBase = (layout: Layout) => {
+  let base = 0;
+  return cellMeasures(layout).map(([, m]) => {
+    const at = base;
+    base += cellCount(m) + 1;
+    return at;
+  });
+};
+
 /**
- * The result rows by group, every value checked, naming none: refuses another plan's rows (their
- * `plan` column), a group that is NULL or that the plan never declared, a cell outside its
- * measure, a total, count or flag that is not a whole number, and a group or cell given twice. A
- * genuine result passes whatever the data, so these checks may run before the charge; whether a
- * row was invalid is read after it (totalsFromRows).
+ * The result rows by group, every value of every row read once and checked, naming none: refuses
+ * another plan's rows (their `plan` column) or columns, a group that is NULL or that the plan
+ * never declared, a cell outside its measure, a total, count or flag that is not a whole number,
+ * and a group or cell given twice. A genuine result passes whatever the data, so these checks run
+ * before the charge; whether a row was invalid is read after it (totalsOfResult).
  */
 export function readResultRows(rows: readonly unknown[], spec: Spec, layout: Layout, planId: string): Map<string, ResultGroup> {
   const cells = cellMeasures(layout);
+  const base = cellBase(layout);
   const totals = layout.measures.map((_, k) => `m${k}`);
   const columns = resultColumns(layout);
   const groups = new Map<string, ResultGroup>();
+  const whole = (x: unknown) => {
+    if (wholeOf(x) === undefined) throw notMade('a total that is not a whole number');
+    return x;
+  };
   for (const value of rows) {
     if (typeof value !== 'object' || value === null) throw notMade('a row that is not an object');
-    const row = { ...value } as Record<string, unknown>; // each value read once
-    const have = Object.keys(row);
-    if (have.length !== columns.length || columns.some((c) => !have.includes(c)))
-      throw new RangeError(`dpnoise: the result's columns must be those of the plan's query (${columns.join(', ')}); got ${have.join(', ')}.`);
+    const row = value as Record<string, unknown>;
+    let count = 0;
+    for (const _ in row) count++;
+    if (count !== columns.length || !columns.every((c) => Object.hasOwn(row, c)))
+      throw new RangeError(`dpnoise: the result's columns must be those of the plan's query (${columns.join(', ')}); got ${Object.keys(row).join(', ')}.`);
     if (row.plan !== planId) throw new RangeError("dpnoise: the aggregated table was not made by this plan (its `plan` column differs): rerun the plan's SQL.");
     const gi = row.gi;
     let label: string | undefined;
@@ -243,25 +275,33 @@ export function readResultRows(rows: readonly unknown[], spec: Spec, layout: Lay
       label = String(g);
     } else label = keyOf(gi);
     if (label === undefined) throw notMade('a group that is NULL');
-    const present = cells.flatMap(([, m], j) => {
+    let cell = -1;
+    cells.forEach(([, m], j) => {
       const c = row[`c${j}`];
-      if (isNull(c)) return [];
+      if (isNull(c)) return;
       const at = Number(c); // -1 for invalid rows
       if (!(wholeOf(c) !== undefined && at >= -1 && at < cellCount(m))) throw notMade('a cell outside its measure');
-      return [`${j}:${at}`];
+      if (cell >= 0) throw notMade('a row of two cells');
+      cell = base[j]! + at + 1;
     });
-    if (present.length > 1) throw notMade('a row of two cells');
-    if (![row.valid, ...totals.map((t) => row[t])].every((x) => wholeOf(x) !== undefined) || !(wholeOf(row.bad) === 0n || wholeOf(row.bad) === 1n))
-      throw notMade('a total that is not a whole number');
-    const group = groups.get(label) ?? { total: undefined, cells: new Map() };
+    const valid = whole(row.valid);
+    const bad = wholeOf(whole(row.bad));
+    if (!(bad === 0n || bad === 1n)) throw notMade('a total that is not a whole number');
+    const measures = totals.map((t) => whole(row[t]));
+    const group = groups.get(label) ?? { total: undefined, cells: [], counts: [], bad: false };
     groups.set(label, group);
-    if (present.length === 0) {
+    group.bad ||= bad === 1n;
+    if (cell < 0) {
       if (group.total !== undefined) throw notMade('a group given twice');
-      group.total = row;
+      group.total = { measures, valid, bad };
     } else {
-      if (group.cells.has(present[0]!)) throw notMade('a cell given twice');
-      group.cells.set(present[0]!, row);
+      group.cells.push(cell);
+      group.counts.push(valid);
     }
+  }
+  for (const group of groups.values()) {
+    const sorted = Float64Array.from(group.cells).sort();
+    if (sorted.some((c, i) => i > 0 && c === sorted[i - 1])) throw notMade('a cell given twice');
   }
   return groups;
 }
@@ -275,31 +315,31 @@ export function readResultRows(rows: readonly unknown[], spec: Spec, layout: Lay
  */
 export function totalsOfResult(byGroup: ReadonlyMap<string, ResultGroup>, spec: Spec, layout: Layout): GroupTotals {
   const cells = cellMeasures(layout);
-  const results = [...byGroup.values()];
-  if (spec.invalid === 'error' && results.some((r) => [r.total, ...r.cells.values()].some((row) => row !== undefined && total(row.bad) > 0)))
-    throw new RangeError(INVALID);
+  const base = cellBase(layout);
+  if (spec.invalid === 'error' && [...byGroup.values()].some((r) => r.bad)) throw new RangeError(INVALID);
   const declared = spec.groups !== undefined;
   const groups = spec.groups ?? [...byGroup.keys()].filter((g) => total(byGroup.get(g)!.total?.valid) > 0).sort();
   const resultOf = (g: number) => byGroup.get(declared ? String(g) : groups[g]!);
   const units = layout.measures.findIndex((m) => m.kind === 'units');
   return {
     groups,
-    units: () => Float64Array.from(groups, (_, g) => total(resultOf(g)?.total?.[`m${units}`])),
+    units: () => Float64Array.from(groups, (_, g) => total(resultOf(g)?.total?.measures[units])),
     totalsOf: (indices) => {
       const totals = emptyTotals(layout.measures, indices.length);
       indices.forEach((index, at) => {
         const result = resultOf(index);
         if (result === undefined) return; // a declared group with no row
         layout.measures.forEach((m, k) => {
-          const x = result.total?.[`m${k}`];
+          const x = result.total?.measures[k];
           if (m.kind === 'sum') totals[k]![at] = total(x) * sumQuantum(m);
-          else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units') totals[k]![at] = total(x);
+          else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units' || m.kind === 'dropped') totals[k]![at] = total(x);
         });
-        cells.forEach(([k, m], j) => {
-          for (let cell = 0; cell < cellCount(m); cell++) {
-            const row = result.cells.get(`${j}:${cell}`);
-            if (row !== undefined) totals[k]![at * cellCount(m) + cell] = total(row.valid);
-          }
+        result.cells.forEach((index, i) => {
+          let j = base.length - 1;
+          while (base[j]! > index) j--;
+          const [k, m] = cells[j]!;
+          const cell = index - base[j]! - 1;
+          if (cell >= 0) totals[k]![at * cellCount(m) + cell] = total(result.counts[i]); // cell -1: invalid rows
         });
       });
       return totals;

@@ -57,6 +57,7 @@ const SPEC = {
   mean: { x: [0, 100] },
   quantile: { x: { bounds: [0, 100], q: 0.5 } },
   invalid: 'drop' as const,
+  diagnostics: true, // rows dropped, per group
 };
 const DECLARED = { ...SPEC, groups: ['a', 'b'] };
 const SELECTED = { ...SPEC, maxGroups: 1 };
@@ -168,42 +169,47 @@ describe.each([
 });
 
 /**
- * Rows only a file can hold (bytes that are not UTF-8, a ragged line): dropped. The CSV file has
- * a first column no statistic reads (a reader that skips it failed on such a row).
+ * Rows only a file can hold: bytes that are not UTF-8, a ragged line, a line that is not JSON, are
+ * left out by the reader; a readable line with a missing or nested value is an invalid row of its
+ * group (counted as dropped). Each with the row as memory holds it, or null where the reader
+ * leaves it out. The CSV file has a first column no statistic reads (a reader that skipped it
+ * failed on a row it rejects).
  */
-const FILE_ROWS: ReadonlyArray<readonly [name: string, csv: Buffer, ndjson: Buffer]> = [
+type FileRow = readonly [line: Buffer, memory: Record<string, unknown> | null];
+const FILE_ROWS: ReadonlyArray<readonly [name: string, csv: FileRow, ndjson: FileRow]> = [
   [
     'bytes that are not UTF-8',
-    Buffer.concat([Buffer.from('-,99,a,5'), Buffer.from([0xff, 0xfe])]),
-    Buffer.concat([Buffer.from('{"id":"99","g":"a","x":"5'), Buffer.from([0xff]), Buffer.from('"}')]),
+    [Buffer.concat([Buffer.from('-,99,a,5'), Buffer.from([0xff, 0xfe])]), null],
+    [Buffer.concat([Buffer.from('{"id":"99","g":"a","x":"5'), Buffer.from([0xff]), Buffer.from('"}')]), null],
   ],
-  ['an extra field', Buffer.from('-,99,a,5,6'), Buffer.from('{"id":"99","g":"a","x":"5"} {"y":6}')],
-  ['a missing field', Buffer.from('-,99,a'), Buffer.from('{"id":"99","g":"a"}')],
-  ['a line that is not a record', Buffer.from('-,"99,a,5'), Buffer.from('{"id":"99","g":"a","x":')],
-  ['a line of 3 MB', Buffer.from(`-,99,a,${'5'.repeat(3e6)}`), Buffer.from(`{"id":"99","g":"a","x":"${'5'.repeat(3e6)}"}`)],
-  ['a nested value', Buffer.from('-,99,a,"{""x"": 5}"'), Buffer.from('{"id":"99","g":"a","x":{"v":5}}')],
+  ['an extra field', [Buffer.from('-,99,a,5,6'), null], [Buffer.from('{"id":"99","g":"a","x":"5"} {"y":6}'), null]],
+  ['a missing field', [Buffer.from('-,99,a'), null], [Buffer.from('{"id":"99","g":"a"}'), { id: '99', g: 'a' }]],
+  ['a line that is not a record', [Buffer.from('-,"99,a,5'), null], [Buffer.from('{"id":"99","g":"a","x":'), null]],
+  ['a line of 3 MB', [Buffer.from(`-,99,a,${'5'.repeat(3e6)}`), null], [Buffer.from(`{"id":"99","g":"a","x":"${'5'.repeat(3e6)}"}`), null]],
+  [
+    'a nested value',
+    [Buffer.from('-,99,a,"{""x"": 5}"'), { id: '99', g: 'a', x: '{"x": 5}' }],
+    [Buffer.from('{"id":"99","g":"a","x":{"v":5}}'), { id: '99', g: 'a', x: '{"v":5}' }],
+  ],
 ];
 
-describe('a file with one row its reader cannot read', () => {
-  it.each(FILE_ROWS)('%s: the row is dropped, on CSV and NDJSON, before anything decides on it', async (name, csvLine, ndjsonLine) => {
+describe('a file with one row its reader may not read', () => {
+  it.each(FILE_ROWS)('%s: the row is left out, or dropped as invalid, on CSV and NDJSON, before anything decides on it', async (name, csv, ndjson) => {
     const file = join(dir, `file-${name.replace(/[^a-z0-9]+/gi, '-')}`);
-    const lines = (header: string, rows: string[], extra: Buffer) =>
-      Buffer.concat([Buffer.from(`${header}${rows.slice(0, 20).join('\n')}\n`), extra, Buffer.from(`\n${rows.slice(20).join('\n')}\n`)]);
-    writeFileSync(
-      `${file}.csv`,
-      lines(
-        'id,g,x\n',
-        BASE.map((r) => r.map(csvField).join(',')),
-        csvLine,
-      ),
-    );
-    writeFileSync(`${file}.ndjson`, lines('', ndjsonOf(BASE).trim().split('\n'), ndjsonLine));
+    const around = (header: string, rows: string[], line: Buffer) =>
+      Buffer.concat([Buffer.from(`${header}${rows.slice(0, 20).join('\n')}\n`), line, Buffer.from(`\n${rows.slice(20).join('\n')}\n`)]);
+    const csvRows = BASE.map((r) => `-,${r.map(csvField).join(',')}`);
+    writeFileSync(`${file}.csv`, around('note,id,g,x\n', csvRows, csv[0]));
+    writeFileSync(`${file}.ndjson`, around('', ndjsonOf(BASE).trim().split('\n'), ndjson[0]));
     for (const options of [DECLARED, SELECTED]) {
-      const want = memoryTotals(objectsOf(BASE), options);
-      for (const table of [`${file}.csv`, `${file}.ndjson`]) {
+      for (const [table, [, row]] of [
+        [`${file}.csv`, csv],
+        [`${file}.ndjson`, ndjson],
+      ] as const) {
         expect([table, await releasesOrSpendsNothing(table, options)]).toEqual([table, true]);
-        // An unbalanced quote joins the lines up to the next quote into one record: that record is dropped too.
+        // An unbalanced quote joins the lines up to the next quote into one record: that record is left out too.
         if (name === 'a line that is not a record' && table.endsWith('.csv')) continue;
+        const want = memoryTotals([...objectsOf(BASE), ...(row === null ? [] : [row])], options);
         const got = await engineRun(readSpec({ ...options, table }));
         expect([table, got.groups, plain(got.totals)]).toEqual([table, want.groups, plain(want.totals)]);
       }
@@ -217,8 +223,12 @@ describe('typed columns', () => {
     await connection.run(
       `CREATE TABLE ${typed} AS SELECT id, g, CAST(x AS DOUBLE) AS x FROM (VALUES ('1', 'a', '5'), ('2', 'a', 'NaN'), ('3', 'b', 'Infinity'), ('4', 'b', '-Infinity'), ('5', 'a', '7.5')) v(id, g, x)`,
     );
+    // The same rows in memory, as text: the invalid ones are dropped (and counted) alike.
     const memory = objectsOf([
       ['1', 'a', '5'],
+      ['2', 'a', 'NaN'],
+      ['3', 'b', 'Infinity'],
+      ['4', 'b', '-Infinity'],
       ['5', 'a', '7.5'],
     ]);
     const want = memoryTotals(memory, DECLARED);
@@ -229,13 +239,15 @@ describe('typed columns', () => {
     await client.query(
       `INSERT INTO ${typed} VALUES ('1', 'a', 5, 5), ('2', 'a', CAST('1${'0'.repeat(131071)}' AS numeric), 'NaN'), ('3', 'b', 1e-400, 'Infinity'), ('4', 'b', 'NaN', '-Infinity'), ('5', 'a', 7.5, 7.5)`,
     );
-    const withTiny = objectsOf([
+    const decimals = objectsOf([
       ['1', 'a', '5'],
-      ['99', 'b', '0'],
+      ['2', 'a', `1e${131071}`],
+      ['3', 'b', '0'],
+      ['4', 'b', 'NaN'],
       ['5', 'a', '7.5'],
     ]);
     for (const [column, rows] of [
-      ['x', withTiny],
+      ['x', decimals],
       ['y', memory],
     ] as const) {
       const options = { ...DECLARED, mean: { [column]: [0, 100] }, quantile: { [column]: { bounds: [0, 100], q: 0.5 } } };

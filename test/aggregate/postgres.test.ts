@@ -148,6 +148,9 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     const refused = run({ postgres: unreachable, table: 'people' });
     await expect(refused).rejects.toThrow(/cannot connect to the PostgreSQL server of `table.postgres`/);
     await expect(refused).rejects.not.toThrow(/secret-password/);
+    // A string pg cannot parse, and a socket that is not there: named as dpnoise's errors.
+    for (const url of ['postgres://localhost:99999/x', `postgres://u@/db?host=${encodeURIComponent(join(server.host, 'nowhere'))}`])
+      await expect(run({ postgres: url, table: 'people' })).rejects.toThrow(/^dpnoise: cannot connect to the PostgreSQL server/);
     expect(budget.spent.epsilon).toBe(0);
   });
 
