@@ -4,7 +4,7 @@
 // its result (--aggregated). The arguments become aggregate()'s spec; everything is checked before
 // the data is read, and the output is written only once the release is complete. With --plan
 // alone, the accuracy table is printed and no data is read.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createBudget, type PrivacyBudget, restoreBudget } from '../accounting/ledger.js';
 import { aggregate, type AggregateResult, planAggregate } from '../aggregate/aggregate.js';
 import { DIALECTS } from '../aggregate/dialect.js';
@@ -13,6 +13,7 @@ import { aggregateFromTotals, aggregateSql } from '../aggregate/warehouse.js';
 import type { AggregatePlan } from '../aggregate/aggregate.js';
 import type { AggregateSpec } from '../aggregate/spec.js';
 import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
+import { chargeBudgetFile, createBudgetFile } from './budget-file.js';
 import { csvLine } from './formats.js';
 import { PrivateOutput, UsageError } from './io.js';
 import { progressBar } from './progress.js';
@@ -149,24 +150,17 @@ function csvOf(result: AggregateResult): string {
 }
 
 /**
- * Runs a release against `budget` and writes the budget back to `file` once charged, even when
- * the release then fails: a failure after the charge can say something about the data.
+ * Runs a release against the --budget file, which is locked while it runs and written the moment
+ * it is charged (budget-file.ts), or against a budget that holds exactly this release.
  */
-async function charging<T>(budget: PrivacyBudget, file: string | undefined, release: () => Promise<T>): Promise<T> {
-  const before = budget.releases;
-  try {
-    return await release();
-  } finally {
-    if (file !== undefined && budget.releases !== before) await save(file, JSON.stringify(budget));
-  }
-}
-
-/** The budget of --budget, or one that holds exactly this release. */
-function budgetOf(values: Values, privacy: { epsilon: number; delta?: number }): { budget: PrivacyBudget; file: string | undefined } {
-  const file = values.budget as string | undefined;
-  if (file === undefined) return { budget: createBudget(privacy as never), file };
-  if (!existsSync(file)) throw new UsageError(`--budget ${file} does not exist; create it with: dpnoise budget --epsilon E --delta D --output ${file}`);
-  return { budget: restoreBudget(JSON.parse(readFileSync(file, 'utf8'))), file };
+async function charging<T>(
+  values: Values,
+  privacy: { epsilon: number; delta?: number },
+  release: (budget: PrivacyBudget) => Promise<T>,
+): Promise<{ result: T; budget: PrivacyBudget }> {
+  if (values.budget !== undefined) return chargeBudgetFile(String(values.budget), release);
+  const budget = createBudget(privacy as never);
+  return { result: await release(budget), budget };
 }
 
 /** Writes `text` to `file` (standard output when undefined) through a private file published whole. */
@@ -246,9 +240,8 @@ async function aggregatedCommand(
   if (privacy !== undefined && JSON.stringify(privacy) !== JSON.stringify(plan.privacy)) {
     throw new UsageError(`--epsilon and --delta must be the plan's (${JSON.stringify(plan.privacy)}), or left out.`);
   }
-  const { budget, file } = budgetOf(values, plan.privacy);
   const rows = await readTextTable(required(values, 'aggregated'));
-  const result = await charging(budget, file, () => aggregateFromTotals(budget, { plan, rows }));
+  const { result, budget } = await charging(values, plan.privacy, (b) => aggregateFromTotals(b, { plan, rows }));
   return { ...result, budget };
 }
 
@@ -300,10 +293,8 @@ export async function aggregateCommand(args: string[]): Promise<void> {
       const plan = planAggregate(privacy, spec);
       return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan)}`);
     }
-    const charged = budgetOf(values, privacy);
-    budget = charged.budget;
     const bar = progressBar('reading');
-    result = await charging(budget, charged.file, () => aggregate(budget, privacy, { ...spec, onProgress: bar.update }).finally(bar.done));
+    ({ result, budget } = await charging(values, privacy, (b) => aggregate(b, privacy, { ...spec, onProgress: bar.update }).finally(bar.done)));
   }
   const output = values.output === undefined ? undefined : String(values.output);
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;
@@ -334,7 +325,5 @@ export async function budgetCommand(args: string[]): Promise<void> {
   if (epsilon === undefined) throw new UsageError('--epsilon is required.');
   const delta = optionalNumber(values, 'delta');
   const budget = createBudget(delta === undefined ? { epsilon } : { epsilon, delta });
-  const output = required(values, 'output');
-  if (existsSync(output)) throw new UsageError(`--output ${output} exists: a budget file is never overwritten (it records what was spent).`);
-  await save(output, `${JSON.stringify(budget)}\n`);
+  await createBudgetFile(required(values, 'output'), budget);
 }
