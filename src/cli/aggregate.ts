@@ -86,6 +86,13 @@ function sourceOf(values: Values): AggregateSpec['table'] {
   return { postgres: String(values.postgres), table: required(values, 'table') };
 }
 
+/** The names of --groups: "north, south" is north and south (a space kept would match no group, silently). */
+function groupsOf(text: string): string[] {
+  const groups = text.split(',').map((g) => g.trim());
+  if (groups.includes('')) throw new UsageError(`--groups must be names separated by commas, none empty; got "${text}".`);
+  return groups;
+}
+
 /** aggregate()'s spec from the arguments, for the source `table`. */
 function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
   const byColumn = <T>(name: string, read: (text: string) => [string, T]): Record<string, T> | undefined => {
@@ -100,7 +107,7 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
       return [column, bounds];
     });
   const groupBy = values['group-by'] as string | undefined;
-  const groups = values.groups === undefined ? undefined : String(values.groups).split(',');
+  const groups = values.groups === undefined ? undefined : groupsOf(String(values.groups));
   const integer = (name: string) => {
     const x = optionalNumber(values, name);
     return x === undefined ? {} : { [name === 'max-groups' ? 'maxGroups' : 'maxRows']: x };
