@@ -51,10 +51,12 @@ Weights: --weights range (the default) gives every statistic the same error rela
 range; --weights equal minimises the sum of squared errors in the columns' own units (for columns
 of one unit).
 
---budget FILE charges a budget saved as JSON (see "dpnoise budget --help") and writes it back;
-a release that would exceed it is refused before the data is read. --plan prints the accuracy
-table (per statistic: noise standard deviation and interval half-width) without reading the data.
-Cells that are empty or not numbers stop the run (--invalid error, the default) or drop their
+--budget FILE charges a budget saved as JSON (see "dpnoise budget --help"); a release that would
+exceed it is refused before the data is read, and writes nothing. The file is locked across
+processes while a release charges it (FILE.lock: a release started meanwhile waits, up to 5
+minutes), and the charge is written to it, whole, before the data is read, so that a release that
+fails or crashes stays charged. --plan prints the accuracy table (per statistic: noise standard
+deviation and interval half-width) without reading the data. Cells that are empty or not numbers stop the run (--invalid error, the default) or drop their
 rows (--invalid drop); the error says that such a row exists, which is itself a disclosure.
 
 A warehouse (BigQuery, Spark SQL, or any PostgreSQL or DuckDB dpnoise cannot reach): --sql prints
@@ -72,7 +74,10 @@ export const BUDGET_HELP = `Usage: dpnoise budget --epsilon E [--delta D] --outp
        dpnoise budget --show budget.json
 
 Creates a privacy budget file for "dpnoise aggregate --budget" ((epsilon, delta)-DP, or pure
-epsilon-DP without --delta), or shows what a budget file has spent and has left.`;
+epsilon-DP without --delta), or shows what a budget file has spent and has left. A budget file is
+never overwritten. Releases lock it across processes (budget.json.lock beside it, removed when the
+release ends; a lock whose process is gone, or untouched for 10 minutes, is taken over) and write
+each charge to it before they read the data (docs/aggregates.md, "The budget").`;
 
 const list = (values: Values, name: string): string[] => (values[name] as string[] | undefined) ?? [];
 
