@@ -56,8 +56,9 @@ exceed it is refused before the data is read, and writes nothing. The file is lo
 processes while a release charges it (FILE.lock: a release started meanwhile waits, up to 5
 minutes), and the charge is written to it, whole, before the data is read, so that a release that
 fails or crashes stays charged. --plan prints the accuracy table (per statistic: noise standard
-deviation and interval half-width) without reading the data. Cells that are empty or not numbers stop the run (--invalid error, the default) or drop their
-rows (--invalid drop); the error says that such a row exists, which is itself a disclosure.
+deviation and interval half-width) without reading the data. Cells that are empty or not numbers
+stop the run (--invalid error, the default) or drop their rows (--invalid drop); the error says
+that such a row exists, which is itself a disclosure.
 
 A warehouse (BigQuery, Spark SQL, or any PostgreSQL or DuckDB dpnoise cannot reach): --sql prints
 the aggregation as one query in --dialect for --table, and writes its plan to --plan FILE (the
