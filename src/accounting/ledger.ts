@@ -86,8 +86,21 @@ export function readBudgetArgument(value: unknown): PrivacyBudget {
   throw new TypeError(`dpnoise: \`budget\` must be a budget from createBudget or restoreBudget; got ${describe(value)}.`);
 }
 
-function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record: Event[]): PrivacyBudget {
+/**
+ * Called by `spend` with the budget's JSON including the new release, before the release is
+ * recorded: if it throws, the spend throws and records nothing.
+ */
+type OnSpend = (json: BudgetJson) => void;
+
+function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record: Event[], onSpend?: OnSpend): PrivacyBudget {
   const delta = target.notion === 'approximate' ? target.delta : undefined;
+  const jsonOf = (events: readonly Event[]): BudgetJson => ({
+    format: 'dpnoise-budget',
+    version: 1,
+    epsilon: target.epsilon,
+    ...(delta === undefined ? {} : { delta }),
+    releases: events.map(writeEvent),
+  });
   const figures = (epsilon: number): Spending => Object.freeze({ epsilon, delta });
   let composed = spending(record);
   const eventFor = (privacy: Privacy): Event => {
@@ -124,16 +137,12 @@ function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record:
           `dpnoise: this release would exceed the budget: with it the releases spend epsilon ${epsilon}${delta === undefined ? '' : ` at delta ${delta}`}, above ${target.epsilon}; nothing was spent.`,
         );
       }
-      record.push(eventFor(privacy));
+      const event = eventFor(privacy);
+      onSpend?.(jsonOf([...record, event]));
+      record.push(event);
       composed = next;
     },
-    toJSON: () => ({
-      format: 'dpnoise-budget',
-      version: 1,
-      epsilon: target.epsilon,
-      ...(delta === undefined ? {} : { delta }),
-      releases: record.map(writeEvent),
-    }),
+    toJSON: () => jsonOf(record),
   };
   budgets.add(Object.freeze(budget));
   return budget;
@@ -176,6 +185,16 @@ export function createBudget(options: ApproximateBudget | PureBudget): PrivacyBu
  * @group Accounting
  */
 export function restoreBudget(json: BudgetJson): PrivacyBudget {
+  return restoreBudgetWith(json);
+}
+
+/**
+ * restoreBudget, whose `spend` first hands `onSpend` the budget's JSON with the release (not
+ * exported by the package). The command line saves its budget file there: aggregate() spends
+ * inside, just before it reads the rows, and accepts only budgets made here (readBudgetArgument),
+ * so a wrapper around the budget could not save the charge at that moment.
+ */
+export function restoreBudgetWith(json: BudgetJson, onSpend?: OnSpend): PrivacyBudget {
   const o = readOptions('json', json, ['format', 'version', 'epsilon', 'delta', 'releases']);
   if (o.format !== 'dpnoise-budget' || o.version !== 1) {
     throw new TypeError(
@@ -187,5 +206,6 @@ export function restoreBudget(json: BudgetJson): PrivacyBudget {
   return makeBudget(
     target,
     (o.releases as unknown[]).map((e, i) => readEvent(e, `json.releases[${i}]`)),
+    onSpend,
   );
 }

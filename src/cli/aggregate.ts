@@ -4,7 +4,7 @@
 // its result (--aggregated). The arguments become aggregate()'s spec; everything is checked before
 // the data is read, and the output is written only once the release is complete. With --plan
 // alone, the accuracy table is printed and no data is read.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createBudget, type PrivacyBudget, restoreBudget } from '../accounting/ledger.js';
 import { aggregate, type AggregateResult, planAggregate } from '../aggregate/aggregate.js';
 import { DIALECTS } from '../aggregate/dialect.js';
@@ -13,6 +13,7 @@ import { aggregateFromTotals, aggregateSql } from '../aggregate/warehouse.js';
 import type { AggregatePlan } from '../aggregate/aggregate.js';
 import type { AggregateSpec } from '../aggregate/spec.js';
 import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
+import { chargeBudgetFile, createBudgetFile } from './budget-file.js';
 import { csvLine } from './formats.js';
 import { PrivateOutput, UsageError } from './io.js';
 import { progressBar } from './progress.js';
@@ -50,11 +51,14 @@ Weights: --weights range (the default) gives every statistic the same error rela
 range; --weights equal minimises the sum of squared errors in the columns' own units (for columns
 of one unit).
 
---budget FILE charges a budget saved as JSON (see "dpnoise budget --help") and writes it back;
-a release that would exceed it is refused before the data is read. --plan prints the accuracy
-table (per statistic: noise standard deviation and interval half-width) without reading the data.
-Cells that are empty or not numbers stop the run (--invalid error, the default) or drop their
-rows (--invalid drop); the error says that such a row exists, which is itself a disclosure.
+--budget FILE charges a budget saved as JSON (see "dpnoise budget --help"); a release that would
+exceed it is refused before the data is read, and writes nothing. The file is locked across
+processes while a release charges it (FILE.lock: a release started meanwhile waits, up to 5
+minutes), and the charge is written to it, whole, before the data is read, so that a release that
+fails or crashes stays charged. --plan prints the accuracy table (per statistic: noise standard
+deviation and interval half-width) without reading the data. Cells that are empty or not numbers
+stop the run (--invalid error, the default) or drop their rows (--invalid drop); the error says
+that such a row exists, which is itself a disclosure.
 
 A warehouse (BigQuery, Spark SQL, or any PostgreSQL or DuckDB dpnoise cannot reach): --sql prints
 the aggregation as one query in --dialect for --table, and writes its plan to --plan FILE (the
@@ -71,7 +75,10 @@ export const BUDGET_HELP = `Usage: dpnoise budget --epsilon E [--delta D] --outp
        dpnoise budget --show budget.json
 
 Creates a privacy budget file for "dpnoise aggregate --budget" ((epsilon, delta)-DP, or pure
-epsilon-DP without --delta), or shows what a budget file has spent and has left.`;
+epsilon-DP without --delta), or shows what a budget file has spent and has left. A budget file is
+never overwritten. Releases lock it across processes (budget.json.lock beside it, removed when the
+release ends; a lock whose process is gone, or untouched for 10 minutes, is taken over) and write
+each charge to it before they read the data (docs/aggregates.md, "The budget").`;
 
 const list = (values: Values, name: string): string[] => (values[name] as string[] | undefined) ?? [];
 
@@ -83,6 +90,13 @@ function sourceOf(values: Values): AggregateSpec['table'] {
   }
   if (values.input !== undefined) throw new UsageError('give --input (a file) or --postgres (a database), not both.');
   return { postgres: String(values.postgres), table: required(values, 'table') };
+}
+
+/** The names of --groups: "north, south" is north and south (a space kept would match no group, silently). */
+function groupsOf(text: string): string[] {
+  const groups = text.split(',').map((g) => g.trim());
+  if (groups.includes('')) throw new UsageError(`--groups must be names separated by commas, none empty; got "${text}".`);
+  return groups;
 }
 
 /** aggregate()'s spec from the arguments, for the source `table`. */
@@ -99,7 +113,7 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
       return [column, bounds];
     });
   const groupBy = values['group-by'] as string | undefined;
-  const groups = values.groups === undefined ? undefined : String(values.groups).split(',');
+  const groups = values.groups === undefined ? undefined : groupsOf(String(values.groups));
   const integer = (name: string) => {
     const x = optionalNumber(values, name);
     return x === undefined ? {} : { [name === 'max-groups' ? 'maxGroups' : 'maxRows']: x };
@@ -149,24 +163,17 @@ function csvOf(result: AggregateResult): string {
 }
 
 /**
- * Runs a release against `budget` and writes the budget back to `file` once charged, even when
- * the release then fails: a failure after the charge can say something about the data.
+ * Runs a release against the --budget file, which is locked while it runs and written the moment
+ * it is charged (budget-file.ts), or against a budget that holds exactly this release.
  */
-async function charging<T>(budget: PrivacyBudget, file: string | undefined, release: () => Promise<T>): Promise<T> {
-  const before = budget.releases;
-  try {
-    return await release();
-  } finally {
-    if (file !== undefined && budget.releases !== before) await save(file, JSON.stringify(budget));
-  }
-}
-
-/** The budget of --budget, or one that holds exactly this release. */
-function budgetOf(values: Values, privacy: { epsilon: number; delta?: number }): { budget: PrivacyBudget; file: string | undefined } {
-  const file = values.budget as string | undefined;
-  if (file === undefined) return { budget: createBudget(privacy as never), file };
-  if (!existsSync(file)) throw new UsageError(`--budget ${file} does not exist; create it with: dpnoise budget --epsilon E --delta D --output ${file}`);
-  return { budget: restoreBudget(JSON.parse(readFileSync(file, 'utf8'))), file };
+async function charging<T>(
+  values: Values,
+  privacy: { epsilon: number; delta?: number },
+  release: (budget: PrivacyBudget) => Promise<T>,
+): Promise<{ result: T; budget: PrivacyBudget }> {
+  if (values.budget !== undefined) return chargeBudgetFile(String(values.budget), release);
+  const budget = createBudget(privacy as never);
+  return { result: await release(budget), budget };
 }
 
 /** Writes `text` to `file` (standard output when undefined) through a private file published whole. */
@@ -246,9 +253,8 @@ async function aggregatedCommand(
   if (privacy !== undefined && JSON.stringify(privacy) !== JSON.stringify(plan.privacy)) {
     throw new UsageError(`--epsilon and --delta must be the plan's (${JSON.stringify(plan.privacy)}), or left out.`);
   }
-  const { budget, file } = budgetOf(values, plan.privacy);
   const rows = await readTextTable(required(values, 'aggregated'));
-  const result = await charging(budget, file, () => aggregateFromTotals(budget, { plan, rows }));
+  const { result, budget } = await charging(values, plan.privacy, (b) => aggregateFromTotals(b, { plan, rows }));
   return { ...result, budget };
 }
 
@@ -300,10 +306,8 @@ export async function aggregateCommand(args: string[]): Promise<void> {
       const plan = planAggregate(privacy, spec);
       return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan)}`);
     }
-    const charged = budgetOf(values, privacy);
-    budget = charged.budget;
     const bar = progressBar('reading');
-    result = await charging(budget, charged.file, () => aggregate(budget, privacy, { ...spec, onProgress: bar.update }).finally(bar.done));
+    ({ result, budget } = await charging(values, privacy, (b) => aggregate(b, privacy, { ...spec, onProgress: bar.update }).finally(bar.done)));
   }
   const output = values.output === undefined ? undefined : String(values.output);
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;
@@ -334,7 +338,5 @@ export async function budgetCommand(args: string[]): Promise<void> {
   if (epsilon === undefined) throw new UsageError('--epsilon is required.');
   const delta = optionalNumber(values, 'delta');
   const budget = createBudget(delta === undefined ? { epsilon } : { epsilon, delta });
-  const output = required(values, 'output');
-  if (existsSync(output)) throw new UsageError(`--output ${output} exists: a budget file is never overwritten (it records what was spent).`);
-  await save(output, `${JSON.stringify(budget)}\n`);
+  await createBudgetFile(required(values, 'output'), budget);
 }

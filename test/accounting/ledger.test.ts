@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readEvent, writeEvent } from '../../src/accounting/event-json.js';
 import type { Event } from '../../src/accounting/events.js';
+import { type BudgetJson, restoreBudgetWith } from '../../src/accounting/ledger.js';
+import { aggregate } from '../../src/aggregate/index.js';
 import { compose, createBudget, gaussianMechanism, gaussianPrivacy, laplaceMechanism, restoreBudget } from '../../src/index.js';
 
 const gaussian = (epsilon: number) => gaussianMechanism({ sensitivity: [1, 2], epsilon, delta: 1e-6 }).privacy;
@@ -74,6 +76,45 @@ describe('createBudget', () => {
     expect(() => restoreBudget({ ...json, releases: [{ type: 'gaussian', mu: 1, sensitivity: 0.1 }] })).toThrow(/sensitivity/);
     expect(() => restoreBudget({ ...json, releases: [{ type: 'mystery' }] })).toThrow(/type/);
     expect(() => restoreBudget({ ...json, releases: 'none' })).toThrow(TypeError);
+  });
+});
+
+describe('restoreBudgetWith (a budget file written as it is charged)', () => {
+  const saved = () => JSON.parse(JSON.stringify(createBudget({ epsilon: 1 }))) as BudgetJson;
+
+  it('hands onSpend the budget with the release before spend returns; a refused release calls nothing', () => {
+    const written: BudgetJson[] = [];
+    const budget = restoreBudgetWith(saved(), (json) => written.push(json));
+    budget.spend(laplace(0.6));
+    expect(written).toHaveLength(1);
+    expect(written[0]).toEqual(budget.toJSON());
+    expect(restoreBudget(written[0]!).spent.epsilon).toBe(budget.spent.epsilon);
+    expect(() => budget.spend(laplace(0.6))).toThrow(/would exceed the budget.*nothing was spent/);
+    expect(written).toHaveLength(1);
+  });
+
+  it('records nothing when onSpend throws (the charge could not be saved), so the release stops there', () => {
+    const budget = restoreBudgetWith(saved(), () => {
+      throw new Error('disk full');
+    });
+    expect(() => budget.spend(laplace(0.5))).toThrow('disk full');
+    expect(budget.releases).toBe(0);
+    expect(budget.spent.epsilon).toBe(0);
+  });
+
+  it('is a budget aggregate accepts, and aggregate calls onSpend before it reads any row', async () => {
+    let reads = 0;
+    const table = new Proxy([{ g: 0, x: 1 }], {
+      get(target, key, receiver) {
+        if (key !== 'length' && typeof key !== 'symbol') reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const readsAtCharge: number[] = [];
+    const budget = restoreBudgetWith(saved(), () => readsAtCharge.push(reads));
+    await aggregate(budget, { epsilon: 0.5 }, { table, groupBy: 'g', groups: [0], count: true });
+    expect(readsAtCharge).toEqual([0]);
+    expect(reads).toBeGreaterThan(0);
   });
 });
 

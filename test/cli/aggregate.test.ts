@@ -154,6 +154,19 @@ describe('dpnoise aggregate', () => {
     expect(dpnoise('budget', '--show', budget).stdout).toMatch(/^1 releases; spent epsilon (1|0\.99999\d*) of 3/);
   });
 
+  it('trims the names of --groups ("north, south" is north and south), and refuses an empty one', () => {
+    const spaced = dpnoise(...ARGS.map((a) => (a === 'north,south' ? ' north , south' : a)), '--count');
+    expect(spaced.status, spaced.stderr).toBe(0);
+    const rows = parse(spaced.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.map((x) => x.group)).toEqual(['north', 'south']);
+    for (const row of rows) expect(Math.abs(Number(row.value) - 500)).toBeLessThan(6 * Number(row.sd)); // 500 people in each, one row each
+    for (const groups of ['north,,south', 'north, ', ' ']) {
+      const r = dpnoise(...ARGS.map((a) => (a === 'north,south' ? groups : a)), '--count');
+      expect(r.status, groups).toBe(2);
+      expect(r.stderr).toMatch(/^dpnoise: --groups must be names separated by commas, none empty; got ".*"\.\n$/);
+    }
+  });
+
   it('explains bad arguments with exit code 2', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--count', '--sum', 'age:100'], /--sum must be COLUMN:LOW:HIGH/],
