@@ -27,6 +27,22 @@ async function loadDuckDB(): Promise<DuckDBModule> {
   }
 }
 
+/**
+ * The first release of @duckdb/node-api with all that dpnoise uses (results' getRowObjectsJS).
+ * package.json's peer range is "*", as every release is a prerelease (1.5.6-r.1) that npm matches
+ * to no other range (test/install.test.ts), so the minimum is checked here, on a result.
+ */
+const FIRST_DUCKDB = '1.2.1-alpha.17';
+
+/** Refuses a connection of a @duckdb/node-api older than FIRST_DUCKDB (before reading any data, whose errors are withheld). */
+async function checkVersion(connection: Connection): Promise<void> {
+  if (typeof (await connection.runAndReadAll('SELECT 1')).getRowObjectsJS !== 'function') {
+    throw new Error(
+      `dpnoise: this @duckdb/node-api is older than ${FIRST_DUCKDB}, the first release dpnoise can use (its results have no getRowObjectsJS); update it with \`npm install @duckdb/node-api@latest\`.`,
+    );
+  }
+}
+
 /** A DuckDB engine over a file (on an instance of its own, closed with it) or the caller's connection (left open). */
 export async function openDuckDB(source: string | { connection: unknown }): Promise<Engine> {
   let connection: Connection;
@@ -42,6 +58,12 @@ export async function openDuckDB(source: string | { connection: unknown }): Prom
     };
   } else {
     connection = source.connection as Connection;
+  }
+  try {
+    await checkVersion(connection);
+  } catch (error) {
+    close();
+    throw error;
   }
   return {
     dialect: 'duckdb',
