@@ -1,5 +1,6 @@
-// CommonJS: require('dpnoise') loads dist/index.cjs, a bundle built next to the ES modules, so it
-// works where Node cannot require ES modules (before 20.19). Tested on the oldest Node that
+// CommonJS: require('dpnoise') loads dist/index.cjs, and require('dpnoise/aggregate')
+// dist/aggregate/index.cjs, each its entry's part of one bundle built next to the ES modules
+// (dist/commonjs.cjs), so they work where Node cannot require ES modules (before 20.19). Tested on the oldest Node that
 // `engines` allows, 20.0.0 (its binary: see runtime.ts): require() and import both give Node's
 // numbers under one seed, and parallel sampling (whose worker, dist/noise/worker.js, the bundle
 // finds through the ES build's URL). The bundle's types are checked as a CommonJS project sees them.
