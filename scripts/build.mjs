@@ -182,8 +182,10 @@ await build({
   ],
 });
 
+// Marked __esModule (not enumerable), as esbuild marks a CommonJS entry's exports and as
+// dist/index.cjs was when it was the bundle, for the interop of compilers and bundlers.
 const reexport = (namespace, bundle) =>
-  `'use strict';\n// Built by scripts/build.mjs: one namespace of the CommonJS bundle, shared by both entries.\nmodule.exports = require('${bundle}').${namespace};\n`;
+  `'use strict';\n// Built by scripts/build.mjs: one namespace of the CommonJS bundle, shared by both entries.\nmodule.exports = Object.defineProperty(require('${bundle}').${namespace}, '__esModule', { value: true });\n`;
 writeFileSync(join(root, 'dist', 'index.cjs'), reexport('dpnoise', './commonjs.cjs'));
 writeFileSync(join(root, 'dist', 'aggregate', 'index.cjs'), reexport('aggregate', '../commonjs.cjs'));
 

@@ -26,6 +26,19 @@ describe('CommonJS', () => {
     expect(() => commonjs.gaussianNoise(3, 1, { rng: built.createRng({ seed: 1 }) })).toThrow(/another copy of dpnoise/);
   });
 
+  it('each entry exports through require() the names it does through import, and the two share one state', async () => {
+    const load = createRequire(import.meta.url);
+    const index = load('../../dist/index.cjs') as typeof built;
+    const tables = load('../../dist/aggregate/index.cjs') as typeof import('../../src/aggregate/index.js');
+    const names = (entry: object) => Object.keys(entry).sort();
+    expect(names(index)).toEqual(names(built));
+    expect(names(tables)).toEqual(names(await import(new URL('../../dist/aggregate/index.js', import.meta.url).href)));
+    // A budget and a generator of require('dpnoise') serve require('dpnoise/aggregate').
+    const budget = index.createBudget({ epsilon: 1 });
+    await tables.aggregate(budget, { epsilon: 1 }, { table: [{ x: 1 }], count: true, rng: index.createRng({ seed: 1 }) });
+    expect(budget.spent.epsilon).toBeGreaterThan(0);
+  });
+
   it('types resolve for require() under `module: node16`', () => {
     output(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'test/consumer/tsconfig.commonjs.json']);
   });
