@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 const ONCE = [
   'test/runtimes/**',
   'test/package.test.ts',
+  'test/install.test.ts',
   'test/examples.test.ts',
   'test/readme.test.ts',
   'test/docs.test.ts',

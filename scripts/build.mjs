@@ -1,6 +1,6 @@
 // Builds everything the npm scripts need: the scalar and SIMD WebAssembly modules
 // (AssemblyScript), a TypeScript module embedding them, and dist/ with type declarations, the
-// command line and a CommonJS entry.
+// command line and CommonJS entries.
 //
 // The build takes 20 s or more and every script that needs it (test, demo, demo:web, bench, pack)
 // starts with it, so it is skipped when nothing it reads changed: a hash of its inputs is stored
@@ -55,17 +55,22 @@ function inputsHash() {
   return hash.digest('hex');
 }
 
+/** The CommonJS build: one bundle of both entries, and each entry's file and types (the entry's declaration; the ones it imports are written with it). */
+const commonjs = [
+  join('dist', 'commonjs.cjs'),
+  ...['index', join('aggregate', 'index')].flatMap((entry) => [join('dist', `${entry}.cjs`), join('dist', `${entry}.d.cts`)]),
+];
+
 /**
  * Every file the build writes: the wasm in build/ and dist/, the embedding module, dist/ from src/
- * (src/cli/ is bundled into dist/cli.js), and the CommonJS entry with its types (the entry's
- * declaration; the ones it imports are written with it).
+ * (src/cli/ is bundled into dist/cli.js), and the CommonJS build.
  */
 function outputs() {
   const wasm = builds.flatMap((name) => [join('build', `dpnoise-${name}.wasm`), join('dist', `dpnoise-${name}.wasm`)]);
   const compiled = files('src')
     .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith(`${join('src', 'cli')}/`))
     .flatMap((path) => ['.js', '.d.ts'].map((ext) => path.replace(/^src/, 'dist').replace(/\.ts$/, ext)));
-  return [...wasm, ...generated, ...compiled, join('dist', 'index.cjs'), join('dist', 'index.d.cts')];
+  return [...wasm, ...generated, ...compiled, ...commonjs];
 }
 
 const force = process.argv.includes('--force') || process.env.DPNOISE_FORCE_BUILD === '1';
@@ -139,13 +144,23 @@ await build({
 });
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
 
-// The CommonJS entry, for require() where Node cannot require ES modules (before 20.19): the
-// kernel bundled into one file, which therefore holds its own copy of the wasm state. CommonJS has
-// no import.meta: each module's `import.meta.url` becomes the URL of its ES twin in dist/, so that
-// URLs made from it (the sampling worker, dist/noise/worker.js) resolve as in the ES build.
+// The CommonJS entries, for require() where Node cannot require ES modules (before 20.19):
+// dist/index.cjs (require('dpnoise')) and dist/aggregate/index.cjs (require('dpnoise/aggregate')),
+// each the namespace of its entry in one bundle of both, dist/commonjs.cjs. One bundle, so that the
+// two share one copy of the module state, as the ES entries do (a budget or a generator of one is
+// used by the other); it holds its own copy apart from the ES build's. CommonJS has no
+// import.meta: each module's `import.meta.url` becomes the URL of its ES twin in dist/, so that
+// URLs made from it (the sampling worker, dist/noise/worker.js) resolve as in the ES build. The
+// peers' import() (@duckdb/node-api, pg), whose specifier is a variable, stays an import(), which
+// CommonJS has on every Node 20.
 await build({
-  entryPoints: [join(src, 'index.ts')],
-  outfile: join(root, 'dist', 'index.cjs'),
+  stdin: {
+    contents: "export * as dpnoise from './index.ts';\nexport * as aggregate from './aggregate/index.ts';\n",
+    resolveDir: src,
+    sourcefile: 'commonjs.ts',
+    loader: 'ts',
+  },
+  outfile: join(root, 'dist', 'commonjs.cjs'),
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -167,8 +182,15 @@ await build({
   ],
 });
 
-// Its types: the ES declarations reachable from index.d.ts, copied as .d.cts with their imports
-// renamed to match. TypeScript takes a .d.ts of this "type": "module" package for an ES module,
+// Marked __esModule (not enumerable), as esbuild marks a CommonJS entry's exports and as
+// dist/index.cjs was when it was the bundle, for the interop of compilers and bundlers.
+const reexport = (namespace, bundle) =>
+  `'use strict';\n// Built by scripts/build.mjs: one namespace of the CommonJS bundle, shared by both entries.\nmodule.exports = Object.defineProperty(require('${bundle}').${namespace}, '__esModule', { value: true });\n`;
+writeFileSync(join(root, 'dist', 'index.cjs'), reexport('dpnoise', './commonjs.cjs'));
+writeFileSync(join(root, 'dist', 'aggregate', 'index.cjs'), reexport('aggregate', '../commonjs.cjs'));
+
+// Their types: the ES declarations reachable from index.d.ts and aggregate/index.d.ts, copied as
+// .d.cts with their imports renamed to match. TypeScript takes a .d.ts of this "type": "module" package for an ES module,
 // which CommonJS code may not require under `module: node16` (error TS1479).
 const declared = new Set();
 function declareForRequire(path) {
@@ -182,4 +204,5 @@ function declareForRequire(path) {
   writeFileSync(join(root, 'dist', `${path}.d.cts`), renamed);
 }
 declareForRequire('index');
+declareForRequire(join('aggregate', 'index'));
 writeFileSync(stamp, `${hash}\n`);

@@ -39,6 +39,9 @@ describe('the published package', () => {
       expect(files).toContain('dist/index.d.ts');
       expect(files).toContain('dist/index.cjs');
       expect(files).toContain('dist/index.d.cts');
+      expect(files).toContain('dist/aggregate/index.cjs');
+      expect(files).toContain('dist/aggregate/index.d.cts');
+      expect(files).toContain('dist/commonjs.cjs');
       expect(files).toContain('dist/dpnoise-simd.wasm');
       expect(files).toContain('dist/dpnoise-scalar.wasm');
       expect(files).toContain('README.md');

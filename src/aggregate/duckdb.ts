@@ -30,6 +30,22 @@ async function loadDuckDB(): Promise<DuckDBModule> {
   }
 }
 
+/**
+ * The first release of @duckdb/node-api with all that dpnoise uses (results' getRowObjectsJS).
+ * package.json's peer range is "*", as every release is a prerelease (1.5.6-r.1) that npm matches
+ * to no other range (test/install.test.ts), so the minimum is checked here, on a result.
+ */
+const FIRST_DUCKDB = '1.2.1-alpha.17';
+
+/** Refuses a connection of a @duckdb/node-api older than FIRST_DUCKDB (before reading any data, whose errors are withheld). */
+async function checkVersion(connection: Connection): Promise<void> {
+  if (typeof (await connection.runAndReadAll('SELECT 1')).getRowObjectsJS !== 'function') {
+    throw new Error(
+      `dpnoise: this @duckdb/node-api is older than ${FIRST_DUCKDB}, the first release dpnoise can use (its results have no getRowObjectsJS); update it with \`npm install @duckdb/node-api@latest\`.`,
+    );
+  }
+}
+
 /** DuckDB's type names of numbers (integers, floats, decimals): read as numbers; VARCHAR as text. */
 const NUMBER_TYPES = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL\(\d+,\s*\d+\))$/;
 
@@ -60,6 +76,7 @@ async function confinedTo(path: string): Promise<{ connection: Connection; close
     instance.closeSync?.();
   };
   try {
+    await checkVersion(c);
     await c.run(
       `${PROGRESS}; SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; SET allowed_paths = [${DIALECT.duckdb.text(path)}]; SET enable_external_access = false; SET lock_configuration = true`,
     );
@@ -104,6 +121,7 @@ function engineOf(connection: Connection, from: string, columns: () => Promise<C
 export async function openDuckDB(source: string | { connection: unknown; table: string }, needed: readonly string[]): Promise<Engine> {
   if (typeof source !== 'string') {
     const connection = source.connection as Connection;
+    await checkVersion(connection);
     const from = tableName(source.table, DIALECT.duckdb);
     return engineOf(
       connection,

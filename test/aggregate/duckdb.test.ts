@@ -117,6 +117,21 @@ describe('the DuckDB engine', () => {
     await expect(totalsOf(csv, { sum: { salary: [0, 1] } })).rejects.toThrow(/no column "salary" \(it has 4 columns, not named here/);
   });
 
+  it('refuses a connection of a @duckdb/node-api before 1.2.1-alpha.17 (results without getRowObjectsJS), saying so, before reading', async () => {
+    const queries: string[] = [];
+    const old = {
+      runAndReadAll: async (sql: string) => {
+        queries.push(sql);
+        return { columnNames: () => ['id'], getRows: () => [] };
+      },
+      run: async () => undefined,
+    };
+    await expect(totalsOf({ connection: old, table: 'people' })).rejects.toThrow(
+      'dpnoise: this @duckdb/node-api is older than 1.2.1-alpha.17, the first release dpnoise can use (its results have no getRowObjectsJS); update it with `npm install @duckdb/node-api@latest`.',
+    );
+    expect(queries).toEqual(['SELECT 1']);
+  });
+
   it('never names the columns it found: a file without a header row would show its first row of data', async () => {
     const headless = join(dir, 'headless.csv');
     writeFileSync(headless, `SECRET-4242,north,abc\n${Array.from({ length: 50 }, (_, i) => `${i},south,${i}`).join('\n')}\n`);

@@ -1,5 +1,6 @@
-// CommonJS: require('dpnoise') loads dist/index.cjs, a bundle built next to the ES modules, so it
-// works where Node cannot require ES modules (before 20.19). Tested on the oldest Node that
+// CommonJS: require('dpnoise') loads dist/index.cjs, and require('dpnoise/aggregate')
+// dist/aggregate/index.cjs, each its entry's part of one bundle built next to the ES modules
+// (dist/commonjs.cjs), so they work where Node cannot require ES modules (before 20.19). Tested on the oldest Node that
 // `engines` allows, 20.0.0 (its binary: see runtime.ts): require() and import both give Node's
 // numbers under one seed, and parallel sampling (whose worker, dist/noise/worker.js, the bundle
 // finds through the ES build's URL). The bundle's types are checked as a CommonJS project sees them.
@@ -23,6 +24,19 @@ describe('CommonJS', () => {
       /`rng` was made by createRng\(\) of another copy of dpnoise \(for example the CommonJS build, require\('dpnoise'\), while this is the ES module build, or the reverse\): the two hold separate states/,
     );
     expect(() => commonjs.gaussianNoise(3, 1, { rng: built.createRng({ seed: 1 }) })).toThrow(/another copy of dpnoise/);
+  });
+
+  it('each entry exports through require() the names it does through import, and the two share one state', async () => {
+    const load = createRequire(import.meta.url);
+    const index = load('../../dist/index.cjs') as typeof built;
+    const tables = load('../../dist/aggregate/index.cjs') as typeof import('../../src/aggregate/index.js');
+    const names = (entry: object) => Object.keys(entry).sort();
+    expect(names(index)).toEqual(names(built));
+    expect(names(tables)).toEqual(names(await import(new URL('../../dist/aggregate/index.js', import.meta.url).href)));
+    // A budget and a generator of require('dpnoise') serve require('dpnoise/aggregate').
+    const budget = index.createBudget({ epsilon: 1 });
+    await tables.aggregate(budget, { epsilon: 1 }, { table: [{ x: 1 }], count: true, rng: index.createRng({ seed: 1 }) });
+    expect(budget.spent.epsilon).toBeGreaterThan(0);
   });
 
   it('types resolve for require() under `module: node16`', () => {
