@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-/** Tests of the built package, its runtimes and the repository: they run once, not per build. */
+/**
+ * Tests of the built package, its runtimes and the repository, and of the engines' SQL (what a
+ * database computes does not depend on the WebAssembly build): they run once, not per build.
+ */
 const ONCE = [
   'test/runtimes/**',
   'test/package.test.ts',
@@ -13,6 +16,9 @@ const ONCE = [
   'test/architecture.test.ts',
   'test/wasm/loader.test.ts',
   'test/noise/parallel.test.ts',
+  'test/aggregate/boundary.test.ts',
+  'test/aggregate/duckdb.test.ts',
+  'test/aggregate/postgres.test.ts',
 ];
 
 export default defineConfig({

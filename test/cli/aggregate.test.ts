@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { runAsWarehouse } from './warehouse.js';
 import { describe, expect, it } from 'vitest';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -82,17 +83,8 @@ describe('dpnoise aggregate', () => {
     );
     expect(printed.status, printed.stderr).toBe(0);
     // The warehouse: DuckDB with the same rows, its result saved as CSV.
-    const { DuckDBInstance } = await import('@duckdb/node-api');
-    const instance = await DuckDBInstance.create(':memory:');
-    const c = await instance.connect();
-    await c.run(`CREATE TABLE people AS SELECT * FROM '${people}'`);
     const result = join(dir, 'warehouse-result.csv');
-    await c.run(
-      `COPY (${readFileSync(sqlFile, 'utf8')
-        .replace(/^--.*\n/gm, '')
-        .replace(/;\s*$/, '')}) TO '${result}' (HEADER)`,
-    );
-    instance.closeSync();
+    await runAsWarehouse(sqlFile, people, result);
     const released = dpnoise('aggregate', '--aggregated', result, '--plan', plan);
     expect(released.status, released.stderr).toBe(0);
     const rows = parse(released.stdout, { columns: true }) as Record<string, string>[];

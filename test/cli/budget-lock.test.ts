@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runAsWarehouse } from './warehouse.js';
 import { describe, expect, it } from 'vitest';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -128,17 +129,8 @@ describe('dpnoise aggregate --budget, run several times at once', () => {
       sql,
     );
     expect(made.status, made.stderr).toBe(0);
-    const { DuckDBInstance } = await import('@duckdb/node-api');
-    const instance = await DuckDBInstance.create(':memory:');
-    const c = await instance.connect();
-    await c.run(`CREATE TABLE people AS SELECT * FROM '${people}'`);
     const result = join(dir, 'agg-result.csv');
-    await c.run(
-      `COPY (${readFileSync(sql, 'utf8')
-        .replace(/^--.*\n/gm, '')
-        .replace(/;\s*$/, '')}) TO '${result}' (HEADER)`,
-    );
-    instance.closeSync();
+    await runAsWarehouse(sql, people, result);
     const budget = newBudget('1');
     const args = ['aggregate', '--aggregated', result, '--plan', plan, '--budget', budget];
     const { runs } = await together(budget, [args, args, args]);
