@@ -14,8 +14,8 @@ export type Bounds = readonly number[];
 export type Interval = readonly [number, number];
 
 /**
- * Where the rows come from: JavaScript row objects (no engine needed), a file DuckDB reads (CSV,
- * Parquet or NDJSON, by extension), a table (or view) on a DuckDB connection or a PostgreSQL
+ * Where the rows come from: JavaScript row objects (no engine needed), a local file DuckDB reads (CSV,
+ * TSV, Parquet or NDJSON, by extension; .gz allowed), a table (or view) on a DuckDB connection or a PostgreSQL
  * client or pool of the caller's, or a table in the PostgreSQL database of a connection string.
  *
  * @group Aggregates
@@ -49,9 +49,12 @@ export interface AggregateSpec {
   /** The column whose values are the groups (without it, one group, 'all'). */
   groupBy?: string;
   /**
-   * The groups to release (public: declared, never taken from the data). Without them, with
-   * `groupBy`, the groups are selected privately: a group is released when its noisy number of
-   * units passes a threshold, which needs `delta` (docs/aggregates.md, "Partition selection").
+   * The groups to release (public: declared, never taken from the data). When every one is a
+   * number or a text of one (`[1, 2]`, `['1', '2']`) the column's values are matched by value (1.0
+   * and '1' are the group 1), otherwise by text (docs/aggregates.md, "Reading values"). Without
+   * them, with `groupBy`, the groups are selected privately: a group is released when its noisy
+   * number of units passes a threshold, which needs `delta` (docs/aggregates.md, "Partition
+   * selection").
    */
   groups?: readonly (string | number)[];
   /** With `privacyUnit`: the most groups one unit's rows count in (default: every declared group; required when groups are selected). */
@@ -94,9 +97,9 @@ export interface AggregateSpec {
   weights?: 'range' | 'equal';
   /** The noise: 'gaussian' (needs `delta`) or 'laplace'; by default, of those the privacy allows, the one with the smaller predicted error. */
   noise?: 'gaussian' | 'laplace';
-  /** Rows with a NULL, missing or non-numeric value in a column used: 'error' (default) or 'drop'. */
+  /** Rows with a NULL, missing or non-numeric value in a column used, or that a file's reader cannot read: 'error' (default) or 'drop'. */
   invalid?: 'error' | 'drop';
-  /** Also release, with noise, how many values each column clipped (and, with `invalid: 'drop'`, rows dropped), per group. */
+  /** Also release, with noise, how many values each column clipped (and, with `invalid: 'drop'`, how many rows were dropped), per group. */
   diagnostics?: boolean;
   /** The level of the intervals (default 0.95). */
   level?: number;
