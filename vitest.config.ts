@@ -19,6 +19,7 @@ const ONCE = [
   'test/aggregate/boundary.test.ts',
   'test/aggregate/duckdb.test.ts',
   'test/aggregate/postgres.test.ts',
+  'test/aggregate/quantiles.test.ts',
 ];
 
 export default defineConfig({

@@ -88,7 +88,14 @@ function show({ table, unit, level }) {
     ...table.map((line) => {
       const row = document.createElement('tr');
       const name = line.column ? `${line.statistic}(${line.column})` : line.statistic;
-      for (const text of [line.group, name, fmt(line.value), fmt(line.sd), `[${fmt(line.low)}, ${fmt(line.high)}]`]) row.insertCell().textContent = text;
+      for (const text of [
+        line.group,
+        name,
+        fmt(line.value),
+        line.sd === undefined ? `${fmt(line.rankSd)} (rank)` : fmt(line.sd),
+        `[${fmt(line.low)}, ${fmt(line.high)}]`,
+      ])
+        row.insertCell().textContent = text;
       return row;
     }),
   );

@@ -3,7 +3,8 @@
 // estimates use, and the plan compares candidate noises by (docs/aggregates.md, "Intervals").
 import { normalIsf } from '../math/special.js';
 import { wasm } from '../wasm/loader.js';
-import { BRANCHING, DEPTH, type Layout, type Measure } from './layout.js';
+import { DEPTH, type Layout, type Measure } from './layout.js';
+import { rankCritical, type TreeNoise } from './quantiles.js';
 import type { Interval, Spec } from './spec.js';
 
 /** A layout with its noise: each block's sensitivity and standard deviation per coordinate. */
@@ -12,6 +13,8 @@ export interface Noised {
   readonly family: 'gaussian' | 'laplace';
   readonly sensitivity: Float64Array;
   readonly sd: Float64Array;
+  /** The grid the noise is drawn on. */
+  readonly grid: number;
 }
 
 /**
@@ -99,8 +102,10 @@ export function sumNoise(noised: Noised, measure: number, level: number): { sd: 
   return { sd, halfWidth };
 }
 
-/** A quantile's rank sd on a typical path (b_1 = BRANCHING / 2, deeper levels half passed), for the table made before any data is read. */
-const typicalRankNodes = BRANCHING / 4 + ((DEPTH - 1) * (BRANCHING - 1)) / 2;
+/** The noise of a quantile measure's tree: its levels' sds and the grid (quantiles.ts). */
+export function treeNoise(noised: Noised, measure: number): TreeNoise {
+  return { family: noised.family, sd: Array.from({ length: DEPTH }, (_, l) => noised.sd[blockOf(noised.layout, measure, l + 1)]!), grid: noised.grid };
+}
 
 /** The accuracy table's lines, each with what one row can move its statistic by (for scoreOf). */
 function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow: number }> {
@@ -117,9 +122,12 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
   for (const { column, bounds } of spec.mean) {
     add(`mean(${column})`, 'sum', sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!, (bounds[1] - bounds[0]) / 2);
   }
-  for (const { column, bounds } of spec.quantile) {
-    const b = blockOf(layout, measureOf(layout, { kind: 'leaves', column, lower: bounds[0], upper: bounds[1] }), 1);
-    add(`quantile(${column})`, 'rank', sd[b]! * Math.sqrt(typicalRankNodes), 1);
+  for (const { column, bounds, q } of spec.quantile) {
+    const noise = treeNoise(noised, measureOf(layout, { kind: 'leaves', column, lower: bounds[0], upper: bounds[1] }));
+    for (const level of q) {
+      const { rankSd, critical } = rankCritical(noise, level, spec.level);
+      add(`quantile(${column}, ${level})`, 'rank', rankSd, 1, critical);
+    }
   }
   for (const { column, edges } of spec.histogram)
     add(`histogram(${column})`, 'value', sd[blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }))]!, 1);

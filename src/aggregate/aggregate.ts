@@ -51,6 +51,8 @@ export interface AggregateResult extends AggregatePlan {
   readonly rows: readonly Readonly<Record<string, unknown>>[];
   /** The same, one line per statistic (and bin, and quantile), for CSV. */
   readonly table: readonly AggregateLine[];
+  /** What to know of the released figures, from them alone: a quantile whose interval is the whole bounds, say. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -95,8 +97,8 @@ export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: Sample
   const kept = keptGroups(found, plan, rng);
   const groups = Object.freeze(kept.map((g) => found.groups[g]!));
   const noisy = noised(releaseVector(found.totalsOf(kept), kept.length, plan), plan, { rng });
-  const { rows, table } = estimatesOf(noisy, groups, spec, plan);
-  return Object.freeze({ ...planned(spec, plan), groups, rows: Object.freeze(rows), table: Object.freeze(table) });
+  const { rows, table, warnings } = estimatesOf(noisy, groups, spec, plan);
+  return Object.freeze({ ...planned(spec, plan), groups, rows: Object.freeze(rows), table: Object.freeze(table), warnings: Object.freeze(warnings) });
 }
 
 /**

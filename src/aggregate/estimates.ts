@@ -1,8 +1,9 @@
 // From the noisy release vector to the statistics a user reads, each with its noise standard
 // deviation and an interval (docs/aggregates.md, "Intervals"). Everything here post-processes the
 // noisy vector and public parameters: nothing reads the exact totals.
-import { blockOf, blockOfKind, measureOf, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
-import { BRANCHING, clip, DEPTH, LEAVES, type Measure } from './layout.js';
+import { blockOf, blockOfKind, measureOf, sumMeasureOf, sumNoise, treeNoise, widthPerSd } from './accuracy.js';
+import { clip, DEPTH, type Measure } from './layout.js';
+import { quantileEstimate, rankCritical } from './quantiles.js';
 import type { Plan } from './plan.js';
 import type { Spec } from './spec.js';
 
@@ -15,8 +16,10 @@ import type { Spec } from './spec.js';
 export interface Estimate {
   /** The released value. */
   readonly value: number;
-  /** The noise's standard deviation (for a mean, by the delta method; for a quantile, in rows of rank). */
-  readonly sd: number;
+  /** The noise's standard deviation (for a mean, by the delta method); a quantile has none in its value's units (see rankSd). */
+  readonly sd: number | undefined;
+  /** For a quantile: the standard deviation of its rank's error, in rows (the plan's, at the boundary where it is largest). */
+  readonly rankSd?: number;
   /** The interval's lower end. */
   readonly low: number;
   /** The interval's upper end. */
@@ -41,58 +44,13 @@ export interface AggregateLine extends Estimate {
 
 const estimate = (value: number, sd: number, width: number): Estimate => Object.freeze({ value, sd, low: value - width * sd, high: value + width * sd });
 
-/**
- * The value at rank r of a noisy quantile tree (levels 1 to DEPTH), by descent from the root, and
- * how many nodes of each level its path passes (the noisy prefix that stands for its rank).
- */
-function descend(levels: readonly Float64Array[], rank: number, lower: number, upper: number): { value: number; before: number[] } {
-  let node = 0;
-  let remaining = rank;
-  let last = 0;
-  const before: number[] = [];
-  for (const level of levels) {
-    let child = 0;
-    for (; child < BRANCHING - 1; child++) {
-      // Unclamped: a prefix of noisy counts errs by its noise alone (clamping at 0 would bias it up).
-      const c = level[node * BRANCHING + child]!;
-      if (remaining <= c) break;
-      remaining -= c;
-    }
-    before.push(child);
-    node = node * BRANCHING + child;
-    last = level[node]!;
-  }
-  const fraction = last > 0 ? clip(remaining / last, 0, 1) : 0.5;
-  return { value: lower + ((node + fraction) / LEAVES) * (upper - lower), before };
-}
-
-/**
- * A quantile q's estimate, with the sd of its rank error. The value found has noisy rank P (the
- * b_l nodes its path passes at each level l) set equal to q T, T the sum of the first level's
- * BRANCHING nodes; the error q T - P is a sum of node noises, of variance
- * sd^2 ((1 - q)^2 b_1 + q^2 (BRANCHING - b_1) + b_2 + ... + b_DEPTH). The interval is the values
- * found at q T plus or minus `width` of those sds.
- */
-function quantileEstimate(levels: readonly Float64Array[], q: number, lower: number, upper: number, nodeSd: number, width: number): Estimate {
-  const total = Math.max(
-    0,
-    levels[0]!.reduce((a, x) => a + x, 0),
-  );
-  const at = (r: number) => descend(levels, clip(r, 0, total), lower, upper);
-  const found = at(q * total);
-  const [first, ...deeper] = found.before as [number, ...number[]];
-  const variance = (1 - q) ** 2 * first + q * q * (BRANCHING - first) + deeper.reduce((a, b) => a + b, 0);
-  const sd = nodeSd * Math.sqrt(variance);
-  return Object.freeze({ value: found.value, sd, low: at(q * total - width * sd).value, high: at(q * total + width * sd).value });
-}
-
 /** The statistics of a noisy release vector: per group, and as a long table. */
 export function estimatesOf(
   noisy: Float64Array,
   groups: readonly string[],
   spec: Spec,
   plan: Plan,
-): { rows: Record<string, unknown>[]; table: AggregateLine[] } {
+): { rows: Record<string, unknown>[]; table: AggregateLine[]; warnings: string[] } {
   const { layout, offsets, sd } = plan;
   const width = widthPerSd(plan.family, spec.level);
   /** A block's coordinates for group g. */
@@ -103,6 +61,13 @@ export function estimatesOf(
   const countBlock = blockOfKind(layout, 'count');
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
+  const warnings: string[] = [];
+  // Each quantile's tree noise and critical value: the plan's, the same for every group.
+  const trees = spec.quantile.flatMap(({ column, bounds, q }) => {
+    const m = measureOf(plan.layout, { kind: 'leaves', column, lower: bounds[0], upper: bounds[1] });
+    const noise = treeNoise(plan, m);
+    return q.map((level) => ({ column, bounds, level, m, noise, critical: rankCritical(noise, level, spec.level) }));
+  });
   groups.forEach((group, g) => {
     const row: Record<string, unknown> = { group };
     const add = (key: string, statistic: string, column: string | undefined, at: string | undefined, e: Estimate) => {
@@ -135,18 +100,15 @@ export function estimatesOf(
         Object.freeze({ value, sd: meanSd, low: Math.max(lower, value - width * meanSd), high: Math.min(upper, value + width * meanSd) }),
       );
     }
-    for (const { column, bounds, q } of spec.quantile) {
-      const [lower, upper] = bounds;
-      const m = measureOf(layout, { kind: 'leaves', column, lower, upper });
+    for (const { column, bounds, level, m, noise, critical } of trees) {
       const levels = Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(layout, m, l + 1), g));
-      for (const level of q)
-        add(
-          `quantile(${column}, ${level})`,
-          'quantile',
-          column,
-          String(level),
-          quantileEstimate(levels, level, lower, upper, sd[blockOf(layout, m, 1)]!, width),
+      const e = quantileEstimate(levels, level, bounds[0], bounds[1], noise, critical);
+      const name = `quantile(${column}, ${level})`;
+      if (e.wholeBounds)
+        warnings.push(
+          `${name} of group ${JSON.stringify(group)}: no interval narrower than the bounds holds at level ${spec.level} (too few rows for the noise).`,
         );
+      add(name, 'quantile', column, String(level), Object.freeze({ value: e.value, sd: undefined, rankSd: e.rankSd, low: e.low, high: e.high }));
     }
     for (const { column, edges } of spec.histogram) {
       const b = blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }));
@@ -166,5 +128,5 @@ export function estimatesOf(
     });
     rows.push(Object.freeze(row));
   });
-  return { rows, table };
+  return { rows, table, warnings };
 }

@@ -97,7 +97,7 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
       offsets.push(length);
       length += size;
     }
-    return Object.freeze({ layout, family, mechanism, privacy, threshold, sensitivity, sd, offsets, length });
+    return Object.freeze({ layout, family, mechanism, privacy, threshold, sensitivity, sd, grid: mechanism.grid!, offsets, length });
   }
   throw new Error('dpnoise: internal error: no per-group budget meets the privacy asked for.');
 }

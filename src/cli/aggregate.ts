@@ -67,9 +67,11 @@ result as CSV; --aggregated result.csv --plan plan.json then adds the noise. A r
 another plan, or a plan file edited since, is refused before anything is spent. The BigQuery and
 Spark SQL renderings are checked against golden files, not against the live services.
 
-Output: CSV (group, statistic, column, at, value, sd, low, high), or JSON with --format json, to
---output or standard output, written once the release is complete. A summary on standard error
-gives the privacy unit, the privacy spent and the accuracy table.`;
+Output: CSV (group, statistic, column, at, value, sd, low, high, rank_sd: a quantile has no sd in
+its value's units, rank_sd is its rank's, in rows), or JSON with --format json, to --output or
+standard output, written once the release is complete. A summary on standard error gives the
+privacy unit, the privacy spent, the accuracy table and the warnings (a quantile whose interval is
+the whole bounds).`;
 
 export const BUDGET_HELP = `Usage: dpnoise budget --epsilon E [--delta D] --output budget.json
        dpnoise budget --show budget.json
@@ -155,11 +157,14 @@ function accuracyTable(plan: AggregatePlan): string {
   return [`  ${'statistic'.padEnd(28)} ${'noise'.padEnd(9)} ${'sd'.padStart(12)} ${`+-${Math.round(plan.level * 100)}%`.padStart(14)}`, ...lines].join('\n');
 }
 
+/** A number for a CSV cell; an empty cell where there is none (a quantile's sd, in its value's units). */
+const cell = (x: number | undefined) => (x === undefined ? '' : String(x));
+
 function csvOf(result: AggregateResult): string {
   const lines = result.table.map((l) =>
-    csvLine([l.group, l.statistic, l.column ?? '', l.at ?? '', String(l.value), String(l.sd), String(l.low), String(l.high)]),
+    csvLine([l.group, l.statistic, l.column ?? '', l.at ?? '', String(l.value), cell(l.sd), String(l.low), String(l.high), cell(l.rankSd)]),
   );
-  return csvLine(['group', 'statistic', 'column', 'at', 'value', 'sd', 'low', 'high']) + lines.join('');
+  return csvLine(['group', 'statistic', 'column', 'at', 'value', 'sd', 'low', 'high', 'rank_sd']) + lines.join('');
 }
 
 /**
@@ -196,7 +201,7 @@ function aligned(result: AggregateResult): string {
       l.group,
       `${l.statistic}${l.column === undefined ? '' : `(${l.column}${l.at === undefined ? '' : `, ${l.at}`})`}`,
       fmt(l.value),
-      fmt(l.sd),
+      l.sd === undefined ? `${fmt(l.rankSd!)} (rank)` : fmt(l.sd),
       `[${fmt(l.low)}, ${fmt(l.high)}]`,
     ]),
   ];
@@ -320,7 +325,7 @@ export async function aggregateCommand(args: string[]): Promise<void> {
   await save(output, text);
   const spent = budget.spent;
   process.stderr.write(
-    `dpnoise: protects ${result.unit}; spent epsilon ${fmt(spent.epsilon)}${spent.delta === undefined ? '' : ` at delta ${spent.delta}`} of ${budget.total.epsilon}.\n${accuracyTable(result)}\n`,
+    `dpnoise: protects ${result.unit}; spent epsilon ${fmt(spent.epsilon)}${spent.delta === undefined ? '' : ` at delta ${spent.delta}`} of ${budget.total.epsilon}.\n${accuracyTable(result)}\n${result.warnings.map((w) => `dpnoise: warning: ${w}\n`).join('')}`,
   );
 }
 

@@ -1,0 +1,269 @@
+// A group's quantiles from its noisy quantile tree (docs/aggregates.md, "Quantiles"): the tree's
+// three levels (16, 256 and 4096 nodes over [L, U], each level a block of the release vector)
+// made consistent by least squares, the estimate read off their monotone cumulative counts, and
+// an interval that holds at its level whatever the data, built from the tree's raw cumulative
+// counts against a critical value fixed by the plan. Everything here post-processes the noisy
+// tree and public parameters.
+import { wasm } from '../wasm/loader.js';
+import { BRANCHING, DEPTH, LEAVES } from './layout.js';
+
+/** The noise of a quantile tree's levels, as the plan fixes it. */
+export interface TreeNoise {
+  readonly family: 'gaussian' | 'laplace';
+  /** Each level's noise standard deviation (per node), levels 1 to DEPTH. */
+  readonly sd: readonly number[];
+  /** The grid the noise is drawn on (value units per step). */
+  readonly grid: number;
+}
+
+/** A quantile's estimate: its value, its interval, and its rank error's sd (in rows). */
+export interface QuantileEstimate {
+  readonly value: number;
+  readonly low: number;
+  readonly high: number;
+  /** The sd of the noisy rank error at the boundary where it is largest: the plan's, the same for every run. */
+  readonly rankSd: number;
+  /** Whether the interval is the whole bounds (the group is too small for any narrower one at this level). */
+  readonly wholeBounds: boolean;
+}
+
+/**
+ * The leaves of the tree made consistent (each node the sum of its children) by generalized least
+ * squares with each level's noise variance: up the tree, each node's estimate combines its own
+ * count and its children's sum, weighted by their variances; down it, each node's children share
+ * the difference between it and their sum equally (they have equal variances). This is the
+ * best linear unbiased estimate for a tree with independent noise (Hay, Rastogi, Miklau & Suciu
+ * 2010, with per-level variances).
+ */
+export function consistentLeaves(levels: readonly Float64Array[], variances: readonly number[]): Float64Array {
+  // Up: estimates z and their variances, level by level from the leaves.
+  const up: Float64Array[] = [];
+  let below = Float64Array.from(levels[DEPTH - 1]!);
+  let belowVariance = variances[DEPTH - 1]!;
+  up[DEPTH - 1] = below;
+  for (let l = DEPTH - 2; l >= 0; l--) {
+    const own = levels[l]!;
+    const ownWeight = 1 / variances[l]!;
+    const childrenWeight = 1 / (BRANCHING * belowVariance);
+    const z = new Float64Array(own.length);
+    for (let i = 0; i < own.length; i++) {
+      let children = 0;
+      for (let c = 0; c < BRANCHING; c++) children += below[i * BRANCHING + c]!;
+      z[i] = (own[i]! * ownWeight + children * childrenWeight) / (ownWeight + childrenWeight);
+    }
+    up[l] = z;
+    below = z;
+    belowVariance = 1 / (ownWeight + childrenWeight);
+  }
+  // Down: the top level stands; each level's children are moved to sum to their parent.
+  let parents = up[0]!;
+  for (let l = 1; l < DEPTH; l++) {
+    const z = Float64Array.from(up[l]!);
+    for (let i = 0; i < parents.length; i++) {
+      let children = 0;
+      for (let c = 0; c < BRANCHING; c++) children += z[i * BRANCHING + c]!;
+      const share = (parents[i]! - children) / BRANCHING;
+      for (let c = 0; c < BRANCHING; c++) z[i * BRANCHING + c]! += share;
+    }
+    parents = z;
+  }
+  return parents;
+}
+
+/**
+ * The cumulative counts of `leaves` (at boundaries 0 to LEAVES) made monotone by isotonic
+ * regression (the pool-adjacent-violators algorithm: the closest non-decreasing sequence in least
+ * squares), with the first held at 0 and the last at the total, and clamped to [0, total].
+ */
+export function monotone(leaves: Float64Array): Float64Array {
+  const prefix = new Float64Array(LEAVES + 1);
+  for (let k = 0; k < LEAVES; k++) prefix[k + 1] = prefix[k]! + leaves[k]!;
+  const total = prefix[LEAVES]!;
+  // Blocks of pooled values on a stack: mean, weight (Infinity for a pinned end) and length.
+  const blocks: Array<{ mean: number; weight: number; length: number }> = [];
+  for (let k = 0; k <= LEAVES; k++) {
+    const pinned = k === 0 || k === LEAVES;
+    let block = { mean: k === 0 ? 0 : prefix[k]!, weight: pinned ? Infinity : 1, length: 1 };
+    while (blocks.length > 0 && blocks.at(-1)!.mean > block.mean) {
+      const before = blocks.pop()!;
+      const weight = before.weight + block.weight;
+      const mean =
+        before.weight === Infinity ? before.mean : block.weight === Infinity ? block.mean : (before.mean * before.weight + block.mean * block.weight) / weight;
+      block = { mean, weight, length: before.length + block.length };
+    }
+    blocks.push(block);
+  }
+  const out = new Float64Array(LEAVES + 1);
+  let k = 0;
+  for (const { mean, length } of blocks) out.fill(Math.min(Math.max(0, total), Math.max(0, mean)), k, (k += length));
+  return out;
+}
+
+/**
+ * The raw noisy counts of the leaves below each boundary k (0 to LEAVES): per boundary, the
+ * fewest nodes that cover those leaves (whole nodes of level 1, then of level 2 under the next
+ * level-1 node, then leaves), summed from each level's running sums.
+ */
+function rawPrefixes(levels: readonly Float64Array[]): Float64Array {
+  const running = levels.map((level) => {
+    const sums = new Float64Array(level.length + 1);
+    for (let i = 0; i < level.length; i++) sums[i + 1] = sums[i]! + level[i]!;
+    return sums;
+  });
+  const spans = Array.from({ length: DEPTH }, (_, l) => BRANCHING ** (DEPTH - 1 - l)); // leaves per node of each level
+  const out = new Float64Array(LEAVES + 1);
+  for (let k = 0; k <= LEAVES; k++) {
+    let total = 0;
+    let first = 0; // the first node of this level under the path
+    let rest = k;
+    for (let l = 0; l < DEPTH && rest > 0; l++) {
+      const span = spans[l]!;
+      const whole = Math.floor(rest / span);
+      total += running[l]![first + whole]! - running[l]![first]!;
+      rest -= whole * span;
+      first = (first + whole) * BRANCHING;
+    }
+    out[k] = total;
+  }
+  return out;
+}
+
+/**
+ * The terms of the rank error E_k = (noisy count below boundary k) - q (noisy total), minus its
+ * exact value, at its largest: b_1 nodes of level 1 with coefficient 1 - q, 16 - b_1 with -q, and
+ * 15 nodes of each deeper level with 1 (a boundary's path passes at most 15 nodes there). Per
+ * b_1, a list of [coefficient, level, how many].
+ */
+function worstTerms(q: number): Array<Array<[number, number, number]>> {
+  return Array.from({ length: BRANCHING + 1 }, (_, b1) => [
+    [1 - q, 0, b1],
+    [q, 0, BRANCHING - b1], // -q: the noises are symmetric
+    ...Array.from({ length: DEPTH - 1 }, (_, l): [number, number, number] => [1, l + 1, BRANCHING - 1]),
+  ]);
+}
+
+/** log E[e^(s Y)] of discrete Laplace noise Y, P(Y = y) proportional to e^(-|y| / t), for |s| < 1 / t. */
+function discreteLaplaceLogMgf(s: number, t: number): number {
+  const { exp, log } = wasm();
+  const p = exp(-1 / t);
+  return 2 * log(1 - p) - log(1 - p * exp(s)) - log(1 - p * exp(-s));
+}
+
+/** The least c whose Chernoff bound min over lambda of e^(-lambda c) E[e^(lambda E)] is at most `tail`, for a Laplace rank error E. */
+function laplaceCritical(terms: Array<[number, number, number]>, noise: TreeNoise, tail: number): number {
+  const { log } = wasm();
+  // A node of level l is g Y, Y discrete Laplace of t = scale / g steps, scale = sd / sqrt 2.
+  const steps = noise.sd.map((sd) => sd / Math.SQRT2 / noise.grid);
+  const limit = Math.min(...terms.filter(([, , n]) => n > 0).map(([a, l]) => 1 / (a * steps[l]! * noise.grid))); // lambda's domain
+  const logMgf = (lambda: number) => terms.reduce((sum, [a, l, n]) => sum + n * discreteLaplaceLogMgf(lambda * a * noise.grid, steps[l]!), 0);
+  const bound = (c: number) => {
+    // The exponent is convex in lambda: a golden-section search on (0, limit).
+    let low = 0;
+    let high = limit * (1 - 2 ** -20);
+    const f = (lambda: number) => -lambda * c + logMgf(lambda);
+    for (let i = 0; i < 100; i++) {
+      const a = high - (high - low) / 1.618033988749895;
+      const b = low + (high - low) / 1.618033988749895;
+      if (f(a) < f(b)) high = b;
+      else low = a;
+    }
+    return f((low + high) / 2);
+  };
+  const target = log(tail);
+  let low = 0;
+  let high = 1;
+  while (bound(high) > target) high *= 2;
+  while (high - low > high * 2 ** -30) {
+    const middle = (low + high) / 2;
+    if (bound(middle) > target) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
+/**
+ * The rank error's critical value c, with P(E_k > c) <= (1 - level) / 2 at every boundary k, and
+ * the largest rank sd. Gaussian: discrete Gaussian noise of parameter sigma is sigma^2-subgaussian
+ * (Canonne, Kamath & Steinke 2020), so E_k is V-subgaussian with V the sum of its terms' a^2
+ * sigma^2, and c = sqrt(2 V ln(2 / (1 - level))). Laplace: the Chernoff bound with discrete
+ * Laplace noise's own moment generating function. Both at the boundary where they are largest.
+ */
+export function rankCritical(noise: TreeNoise, q: number, level: number): { rankSd: number; critical: number } {
+  const { log } = wasm();
+  const tail = (1 - level) / 2;
+  let critical = 0;
+  let variance = 0;
+  for (const terms of worstTerms(q)) {
+    const v = terms.reduce((sum, [a, l, n]) => sum + n * (a * noise.sd[l]!) ** 2, 0);
+    variance = Math.max(variance, v);
+    critical = Math.max(critical, noise.family === 'gaussian' ? Math.sqrt(2 * v * -log(tail)) : laplaceCritical(terms, noise, tail));
+  }
+  // Rounded up: a hair wider is the safe side.
+  return { rankSd: Math.sqrt(variance), critical: critical * (1 + 2 ** -30) };
+}
+
+/**
+ * Quantile q of a group from its noisy tree (`levels`, 1 to DEPTH) over [lower, upper], with its
+ * interval at the plan's critical value (rankCritical).
+ *
+ * The estimate: the consistent leaves' cumulative counts P_k (k = 0 to LEAVES), made monotone (a
+ * running maximum) and kept within [0, T], T their total; the value where they reach q T, by
+ * linear interpolation within its leaf. No estimate without a positive T: then the middle of the
+ * bounds.
+ *
+ * The interval, from the raw cumulative counts R_k and total T' (independent noise, the fewest
+ * nodes per boundary): with S_k = R_k - q T', its upper end is the lowest boundary above which
+ * every S_k >= c, its lower end the highest below which every S_k <= -c, and a bound where there
+ * is none. Let k* be the first boundary with at least q n values below it (n the group's values),
+ * so the quantile lies in leaf k* - 1. The upper end falls below the quantile only if S at
+ * boundary k* - 1, where fewer than q n values lie below, reaches c: its noise exceeds c, with
+ * probability at most (1 - level) / 2. Likewise the lower end. Both ends are leaf boundaries, so
+ * the whole leaf of an atom stays inside.
+ */
+export function quantileEstimate(
+  levels: readonly Float64Array[],
+  q: number,
+  lower: number,
+  upper: number,
+  noise: TreeNoise,
+  critical: { rankSd: number; critical: number },
+): QuantileEstimate {
+  const at = (k: number) => lower + (k / LEAVES) * (upper - lower);
+  // The interval, from the raw counts.
+  const raw = rawPrefixes(levels);
+  const s = raw.map((x) => x - q * raw[LEAVES]!);
+  const c = critical.critical;
+  // The leaves not ruled out: leaf j is ruled out when S at its lower boundary is at least c (the
+  // quantile lies below it) or S at its upper boundary at most -c (it lies above).
+  let low = -1;
+  let high = -1;
+  for (let j = 0; j < LEAVES; j++) {
+    if (s[j]! < c && s[j + 1]! > -c) {
+      if (low < 0) low = j;
+      high = j + 1;
+    }
+  }
+  if (low < 0) [low, high] = [0, LEAVES];
+  // The estimate, from the consistent counts' cumulative sums made monotone.
+  const cumulative = monotone(
+    consistentLeaves(
+      levels,
+      noise.sd.map((sd) => sd * sd),
+    ),
+  );
+  const sum = cumulative[LEAVES]!;
+  let value = (lower + upper) / 2;
+  if (sum > 0) {
+    const target = q * sum;
+    const k = cumulative.findIndex((x) => x >= target); // >= 1: cumulative[0] = 0 < target
+    value = at(k - 1) + ((target - cumulative[k - 1]!) / (cumulative[k]! - cumulative[k - 1]!)) * (at(k) - at(k - 1));
+  }
+  const [l, h] = [at(low), at(high)];
+  return Object.freeze({
+    value: Math.min(h, Math.max(l, value)),
+    low: l,
+    high: h,
+    rankSd: critical.rankSd,
+    wholeBounds: low === 0 && high === LEAVES,
+  });
+}
