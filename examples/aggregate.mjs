@@ -24,11 +24,14 @@ for (const a of plan.accuracy) console.log(`  ${a.statistic.padEnd(18)} ${a.mech
 
 const r = await aggregate(budget, privacy, { ...spec, invalid: 'error' });
 const fmt = (x) => x.toFixed(2).padStart(9);
-console.log('\ngroup  statistic              released     sd       95% interval');
+console.log('\ngroup  statistic              released     sd               95% interval');
 for (const line of r.table) {
   const name = `${line.statistic}${line.column ? `(${line.column}${line.at ? `, ${line.at}` : ''})` : ''}`;
-  console.log(`${line.group.padEnd(6)} ${name.padEnd(22)} ${fmt(line.value)} ${fmt(line.sd)}   [${fmt(line.low)}, ${fmt(line.high)}]`);
+  // A quantile's sd is of its rank, in rows.
+  const sd = line.sd === undefined ? `${fmt(line.rankSd)} (rank)` : `${fmt(line.sd)}       `;
+  console.log(`${line.group.padEnd(6)} ${name.padEnd(22)} ${fmt(line.value)} ${sd}   [${fmt(line.low)}, ${fmt(line.high)}]`);
 }
+for (const warning of r.warnings) console.log(`warning: ${warning}`);
 console.log(`\nSpent epsilon ${budget.spent.epsilon.toFixed(4)} of ${budget.total.epsilon} (delta ${budget.total.delta}).`);
 
 await aggregate(budget, { epsilon: 0.9, delta: 1e-6 }, spec);

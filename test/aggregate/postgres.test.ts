@@ -172,7 +172,7 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     const r = spawnSync(process.execPath, [cli, 'aggregate', ...args, '--epsilon', '1', '--delta', '1e-6'], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toBe('group,statistic,column,at,value,sd,low,high');
+    expect(lines[0]).toBe('group,statistic,column,at,value,sd,low,high,rank_sd');
     expect(lines.length).toBe(1 + 3 * 2);
   });
 

@@ -46,6 +46,10 @@ describe('dpnoise aggregate', () => {
     const count = rows[0]!;
     expect(Math.abs(Number(count.value) - 1500)).toBeLessThan(6 * Number(count.sd));
     expect(Number(count.low)).toBeLessThan(Number(count.value));
+    expect(count.rank_sd).toBe('');
+    // A quantile's sd is of its rank, in its own column; none in its value's units.
+    const quantile = rows.find((x) => x.statistic === 'quantile')!;
+    expect([quantile.sd, Number(quantile.rank_sd) > 0]).toEqual(['', true]);
     expect(r.stderr).toMatch(/protects each person_id \(at most 3 rows in each of at most 2 groups\); spent epsilon 1 at delta 0.000001 of 1/);
     expect(r.stderr).toMatch(/mean\(age\).*\(of its sum: divide by the count\)/);
   });
@@ -191,6 +195,6 @@ describe('dpnoise aggregate', () => {
       '1e-6',
     );
     expect(selected.status, selected.stderr).toBe(0);
-    expect(selected.stdout).toMatch(/^group,statistic,column,at,value,sd,low,high\nnorth,count,,,[\s\S]*\nsouth,count,/);
+    expect(selected.stdout).toMatch(/^group,statistic,column,at,value,sd,low,high,rank_sd\nnorth,count,,,[\s\S]*\nsouth,count,/);
   });
 });
