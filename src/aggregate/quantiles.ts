@@ -95,7 +95,10 @@ export function monotone(leaves: Float64Array): Float64Array {
   }
   const out = new Float64Array(LEAVES + 1);
   let k = 0;
-  for (const { mean, length } of blocks) out.fill(Math.min(Math.max(0, total), Math.max(0, mean)), k, (k += length));
+  for (const { mean, length } of blocks) {
+    out.fill(Math.min(Math.max(0, total), Math.max(0, mean)), k, k + length);
+    k += length;
+  }
   return out;
 }
 
