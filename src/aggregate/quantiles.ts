@@ -164,7 +164,7 @@ function laplaceCritical(terms: Array<[number, number, number]>, noise: TreeNois
     let low = 0;
     let high = limit * (1 - 2 ** -20);
     const f = (lambda: number) => -lambda * c + logMgf(lambda);
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 64; i++) {
       const a = high - (high - low) / 1.618033988749895;
       const b = low + (high - low) / 1.618033988749895;
       if (f(a) < f(b)) high = b;
@@ -192,6 +192,22 @@ function laplaceCritical(terms: Array<[number, number, number]>, noise: TreeNois
  * Laplace noise's own moment generating function. Both at the boundary where they are largest.
  */
 export function rankCritical(noise: TreeNoise, q: number, level: number): { rankSd: number; critical: number } {
+  // The plan, its accuracy table and every group's estimates ask for the same few: kept.
+  const key = JSON.stringify([noise.family, noise.sd, noise.grid, q, level]);
+  let found = criticals.get(key);
+  if (found === undefined) {
+    found = Object.freeze(criticalOf(noise, q, level));
+    if (criticals.size >= 256) criticals.clear();
+    criticals.set(key, found);
+  }
+  return found;
+}
+
+/** rankCritical's values, by their inputs. */
+const criticals = new Map<string, { rankSd: number; critical: number }>();
+
+/** rankCritical, computed. */
+function criticalOf(noise: TreeNoise, q: number, level: number): { rankSd: number; critical: number } {
   const { log } = wasm();
   const tail = (1 - level) / 2;
   let critical = 0;
