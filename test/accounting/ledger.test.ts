@@ -77,6 +77,31 @@ describe('createBudget', () => {
     expect(() => restoreBudget({ ...json, releases: [{ type: 'mystery' }] })).toThrow(/type/);
     expect(() => restoreBudget({ ...json, releases: 'none' })).toThrow(TypeError);
   });
+
+  it("reads its record as strictly as a DpEvent: every field in the range dpnoise writes, a close event's parts agreeing (the review's edits)", () => {
+    const budget = createBudget({ epsilon: 5, delta: 1e-6 });
+    budget.spend(gaussianMechanism({ epsilon: 2, delta: 1e-6, sensitivity: [1, 1] }).privacy); // grid mode: a 'close' event
+    const json = JSON.parse(JSON.stringify(budget)) as BudgetJson;
+    const release = json.releases[0]!;
+    expect(release.type).toBe('close');
+    expect(restoreBudget(json).spent.epsilon).toBeGreaterThan(1.9);
+    const edited = (record: unknown) => () => restoreBudget({ ...json, releases: [record] } as never);
+    const refused: Array<[string, unknown]> = [
+      ['a Poisson rate of 0', { type: 'poisson', rate: 0, event: release }],
+      ['a Poisson rate of 7', { type: 'poisson', rate: 7, event: release }],
+      ['a close event of another Gaussian', { type: 'close', slack: 0, event: { type: 'gaussian', mu: 1e-9 }, fallback: release }],
+      ['a close event with no slack', { ...release, slack: 0 }],
+      ["a close event whose Gaussian is not its fallback's", { ...release, event: { type: 'gaussian', mu: 1e-9 } }],
+      ['a discrete Gaussian of sensitivity 0.5', { type: 'discrete-gaussian', variance: 100, sensitivity: 0.5 }],
+      ['allocation steps of 0.5', { type: 'allocation', steps: 0.5, event: release }],
+      ['allocation steps of 1e300', { type: 'allocation', steps: 1e300, event: release }],
+      ['a sample of 5 from a population of 0', { type: 'without-replacement', size: 5, population: 0, event: release }],
+      ['a sample of 5 from a population of 3', { type: 'without-replacement', size: 5, population: 3, event: release }],
+      ['a thresholded delta of 5', { type: 'thresholded', delta: 5, event: release }],
+      ['a Gaussian of distance 0', { type: 'gaussian', mu: 0 }],
+    ];
+    for (const [what, record] of refused) expect(edited(record), what).toThrow(TypeError);
+  });
 });
 
 describe('restoreBudgetWith (a budget file written as it is charged)', () => {
