@@ -100,11 +100,16 @@ function batchSums(params, train, batch, clipNorms, rule, noise, largest) {
   return clipped.sums;
 }
 
-/** Poisson sampling: each training example in the batch with probability `rate`, from the CSPRNG. */
-function poissonBatch(n, rate) {
+/**
+ * Poisson sampling: each training example in the batch with probability floor(rate 2^32) / 2^32,
+ * at most the rate the accountant is given (words below rate 2^32, unrounded, could be one more),
+ * from the CSPRNG.
+ */
+export function poissonBatch(n, rate) {
   const words = crypto.getRandomValues(new Uint32Array(n));
+  const below = Math.floor(rate * 2 ** 32);
   const chosen = [];
-  for (let i = 0; i < n; i++) if (words[i] < rate * 2 ** 32) chosen.push(i);
+  for (let i = 0; i < n; i++) if (words[i] < below) chosen.push(i);
   return chosen;
 }
 
@@ -155,9 +160,13 @@ export function train({ data, plan, rule, clipNorms, rate, steps, learningRate =
       const sums = batchSums(params, data.train, batch, clipNorms, rule, plan.noise, largest);
       let offset = 0;
       params.forEach((p, l) => {
-        const layerNoise = tf.tensor(Float32Array.from(noise.subarray(offset, offset + LAYER_SIZES[l])), p.shape);
+        // The noise is added to the clipped sum in float64 and only the noisy sum is rounded to
+        // float32: noise rounded to float32 first, then added there, would leave a lattice in the
+        // low bits that can tell neighbouring batches apart (as Mironov's do).
+        const sum = sums[l].dataSync();
+        const noisy = Float32Array.from(sum, (x, i) => x + noise[offset + i]);
         offset += LAYER_SIZES[l];
-        p.assign(p.sub(sums[l].add(layerNoise).mul(learningRate / expectedBatch)));
+        p.assign(p.sub(tf.tensor(noisy, p.shape).mul(learningRate / expectedBatch)));
       });
     });
     bar.update(step + 1, steps);

@@ -18,6 +18,21 @@ describe('examples', () => {
 });
 
 describe('DP-SGD on the digits (examples/dpsgd-digits.mjs), shortened', () => {
+  it('samples a record with probability at most the rate the accountant is given', async () => {
+    const example = await import(new URL('dpsgd-digits.mjs', dir).href);
+    // The word floor(rate 2^32) itself, below rate 2^32 when that is not whole, must not take the record.
+    const rate = 0.01;
+    const word = Math.floor(rate * 2 ** 32);
+    expect(word).toBeLessThan(rate * 2 ** 32);
+    const real = crypto.getRandomValues.bind(crypto);
+    crypto.getRandomValues = ((array: Uint32Array) => array.fill(word)) as typeof crypto.getRandomValues;
+    try {
+      expect(example.poissonBatch(5, rate)).toEqual([]);
+    } finally {
+      crypto.getRandomValues = real;
+    }
+  });
+
   it('each rule clips to its norms, draws its scales and spends at most the budget', async () => {
     const example = await import(new URL('dpsgd-digits.mjs', dir).href);
     const { epsilon, delta, rate, clipNorms } = example.SETTINGS;
