@@ -72,8 +72,15 @@ function logDeltaSlopeEps(mu: f64, eps: f64, logDelta: f64): f64 {
 }
 
 const MAX_ITERATIONS = 200;
+/**
+ * The most halvings or doublings a bracket or a safe-side move takes: a double's exponent spans
+ * 2098 binary orders (2^-1074 to 2^1024), so more can only mean that the search cannot end; the
+ * search then returns its safe side (a closed-form bound) instead of looping.
+ */
+const MAX_STEPS = 2100;
 const ULP: f64 = 2.220446049250313e-16; // 2^-52
 const TWO_M50: f64 = 8.881784197001252e-16; // 2^-50
+const TWO_M40: f64 = 9.094947017729282e-13; // 2^-40
 
 /**
  * mu0(eps, delta): the largest mu with delta(eps; mu) <= delta, for eps >= 0 and 0 < delta < 1.
@@ -86,9 +93,13 @@ export function gaussianMu(eps: f64, delta: f64): f64 {
   // Lower end: delta(eps; mu) <= Q(a) and delta(eps; mu) <= delta(0; mu) <= mu / sqrt(2 pi).
   const z = normalIsf(delta);
   let lo = Math.max(Math.sqrt(z * z + 2.0 * eps) - z, SQRT_2PI * delta);
-  while (gaussianLogDelta(lo, eps) > target) lo *= 0.5;
+  for (let i = 0; gaussianLogDelta(lo, eps) > target; i++) {
+    if (i == MAX_STEPS) return muBound(eps, delta);
+    lo *= 0.5;
+  }
   let hi = lo * 2.0;
-  while (gaussianLogDelta(hi, eps) <= target) {
+  for (let i = 0; gaussianLogDelta(hi, eps) <= target; i++) {
+    if (i == MAX_STEPS) return safeBelow(lo, eps, delta);
     lo = hi;
     hi *= 2.0;
   }
@@ -121,12 +132,31 @@ export function gaussianMu(eps: f64, delta: f64): f64 {
   return 4e-15 * Math.max(1.0, -Math.log(delta)) + TWO_M50 * (a + 1.0) * (eps / mu + 0.5 * mu);
 }
 
-/** Moves mu down, geometrically, until gaussianDelta(mu, eps) <= delta with the margin. */
+/**
+ * A mu whose delta(eps; mu) is at most delta in closed form, a little below the largest: with
+ * z = Q^-1(delta), mu = sqrt(z^2 + 2 eps) - z makes a = eps/mu - mu/2 = z, and delta(eps; mu) <=
+ * Q(a) = delta; rounded well down past normalIsf's few ulp.
+ */
+function muBound(eps: f64, delta: f64): f64 {
+  const z = normalIsf(delta);
+  return Math.max(0.0, (Math.sqrt(z * z + 2.0 * eps) - z) * (1.0 - TWO_M40));
+}
+
+/** An eps whose delta(eps; mu) is at most delta in closed form: a = eps/mu - mu/2 >= Q^-1(delta) makes delta(eps; mu) <= Q(a) <= delta; rounded well up. */
+function epsBound(mu: f64, delta: f64): f64 {
+  return Math.max(0.0, mu * (normalIsf(delta) + 0.5 * mu) * (1.0 + TWO_M40));
+}
+
+/**
+ * Moves mu down, geometrically, until gaussianDelta(mu, eps) <= delta with the margin; the closed
+ * form's bound (muBound) if that takes more than MAX_STEPS (the margin cannot be certified there).
+ */
 function safeBelow(mu: f64, eps: f64, delta: f64): f64 {
   let shrink = ULP;
-  while (gaussianDelta(mu, eps) > delta * (1.0 - deltaError(mu, eps, delta))) {
+  for (let i = 0; gaussianDelta(mu, eps) > delta * (1.0 - deltaError(mu, eps, delta)); i++) {
+    if (i == MAX_STEPS) return Math.min(mu, muBound(eps, delta));
     mu *= 1.0 - shrink;
-    shrink *= 2.0;
+    shrink = Math.min(0.5, 2.0 * shrink);
   }
   return mu;
 }
@@ -141,7 +171,10 @@ export function gaussianEpsilon(mu: f64, delta: f64): f64 {
   // Upper end: delta(eps; mu) <= Q(a) <= delta once a = eps/mu - mu/2 >= Q^-1(delta).
   let hi = mu * (normalIsf(delta) + 0.5 * mu);
   if (!(hi > 0.0)) hi = mu;
-  while (gaussianLogDelta(mu, hi) > target) hi *= 2.0;
+  for (let i = 0; gaussianLogDelta(mu, hi) > target; i++) {
+    if (i == MAX_STEPS) return Infinity; // no eps found: no privacy claimed
+    hi *= 2.0;
+  }
   let lo: f64 = 0.0;
   let eps = 0.5 * hi;
   for (let i = 0; i < MAX_ITERATIONS; i++) {
@@ -158,11 +191,18 @@ export function gaussianEpsilon(mu: f64, delta: f64): f64 {
   return safeAbove(Math.max(eps, lo), mu, delta);
 }
 
-/** Moves eps up, geometrically, until gaussianDelta(mu, eps) <= delta with the margin. */
+/**
+ * Moves eps up, geometrically, until gaussianDelta(mu, eps) <= delta with the margin; the closed
+ * form's bound (epsBound) if that takes more than MAX_STEPS. The step from eps = 0 is a fraction of
+ * mu, eps's own scale (eps / mu is what delta depends on): a fixed step of 2^-104 took eps from
+ * 3.4e-49 to 4.9e-32 at mu = 1e-50, where the margin, which grows with eps / mu, can never hold, and
+ * the loop never ended.
+ */
 function safeAbove(eps: f64, mu: f64, delta: f64): f64 {
   let grow = ULP;
-  while (gaussianDelta(mu, eps) > delta * (1.0 - deltaError(mu, eps, delta))) {
-    eps = eps * (1.0 + grow) + grow * ULP;
+  for (let i = 0; gaussianDelta(mu, eps) > delta * (1.0 - deltaError(mu, eps, delta)); i++) {
+    if (i == MAX_STEPS) return Math.max(eps, epsBound(mu, delta));
+    eps = eps * (1.0 + grow) + grow * ULP * mu;
     grow *= 2.0;
   }
   return eps;
