@@ -102,14 +102,18 @@ describe('gaussianPrivacy', () => {
 describe('gaussianPrivacy at the extremes (a search that never ended, issue 47)', () => {
   const { cases } = fixture<{ cases: { mu: number; delta: number; epsilon: number }[] }>('extreme-gaussian.json');
 
-  it.each(cases)('mu $mu at delta $delta: at least the exact epsilon (mpmath, 800 digits), within 1e-9 of it', ({ mu, delta, epsilon }) => {
-    // Sensitivities and scales stay within [2^-400, 2^400]: the smallest distances from a sensitivity of 1e-120.
-    const privacy = mu >= 1e-100 ? gaussianPrivacy({ scales: [1], sensitivity: [mu] }) : gaussianPrivacy({ scales: [1e-120 / mu], sensitivity: [1e-120] });
-    const got = privacy.epsilon(delta);
-    expect(got).toBeGreaterThanOrEqual(epsilon);
-    expect(got).toBeLessThanOrEqual(epsilon * (1 + 1e-9) + 5e-324);
-    expect(privacy.delta(got)).toBeLessThanOrEqual(delta);
-  }, 10_000);
+  it.each(cases)(
+    'mu $mu at delta $delta: at least the exact epsilon (mpmath, 800 digits), within 1e-9 of it',
+    ({ mu, delta, epsilon }) => {
+      // Sensitivities and scales stay within [2^-400, 2^400]: the smallest distances from a sensitivity of 1e-120.
+      const privacy = mu >= 1e-100 ? gaussianPrivacy({ scales: [1], sensitivity: [mu] }) : gaussianPrivacy({ scales: [1e-120 / mu], sensitivity: [1e-120] });
+      const got = privacy.epsilon(delta);
+      expect(got).toBeGreaterThanOrEqual(epsilon);
+      expect(got).toBeLessThanOrEqual(epsilon * (1 + 1e-9) + 5e-324);
+      expect(privacy.delta(got)).toBeLessThanOrEqual(delta);
+    },
+    10_000,
+  );
 });
 
 describe('compose', () => {
