@@ -42,7 +42,11 @@ export function zcdpEpsilon(rho: f64, delta: f64): f64 {
   if (zcdpDelta(rho, 0.0) <= delta) return 0.0;
   let lo: f64 = 0.0;
   let hi = rho + 2.0 * Math.sqrt(rho * Math.log(1.0 / delta)) + 1.0; // the classical bound, with room
-  while (zcdpDelta(rho, hi) > delta) hi *= 2.0;
+  // No end found within a double's range of doublings: no epsilon is claimed.
+  for (let i = 0; zcdpDelta(rho, hi) > delta; i++) {
+    if (i == 2100) return Infinity;
+    hi *= 2.0;
+  }
   for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
     const mid = 0.5 * (lo + hi);
     if (zcdpDelta(rho, mid) > delta) lo = mid;

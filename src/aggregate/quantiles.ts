@@ -4,6 +4,7 @@
 // an interval that holds at its level whatever the data, built from the tree's raw cumulative
 // counts against a critical value fixed by the plan. Everything here post-processes the noisy
 // tree and public parameters.
+import { MAX_SEARCH_STEPS } from '../core/rounding.js';
 import { wasm } from '../wasm/loader.js';
 import { BRANCHING, DEPTH, LEAVES } from './layout.js';
 
@@ -175,7 +176,10 @@ function laplaceCritical(terms: Array<[number, number, number]>, noise: TreeNois
   const target = log(tail);
   let low = 0;
   let high = 1;
-  while (bound(high) > target) high *= 2;
+  for (let i = 0; bound(high) > target; i++) {
+    if (i === MAX_SEARCH_STEPS) return Infinity; // no finite c: the interval is the whole bounds
+    high *= 2;
+  }
   while (high - low > high * 2 ** -30) {
     const middle = (low + high) / 2;
     if (bound(middle) > target) low = middle;

@@ -13,7 +13,7 @@ import { type ApproximateBudget, readBudget } from '../core/budget.js';
 import { PROFILE_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
 import { memo } from '../core/memo.js';
-import { roundUp } from '../core/rounding.js';
+import { MAX_SEARCH_STEPS, roundUp } from '../core/rounding.js';
 import { describe, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
 
 /**
@@ -193,7 +193,8 @@ export function dpsgd(options: DpsgdOptions): DpsgdPlan {
       );
     }
   }
-  while (hi / lo - 1 > SEARCH_GAP && lo < hi) {
+  // hi always meets the budget: at the step cap the search stops there (the safe side).
+  for (let i = 0; i < MAX_SEARCH_STEPS && hi / lo - 1 > SEARCH_GAP && lo < hi; i++) {
     const mid = Math.sqrt(lo * hi);
     if (meets(mid)) hi = mid;
     else lo = mid;

@@ -13,6 +13,7 @@
 import { type Budget, budgetOf, type GaussianBudget, readBudget, type Target } from '../core/budget.js';
 import { PROFILE_ENTRIES, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
+import { MAX_SEARCH_STEPS } from '../core/rounding.js';
 import { CompensatedSum } from '../core/summation.js';
 import { numberIn, oneOf, readOptions, type Range, readSizes, vector } from '../core/validate.js';
 import { GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
@@ -356,10 +357,11 @@ const LAPLACE_SEARCH_GAP = 1e-3;
  * epsilon meets (epsilon, delta): the search starts there.
  */
 export function largestPureBudget(epsilon: number, meets: (epsilonPure: number) => boolean): number {
+  // lo always meets the budget: each loop stops there at its step cap (the safe side).
   let lo = epsilon;
   let hi = lo * 2;
-  while (hi < Number.MAX_VALUE && meets(hi)) [lo, hi] = [hi, hi * 2];
-  while (lo > 0 && hi / lo - 1 > LAPLACE_SEARCH_GAP) {
+  for (let i = 0; i < MAX_SEARCH_STEPS && hi < Number.MAX_VALUE && meets(hi); i++) [lo, hi] = [hi, hi * 2];
+  for (let i = 0; i < MAX_SEARCH_STEPS && lo > 0 && hi / lo - 1 > LAPLACE_SEARCH_GAP; i++) {
     const mid = Math.sqrt(lo * hi);
     if (meets(mid)) lo = mid;
     else hi = mid;

@@ -6,6 +6,13 @@
 // loss from rounding to zero.
 
 /** The relative margin of every accounting round-up: 2^-50 = 4 ulp. */
+/**
+ * The most halvings or doublings a search on doubles can take: a double's exponent spans 2098
+ * binary orders (2^-1074 to 2^1024), so a search past this many steps cannot end, and stops on its
+ * safe side instead of looping (issue 47 of the tracker: a search that never returned).
+ */
+export const MAX_SEARCH_STEPS = 2100;
+
 export const ROUND_UP = 2 ** -50;
 
 /** x rounded up past the few ulp of error of the computation that produced it (x >= 0). */
