@@ -44,13 +44,14 @@ const asText = (x: string, type: ColumnType, dialect: Dialect) => (type === 'tex
 
 /**
  * The query, in `dialect`, over a source with `columns` (their types decide how a value is read;
- * a warehouse's query is written without them), reading `from` (fromClause). `planId` is written
- * in every result row, so that a result can be matched to the plan it was made under; `suffix`
- * names the query's own tables (queryNames). One pass: the rows in declared groups with their
- * values and `bad` flag; per unit and group up to maxRows of them, drawn by the dialect's random()
- * (then up to maxGroups groups per unit, the same way; keepAtMost); each row's cell for every bin
- * and quantile measure (-1 for invalid rows); and the totals per group, and per group and cell,
- * in one aggregation by GROUPING SETS, so that every total reads the same random choice of rows.
+ * a warehouse's query is written without them), reading `from` (a table, or a file's reader).
+ * `planId` is written in every result row, so that a result can be matched to the plan it was
+ * made under; `suffix` names the query's own tables (queryNames). One pass: the rows in declared
+ * groups with their values and `bad` flag; per unit and group up to maxRows of them, drawn by the
+ * dialect's random() (then up to maxGroups groups per unit, the same way; keepAtMost); each row's
+ * cell for every bin and quantile measure (-1 for invalid rows); and the totals per group, and per
+ * group and cell, in one aggregation by GROUPING SETS, so that every total reads the same random
+ * choice of rows.
  */
 export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, columns: readonly Column[], from: string, planId: string, suffix: string): string {
   const { identifier, text } = dialect;
