@@ -5,7 +5,7 @@
 import type { Column, ColumnType } from './dialect.js';
 import { DIALECT, tableName } from './dialect.js';
 import { dataRows, type Engine, readingData } from './engine.js';
-import { csvHeader, type FileSource, fileSource, formatOf, localFile } from './files.js';
+import { csvSource, type FileSource, fileSource, formatOf, localFile } from './files.js';
 
 /** What dpnoise uses of a DuckDB connection (`DuckDBConnection` of @duckdb/node-api). */
 interface Connection {
@@ -123,12 +123,7 @@ export async function openDuckDB(source: string | { connection: unknown; table: 
     const connection = source.connection as Connection;
     await checkVersion(connection);
     const from = tableName(source.table, DIALECT.duckdb);
-    return engineOf(
-      connection,
-      from,
-      () => describedColumns(rowsOf(connection), from),
-      () => {},
-    );
+    return engineOf(connection, from, () => describedColumns(rowsOf(connection), from));
   }
   const file = await fileSource(source, needed);
   const { connection, close } = await confinedTo(file.path);
@@ -145,8 +140,8 @@ export async function openDuckDB(source: string | { connection: unknown; table: 
  */
 export async function readTextTable(path: string): Promise<Record<string, unknown>[]> {
   if (formatOf(path) !== 'csv') throw new TypeError(`dpnoise: the aggregated table must be a CSV file; got ${JSON.stringify(path)}.`);
-  const { names } = await csvHeader(await localFile(path), 'csv');
-  const file = (await fileSource(path, names)) as FileSource;
+  const file = await csvSource(await localFile(path), 'csv');
+  const names = file.columns.map((c) => c.name);
   const { connection, close } = await confinedTo(file.path);
   const engine = engineOf(connection, file.from, async () => file.columns, close, file.unread);
   try {

@@ -90,7 +90,7 @@ function head({ fs, zlib }: NodeModules, path: string): Uint8Array {
  * that record's bytes are read as text: up to the first line end outside quotes (a byte search,
  * which UTF-8 allows).
  */
-export async function csvHeader(path: string, format: 'csv' | 'tsv'): Promise<{ names: string[]; delimiter: string }> {
+async function csvHeader(path: string, format: 'csv' | 'tsv'): Promise<{ names: string[]; delimiter: string }> {
   const bytes = head(await nodeModules(), path);
   let inQuotes = false;
   let end = 0;
@@ -148,9 +148,10 @@ const textColumns = (needed: readonly string[]): Column[] => needed.map((name) =
 /** The options every text read takes: no sniffing, rows it cannot read left out and recorded. */
 const STRICT = 'auto_detect = false, ignore_errors = true, store_rejects = true';
 
-/** A CSV or TSV file, each needed column as text. */
-async function csvSource(path: string, format: 'csv' | 'tsv', needed: readonly string[]): Promise<FileSource> {
+/** A CSV or TSV file at a local `path` (localFile), each needed column as text (by default every column of its header, read once). */
+export async function csvSource(path: string, format: 'csv' | 'tsv', wanted?: readonly string[]): Promise<FileSource> {
   const { names, delimiter } = await csvHeader(path, format);
+  const needed = wanted ?? names;
   const at = positions(names, needed);
   const declared = names.map((_, i) => `${text(`c${i}`)}: 'VARCHAR'`).join(', ');
   const read = `read_csv(${text(path)}, header = true, columns = {${declared}}, delim = ${text(delimiter)}, quote = '"', escape = '"', allow_quoted_nulls = false, ${STRICT})`;

@@ -216,6 +216,14 @@ describe('the DuckDB engine', () => {
     await expect(engineRun(text)).rejects.toThrow(/must all be numbers/);
   });
 
+  it("turns DuckDB's progress tracking on, for onProgress, on the caller's connection as on its own", async () => {
+    const connection = await instance.connect();
+    await connection.run('SET enable_progress_bar = false');
+    const spec = readSpec({ ...options, table: { connection, table: 'people' }, onProgress: () => {} });
+    await engineRun(spec);
+    expect((await connection.runAndReadAll("SELECT current_setting('enable_progress_bar') AS on")).getRowObjectsJS()).toEqual([{ on: true }]);
+  });
+
   it("reads a table named as the query's own tables used to be (dpnoise_groups), not the query's", async () => {
     const connection = await instance.connect();
     await connection.run(
