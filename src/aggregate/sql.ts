@@ -215,20 +215,18 @@ function wholeOf(x: unknown): bigint | undefined {
   return Number.isSafeInteger(n) ? BigInt(n) : undefined;
 }
 
-/** A checked total (readResultRows) as a number. */
-const total = (x: unknown): number => Number(wholeOf(x)!);
-
 /** A measure's cell count (bins, or the quantile tree's leaves). */
 const cellCount = (m: Measure): number => (m.kind === 'bins' ? m.edges.length - 1 : LEAVES);
 
 /**
- * One group of a result: its totals (m0, m1, ... and valid, bad) and its cell rows, each as its
- * cell's index among all cell measures' cells (cellBase) and its number of valid rows.
+ * One group of a result, its values read exactly: its totals (m0, m1, ... and valid), its cell
+ * rows, each as its cell's index among all cell measures' cells (cellBase) and its number of valid
+ * rows, and whether any of its rows held invalid ones.
  */
 interface ResultGroup {
-  total: { readonly measures: readonly unknown[]; readonly valid: unknown; readonly bad: unknown } | undefined;
+  total: { readonly measures: readonly bigint[]; readonly valid: bigint } | undefined;
   readonly cells: number[];
-  readonly counts: unknown[];
+  readonly counts: bigint[];
   bad: boolean;
 }
 
@@ -255,9 +253,10 @@ export function readResultRows(rows: readonly unknown[], spec: Spec, layout: Lay
   const totals = layout.measures.map((_, k) => `m${k}`);
   const columns = resultColumns(layout);
   const groups = new Map<string, ResultGroup>();
-  const whole = (x: unknown) => {
-    if (wholeOf(x) === undefined) throw notMade('a total that is not a whole number');
-    return x;
+  const whole = (x: unknown): bigint => {
+    const n = wholeOf(x);
+    if (n === undefined) throw notMade('a total that is not a whole number');
+    return n;
   };
   for (const value of rows) {
     if (typeof value !== 'object' || value === null) throw notMade('a row that is not an object');
@@ -286,7 +285,7 @@ export function readResultRows(rows: readonly unknown[], spec: Spec, layout: Lay
       cell = base[j]! + at + 1;
     });
     const valid = whole(row.valid);
-    const bad = wholeOf(whole(row.bad));
+    const bad = whole(row.bad);
     if (!(bad === 0n || bad === 1n)) throw notMade('a total that is not a whole number');
     const measures = totals.map((t) => whole(row[t]));
     const group = groups.get(label) ?? { total: undefined, cells: [], counts: [], bad: false };
@@ -294,7 +293,7 @@ export function readResultRows(rows: readonly unknown[], spec: Spec, layout: Lay
     group.bad ||= bad === 1n;
     if (cell < 0) {
       if (group.total !== undefined) throw notMade('a group given twice');
-      group.total = { measures, valid, bad };
+      group.total = { measures, valid };
     } else {
       group.cells.push(cell);
       group.counts.push(valid);
@@ -319,28 +318,28 @@ export function totalsOfResult(byGroup: ReadonlyMap<string, ResultGroup>, spec: 
   const base = cellBase(layout);
   if (spec.invalid === 'error' && [...byGroup.values()].some((r) => r.bad)) throw new RangeError(INVALID);
   const declared = spec.groups !== undefined;
-  const groups = spec.groups ?? [...byGroup.keys()].filter((g) => total(byGroup.get(g)!.total?.valid) > 0).sort();
+  const groups = spec.groups ?? [...byGroup.keys()].filter((g) => (byGroup.get(g)!.total?.valid ?? 0n) > 0n).sort();
   const resultOf = (g: number) => byGroup.get(declared ? String(g) : groups[g]!);
   const units = layout.measures.findIndex((m) => m.kind === 'units');
   return {
     groups,
-    units: () => Float64Array.from(groups, (_, g) => total(resultOf(g)?.total?.measures[units])),
+    units: () => Float64Array.from(groups, (_, g) => Number(resultOf(g)?.total?.measures[units] ?? 0n)),
     totalsOf: (indices) => {
       const totals = emptyTotals(layout.measures, indices.length);
       indices.forEach((index, at) => {
         const result = resultOf(index);
         if (result === undefined) return; // a declared group with no row
         layout.measures.forEach((m, k) => {
-          const x = result.total?.measures[k];
-          if (m.kind === 'sum') totals[k]![at] = total(x) * sumQuantum(m);
-          else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units' || m.kind === 'dropped') totals[k]![at] = total(x);
+          const x = Number(result.total?.measures[k] ?? 0n);
+          if (m.kind === 'sum') totals[k]![at] = x * sumQuantum(m);
+          else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units' || m.kind === 'dropped') totals[k]![at] = x;
         });
         result.cells.forEach((index, i) => {
           let j = base.length - 1;
           while (base[j]! > index) j--;
           const [k, m] = cells[j]!;
           const cell = index - base[j]! - 1;
-          if (cell >= 0) totals[k]![at * cellCount(m) + cell] = total(result.counts[i]); // cell -1: invalid rows
+          if (cell >= 0) totals[k]![at * cellCount(m) + cell] = Number(result.counts[i]!); // cell -1: invalid rows
         });
       });
       return totals;
