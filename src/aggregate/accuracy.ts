@@ -107,6 +107,15 @@ export function treeNoise(noised: Noised, measure: number): TreeNoise {
   return { family: noised.family, sd: Array.from({ length: DEPTH }, (_, l) => noised.sd[blockOf(noised.layout, measure, l + 1)]!), grid: noised.grid };
 }
 
+/** Each quantile asked for, with its tree's measure, noise and critical value: the plan's, the same for every group. */
+export function quantileTrees(spec: Spec, noised: Noised) {
+  return spec.quantile.flatMap(({ column, bounds, q }) => {
+    const measure = measureOf(noised.layout, { kind: 'leaves', column, lower: bounds[0], upper: bounds[1] });
+    const noise = treeNoise(noised, measure);
+    return q.map((level) => ({ column, bounds, level, measure, noise, critical: rankCritical(noise, level, spec.level) }));
+  });
+}
+
 /** The accuracy table's lines, each with what one row can move its statistic by (for scoreOf). */
 function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow: number }> {
   const { layout, family, sd } = noised;
@@ -122,13 +131,7 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
   for (const { column, bounds } of spec.mean) {
     add(`mean(${column})`, 'sum', sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!, (bounds[1] - bounds[0]) / 2);
   }
-  for (const { column, bounds, q } of spec.quantile) {
-    const noise = treeNoise(noised, measureOf(layout, { kind: 'leaves', column, lower: bounds[0], upper: bounds[1] }));
-    for (const level of q) {
-      const { rankSd, critical } = rankCritical(noise, level, spec.level);
-      add(`quantile(${column}, ${level})`, 'rank', rankSd, 1, critical);
-    }
-  }
+  for (const { column, level, critical } of quantileTrees(spec, noised)) add(`quantile(${column}, ${level})`, 'rank', critical.rankSd, 1, critical.critical);
   for (const { column, edges } of spec.histogram)
     add(`histogram(${column})`, 'value', sd[blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }))]!, 1);
   layout.measures.forEach((m, k) => {

@@ -1,9 +1,9 @@
 // From the noisy release vector to the statistics a user reads, each with its noise standard
 // deviation and an interval (docs/aggregates.md, "Intervals"). Everything here post-processes the
 // noisy vector and public parameters: nothing reads the exact totals.
-import { blockOf, blockOfKind, measureOf, sumMeasureOf, sumNoise, treeNoise, widthPerSd } from './accuracy.js';
+import { blockOf, blockOfKind, measureOf, quantileTrees, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
 import { clip, DEPTH, type Measure } from './layout.js';
-import { quantileEstimate, rankCritical } from './quantiles.js';
+import { quantileEstimate } from './quantiles.js';
 import type { Plan } from './plan.js';
 import type { Spec } from './spec.js';
 
@@ -62,12 +62,7 @@ export function estimatesOf(
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
   const warnings: string[] = [];
-  // Each quantile's tree noise and critical value: the plan's, the same for every group.
-  const trees = spec.quantile.flatMap(({ column, bounds, q }) => {
-    const m = measureOf(plan.layout, { kind: 'leaves', column, lower: bounds[0], upper: bounds[1] });
-    const noise = treeNoise(plan, m);
-    return q.map((level) => ({ column, bounds, level, m, noise, critical: rankCritical(noise, level, spec.level) }));
-  });
+  const trees = quantileTrees(spec, plan);
   groups.forEach((group, g) => {
     const row: Record<string, unknown> = { group };
     const add = (key: string, statistic: string, column: string | undefined, at: string | undefined, e: Estimate) => {
@@ -100,8 +95,8 @@ export function estimatesOf(
         Object.freeze({ value, sd: meanSd, low: Math.max(lower, value - width * meanSd), high: Math.min(upper, value + width * meanSd) }),
       );
     }
-    for (const { column, bounds, level, m, noise, critical } of trees) {
-      const levels = Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(layout, m, l + 1), g));
+    for (const { column, bounds, level, measure, noise, critical } of trees) {
+      const levels = Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(layout, measure, l + 1), g));
       const e = quantileEstimate(levels, level, bounds[0], bounds[1], noise, critical);
       const name = `quantile(${column}, ${level})`;
       if (e.wholeBounds)
