@@ -3,7 +3,7 @@
 // noisy vector and public parameters: nothing reads the exact totals.
 import { blockOf, blockOfKind, measureOf, quantileTrees, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
 import { clip, DEPTH, type Measure } from './layout.js';
-import { quantileEstimate } from './quantiles.js';
+import { quantileEstimate, type TreeCounts, treeCounts } from './quantiles.js';
 import type { Plan } from './plan.js';
 import type { Spec } from './spec.js';
 
@@ -95,9 +95,18 @@ export function estimatesOf(
         Object.freeze({ value, sd: meanSd, low: Math.max(lower, value - width * meanSd), high: Math.min(upper, value + width * meanSd) }),
       );
     }
+    // Each tree read once for all its quantiles (deciles are nine quantiles of one tree).
+    const read = new Map<number, TreeCounts>();
     for (const { column, bounds, level, measure, noise, critical } of trees) {
-      const levels = Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(layout, measure, l + 1), g));
-      const e = quantileEstimate(levels, level, bounds[0], bounds[1], noise, critical);
+      if (!read.has(measure))
+        read.set(
+          measure,
+          treeCounts(
+            Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(layout, measure, l + 1), g)),
+            noise,
+          ),
+        );
+      const e = quantileEstimate(read.get(measure)!, level, bounds[0], bounds[1], critical);
       const name = `quantile(${column}, ${level})`;
       if (e.wholeBounds)
         warnings.push(

@@ -225,55 +225,65 @@ function criticalOf(noise: TreeNoise, q: number, level: number): { rankSd: numbe
   return { rankSd: Math.sqrt(variance), critical: critical * (1 + 2 ** -30) };
 }
 
+/** What a group's noisy tree gives every quantile read off it: its raw and its consistent, monotone cumulative counts. */
+export interface TreeCounts {
+  /** The raw noisy count below each boundary (rawPrefixes). */
+  readonly raw: Float64Array;
+  /** The consistent leaves' cumulative counts, made monotone (monotone). */
+  readonly cumulative: Float64Array;
+}
+
+/** A group's noisy tree (`levels`, 1 to DEPTH) read once for all its quantiles. */
+export function treeCounts(levels: readonly Float64Array[], noise: TreeNoise): TreeCounts {
+  return {
+    raw: rawPrefixes(levels),
+    cumulative: monotone(
+      consistentLeaves(
+        levels,
+        noise.sd.map((sd) => sd * sd),
+      ),
+    ),
+  };
+}
+
 /**
- * Quantile q of a group from its noisy tree (`levels`, 1 to DEPTH) over [lower, upper], with its
+ * Quantile q of a group from its tree's counts (treeCounts) over [lower, upper], with its
  * interval at the plan's critical value (rankCritical).
  *
- * The estimate: the consistent leaves' cumulative counts P_k (k = 0 to LEAVES), made monotone (a
- * running maximum) and kept within [0, T], T their total; the value where they reach q T, by
+ * The estimate: the consistent leaves' cumulative counts P_k (k = 0 to LEAVES), made monotone by
+ * isotonic regression and kept within [0, T], T their total; the value where they reach q T, by
  * linear interpolation within its leaf. No estimate without a positive T: then the middle of the
- * bounds.
+ * bounds. It is kept within the interval.
  *
  * The interval, from the raw cumulative counts R_k and total T' (independent noise, the fewest
- * nodes per boundary): with S_k = R_k - q T', its upper end is the lowest boundary above which
- * every S_k >= c, its lower end the highest below which every S_k <= -c, and a bound where there
- * is none. Let k* be the first boundary with at least q n values below it (n the group's values),
- * so the quantile lies in leaf k* - 1. The upper end falls below the quantile only if S at
- * boundary k* - 1, where fewer than q n values lie below, reaches c: its noise exceeds c, with
- * probability at most (1 - level) / 2. Likewise the lower end. Both ends are leaf boundaries, so
- * the whole leaf of an atom stays inside.
+ * nodes per boundary): with S_k = R_k - q T', leaf j is ruled out when S_j >= c (the quantile lies
+ * below it) or S_(j+1) <= -c (it lies above), and the interval runs from the lowest leaf not ruled
+ * out to the highest, or is the whole bounds when every leaf is. Let k* be the first boundary with
+ * at least q n values below it (n the group's values), so the quantile lies in leaf k* - 1, with
+ * fewer than q n values below boundary k* - 1. That leaf is ruled out only if the noise at one of
+ * those two boundaries passes c, each with probability at most (1 - level) / 2. Both ends are leaf
+ * boundaries, so the whole leaf of an atom stays inside (docs/aggregates.md, "Quantiles").
  */
 export function quantileEstimate(
-  levels: readonly Float64Array[],
+  counts: TreeCounts,
   q: number,
   lower: number,
   upper: number,
-  noise: TreeNoise,
   critical: { rankSd: number; critical: number },
 ): QuantileEstimate {
   const at = (k: number) => lower + (k / LEAVES) * (upper - lower);
-  // The interval, from the raw counts.
-  const raw = rawPrefixes(levels);
-  const s = raw.map((x) => x - q * raw[LEAVES]!);
+  const { raw, cumulative } = counts;
   const c = critical.critical;
-  // The leaves not ruled out: leaf j is ruled out when S at its lower boundary is at least c (the
-  // quantile lies below it) or S at its upper boundary at most -c (it lies above).
+  const s = (k: number) => raw[k]! - q * raw[LEAVES]!;
   let low = -1;
   let high = -1;
   for (let j = 0; j < LEAVES; j++) {
-    if (s[j]! < c && s[j + 1]! > -c) {
+    if (s(j) < c && s(j + 1) > -c) {
       if (low < 0) low = j;
       high = j + 1;
     }
   }
   if (low < 0) [low, high] = [0, LEAVES];
-  // The estimate, from the consistent counts' cumulative sums made monotone.
-  const cumulative = monotone(
-    consistentLeaves(
-      levels,
-      noise.sd.map((sd) => sd * sd),
-    ),
-  );
   const sum = cumulative[LEAVES]!;
   let value = (lower + upper) / 2;
   if (sum > 0) {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { treeNoise } from '../../src/aggregate/accuracy.js';
 import { BRANCHING, DEPTH, LEAVES, layoutOf } from '../../src/aggregate/layout.js';
 import { noised, planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
-import { consistentLeaves, quantileEstimate, rankCritical } from '../../src/aggregate/quantiles.js';
+import { consistentLeaves, quantileEstimate, rankCritical, treeCounts } from '../../src/aggregate/quantiles.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { createRng } from '../../src/index.js';
 import { lcg } from '../helpers.js';
@@ -139,7 +139,7 @@ function covered(values: number[], q: number, family: 'gaussian' | 'laplace', ep
     const levels = plan.layout.blocks.flatMap((b, k) =>
       b.measure === measure ? [noisy.subarray(g * plan.length + plan.offsets[k]!, g * plan.length + plan.offsets[k]! + b.size)] : [],
     );
-    const e = quantileEstimate(levels, q, 0, 100, noise, { ...critical, critical: critical.critical * narrow });
+    const e = quantileEstimate(treeCounts(levels, noise), q, 0, 100, { ...critical, critical: critical.critical * narrow });
     if (e.low <= truth && truth <= e.high) inside++;
     if (e.wholeBounds) whole++;
     expect(e.low <= e.value && e.value <= e.high).toBe(true);
