@@ -20,8 +20,15 @@ const SMALLEST_SCALE = 8;
  * eta = 2 sum e^(-2 pi^2 m^2 tau^2 / 2) = 5.248e-69 plus the normaliser's 1.4e-137 (lower:
  * 9.45e-53), computed in mpmath and rounded up here.
  */
-const SLACK_UPPER = 1e-120;
-const SLACK_LOWER = 1e-51;
+export const SLACK_UPPER = 1e-120;
+export const SLACK_LOWER = 1e-51;
+
+/**
+ * The most an upper event's distance can exceed the zCDP's sqrt(2 rho): the ratio of a scale to
+ * sqrt(scale^2 - tau^2) at the smallest scale, 2 / sqrt(3) (a budget file's close events are
+ * checked against it, event-json.ts).
+ */
+export const CLOSE_RATIO = SMALLEST_SCALE / Math.sqrt(SMALLEST_SCALE ** 2 - TAU2);
 
 /** The events of independent discrete Gaussian noise: 'close' Gaussians above and below it, and the upper one's distance. */
 export interface DiscreteGaussianEvents {

@@ -7,6 +7,7 @@
 // smaller spending. It is no integrity check: an entry deleted, or edited consistently, is read as
 // written (docs/aggregates.md, "The budget").
 import { describe } from '../core/validate.js';
+import { CLOSE_RATIO, SLACK_LOWER, SLACK_UPPER } from './discrete-gaussian.js';
 import type { Event } from './events.js';
 
 /**
@@ -49,8 +50,8 @@ const NUMBERS: Record<string, readonly Field[]> = {
   ],
   allocation: [{ name: 'steps', ...COUNT }],
   composed: [],
-  // The slacks of docs/accounting.md, "Discrete Gaussian": 1e-120 and 1e-51, never 0.
-  close: [{ name: 'slack', min: 1e-120, max: 1e-51 }],
+  // The slacks of docs/accounting.md, "Discrete Gaussian", never 0.
+  close: [{ name: 'slack', min: SLACK_UPPER, max: SLACK_LOWER }],
   thresholded: [{ name: 'delta', min: 0, max: 1, minOpen: true }],
 };
 /** The event fields of each type that hold events. */
@@ -92,15 +93,15 @@ function readNumber(value: unknown, where: string, field: Field): number {
 
 /**
  * A close event's parts as grid-mode Gaussian noise makes them (discrete-gaussian.ts): a Gaussian
- * of distance mu above its zCDP fallback's sqrt(2 rho), by at most the factor 2 / sqrt(3) of scales
- * of 8 steps and more (sigma over sqrt(sigma^2 - 16)), with room for rounding.
+ * of distance mu above its zCDP fallback's sqrt(2 rho), by at most CLOSE_RATIO, with room for
+ * rounding.
  */
 function checkClose(event: Event, fallback: Event, where: string): void {
   const agree =
     event.type === 'gaussian' &&
     fallback.type === 'zcdp' &&
     event.mu >= Math.sqrt(2 * fallback.rho) * (1 - 2 ** -40) &&
-    event.mu <= Math.sqrt(2 * fallback.rho) * (2 / Math.sqrt(3)) * (1 + 2 ** -40);
+    event.mu <= Math.sqrt(2 * fallback.rho) * CLOSE_RATIO * (1 + 2 ** -40);
   if (!agree) damaged(where, "a 'close' event whose Gaussian and zCDP fallback describe one release", { event, fallback });
 }
 
