@@ -92,7 +92,7 @@ export function gaussianMu(eps: f64, delta: f64): f64 {
   const target = Math.log(delta);
   // Lower end: delta(eps; mu) <= Q(a) and delta(eps; mu) <= delta(0; mu) <= mu / sqrt(2 pi).
   const z = normalIsf(delta);
-  let lo = Math.max(Math.sqrt(z * z + 2.0 * eps) - z, SQRT_2PI * delta);
+  let lo = Math.max(muAtQuantile(eps, z), SQRT_2PI * delta);
   for (let i = 0; gaussianLogDelta(lo, eps) > target; i++) {
     if (i == MAX_STEPS) return muBound(eps, delta);
     lo *= 0.5;
@@ -138,13 +138,24 @@ export function gaussianMu(eps: f64, delta: f64): f64 {
  * Q(a) = delta; rounded well down past normalIsf's few ulp.
  */
 function muBound(eps: f64, delta: f64): f64 {
-  const z = normalIsf(delta);
-  return Math.max(0.0, (Math.sqrt(z * z + 2.0 * eps) - z) * (1.0 - TWO_M40));
+  return Math.max(0.0, muAtQuantile(eps, normalIsf(delta)) * (1.0 - TWO_M40));
 }
 
 /** An eps whose delta(eps; mu) is at most delta in closed form: a = eps/mu - mu/2 >= Q^-1(delta) makes delta(eps; mu) <= Q(a) <= delta; rounded well up. */
 function epsBound(mu: f64, delta: f64): f64 {
-  return Math.max(0.0, mu * (normalIsf(delta) + 0.5 * mu) * (1.0 + TWO_M40));
+  return Math.max(0.0, epsAtQuantile(mu, normalIsf(delta)) * (1.0 + TWO_M40));
+}
+
+/** The mu at which a = eps/mu - mu/2 is z: sqrt(z^2 + 2 eps) - z. */
+// @ts-ignore: decorator
+@inline function muAtQuantile(eps: f64, z: f64): f64 {
+  return Math.sqrt(z * z + 2.0 * eps) - z;
+}
+
+/** The eps at which a = eps/mu - mu/2 is z: mu (z + mu/2). */
+// @ts-ignore: decorator
+@inline function epsAtQuantile(mu: f64, z: f64): f64 {
+  return mu * (z + 0.5 * mu);
 }
 
 /**
@@ -169,7 +180,7 @@ export function gaussianEpsilon(mu: f64, delta: f64): f64 {
   if (gaussianDelta(mu, 0.0) <= delta * (1.0 - deltaError(mu, 0.0, delta))) return 0.0;
   const target = Math.log(delta);
   // Upper end: delta(eps; mu) <= Q(a) <= delta once a = eps/mu - mu/2 >= Q^-1(delta).
-  let hi = mu * (normalIsf(delta) + 0.5 * mu);
+  let hi = epsAtQuantile(mu, normalIsf(delta));
   if (!(hi > 0.0)) hi = mu;
   for (let i = 0; gaussianLogDelta(mu, hi) > target; i++) {
     if (i == MAX_STEPS) return Infinity; // no eps found: no privacy claimed
