@@ -138,7 +138,7 @@ describe('the packed package, installed with npm into an empty project', () => {
 
     beforeAll(() => {
       if (!project) return;
-      for (const script of ['aggregate.mjs', 'aggregate.cjs']) copyFileSync(join(root, 'test', 'install', script), join(project, script));
+      for (const script of ['aggregate.mjs', 'aggregate.cjs', 'releases.cjs']) copyFileSync(join(root, 'test', 'install', script), join(project, script));
       writeFileSync(join(project, 'people.csv'), `person_id,region,age\n${people.map((p) => `${p.person_id},${p.region},${p.age}`).join('\n')}\n`);
       writeFileSync(join(project, 'people.json'), JSON.stringify(people));
     });
