@@ -13,20 +13,8 @@ const dir = mkdtempSync(join(tmpdir(), 'dpnoise-cli-budget-lock-'));
 const people = join(dir, 'people.csv');
 writeFileSync(people, `person_id,region,age\n${Array.from({ length: 300 }, (_, i) => `${i},${['north', 'south'][i % 2]},${i % 90}`).join('\n')}\n`);
 // Pure epsilon-DP composes by addition: two releases of 0.4 fit a budget of 1, a third does not.
-const RELEASE = [
-  'aggregate',
-  '--input',
-  people,
-  '--privacy-unit',
-  'person_id',
-  '--group-by',
-  'region',
-  '--groups',
-  'north,south',
-  '--count',
-  '--epsilon',
-  '0.4',
-];
+const STATISTICS = ['--group-by', 'region', '--groups', 'north,south', '--count', '--epsilon', '0.4'];
+const RELEASE = ['aggregate', '--input', people, '--privacy-unit', 'person_id', ...STATISTICS];
 
 interface Run {
   status: number | null;
@@ -109,25 +97,7 @@ describe('dpnoise aggregate --budget, run several times at once', () => {
   it('charges the file once for each release of a warehouse result (--aggregated) too', async () => {
     const plan = join(dir, 'plan.json');
     const sql = join(dir, 'agg.sql');
-    const made = run(
-      'aggregate',
-      '--sql',
-      '--dialect',
-      'duckdb',
-      '--table',
-      'people',
-      '--plan',
-      plan,
-      '--group-by',
-      'region',
-      '--groups',
-      'north,south',
-      '--count',
-      '--epsilon',
-      '0.4',
-      '--output',
-      sql,
-    );
+    const made = run('aggregate', '--sql', '--dialect', 'duckdb', '--table', 'people', '--plan', plan, ...STATISTICS, '--output', sql);
     expect(made.status, made.stderr).toBe(0);
     const result = join(dir, 'agg-result.csv');
     await runAsWarehouse(sql, people, result);
