@@ -67,7 +67,7 @@ const standardValues = (rows: ReadonlyArray<readonly [string, number]>) =>
   `SELECT * FROM (VALUES ${rows.map(([k, gi]) => `(${k}, ${gi})`).join(', ')}) v(k, gi)`;
 
 /** The text of the rule's pattern as a literal of the dialect, and the length bound: a text matching both is read as a number. */
-const isNumberText = (dialect: { text(value: string): string }, t: string, matches: (t: string, pattern: string) => string) =>
+const numberTextTest = (dialect: { text(value: string): string }, t: string, matches: (t: string, pattern: string) => string) =>
   `length(${t}) <= ${NUMBER_TEXT_LENGTH} AND ${matches(t, dialect.text(NUMBER_PATTERN))}`;
 
 const duckdb: Dialect = {
@@ -81,7 +81,7 @@ const duckdb: Dialect = {
   number: (x, type) => {
     if (type === 'number' || type === 'decimal') return `TRY_CAST(${x} AS DOUBLE)`;
     const t = type === 'text' ? x : `CAST(${x} AS VARCHAR)`;
-    return `CASE WHEN ${isNumberText(duckdb, t, (s, p) => `regexp_full_match(${s}, ${p})`)} THEN TRY_CAST(${t} AS DOUBLE) END`;
+    return `CASE WHEN ${numberTextTest(duckdb, t, (s, p) => `regexp_full_match(${s}, ${p})`)} THEN TRY_CAST(${t} AS DOUBLE) END`;
   },
   infinity: 'Infinity',
   random: 'random()',
@@ -126,7 +126,7 @@ const bigquery: Dialect = {
   // The pattern decides on the value's text; the value is cast itself (a number exactly), or trimmed text, which SAFE_CAST does not trim.
   number: (x) => {
     const t = `CAST(${x} AS STRING)`;
-    return `CASE WHEN ${isNumberText(bigquery, t, (s, p) => `REGEXP_CONTAINS(${s}, ${p})`)} THEN COALESCE(SAFE_CAST(${x} AS FLOAT64), SAFE_CAST(TRIM(${t}, ' \\t') AS FLOAT64)) END`;
+    return `CASE WHEN ${numberTextTest(bigquery, t, (s, p) => `REGEXP_CONTAINS(${s}, ${p})`)} THEN COALESCE(SAFE_CAST(${x} AS FLOAT64), SAFE_CAST(TRIM(${t}, ' \\t') AS FLOAT64)) END`;
   },
   infinity: 'inf',
   random: 'RAND()',
@@ -144,7 +144,7 @@ const spark: Dialect = {
   // TRY_CAST trims the text and rounds it to the nearest double (Java's parseDouble); the pattern rules out what else it takes ('NaN', '1d').
   number: (x) => {
     const t = `CAST(${x} AS STRING)`;
-    return `CASE WHEN ${isNumberText(spark, t, (s, p) => `${s} RLIKE ${p}`)} THEN TRY_CAST(${x} AS DOUBLE) END`;
+    return `CASE WHEN ${numberTextTest(spark, t, (s, p) => `${s} RLIKE ${p}`)} THEN TRY_CAST(${x} AS DOUBLE) END`;
   },
   infinity: 'Infinity',
   random: 'rand()',
