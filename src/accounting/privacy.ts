@@ -44,7 +44,8 @@ export type PrivacyFamily =
   | 'staircase'
   | 'composition'
   | 'subsampled'
-  | 'partition-selection';
+  | 'partition-selection'
+  | 'exponential';
 
 /**
  * A certified range of epsilon(delta), as `bounds` gives it.

@@ -3,8 +3,8 @@
 // estimates use, and the plan compares candidate noises by (docs/aggregates.md, "Intervals").
 import { normalIsf } from '../math/special.js';
 import { wasm } from '../wasm/loader.js';
-import { DEPTH, type Layout, type Measure } from './layout.js';
-import { rankCritical, type TreeNoise } from './quantiles.js';
+import type { Layout, Measure } from './layout.js';
+import { type ExponentialQuantile, quantileSensitivity, rankCritical, type TreeNoise } from './quantiles.js';
 import type { Interval, Spec } from './spec.js';
 
 /** A layout with its noise: each block's sensitivity and standard deviation per coordinate. */
@@ -15,6 +15,8 @@ export interface Noised {
   readonly sd: Float64Array;
   /** The grid the noise is drawn on. */
   readonly grid: number;
+  /** With quantiles by the exponential mechanism: each of them (in the spec's order), run in every group released. */
+  readonly exponential: readonly ExponentialQuantile[];
 }
 
 /**
@@ -25,11 +27,11 @@ export interface Noised {
 export interface AccuracyLine {
   /** The statistic, as the rows name it: 'count', 'sum(income)', 'mean(age)', 'quantile(income)', 'histogram(age)'. */
   readonly statistic: string;
-  /** 'gaussian' or 'laplace' (exact discrete noise on a grid). */
-  readonly mechanism: 'gaussian' | 'laplace';
+  /** 'gaussian' or 'laplace' (exact discrete noise on a grid); for a quantile chosen by the exponential mechanism, 'exponential'. */
+  readonly mechanism: 'gaussian' | 'laplace' | 'exponential';
   /** What sd and halfWidth measure: the statistic itself; for a mean, its centred sum (divide by the group's count); for a quantile, its rank (in rows). */
   readonly of: 'value' | 'sum' | 'rank';
-  /** The noise's standard deviation, of `of`. */
+  /** The noise's standard deviation, of `of` (for a quantile by the exponential mechanism, where every rank has a candidate of its own). */
   readonly sd: number;
   /** The interval's half-width at the spec's level, in the same units as sd. */
   readonly halfWidth: number;
@@ -102,27 +104,62 @@ export function sumNoise(noised: Noised, measure: number, level: number): { sd: 
   return { sd, halfWidth };
 }
 
-/** The noise of a quantile measure's tree: its levels' sds and the grid (quantiles.ts). */
+/** The noise of a quantile measure's tree (the levels the layout noises): their sds and the grid (quantiles.ts). */
 export function treeNoise(noised: Noised, measure: number): TreeNoise {
-  return { family: noised.family, sd: Array.from({ length: DEPTH }, (_, l) => noised.sd[blockOf(noised.layout, measure, l + 1)]!), grid: noised.grid };
+  const levels = noised.layout.blocks.filter((b) => b.measure === measure).length;
+  return { family: noised.family, sd: Array.from({ length: levels }, (_, l) => noised.sd[blockOf(noised.layout, measure, l + 1)]!), grid: noised.grid };
 }
 
-/** Each quantile asked for, with its tree's measure, noise and critical value: the plan's, the same for every group. */
+/**
+ * The rank error's sd of a quantile by the exponential mechanism, where every rank has a
+ * candidate of its own: the mechanism then picks the rank error with probability proportional to
+ * exp(-epsilon |e| / (2 Delta)), a two-sided geometric law of sd about sqrt 2 (2 Delta / epsilon).
+ * Where the values are sparse among the candidates, it is larger (docs/aggregates.md, "Quantiles").
+ */
+function exponentialRankSd(e: ExponentialQuantile): number {
+  return (Math.SQRT2 * 2 * quantileSensitivity(e.q, e.maxRows)) / e.epsilon;
+}
+
+/**
+ * The rank error of the tree's estimate (consistent, monotone counts) against the raw count at
+ * the worst boundary (rankCritical's rankSd): least squares pools every level, so it is smaller,
+ * 0.38 to 0.43 of it as measured on dense data at epsilon 0.2 and 1 (scripts/quantile-methods.mjs);
+ * the larger is used.
+ */
+const TREE_ESTIMATE = 0.43;
+
+/**
+ * Each quantile asked for, with its tree's measure, noise and critical value (the plan's, the same
+ * for every group), its exponential mechanism when the plan uses one, and the sd of its rank error.
+ */
 export function quantileTrees(spec: Spec, noised: Noised) {
+  let next = 0;
   return spec.quantile.flatMap(({ column, bounds, q }) => {
     const measure = measureOf(noised.layout, { kind: 'leaves', column, lower: bounds[0], upper: bounds[1] });
     const noise = treeNoise(noised, measure);
-    return q.map((level) => ({ column, bounds, level, measure, noise, critical: rankCritical(noise, level, spec.level) }));
+    return q.map((level) => {
+      const critical = rankCritical(noise, level, spec.level);
+      const exponential = noised.exponential.length > 0 ? noised.exponential[next++] : undefined;
+      const rankSd = exponential ? exponentialRankSd(exponential) : TREE_ESTIMATE * critical.rankSd;
+      return { column, bounds, level, measure, noise, critical, exponential, rankSd };
+    });
   });
 }
 
 /** The accuracy table's lines, each with what one row can move its statistic by (for scoreOf). */
-function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow: number }> {
+function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow: number; intervalSd?: number }> {
   const { layout, family, sd } = noised;
   const width = widthPerSd(family, spec.level);
-  const lines: Array<{ line: AccuracyLine; perRow: number }> = [];
-  const add = (statistic: string, of: AccuracyLine['of'], s: number, perRow: number, halfWidth = width * s) =>
-    lines.push({ line: Object.freeze({ statistic, mechanism: family, of, sd: s, halfWidth }), perRow });
+  const lines: Array<{ line: AccuracyLine; perRow: number; intervalSd?: number }> = [];
+  const add = (
+    statistic: string,
+    of: AccuracyLine['of'],
+    s: number,
+    perRow: number,
+    halfWidth = width * s,
+    mechanism: AccuracyLine['mechanism'] = family,
+    intervalSd?: number,
+  ) => lines.push({ line: Object.freeze({ statistic, mechanism, of, sd: s, halfWidth }), perRow, intervalSd });
   if (spec.count) add('count', 'value', sd[blockOfKind(layout, 'count')]!, 1);
   for (const { column, bounds } of spec.sum) {
     const { sd: s, halfWidth } = sumNoise(noised, sumMeasureOf(layout, column, bounds, false), spec.level);
@@ -131,7 +168,8 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
   for (const { column, bounds } of spec.mean) {
     add(`mean(${column})`, 'sum', sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!, (bounds[1] - bounds[0]) / 2);
   }
-  for (const { column, level, critical } of quantileTrees(spec, noised)) add(`quantile(${column}, ${level})`, 'rank', critical.rankSd, 1, critical.critical);
+  for (const { column, level, critical, rankSd, exponential } of quantileTrees(spec, noised))
+    add(`quantile(${column}, ${level})`, 'rank', rankSd, 1, critical.critical, exponential ? 'exponential' : family, critical.rankSd);
   for (const { column, edges } of spec.histogram)
     add(`histogram(${column})`, 'value', sd[blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }))]!, 1);
   layout.measures.forEach((m, k) => {
@@ -147,10 +185,20 @@ export function accuracyOf(spec: Spec, noised: Noised): AccuracyLine[] {
 }
 
 /**
+ * What a quantile's interval counts for in a plan's score, against its value: a little, so that
+ * of two plans equally good for the values (the exponential mechanism's, whatever the vector's
+ * noise) the one with the narrower intervals wins.
+ */
+const INTERVAL_WEIGHT = 1 / 100;
+
+/**
  * How a candidate noise serves the spec, lower is better: the sum over the statistics asked for
- * of their squared sd, each relative to what one row can move it by with 'range' weights, or in
- * its own units with 'equal'.
+ * of their squared sd (and a quantile's interval's, at INTERVAL_WEIGHT), each relative to what one
+ * row can move it by with 'range' weights, or in its own units with 'equal'.
  */
 export function scoreOf(spec: Spec, noised: Noised): number {
-  return linesOf(spec, noised).reduce((total, { line, perRow }) => total + (spec.weights === 'range' ? (line.sd / perRow) ** 2 : line.sd ** 2), 0);
+  return linesOf(spec, noised).reduce((total, { line, perRow, intervalSd = 0 }) => {
+    const squares = line.sd ** 2 + INTERVAL_WEIGHT * intervalSd ** 2;
+    return total + (spec.weights === 'range' ? squares / perRow ** 2 : squares);
+  }, 0);
 }

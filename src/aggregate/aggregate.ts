@@ -12,7 +12,7 @@ import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { type AccuracyLine, accuracyOf, blockOfKind } from './accuracy.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
-import { noised, type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
+import { chosenQuantiles, noised, type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
 import { rowTotals } from './rows.js';
 import { openEngine } from './source.js';
 import { engineTotals } from './sql.js';
@@ -96,8 +96,9 @@ function keptGroups(found: GroupTotals, plan: Plan, rng: SampleOptions['rng']): 
 export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: SampleOptions['rng']): AggregateResult {
   const kept = keptGroups(found, plan, rng);
   const groups = Object.freeze(kept.map((g) => found.groups[g]!));
-  const noisy = noised(releaseVector(found.totalsOf(kept), kept.length, plan), plan, { rng });
-  const { rows, table, warnings } = estimatesOf(noisy, groups, spec, plan);
+  const totals = found.totalsOf(kept);
+  const noisy = noised(releaseVector(totals, kept.length, plan), plan, { rng });
+  const { rows, table, warnings } = estimatesOf(noisy, chosenQuantiles(totals, kept.length, plan, rng), groups, spec, plan);
   return Object.freeze({ ...planned(spec, plan), groups, rows: Object.freeze(rows), table: Object.freeze(table), warnings: Object.freeze(warnings) });
 }
 

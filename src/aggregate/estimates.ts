@@ -2,8 +2,8 @@
 // deviation and an interval (docs/aggregates.md, "Intervals"). Everything here post-processes the
 // noisy vector and public parameters: nothing reads the exact totals.
 import { blockOf, blockOfKind, measureOf, quantileTrees, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
-import { clip, DEPTH, type Measure } from './layout.js';
-import { quantileEstimate, type TreeCounts, treeCounts } from './quantiles.js';
+import { clip, type Measure } from './layout.js';
+import { quantileInterval, type TreeCounts, treeCounts, treeQuantile } from './quantiles.js';
 import type { Plan } from './plan.js';
 import type { Spec } from './spec.js';
 
@@ -18,7 +18,7 @@ export interface Estimate {
   readonly value: number;
   /** The noise's standard deviation (for a mean, by the delta method); a quantile has none in its value's units (see rankSd). */
   readonly sd: number | undefined;
-  /** For a quantile: the standard deviation of its rank's error, in rows (the plan's, at the boundary where it is largest). */
+  /** For a quantile: the standard deviation of its rank's error, in rows, as the plan predicts it (the accuracy table's sd). */
   readonly rankSd?: number;
   /** The interval's lower end. */
   readonly low: number;
@@ -44,9 +44,10 @@ export interface AggregateLine extends Estimate {
 
 const estimate = (value: number, sd: number, width: number): Estimate => Object.freeze({ value, sd, low: value - width * sd, high: value + width * sd });
 
-/** The statistics of a noisy release vector: per group, and as a long table. */
+/** The statistics of a noisy release vector and the quantiles chosen by the exponential mechanism (plan.ts, chosenQuantiles): per group, and as a long table. */
 export function estimatesOf(
   noisy: Float64Array,
+  chosen: Float64Array,
   groups: readonly string[],
   spec: Spec,
   plan: Plan,
@@ -97,22 +98,27 @@ export function estimatesOf(
     }
     // Each tree read once for all its quantiles (deciles are nine quantiles of one tree).
     const read = new Map<number, TreeCounts>();
-    for (const { column, bounds, level, measure, noise, critical } of trees) {
+    let e = 0;
+    for (const { column, bounds, level, measure, noise, critical, exponential, rankSd } of trees) {
       if (!read.has(measure))
         read.set(
           measure,
           treeCounts(
-            Array.from({ length: DEPTH }, (_, l) => cellsAt(blockOf(layout, measure, l + 1), g)),
+            noise.sd.map((_, l) => cellsAt(blockOf(layout, measure, l + 1), g)),
             noise,
           ),
         );
-      const e = quantileEstimate(read.get(measure)!, level, bounds[0], bounds[1], critical);
+      const counts = read.get(measure)!;
+      const interval = quantileInterval(counts.raw, level, bounds[0], bounds[1], critical);
+      const point = exponential ? chosen[g * plan.exponential.length + e++]! : treeQuantile(counts.cumulative!, level, bounds[0], bounds[1]);
       const name = `quantile(${column}, ${level})`;
-      if (e.wholeBounds)
+      if (interval.wholeBounds)
         warnings.push(
           `${name} of group ${JSON.stringify(group)}: no interval narrower than the bounds holds at level ${spec.level} (too few rows for the noise).`,
         );
-      add(name, 'quantile', column, String(level), Object.freeze({ value: e.value, sd: undefined, rankSd: e.rankSd, low: e.low, high: e.high }));
+      // The value is kept within its interval (post-processing).
+      const value = Math.min(interval.high, Math.max(interval.low, point));
+      add(name, 'quantile', column, String(level), Object.freeze({ value, sd: undefined, rankSd, low: interval.low, high: interval.high }));
     }
     for (const { column, edges } of spec.histogram) {
       const b = blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }));

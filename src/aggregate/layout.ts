@@ -25,6 +25,13 @@ export const BRANCHING = 16;
 export const DEPTH = 3;
 export const LEAVES = BRANCHING ** DEPTH;
 
+/**
+ * How quantiles are released: 'tree', read off the noisy tree; or 'exponential', each chosen by
+ * the exponential mechanism, the tree's top INTERVAL_DEPTH levels noised for its interval alone.
+ */
+export type QuantileMethod = 'tree' | 'exponential';
+export const INTERVAL_DEPTH = 1;
+
 /** The number of cells a measure has per group. */
 export function cellsOf(m: Measure): number {
   return m.kind === 'bins' ? m.edges.length - 1 : m.kind === 'leaves' ? LEAVES : 1;
@@ -45,15 +52,17 @@ export interface Block {
 export interface Layout {
   readonly measures: readonly Measure[];
   readonly blocks: readonly Block[];
+  readonly quantiles: QuantileMethod;
 }
 
 /**
  * The measures and blocks of a spec: each measure once, however many statistics use it. With
  * `centred`, sums are of values less their range's midpoint, and the count is released too, so
  * that each sum is the centred sum plus the midpoint times the count (docs/aggregates.md, "One
- * vector per group").
+ * vector per group"). With `quantiles` 'exponential', a quantile tree's deeper levels are not
+ * noised: its leaf counts feed the exponential mechanism instead.
  */
-export function layoutOf(spec: Spec, centred: boolean): Layout {
+export function layoutOf(spec: Spec, centred: boolean, quantiles: QuantileMethod = 'tree'): Layout {
   const measures: Measure[] = [];
   const blocks: Block[] = [];
   const add = (m: Measure): number => {
@@ -63,7 +72,8 @@ export function layoutOf(spec: Spec, centred: boolean): Layout {
     measures.push(Object.freeze(m));
     const index = measures.length - 1;
     if (m.kind === 'leaves') {
-      for (let level = 1; level <= DEPTH; level++) blocks.push({ measure: index, level, size: BRANCHING ** level, perRow: 1 });
+      const depth = quantiles === 'tree' ? DEPTH : INTERVAL_DEPTH;
+      for (let level = 1; level <= depth; level++) blocks.push({ measure: index, level, size: BRANCHING ** level, perRow: 1 });
     } else {
       const perRow = m.kind === 'sum' ? Math.max(Math.abs(m.lower - m.shift), Math.abs(m.upper - m.shift)) : 1;
       blocks.push({ measure: index, level: 0, size: cellsOf(m), perRow });
@@ -85,7 +95,7 @@ export function layoutOf(spec: Spec, centred: boolean): Layout {
     }
     if (spec.invalid === 'drop') add({ kind: 'dropped' });
   }
-  return Object.freeze({ measures: Object.freeze(measures), blocks: Object.freeze(blocks.map((b) => Object.freeze(b))) });
+  return Object.freeze({ measures: Object.freeze(measures), blocks: Object.freeze(blocks.map((b) => Object.freeze(b))), quantiles });
 }
 
 /** The index of leaf cell for a clipped value (both engines compute it with these operations). */

@@ -4,7 +4,7 @@
 // release's privacy is that mechanism's composed maxGroups times (docs/aggregates.md,
 // "Sensitivity"). Nothing depends on how many groups there are.
 import { gaussianDistance } from '../accounting/distance.js';
-import { compose, type Privacy, thresholdedPrivacy } from '../accounting/privacy.js';
+import { compose, type Composable, type Privacy, purePrivacy, thresholdedPrivacy } from '../accounting/privacy.js';
 import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { readBudget, type Target } from '../core/budget.js';
 import { readOptions } from '../core/validate.js';
@@ -13,16 +13,26 @@ import { readMode } from '../mechanisms/grid.js';
 import { GAUSSIAN, LAPLACE } from '../noise/families.js';
 import { wasm } from '../wasm/loader.js';
 import { blockOfKind, type Noised, scoreOf } from './accuracy.js';
-import { type Block, LEAVES, layoutOf, type Layout } from './layout.js';
+import { type ExponentialQuantile, exponentialQuantile } from './quantiles.js';
+import { type Block, LEAVES, layoutOf, type Layout, type QuantileMethod } from './layout.js';
 import type { Spec } from './spec.js';
 import { quantumOf, type Totals } from './totals.js';
+import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
+import { wordsOf } from '../noise/words.js';
 
 /** Sums are exact up to this many rows per group (the one rounding of an exact total to a double, docs/aggregates.md). */
 const ROUNDING_MARGIN = 2 ** -20;
 
 /** The share of delta that partition selection spends on keys only one neighbour has (beta). */
 const SELECTION_SHARE = 1 / 4;
+
+/**
+ * The share of the budget the exponential mechanism's quantiles take between them, each counted
+ * as a statistic: POINT_SHARE of a statistic's share each, the rest going to its interval's
+ * levels in the vector (docs/aggregates.md, "Quantiles").
+ */
+const POINT_SHARE = 9 / 10;
 
 export interface Plan extends Noised {
   /** With groups selected privately: a group is released when its noisy number of units is at least this (public). */
@@ -68,9 +78,28 @@ function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: La
 /** Shrinking factors for a per-group budget whose composition, with its rounding, passes the target by a hair. */
 const SHRINK = [1, 1 - 2 ** -30, 1 - 2 ** -20, 1 - 2 ** -12, 1 - 2 ** -8, 0.99, 0.9, 0.5];
 
+/** The statistics a spec asks for, each quantile level one. */
+function statisticsOf(spec: Spec): number {
+  const quantiles = spec.quantile.reduce((n, { q }) => n + q.length, 0);
+  return (spec.count ? 1 : 0) + spec.sum.length + spec.mean.length + spec.histogram.length + quantiles;
+}
+
+/** The spec's quantiles, each by the exponential mechanism at `epsilon` per group, when the layout says so. */
+function exponentialQuantiles(spec: Spec, layout: Layout, epsilon: number): readonly ExponentialQuantile[] {
+  if (layout.quantiles !== 'exponential') return [];
+  return Object.freeze(
+    spec.quantile.flatMap(({ column, bounds, q }) => {
+      const measure = layout.measures.findIndex((m) => m.kind === 'leaves' && m.column === column && m.lower === bounds[0] && m.upper === bounds[1]);
+      return q.map((level) => Object.freeze({ column, bounds, q: level, measure, epsilon, maxRows: spec.maxRows }));
+    }),
+  );
+}
+
 /** The plan of a spec for one noise family and layout. */
 function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Plan {
   const G = spec.maxGroups;
+  const pointEpsilon = (epsilon: number) => (layout.quantiles === 'exponential' ? (epsilon * POINT_SHARE) / statisticsOf(spec) / G : 0);
+  const points = layout.quantiles === 'exponential' ? spec.quantile.flatMap(({ q }) => q).length : 0;
   // A unit adds at most maxRows rows to a group; to its number of units, 1.
   const sensitivity = Float64Array.from(layout.blocks, (b) => (layout.measures[b.measure]!.kind === 'units' ? 1 : spec.maxRows * perRowBound(b, layout)));
   const sizes = layout.blocks.map((b) => b.size);
@@ -80,12 +109,17 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
   const delta = target.notion === 'approximate' ? target.delta : 0;
   const selecting = spec.groups === undefined;
   const beta = selecting ? delta * SELECTION_SHARE : 0;
-  const releases: Target = selecting ? { notion: 'approximate', epsilon, delta: delta - beta } : target;
+  // The vector's share: what the exponential mechanism's quantiles leave (by basic composition).
+  const vectorEpsilon = epsilon - points * pointEpsilon(epsilon) * G;
+  const releases: Target = { notion: 'approximate', epsilon: vectorEpsilon, delta: delta - beta };
   const perGroup = (f: number): Target =>
-    family === 'laplace' ? { notion: 'pure', epsilon: (epsilon / G) * f } : { notion: 'gdp', mu: (gaussianDistance(releases) / Math.sqrt(G)) * f };
+    family === 'laplace' ? { notion: 'pure', epsilon: (vectorEpsilon / G) * f } : { notion: 'gdp', mu: (gaussianDistance(releases) / Math.sqrt(G)) * f };
   for (const f of SHRINK) {
     const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, perGroup(f), profile, readMode({}));
-    const composed = G === 1 ? mechanism.privacy : compose([{ privacy: mechanism.privacy, times: G }]);
+    const exponential = exponentialQuantiles(spec, layout, pointEpsilon(epsilon) * f);
+    const parts: Composable[] = [{ privacy: mechanism.privacy, times: G }];
+    if (points > 0) parts.push({ privacy: purePrivacy(points * pointEpsilon(epsilon) * f, 'exponential'), times: G });
+    const composed = parts.length === 1 && G === 1 ? mechanism.privacy : compose(parts);
     const privacy = selecting ? thresholdedPrivacy(composed, beta) : composed;
     if (!(privacy.epsilon(delta) <= epsilon)) continue;
     const threshold = selecting ? thresholdOf(mechanism, layout, family, beta / G) : undefined;
@@ -97,7 +131,7 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
       offsets.push(length);
       length += size;
     }
-    return Object.freeze({ layout, family, mechanism, privacy, threshold, sensitivity, sd, grid: mechanism.grid!, offsets, length });
+    return Object.freeze({ layout, family, mechanism, privacy, threshold, sensitivity, sd, grid: mechanism.grid!, offsets, length, exponential });
   }
   throw new Error('dpnoise: internal error: no per-group budget meets the privacy asked for.');
 }
@@ -105,7 +139,8 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
 /**
  * The plan of a spec at a privacy target, from public inputs only: of the noises the target
  * allows (Gaussian for (epsilon, delta), Laplace for pure epsilon and, as pure epsilon, for
- * (epsilon, delta); or the spec's `noise`) and of sums plain or centred on the count, the one
+ * (epsilon, delta); or the spec's `noise`), of sums plain or centred on the count, and of
+ * quantiles by the exponential mechanism or the tree (or the spec's `quantileMethod`), the one
  * with the smallest error (scoreOf).
  */
 export function planOf(spec: Spec, target: Target): Plan {
@@ -116,7 +151,10 @@ export function planOf(spec: Spec, target: Target): Plan {
     throw new TypeError("dpnoise: Gaussian noise gives (epsilon, delta)-DP: give `delta` in the privacy, or `noise: 'laplace'` for pure epsilon-DP.");
   }
   const families = spec.noise ? [spec.noise] : target.notion === 'approximate' ? (['gaussian', 'laplace'] as const) : (['laplace'] as const);
-  const layouts = spec.sum.length > 0 ? [layoutOf(spec, false), layoutOf(spec, true)] : [layoutOf(spec, false)];
+  const methods: readonly QuantileMethod[] = spec.quantile.length === 0 ? ['tree'] : spec.quantileMethod ? [spec.quantileMethod] : ['exponential', 'tree'];
+  const layouts = methods.flatMap((method) =>
+    spec.sum.length > 0 ? [layoutOf(spec, false, method), layoutOf(spec, true, method)] : [layoutOf(spec, false, method)],
+  );
   const candidates = families.flatMap((family) => layouts.map((layout) => candidate(spec, target, family, layout)));
   const scores = candidates.map((c) => scoreOf(spec, c));
   return candidates[scores.indexOf(Math.min(...scores))]!;
@@ -134,6 +172,24 @@ export function releaseVector(totals: Totals, groups: number, plan: Plan): Float
       for (let i = 0; i < perGroup; i++) out[at + Math.floor(i / span)]! += cells[g * perGroup + i]!;
     }
   });
+  return out;
+}
+
+/**
+ * Each group's quantiles by the exponential mechanism (the plan's `exponential`, in order), from
+ * its exact leaf counts, as values: group g's i-th at g E + i (E of them per group).
+ */
+export function chosenQuantiles(totals: Totals, groups: number, plan: Plan, rng: SampleOptions['rng']): Float64Array {
+  const count = plan.exponential.length;
+  const out = new Float64Array(groups * count);
+  if (out.length === 0) return out;
+  const next = wordsOf(sourceOf(rng));
+  for (let g = 0; g < groups; g++) {
+    plan.exponential.forEach(({ measure, q, epsilon, maxRows, bounds: [lower, upper] }, i) => {
+      const k = exponentialQuantile(totals[measure]!.subarray(g * LEAVES, (g + 1) * LEAVES), q, epsilon, maxRows, next);
+      out[g * count + i] = lower + (k / LEAVES) * (upper - lower);
+    });
+  }
   return out;
 }
 

@@ -1,31 +1,36 @@
-// A group's quantiles from its noisy quantile tree (docs/aggregates.md, "Quantiles"): the tree's
-// three levels (16, 256 and 4096 nodes over [L, U], each level a block of the release vector)
-// made consistent by least squares, the estimate read off their monotone cumulative counts, and
-// an interval that holds at its level whatever the data, built from the tree's raw cumulative
-// counts against a critical value fixed by the plan. Everything here post-processes the noisy
-// tree and public parameters.
+// A group's quantiles (docs/aggregates.md, "Quantiles"), by one of two methods the plan chooses
+// between. The tree: its three levels (16, 256 and 4096 nodes over [L, U], each level a block of
+// the release vector) made consistent by least squares, the estimate read off their monotone
+// cumulative counts. The exponential mechanism: one choice among the leaf boundaries per
+// quantile, from the group's exact leaf counts, with the tree's top levels released for the
+// interval alone. Either way the interval holds at its level whatever the data, built from the
+// tree's raw cumulative counts against a critical value fixed by the plan.
 import { MAX_SEARCH_STEPS } from '../core/rounding.js';
+import { permuteAndFlip } from '../mechanisms/select.js';
+import { type NextWord, ratioOf } from '../noise/discrete-exact.js';
 import { wasm } from '../wasm/loader.js';
 import { BRANCHING, DEPTH, LEAVES } from './layout.js';
 
 /** The noise of a quantile tree's levels, as the plan fixes it. */
 export interface TreeNoise {
   readonly family: 'gaussian' | 'laplace';
-  /** Each level's noise standard deviation (per node), levels 1 to DEPTH. */
+  /** Each level's noise standard deviation (per node), from level 1 down to the tree's finest. */
   readonly sd: readonly number[];
   /** The grid the noise is drawn on (value units per step). */
   readonly grid: number;
 }
 
-/** A quantile's estimate: its value, its interval, and its rank error's sd (in rows). */
-export interface QuantileEstimate {
-  readonly value: number;
-  readonly low: number;
-  readonly high: number;
-  /** The sd of the noisy rank error at the boundary where it is largest: the plan's, the same for every run. */
-  readonly rankSd: number;
-  /** Whether the interval is the whole bounds (the group is too small for any narrower one at this level). */
-  readonly wholeBounds: boolean;
+/** A quantile chosen by the exponential mechanism (exponentialQuantile), as the plan fixes it. */
+export interface ExponentialQuantile {
+  readonly column: string;
+  readonly bounds: readonly [number, number];
+  readonly q: number;
+  /** Its leaf counts' measure. */
+  readonly measure: number;
+  /** The mechanism's epsilon in each group. */
+  readonly epsilon: number;
+  /** The most rows a unit has in a group. */
+  readonly maxRows: number;
 }
 
 /**
@@ -104,23 +109,25 @@ export function monotone(leaves: Float64Array): Float64Array {
 }
 
 /**
- * The raw noisy counts of the leaves below each boundary k (0 to LEAVES): per boundary, the
- * fewest nodes that cover those leaves (whole nodes of level 1, then of level 2 under the next
- * level-1 node, then leaves), summed from each level's running sums.
+ * The raw noisy counts below each boundary k (0 to BRANCHING^D) of a tree's top D levels: per
+ * boundary, the fewest nodes that cover the cells below it (whole nodes of level 1, then of level
+ * 2 under the next level-1 node, and so on), summed from each level's running sums.
  */
 function rawPrefixes(levels: readonly Float64Array[]): Float64Array {
+  const depth = levels.length;
   const running = levels.map((level) => {
     const sums = new Float64Array(level.length + 1);
     for (let i = 0; i < level.length; i++) sums[i + 1] = sums[i]! + level[i]!;
     return sums;
   });
-  const spans = Array.from({ length: DEPTH }, (_, l) => BRANCHING ** (DEPTH - 1 - l)); // leaves per node of each level
-  const out = new Float64Array(LEAVES + 1);
-  for (let k = 0; k <= LEAVES; k++) {
+  const spans = Array.from({ length: depth }, (_, l) => BRANCHING ** (depth - 1 - l)); // finest cells per node of each level
+  const cells = BRANCHING ** depth;
+  const out = new Float64Array(cells + 1);
+  for (let k = 0; k <= cells; k++) {
     let total = 0;
     let first = 0; // the first node of this level under the path
     let rest = k;
-    for (let l = 0; l < DEPTH && rest > 0; l++) {
+    for (let l = 0; l < depth && rest > 0; l++) {
       const span = spans[l]!;
       const whole = Math.floor(rest / span);
       total += running[l]![first + whole]! - running[l]![first]!;
@@ -134,15 +141,15 @@ function rawPrefixes(levels: readonly Float64Array[]): Float64Array {
 
 /**
  * The terms of the rank error E_k = (noisy count below boundary k) - q (noisy total), minus its
- * exact value, at its largest: b_1 nodes of level 1 with coefficient 1 - q, 16 - b_1 with -q, and
- * 15 nodes of each deeper level with 1 (a boundary's path passes at most 15 nodes there). Per
- * b_1, a list of [coefficient, level, how many].
+ * exact value, at its largest, for a tree of `depth` levels: b_1 nodes of level 1 with
+ * coefficient 1 - q, 16 - b_1 with -q, and 15 nodes of each deeper level with 1 (a boundary's
+ * path passes at most 15 nodes there). Per b_1, a list of [coefficient, level, how many].
  */
-function worstTerms(q: number): Array<Array<[number, number, number]>> {
+function worstTerms(q: number, depth: number): Array<Array<[number, number, number]>> {
   return Array.from({ length: BRANCHING + 1 }, (_, b1) => [
     [1 - q, 0, b1],
     [q, 0, BRANCHING - b1], // -q: the noises are symmetric
-    ...Array.from({ length: DEPTH - 1 }, (_, l): [number, number, number] => [1, l + 1, BRANCHING - 1]),
+    ...Array.from({ length: depth - 1 }, (_, l): [number, number, number] => [1, l + 1, BRANCHING - 1]),
   ]);
 }
 
@@ -216,7 +223,7 @@ function criticalOf(noise: TreeNoise, q: number, level: number): { rankSd: numbe
   const tail = (1 - level) / 2;
   let critical = 0;
   let variance = 0;
-  for (const terms of worstTerms(q)) {
+  for (const terms of worstTerms(q, noise.sd.length)) {
     const v = terms.reduce((sum, [a, l, n]) => sum + n * (a * noise.sd[l]!) ** 2, 0);
     variance = Math.max(variance, v);
     critical = Math.max(critical, noise.family === 'gaussian' ? Math.sqrt(2 * v * -log(tail)) : laplaceCritical(terms, noise, tail));
@@ -225,78 +232,120 @@ function criticalOf(noise: TreeNoise, q: number, level: number): { rankSd: numbe
   return { rankSd: Math.sqrt(variance), critical: critical * (1 + 2 ** -30) };
 }
 
-/** What a group's noisy tree gives every quantile read off it: its raw and its consistent, monotone cumulative counts. */
+/** What a group's noisy tree gives every quantile read off it. */
 export interface TreeCounts {
-  /** The raw noisy count below each boundary (rawPrefixes). */
+  /** The raw noisy count below each boundary of its finest level (rawPrefixes). */
   readonly raw: Float64Array;
-  /** The consistent leaves' cumulative counts, made monotone (monotone). */
-  readonly cumulative: Float64Array;
+  /** With all DEPTH levels: the consistent leaves' cumulative counts, made monotone (monotone). */
+  readonly cumulative: Float64Array | undefined;
 }
 
-/** A group's noisy tree (`levels`, 1 to DEPTH) read once for all its quantiles. */
+/** A group's noisy tree (`levels`: its top levels, all DEPTH of them for estimates) read once for all its quantiles. */
 export function treeCounts(levels: readonly Float64Array[], noise: TreeNoise): TreeCounts {
   return {
     raw: rawPrefixes(levels),
-    cumulative: monotone(
-      consistentLeaves(
-        levels,
-        noise.sd.map((sd) => sd * sd),
-      ),
-    ),
+    cumulative:
+      levels.length === DEPTH
+        ? monotone(
+            consistentLeaves(
+              levels,
+              noise.sd.map((sd) => sd * sd),
+            ),
+          )
+        : undefined,
   };
 }
 
+/** A quantile's interval over [lower, upper], and whether it is the whole bounds. */
+export interface QuantileInterval {
+  readonly low: number;
+  readonly high: number;
+  readonly wholeBounds: boolean;
+}
+
 /**
- * Quantile q of a group from its tree's counts (treeCounts) over [lower, upper], with its
- * interval at the plan's critical value (rankCritical).
- *
- * The estimate: the consistent leaves' cumulative counts P_k (k = 0 to LEAVES), made monotone by
- * isotonic regression and kept within [0, T], T their total; the value where they reach q T, by
- * linear interpolation within its leaf. No estimate without a positive T: then the middle of the
- * bounds. It is kept within the interval.
- *
- * The interval, from the raw cumulative counts R_k and total T' (independent noise, the fewest
- * nodes per boundary): with S_k = R_k - q T', leaf j is ruled out when S_j >= c (the quantile lies
- * below it) or S_(j+1) <= -c (it lies above), and the interval runs from the lowest leaf not ruled
- * out to the highest, or is the whole bounds when every leaf is. Let k* be the first boundary with
- * at least q n values below it (n the group's values), so the quantile lies in leaf k* - 1, with
- * fewer than q n values below boundary k* - 1. That leaf is ruled out only if the noise at one of
- * those two boundaries passes c, each with probability at most (1 - level) / 2. Both ends are leaf
- * boundaries, so the whole leaf of an atom stays inside (docs/aggregates.md, "Quantiles").
+ * The interval of quantile q from a tree's raw cumulative counts R_k and total T' (k = 0 to C, the
+ * finest level's C cells; independent noise, the fewest nodes per boundary) at the plan's
+ * critical value c (rankCritical): with S_k = R_k - q T', cell j is ruled out when S_j >= c (the
+ * quantile lies below it) or S_(j+1) <= -c (it lies above), and the interval runs from the lowest
+ * cell not ruled out to the highest, or is the whole bounds when every cell is. Let k* be the
+ * first boundary with at least q n values below it (n the group's values), so the quantile lies in
+ * cell k* - 1, with fewer than q n values below boundary k* - 1. That cell is ruled out only if
+ * the noise at one of those two boundaries passes c, each with probability at most
+ * (1 - level) / 2. Both ends are cell boundaries, so the whole cell of an atom stays inside
+ * (docs/aggregates.md, "Quantiles").
  */
-export function quantileEstimate(
-  counts: TreeCounts,
-  q: number,
-  lower: number,
-  upper: number,
-  critical: { rankSd: number; critical: number },
-): QuantileEstimate {
-  const at = (k: number) => lower + (k / LEAVES) * (upper - lower);
-  const { raw, cumulative } = counts;
+export function quantileInterval(raw: Float64Array, q: number, lower: number, upper: number, critical: { critical: number }): QuantileInterval {
+  const cells = raw.length - 1;
   const c = critical.critical;
-  const s = (k: number) => raw[k]! - q * raw[LEAVES]!;
+  const s = (k: number) => raw[k]! - q * raw[cells]!;
   let low = -1;
   let high = -1;
-  for (let j = 0; j < LEAVES; j++) {
+  for (let j = 0; j < cells; j++) {
     if (s(j) < c && s(j + 1) > -c) {
       if (low < 0) low = j;
       high = j + 1;
     }
   }
-  if (low < 0) [low, high] = [0, LEAVES];
+  if (low < 0) [low, high] = [0, cells];
+  const at = (k: number) => lower + (k / cells) * (upper - lower);
+  return Object.freeze({ low: at(low), high: at(high), wholeBounds: low === 0 && high === cells });
+}
+
+/**
+ * Quantile q read off the tree's consistent, monotone cumulative counts P_k (treeCounts; k = 0 to
+ * LEAVES, within [0, T], T their total): the value where they reach q T, by linear interpolation
+ * within its leaf; without a positive T, the middle of the bounds.
+ */
+export function treeQuantile(cumulative: Float64Array, q: number, lower: number, upper: number): number {
   const sum = cumulative[LEAVES]!;
-  let value = (lower + upper) / 2;
-  if (sum > 0) {
-    const target = q * sum;
-    const k = cumulative.findIndex((x) => x >= target); // >= 1: cumulative[0] = 0 < target
-    value = at(k - 1) + ((target - cumulative[k - 1]!) / (cumulative[k]! - cumulative[k - 1]!)) * (at(k) - at(k - 1));
-  }
-  const [l, h] = [at(low), at(high)];
-  return Object.freeze({
-    value: Math.min(h, Math.max(l, value)),
-    low: l,
-    high: h,
-    rankSd: critical.rankSd,
-    wholeBounds: low === 0 && high === LEAVES,
+  if (!(sum > 0)) return (lower + upper) / 2;
+  const at = (k: number) => lower + (k / LEAVES) * (upper - lower);
+  const target = q * sum;
+  const k = cumulative.findIndex((x) => x >= target); // >= 1: cumulative[0] = 0 < target
+  return at(k - 1) + ((target - cumulative[k - 1]!) / (cumulative[k]! - cumulative[k - 1]!)) * (at(k) - at(k - 1));
+}
+
+/** q = a / 2^s exactly, and what one unit can move a quantile's distances by over 2^s: maxRows max(a, 2^s - a). */
+function quantileRatio(q: number, maxRows: number): { a: bigint; scale: bigint; sensitivity: bigint } {
+  const { n: a, d: scale } = ratioOf(q);
+  return { a, scale, sensitivity: BigInt(maxRows) * (a > scale - a ? a : scale - a) };
+}
+
+/** What one unit can move a quantile's score by, maxRows max(q, 1 - q), in double precision (rounded up): for the accuracy table. */
+export function quantileSensitivity(q: number, maxRows: number): number {
+  return maxRows * Math.max(q, 1 - q) * (1 + 2 ** -50);
+}
+
+/**
+ * Each leaf boundary's distance from quantile q, times 2^s (q = a / 2^s): |P_k 2^s - a n|, with
+ * P_k the values in the leaves below boundary k (k = 0 to LEAVES) and n in all; and what one unit
+ * can move a distance by, on the same scale (exponentialQuantile).
+ */
+export function quantileDistances(leaves: Float64Array, q: number, maxRows: number): { distances: bigint[]; sensitivity: bigint } {
+  const { a, scale, sensitivity } = quantileRatio(q, maxRows);
+  const prefix: bigint[] = [0n];
+  for (let k = 0; k < LEAVES; k++) prefix.push(prefix[k]! + BigInt(leaves[k]!));
+  const total = prefix[LEAVES]!;
+  const distances = prefix.map((p) => {
+    const d = p * scale - a * total;
+    return d < 0n ? -d : d;
   });
+  return { distances, sensitivity };
+}
+
+/**
+ * Quantile q of a group by the exponential mechanism's permute-and-flip form (select.ts) over the
+ * LEAVES + 1 leaf boundaries of [lower, upper], from the group's exact leaf counts: boundary k,
+ * with P_k values in the leaves below it and n in all, scores -|P_k - q n|. Adding a unit's rows
+ * (at most maxRows) moves P_k by at most maxRows and q n by q maxRows, in the same direction or
+ * not, so every score by at most maxRows max(q, 1 - q) =: Delta; at rate epsilon / (2 Delta) the
+ * choice is epsilon-DP (docs/aggregates.md, "Quantiles"). Distances and Delta are both taken
+ * times 2^s (quantileDistances), which the rate's quotient cancels.
+ */
+export function exponentialQuantile(leaves: Float64Array, q: number, epsilon: number, maxRows: number, next: NextWord): number {
+  const { distances, sensitivity } = quantileDistances(leaves, q, maxRows);
+  const e = ratioOf(epsilon);
+  // x_k = (D_k - D_min) epsilon / (2 Delta), both D and Delta times 2^s.
+  return permuteAndFlip(distances, { n: e.n, d: e.d * 2n * sensitivity }, next);
 }

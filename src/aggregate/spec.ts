@@ -97,6 +97,12 @@ export interface AggregateSpec {
   weights?: 'range' | 'equal';
   /** The noise: 'gaussian' (needs `delta`) or 'laplace'; by default, of those the privacy allows, the one with the smaller predicted error. */
   noise?: 'gaussian' | 'laplace';
+  /**
+   * How quantiles are released: 'exponential', each chosen by the exponential mechanism (most
+   * accurate for a few quantiles), or 'tree', all read off one noisy tree (for many); by default,
+   * the one with the smaller predicted error.
+   */
+  quantileMethod?: 'exponential' | 'tree';
   /** Rows with a NULL, missing or non-numeric value in a column used, or that a file's reader cannot read: 'error' (default) or 'drop'. */
   invalid?: 'error' | 'drop';
   /** Also release, with noise, how many values each column clipped (and, with `invalid: 'drop'`, how many rows were dropped), per group. */
@@ -131,6 +137,7 @@ export interface Spec {
   readonly histogram: ReadonlyArray<{ column: string; edges: readonly number[] }>;
   readonly weights: 'range' | 'equal';
   readonly noise: 'gaussian' | 'laplace' | undefined;
+  readonly quantileMethod: 'exponential' | 'tree' | undefined;
   readonly invalid: 'error' | 'drop';
   readonly diagnostics: boolean;
   readonly level: number;
@@ -151,6 +158,7 @@ export const SPEC_OPTIONS = [
   'histogram',
   'weights',
   'noise',
+  'quantileMethod',
   'invalid',
   'diagnostics',
   'level',
@@ -305,6 +313,7 @@ export function readSpec(options: unknown): Spec {
     histogram,
     weights: o.weights === undefined ? 'range' : oneOf('weights', o.weights, ['range', 'equal'] as const),
     noise: o.noise === undefined ? undefined : oneOf('noise', o.noise, ['gaussian', 'laplace'] as const),
+    quantileMethod: o.quantileMethod === undefined ? undefined : oneOf('quantileMethod', o.quantileMethod, ['exponential', 'tree'] as const),
     invalid: o.invalid === undefined ? 'error' : oneOf('invalid', o.invalid, ['error', 'drop'] as const),
     diagnostics:
       o.diagnostics === undefined

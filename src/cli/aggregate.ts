@@ -25,7 +25,8 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--group-by COLUMN [--groups a,b,c]]
                          [--count] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
                          [--quantile COLUMN:LOW:HIGH:Q[,Q]]... [--histogram COLUMN:E0,E1,...]...
-                         [--noise gaussian|laplace] [--weights range|equal]
+                         [--noise gaussian|laplace] [--quantile-method exponential|tree]
+                         [--weights range|equal]
                          [--invalid error|drop] [--diagnostics] [--level 0.95]
                          [--budget budget.json] [--plan] [--format csv|json] [--output stats.csv]
 
@@ -46,6 +47,10 @@ to have them selected privately (a group is released when its noisy number of un
 threshold; this needs --delta and, with --privacy-unit, --max-groups). Bounds, bins and declared
 groups must be public: chosen without looking at the data. With --delta the noise is Gaussian
 ((epsilon, delta)-DP), without it Laplace (pure epsilon-DP).
+
+Quantiles: each by the exponential mechanism (--quantile-method exponential: the most accurate
+for a few quantiles of a column), or all read off one noisy tree (--quantile-method tree: for
+many); by default, the one with the smaller predicted error.
 
 Weights: --weights range (the default) gives every statistic the same error relative to its
 range; --weights equal minimises the sum of squared errors in the columns' own units (for columns
@@ -143,6 +148,7 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
     invalid: choice(values, 'invalid', ['error', 'drop'] as const),
     diagnostics: values.diagnostics === true,
     ...(values.noise === undefined ? {} : { noise: choice(values, 'noise', ['gaussian', 'laplace'] as const) }),
+    ...(values['quantile-method'] === undefined ? {} : { quantileMethod: choice(values, 'quantile-method', ['exponential', 'tree'] as const) }),
     ...(values.level === undefined ? {} : { level: optionalNumber(values, 'level') }),
   } as AggregateSpec;
 }
@@ -152,9 +158,9 @@ const fmt = (x: number) => (x === 0 || (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e9
 function accuracyTable(plan: AggregatePlan): string {
   const OF = { value: '', sum: ' (of its sum: divide by the count)', rank: ' (in rows of rank)' };
   const lines = plan.accuracy.map(
-    (a) => `  ${a.statistic.padEnd(28)} ${a.mechanism.padEnd(9)} ${fmt(a.sd).padStart(12)} ${fmt(a.halfWidth).padStart(14)}${OF[a.of]}`,
+    (a) => `  ${a.statistic.padEnd(28)} ${a.mechanism.padEnd(11)} ${fmt(a.sd).padStart(12)} ${fmt(a.halfWidth).padStart(14)}${OF[a.of]}`,
   );
-  return [`  ${'statistic'.padEnd(28)} ${'noise'.padEnd(9)} ${'sd'.padStart(12)} ${`+-${Math.round(plan.level * 100)}%`.padStart(14)}`, ...lines].join('\n');
+  return [`  ${'statistic'.padEnd(28)} ${'noise'.padEnd(11)} ${'sd'.padStart(12)} ${`+-${Math.round(plan.level * 100)}%`.padStart(14)}`, ...lines].join('\n');
 }
 
 /** A number for a CSV cell; an empty cell where there is none (a quantile's sd, in its value's units). */
@@ -225,6 +231,7 @@ const STATISTIC_OPTIONS = [
   'quantile',
   'histogram',
   'noise',
+  'quantile-method',
   'weights',
   'invalid',
   'diagnostics',

@@ -136,6 +136,24 @@ function belowExp(u: LazyUniform, x: Ratio, f: Ratio = ONE): boolean {
   }
 }
 
+/**
+ * A coin that comes up true with probability exactly exp(-x), x >= 0 rational: U < exp(-x) for a
+ * uniform U read lazily from `next`'s words. `approximate`, when given, is x in double precision
+ * within 2^-40 relative: the first word decides at once unless it lies within 2^-30 of the
+ * threshold, where the exact comparison does (the same outcome either way: it only skips work).
+ */
+export function bernoulliExp(x: Ratio, next: NextWord, approximate?: number): boolean {
+  const word = next();
+  if (approximate !== undefined && approximate < 700) {
+    const threshold = Math.exp(-approximate);
+    const low = Number(word) * 2 ** -64 * (1 - 2 ** -50);
+    const high = (Number(word) + 1) * 2 ** -64 * (1 + 2 ** -50);
+    if (high < threshold * (1 - 2 ** -30)) return true;
+    if (low > threshold * (1 + 2 ** -30)) return false;
+  }
+  return belowExp(new LazyUniform(word, 64, next), x);
+}
+
 /** Scales of the discrete Laplace kernel: t, and B = 2^b with t / B in [16, 32) when b > 0 (as in discrete.ts). */
 interface LaplaceScale {
   t: Ratio;
