@@ -42,6 +42,7 @@ const GROUPS = [
   './accountant.mjs',
   './allocation.mjs',
   './aggregate.mjs',
+  './quantiles.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -6,10 +6,11 @@ of `target` on [0, 400] and the 90th percentile of `bmi` on [15, 50], as the mea
 against the ceil(q n)-th smallest value. scripts/quantile-accuracy.mjs gives dpnoise's side.
 
 Install diffprivlib from its repository's snapshot (pip install --no-deps) with scikit-learn, then
-run from the repository root: python3 scripts/quantile_accuracy_diffprivlib.py
+run from the repository root: python3 scripts/quantile_accuracy_diffprivlib.py [seeds, default 300]
 """
 import csv
 import math
+import sys
 
 import numpy as np
 import sklearn.tree._tree
@@ -23,12 +24,13 @@ for name, dtype in (("DTYPE", np.float32), ("DOUBLE", np.float64)):
 from diffprivlib import BudgetAccountant  # noqa: E402
 from diffprivlib.tools import quantile  # noqa: E402
 
+seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 300
 rows = list(csv.DictReader(open("examples/data/diabetes.csv")))
 for column, bounds, q in (("target", (0, 400), 0.5), ("bmi", (15, 50), 0.9)):
     x = np.array([float(r[column]) for r in rows])
     truth = np.sort(x)[max(0, math.ceil(q * len(x)) - 1)]
     errors = [
         abs(quantile(x, q, epsilon=1, bounds=bounds, random_state=seed, accountant=BudgetAccountant()) - truth) / abs(truth)
-        for seed in range(300)
+        for seed in range(seeds)
     ]
     print("%s q %s: mean relative error %.3f%%" % (column, q, 100 * np.mean(errors)))
