@@ -35,6 +35,13 @@ export interface AccuracyLine {
   readonly sd: number;
   /** The interval's half-width at the spec's level, in the same units as sd. */
   readonly halfWidth: number;
+  /**
+   * With `expectedCount` n, for a mean or a quantile: its sd in the column's own units for a group
+   * of n rows; a mean's by the delta method at its largest (the mean at a bound), a quantile's
+   * rank sd times (U - L) / n, as if its values were spread evenly over the bounds (denser values
+   * err less, sparser more). Without it, these depend on the group's size, which the data decides.
+   */
+  readonly valueSd?: number;
 }
 
 /** The block of a measure (and quantile tree level). */
@@ -151,25 +158,34 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
   const { layout, family, sd } = noised;
   const width = widthPerSd(family, spec.level);
   const lines: Array<{ line: AccuracyLine; perRow: number; intervalSd?: number }> = [];
-  const add = (
-    statistic: string,
-    of: AccuracyLine['of'],
-    s: number,
-    perRow: number,
-    halfWidth = width * s,
-    mechanism: AccuracyLine['mechanism'] = family,
-    intervalSd?: number,
-  ) => lines.push({ line: Object.freeze({ statistic, mechanism, of, sd: s, halfWidth }), perRow, intervalSd });
+  type Extra = { halfWidth?: number; mechanism?: AccuracyLine['mechanism']; intervalSd?: number; valueSd?: number };
+  const add = (statistic: string, of: AccuracyLine['of'], s: number, perRow: number, extra: Extra = {}) => {
+    const { halfWidth = width * s, mechanism = family, intervalSd, valueSd } = extra;
+    const line = { statistic, mechanism, of, sd: s, halfWidth, ...(valueSd === undefined ? {} : { valueSd }) };
+    lines.push({ line: Object.freeze(line), perRow, intervalSd });
+  };
+  const n = spec.expectedCount;
   if (spec.count) add('count', 'value', sd[blockOfKind(layout, 'count')]!, 1);
   for (const { column, bounds } of spec.sum) {
     const { sd: s, halfWidth } = sumNoise(noised, sumMeasureOf(layout, column, bounds, false), spec.level);
-    add(`sum(${column})`, 'value', s, Math.max(Math.abs(bounds[0]), Math.abs(bounds[1])), halfWidth);
+    add(`sum(${column})`, 'value', s, Math.max(Math.abs(bounds[0]), Math.abs(bounds[1])), { halfWidth });
   }
   for (const { column, bounds } of spec.mean) {
-    add(`mean(${column})`, 'sum', sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!, (bounds[1] - bounds[0]) / 2);
+    const half = (bounds[1] - bounds[0]) / 2;
+    const s = sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!;
+    // The delta method's sd (estimates.ts) at its largest, the mean at a bound.
+    const valueSd = n === undefined ? undefined : Math.sqrt(s * s + half * half * sd[blockOfKind(layout, 'count')]! ** 2) / n;
+    add(`mean(${column})`, 'sum', s, half, { valueSd });
   }
-  for (const { column, level, critical, rankSd, exponential } of quantileTrees(spec, noised))
-    add(`quantile(${column}, ${level})`, 'rank', rankSd, 1, critical.critical, exponential ? 'exponential' : family, critical.rankSd);
+  for (const { column, bounds, level, critical, rankSd, exponential } of quantileTrees(spec, noised)) {
+    const valueSd = n === undefined ? undefined : (rankSd * (bounds[1] - bounds[0])) / n;
+    add(`quantile(${column}, ${level})`, 'rank', rankSd, 1, {
+      halfWidth: critical.critical,
+      mechanism: exponential ? 'exponential' : family,
+      intervalSd: critical.rankSd,
+      valueSd,
+    });
+  }
   for (const { column, edges } of spec.histogram)
     add(`histogram(${column})`, 'value', sd[blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }))]!, 1);
   layout.measures.forEach((m, k) => {

@@ -109,6 +109,12 @@ export interface AggregateSpec {
   diagnostics?: boolean;
   /** The level of the intervals (default 0.95). */
   level?: number;
+  /**
+   * A group's expected number of rows (public: never from the data), for the accuracy table's
+   * errors in the values' own units: a mean's, and a quantile's as if its values were spread
+   * evenly over its bounds. Changes nothing in the release.
+   */
+  expectedCount?: number;
   /** Called now and then while DuckDB reads the source, with DuckDB's estimate of the fraction done (for a progress bar; PostgreSQL gives none). */
   onProgress?: (fraction: number) => void;
 }
@@ -141,6 +147,7 @@ export interface Spec {
   readonly invalid: 'error' | 'drop';
   readonly diagnostics: boolean;
   readonly level: number;
+  readonly expectedCount: number | undefined;
   readonly onProgress: ((fraction: number) => void) | undefined;
 }
 
@@ -162,6 +169,7 @@ export const SPEC_OPTIONS = [
   'invalid',
   'diagnostics',
   'level',
+  'expectedCount',
   'onProgress',
 ] as const;
 
@@ -322,6 +330,7 @@ export function readSpec(options: unknown): Spec {
           ? o.diagnostics
           : fail(TypeError, 'diagnostics', 'true or false', o.diagnostics),
     level: o.level === undefined ? 0.95 : numberIn('level', o.level, { min: 0.5, max: 1 - 1e-9 }),
+    expectedCount: o.expectedCount === undefined ? undefined : numberIn('expectedCount', o.expectedCount, { min: 1, max: 2 ** 53 }),
     onProgress:
       o.onProgress === undefined || typeof o.onProgress === 'function'
         ? (o.onProgress as Spec['onProgress'])

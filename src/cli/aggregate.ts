@@ -28,7 +28,8 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--noise gaussian|laplace] [--quantile-method exponential|tree]
                          [--weights range|equal]
                          [--invalid error|drop] [--diagnostics] [--level 0.95]
-                         [--budget budget.json] [--plan] [--format csv|json] [--output stats.csv]
+                         [--budget budget.json] [--plan [--expected-count N]]
+                         [--format csv|json] [--output stats.csv]
 
 Releases private statistics of a file (CSV, Parquet or NDJSON, by its extension; read by DuckDB,
 which needs the package @duckdb/node-api) per group: the number of rows (--count), sums and means
@@ -61,9 +62,10 @@ exceed it is refused before the data is read, and writes nothing. The file is lo
 processes while a release charges it (FILE.lock: a release started meanwhile waits, up to 5
 minutes), and the charge is written to it, whole, before the data is read, so that a release that
 fails or crashes stays charged. --plan prints the accuracy table (per statistic: noise standard
-deviation and interval half-width) without reading the data. Cells that are empty or not numbers
-stop the run (--invalid error, the default) or drop their rows (--invalid drop); the error says
-that such a row exists, which is itself a disclosure.
+deviation and interval half-width) without reading the data (--input is not needed);
+--expected-count N adds each mean's and quantile's sd in its own units for a group of N rows.
+Cells that are empty or not numbers stop the run (--invalid error, the default) or drop their
+rows (--invalid drop); the error says that such a row exists, which is itself a disclosure.
 
 A warehouse (BigQuery, Spark SQL, or any PostgreSQL or DuckDB dpnoise cannot reach): --sql prints
 the aggregation as one query in --dialect for --table, and writes its plan to --plan FILE (the
@@ -150,17 +152,29 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
     ...(values.noise === undefined ? {} : { noise: choice(values, 'noise', ['gaussian', 'laplace'] as const) }),
     ...(values['quantile-method'] === undefined ? {} : { quantileMethod: choice(values, 'quantile-method', ['exponential', 'tree'] as const) }),
     ...(values.level === undefined ? {} : { level: optionalNumber(values, 'level') }),
+    ...(values['expected-count'] === undefined ? {} : { expectedCount: optionalNumber(values, 'expected-count') }),
   } as AggregateSpec;
 }
 
 const fmt = (x: number) => (x === 0 || (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e9) ? String(Number(x.toPrecision(6))) : x.toExponential(5));
 
-function accuracyTable(plan: AggregatePlan): string {
+/** The accuracy table; with `planning`, a note on the errors in the columns' own units. */
+function accuracyTable(plan: AggregatePlan, planning = false, expectedCount?: number): string {
   const OF = { value: '', sum: ' (of its sum: divide by the count)', rank: ' (in rows of rank)' };
+  const inUnits = (a: AggregatePlan['accuracy'][number]) => (expectedCount === undefined ? '' : ` ${fmt(a.valueSd ?? a.sd).padStart(14)}`);
   const lines = plan.accuracy.map(
-    (a) => `  ${a.statistic.padEnd(28)} ${a.mechanism.padEnd(11)} ${fmt(a.sd).padStart(12)} ${fmt(a.halfWidth).padStart(14)}${OF[a.of]}`,
+    (a) => `  ${a.statistic.padEnd(28)} ${a.mechanism.padEnd(11)} ${fmt(a.sd).padStart(12)} ${fmt(a.halfWidth).padStart(14)}${inUnits(a)}${OF[a.of]}`,
   );
-  return [`  ${'statistic'.padEnd(28)} ${'noise'.padEnd(11)} ${'sd'.padStart(12)} ${`+-${Math.round(plan.level * 100)}%`.padStart(14)}`, ...lines].join('\n');
+  const head = `  ${'statistic'.padEnd(28)} ${'noise'.padEnd(11)} ${'sd'.padStart(12)} ${`+-${Math.round(plan.level * 100)}%`.padStart(14)}`;
+  const units = expectedCount === undefined ? '' : ` ${`sd at ${expectedCount} rows`.padStart(14)}`;
+  const relative = planning && plan.accuracy.some((a) => a.of !== 'value');
+  const note =
+    expectedCount === undefined && relative
+      ? ['  A mean\'s and a quantile\'s error in their own units depend on the group\'s size: --expected-count N gives them for N rows.']
+      : expectedCount !== undefined && relative
+        ? [`  "sd at ${expectedCount} rows": a mean's at its largest, a quantile's as if the values were spread evenly over its bounds.`]
+        : [];
+  return [head + units, ...lines, ...note].join('\n');
 }
 
 /** A number for a CSV cell; an empty cell where there is none (a quantile's sd, in its value's units). */
@@ -236,6 +250,7 @@ const STATISTIC_OPTIONS = [
   'invalid',
   'diagnostics',
   'level',
+  'expected-count',
 ];
 
 /** Whether the arguments ask for the warehouse path, where --plan names a file (alone, it prints the accuracy table). */
@@ -295,6 +310,7 @@ export async function aggregateCommand(args: string[]): Promise<void> {
     invalid: 'string',
     diagnostics: 'boolean',
     level: 'string',
+    'expected-count': 'string',
     budget: 'string',
     plan: warehouse(args) ? 'string' : 'boolean',
     format: 'string',
@@ -313,10 +329,12 @@ export async function aggregateCommand(args: string[]): Promise<void> {
   } else {
     if (privacy === undefined) throw new UsageError('--epsilon is required.');
     if (values.sql) return sqlCommand(values, privacy);
-    const spec = specOf(values, sourceOf(values));
+    // The plan reads no data: it needs no source.
+    const planOnly = values.plan === true && values.input === undefined && values.postgres === undefined;
+    const spec = specOf(values, planOnly ? [] : sourceOf(values));
     if (values.plan) {
       const plan = planAggregate(privacy, spec);
-      return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan)}`);
+      return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan, true, spec.expectedCount)}`);
     }
     const bar = progressBar('reading');
     ({ result, budget } = await charging(values, privacy, (b) => aggregate(b, privacy, { ...spec, onProgress: bar.update }).finally(bar.done)));

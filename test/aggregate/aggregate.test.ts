@@ -154,6 +154,17 @@ describe('the plan', () => {
     expect(() => plan({ quantile: { x: { bounds: [0, 10], q: 0.5 } }, quantileMethod: 'median' })).toThrow(/`quantileMethod` must be/);
   });
 
+  it('gives the errors of means and quantiles in their own units for an expected group size, and only then', () => {
+    const options = { count: true, mean: { y: [0, 50] }, quantile: { x: { bounds: [0, 10], q: 0.5 } } };
+    expect(plan(options).accuracy.every((a) => a.valueSd === undefined)).toBe(true);
+    const sized = plan({ ...options, expectedCount: 200 });
+    const [count, mean, quantile] = sized.accuracy;
+    expect(count!.valueSd).toBeUndefined();
+    expect(mean!.valueSd).toBeCloseTo(Math.sqrt(mean!.sd ** 2 + 25 ** 2 * count!.sd ** 2) / 200, 12);
+    expect(quantile!.valueSd).toBeCloseTo((quantile!.sd * 10) / 200, 12);
+    expect(() => plan({ ...options, expectedCount: 0.5 })).toThrow(/`expectedCount` must be/);
+  });
+
   it('picks the noise with the smaller error when none is named: Laplace for a few statistics, Gaussian for many', () => {
     expect(plan({ count: true }).accuracy[0]!.mechanism).toBe('laplace');
     const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}`, [0, 1]]));

@@ -109,6 +109,21 @@ describe('dpnoise aggregate', () => {
     expect(r.stdout).toMatch(/^Protects each person_id[\s\S]*count\s+(gaussian|laplace)[\s\S]*histogram\(age\)/);
   });
 
+  it('prints the plan without any input, and with --expected-count the errors of means and quantiles in their own units', () => {
+    const plan = ['aggregate', '--plan', '--epsilon', '1', '--mean', 'age:0:100', '--quantile', 'income:0:400000:0.5'];
+    const bare = dpnoise(...plan);
+    expect(bare.status, bare.stderr).toBe(0);
+    expect(bare.stdout).toMatch(/quantile\(income, 0\.5\)\s+exponential\s+[\d.]+\s+[\d.]+ \(in rows of rank\)/);
+    expect(bare.stdout).toMatch(/--expected-count N gives them/);
+    const sized = dpnoise(...plan, '--expected-count', '1000');
+    expect(sized.status, sized.stderr).toBe(0);
+    // A rank sd of s rows over 1000 values spread evenly on [0, 400000]: 400 s in income.
+    const [, rankSd, inIncome] = /quantile\(income, 0\.5\)\s+exponential\s+([\d.]+)\s+[\d.]+\s+([\d.]+)/.exec(sized.stdout)!;
+    expect(Number(inIncome) / Number(rankSd)).toBeCloseTo(400, 3);
+    expect(sized.stdout).toMatch(/sd at 1000 rows/);
+    expect(dpnoise(...plan, '--expected-count', '0').stderr).toMatch(/`expectedCount` must be/);
+  });
+
   it('charges a budget file and refuses, writing nothing, a release beyond it', () => {
     const budget = join(dir, 'budget.json');
     expect(dpnoise('budget', '--epsilon', '1.2', '--delta', '1e-6', '--output', budget).status).toBe(0);
