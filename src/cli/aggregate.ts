@@ -170,7 +170,7 @@ function accuracyTable(plan: AggregatePlan, planning = false, expectedCount?: nu
   const relative = planning && plan.accuracy.some((a) => a.of !== 'value');
   const note =
     expectedCount === undefined && relative
-      ? ['  A mean\'s and a quantile\'s error in their own units depend on the group\'s size: --expected-count N gives them for N rows.']
+      ? ["  A mean's and a quantile's error in their own units depend on the group's size: --expected-count N gives them for N rows."]
       : expectedCount !== undefined && relative
         ? [`  "sd at ${expectedCount} rows": a mean's at its largest, a quantile's as if the values were spread evenly over its bounds.`]
         : [];
