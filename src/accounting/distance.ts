@@ -3,6 +3,7 @@
 // Gaussian noise (by the continuous Gaussians around it, docs/accounting.md "Discrete Gaussian",
 // or through rho-zCDP, rho = mu^2 / 2, converted to (epsilon, delta) by zcdp.ts).
 import type { Target } from '../core/budget.js';
+import { largestMeeting } from '../math/search.js';
 import { wasm } from '../wasm/loader.js';
 import { zcdpMu } from './zcdp.js';
 
@@ -41,27 +42,20 @@ export function gridGaussianDistance(target: Target): number {
   return mu;
 }
 
-/** The smallest noise scale drawn, in grid steps, on a coordinate that moves (scales and sensitivities in value units). */
-export function smallestSteps(scales: Float64Array, sensitivity: Float64Array, grid: number): number {
-  let least = Infinity;
-  for (let i = 0; i < scales.length; i++) if (sensitivity[i] !== 0) least = Math.min(least, scales[i]! / grid);
-  return least;
-}
-
-/** What calibrateGridGaussian builds: a release whose privacy answers epsilon(delta), and its smallest scale in grid steps. */
+/** What calibrateGridGaussian builds: a release whose privacy answers epsilon(delta). */
 export interface GridGaussianRelease {
   readonly privacy: { epsilon(delta: number): number };
-  /** The smallest noise scale drawn (in grid steps) on a coordinate that moves. */
-  readonly smallestSteps: number;
 }
+
+/** The relative gap at which the grid Gaussian search stops: its scales are within 1e-6 of the smallest that meet the budget. */
+const GRID_SEARCH_GAP = 1e-6;
 
 /**
  * Grid-mode Gaussian noise for a budget: `build` makes the release for a distance. For
- * (epsilon, delta), by the continuous Gaussians around the discrete noise (docs/accounting.md,
- * "Discrete Gaussian"): the continuous mu0 (less 2^-40); if the noise drawn does not meet the
- * budget by its own figures, mu0 lowered by what tau = 4 steps cost at the smallest scale drawn,
- * sqrt(1 - tau^2 / sigma_min^2) (less 2^-30); if that does not meet it either (scales under 8
- * steps, or a grid that moved), the zCDP distance, which always does. Other budgets: as asked.
+ * (epsilon, delta), by the release's own figures (the continuous Gaussians around the discrete
+ * noise, docs/accounting.md "Discrete Gaussian"): the continuous mu0 (less 2^-40) when its noise
+ * meets the budget, as it does on fine grids; otherwise the largest distance below it that meets
+ * it, to 1e-6 (largestMeeting), from the zCDP distance, which always does. Other budgets: as asked.
  */
 export function calibrateGridGaussian<T extends GridGaussianRelease>(target: Target, build: (mu: number) => T): [mu: number, release: T] {
   if (target.notion !== 'approximate') {
@@ -72,12 +66,7 @@ export function calibrateGridGaussian<T extends GridGaussianRelease>(target: Tar
   const mu0 = gaussianDistance(target) * (1 - 2 ** -40);
   const first = build(mu0);
   if (meets(first)) return [mu0, first];
-  const smallest = first.smallestSteps;
-  const lowered = mu0 * Math.sqrt(Math.max(0, 1 - 16 / (smallest * smallest))) * (1 - 2 ** -30);
-  if (lowered > 0) {
-    const second = build(lowered);
-    if (meets(second)) return [lowered, second];
-  }
   const safe = gridGaussianDistance(target);
-  return [safe, build(safe)];
+  const mu = safe >= mu0 ? safe : largestMeeting((m) => meets(build(m)), safe, { gap: GRID_SEARCH_GAP, ceiling: mu0 });
+  return [mu, build(mu)];
 }

@@ -3,7 +3,7 @@
 // to columns of a CSV or NDJSON file. Every argument is checked before the input is read; the
 // input is read once, and the output appears only once every row has been checked and noised.
 import { readFileSync, statSync, type Stats } from 'node:fs';
-import { calibrateGridGaussian, gaussianDistance, smallestSteps } from '../accounting/distance.js';
+import { calibrateGridGaussian, gaussianDistance } from '../accounting/distance.js';
 import { compose, type Privacy } from '../accounting/privacy.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration, largestPureBudget } from '../calibrate/allocations.js';
 import { roundUp } from '../core/rounding.js';
@@ -228,7 +228,7 @@ function rowMechanism(noise: NoiseFamily, { epsilon, delta }: Budget, values: Va
   if (mode === 'continuous') return gaussianMechanism({ ...common, mu: gaussianDistance(target) / Math.sqrt(k) });
   const [, built] = calibrateGridGaussian(target, (mu) => {
     const m = gaussianMechanism({ ...common, mu: mu / Math.sqrt(k) });
-    return { m, privacy: person(m.privacy), smallestSteps: smallestSteps(m.scales, m.sensitivity, m.grid!) };
+    return { m, privacy: person(m.privacy) };
   });
   return built.m;
 }

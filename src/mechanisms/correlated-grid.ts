@@ -86,12 +86,17 @@ function layout(C: number, d: number, rho: number, grid: number | undefined): { 
     g = powerOfTwoAbove(C / cells);
     s = sFor(Math.ceil(C / g) + 2);
   } else {
-    // g = grid 2s, with s depending on g: a few rounds settle it (keep the last, any is private).
+    // g = grid 2s: of the powers of two s, the one whose release errs least over its d sums and
+    // its count together, sigma^2 (d grid^2 (s^2 + Cg^2) + 1 / s^2) with sigma^2 proportional to
+    // d B^2 + s^2 (every s is private; iterating s = sFor(B) as for the default grid can alternate
+    // between two values far from the best).
+    let best = Infinity;
     s = 1;
-    for (let round = 0; round < 8; round++) {
-      const next = sFor(Math.ceil(C / (grid * 2 * s)) + 2);
-      if (next === s) break;
-      s = next;
+    for (let candidate = 1; candidate <= 2 ** 40; candidate *= 2) {
+      const Cg = Math.ceil(C / (grid * 2 * candidate));
+      const variance = d * (Cg + 2) ** 2 + candidate ** 2;
+      const error = variance * (d * grid * grid * (candidate ** 2 + Cg ** 2) + 1 / candidate ** 2);
+      if (error < best) [best, s] = [error, candidate];
     }
     g = grid * 2 * s;
   }
@@ -135,7 +140,6 @@ function releaseChunk(
 /**
  * correlatedSum({ ..., mode: 'grid' }), already checked for d, C and the neighbour relation, at
  * rho-zCDP `rhoTarget` (the budget as rho = mu^2/2); mu0 is the continuous distance, for the gain.
- * `smallestSteps` is the noise's standard deviation in grid steps.
  */
 export function gridCorrelatedSum(
   d: number,
@@ -143,7 +147,7 @@ export function gridCorrelatedSum(
   rhoTarget: number,
   mu0: number,
   gridOption: number | undefined,
-): { noise: GridCorrelatedSum; privacy: ZcdpPrivacy; smallestSteps: number } {
+): { noise: GridCorrelatedSum; privacy: ZcdpPrivacy } {
   const { g, s, Cg, B } = layout(C, d, rhoTarget, gridOption);
   const sigma2 = (SAFETY * (d * B * B + s * s)) / (2 * rhoTarget);
   if (!(sigma2 <= MAX_VARIANCE))
@@ -187,5 +191,5 @@ export function gridCorrelatedSum(
     gain: (d * d * C * C) / (mu0 * mu0) / mse,
     release,
   };
-  return { noise, privacy, smallestSteps: sigma };
+  return { noise, privacy };
 }

@@ -9,7 +9,7 @@
 // A mechanism owns everything its release depends on: the options are read once, from the
 // caller's own properties, and validated once here; the arrays are copied at construction; the
 // object is frozen, and the arrays it shows are fresh copies of its own.
-import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance, smallestSteps } from '../accounting/distance.js';
+import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
 import { independentPrivacy, type GdpPrivacy, type PurePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import {
   calibrateProfile,
@@ -40,6 +40,13 @@ export interface Releasing {
   readonly grid?: number;
   /** Grid mode: whether the `fixedWork` option was passed (kept for compatibility: it changes nothing, see the option). */
   readonly fixedWork: boolean;
+  /**
+   * The noise's standard deviation against continuous noise's at the same budget (the root mean
+   * square over the coordinates): 1 or a hair above on the default grid; above 1 on a coarse
+   * given grid, which rounds each sensitivity up to whole steps (docs/mechanisms.md, "Floating-point safety").
+   * 1 in continuous mode.
+   */
+  readonly gridCost: number;
   /** A new Float64Array (or `out`): the query plus noise (in grid mode, on the grid). The query is left untouched unless it is `out`. */
   release(query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array;
 }
@@ -168,7 +175,7 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     const privacy = independentPrivacy(family.name, sensitivity, (i) => scales[i]!);
     const release = () => releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined });
     const block = blockReleaser(family, scales.slice(), { ...mode, grid: undefined });
-    return { calibration, scales, privacy, grid: undefined, smallestSteps: Infinity, release, block };
+    return { calibration, scales, privacy, grid: undefined, release, block };
   }
   const { lambda, weights, grouped } = profile;
   const sizes = grouped ? weights : undefined;
@@ -188,7 +195,34 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
   const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
   const block = blockReleaser(family, parameters.slice(), { ...mode, grid: g });
   const scales = steps.map((s) => s * g);
-  return { calibration, scales, privacy, grid: g, smallestSteps: smallestSteps(scales, rounded, g), release, block };
+  return { calibration, scales, privacy, grid: g, release, block };
+}
+
+/** The budget value `family` calibrates to: for Laplace noise at (epsilon, delta), the largest pure budget whose noise the accountant certifies. */
+function distanceFor(family: NoiseFamily, target: Target, at: (distance: number) => { privacy: { epsilon(delta: number): number } }): number {
+  if (family === LAPLACE && target.notion === 'approximate') {
+    return largestPureBudget(target.epsilon, (e) => at(e).privacy.epsilon(target.delta) <= target.epsilon);
+  }
+  return budgetValue(family, target);
+}
+
+/** The scales of continuous noise at the same budget and profile (for gridCost). */
+function continuousScales(family: NoiseFamily, target: Target, profile: Profile): Float64Array {
+  const continuous: ModeOptions = { mode: 'continuous', grid: undefined, fixedWork: false };
+  const at = (distance: number) => madeAt(family, profile, continuous, distance);
+  return at(distanceFor(family, target, at)).scales;
+}
+
+/** sqrt(sum w_i a_i^2 / sum w_i b_i^2), w_i the sizes of grouped scales (else 1). */
+function rmsRatio(a: Float64Array, b: Float64Array, sizes: Float64Array | undefined): number {
+  let top = 0;
+  let bottom = 0;
+  for (let i = 0; i < a.length; i++) {
+    const w = sizes ? sizes[i]! : 1;
+    top += w * a[i]! * a[i]!;
+    bottom += w * b[i]! * b[i]!;
+  }
+  return bottom > 0 ? Math.sqrt(top / bottom) : 1;
 }
 
 /**
@@ -202,7 +236,7 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
   let distance: number;
   if (family === LAPLACE && target.notion === 'approximate') {
     checkApproximateLaplace(target, profile);
-    distance = largestPureBudget(target.epsilon, (e) => at(e).privacy.epsilon(target.delta) <= target.epsilon);
+    distance = distanceFor(family, target, at);
     made = at(distance);
   } else if (family === GAUSSIAN && mode.mode === 'grid') {
     [distance, made] = calibrateGridGaussian(target, at);
@@ -210,6 +244,7 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
     distance = budgetValue(family, target);
     made = at(distance);
   }
+  const gridCost = mode.mode === 'grid' ? rmsRatio(made.scales, continuousScales(family, target, profile), profile.grouped ? profile.weights : undefined) : 1;
   const mechanism = frozenResult({
     family: family.name,
     budget: budgetOf(target),
@@ -222,6 +257,7 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
     mode: mode.mode,
     grid: made.grid,
     fixedWork: mode.mode === 'grid' && mode.fixedWork,
+    gridCost,
     release: made.release(),
   }) as GaussianMechanism | LaplaceMechanism;
   blockReleases.set(mechanism, made.block);

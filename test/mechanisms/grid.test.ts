@@ -276,3 +276,88 @@ describe('laplaceMechanism in grid mode (the default)', () => {
     expect(estimateDelta(losses, m.privacy.epsilonPure).delta).toBe(0);
   });
 });
+
+describe('a given grid (tight at every grid)', () => {
+  // A random profile and budget, as the review drew them: 1 to 3 coordinates, sensitivities 0.01 to
+  // 100, epsilon 0.1 to 10, delta 1e-10 to 1e-3.
+  const profiles = (() => {
+    const random = lcg(48);
+    return Array.from({ length: 16 }, () => ({
+      sensitivity: Array.from({ length: 1 + Math.floor(random() * 3) }, () => 0.01 * 10 ** (4 * random())),
+      epsilon: 0.1 * 10 ** (2 * random()),
+      delta: 10 ** (-10 + 7 * random()),
+    }));
+  })();
+  /** The grids of a sweep: powers of two from 4 times the largest sensitivity down to 2^-10. */
+  const gridsOf = (sensitivity: number[]) =>
+    Array.from({ length: 40 }, (_, i) => 2 ** (Math.ceil(Math.log2(4 * Math.max(...sensitivity))) - i)).filter((g) => g >= 2 ** -10);
+
+  it("gives the review's case at grid 1 scales within 1% of the smallest that meet it (they were 7x)", () => {
+    const options = { sensitivity: [0.26653094291687013, 1.972999569773674], epsilon: 1.4654563948598283, delta: 7.135510112145616e-5, grid: 1 };
+    const m = gaussianMechanism(options);
+    expect(m.privacy.epsilon(options.delta)).toBeLessThanOrEqual(options.epsilon);
+    // 1% less noise (a 1% larger distance) fails the budget by the accountant.
+    expect(gaussianMechanism({ sensitivity: options.sensitivity, mu: m.mu * 1.01, grid: 1 }).privacy.epsilon(options.delta)).toBeGreaterThan(options.epsilon);
+    expect(m.scales[1]).toBeLessThan(6.3); // was 42.334
+    expect(m.gridCost).toBeGreaterThan(1);
+    expect(m.gridCost).toBeLessThan(1.5);
+  });
+
+  /**
+   * Over the profiles and their grids: `make` meets the budget, `tighter` (its 1% less noise) fails
+   * it, and halving the grid never costs more than 1% on any coordinate. The calibrations checked.
+   */
+  function sweep<M extends { scales: Float64Array; privacy: { epsilon(delta: number): number } }>(
+    count: number,
+    every: number,
+    make: (p: (typeof profiles)[number], grid: number) => M,
+    tighter: (p: (typeof profiles)[number], grid: number, m: M) => { epsilon(delta: number): number },
+  ): number {
+    let checked = 0;
+    for (const p of profiles.slice(0, count)) {
+      let coarser: Float64Array | undefined;
+      for (const grid of gridsOf(p.sensitivity).filter((_, i) => i % every === 0)) {
+        const m = make(p, grid);
+        expect(m.privacy.epsilon(p.delta)).toBeLessThanOrEqual(p.epsilon);
+        expect(tighter(p, grid, m).epsilon(p.delta), `grid ${grid}`).toBeGreaterThan(p.epsilon);
+        const scales = m.scales;
+        for (let i = 0; coarser && i < scales.length; i++) expect(scales[i]! / coarser[i]!, `grid ${grid}`).toBeLessThanOrEqual(1.01);
+        coarser = scales;
+        checked++;
+      }
+    }
+    return checked;
+  }
+
+  it('Gaussian: meets the budget at every grid, 1% less noise fails it, and halving the grid never costs more than 1%', () => {
+    const checked = sweep(
+      profiles.length,
+      1,
+      ({ sensitivity, epsilon, delta }, grid) => gaussianMechanism({ sensitivity, epsilon, delta, grid }),
+      ({ sensitivity }, grid, m) => gaussianMechanism({ sensitivity, mu: m.mu * 1.01, grid }).privacy,
+    );
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it('Laplace with delta: meets the budget at every grid, a 1% larger pure budget fails it, and halving the grid never costs more than 1%', () => {
+    const checked = sweep(
+      8,
+      2,
+      ({ sensitivity, epsilon, delta }, grid) => laplaceMechanism({ sensitivity, epsilon, delta, grid }),
+      ({ sensitivity }, grid, m) => laplaceMechanism({ sensitivity, epsilon: m.privacy.epsilonPure * 1.01, grid }).privacy,
+    );
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('says what a grid costs against continuous noise: 1 on the default grid, more on a coarse one', () => {
+    const sensitivity = [0.3, 1, 2.5];
+    expect(gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6 }).gridCost).toBeLessThan(1.002);
+    expect(gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' }).gridCost).toBe(1);
+    const coarse = gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, grid: 2 });
+    const continuous = gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' });
+    const rms = (s: Float64Array) => Math.sqrt(s.reduce((a, x) => a + x * x, 0));
+    expect(coarse.gridCost).toBeCloseTo(rms(coarse.scales) / rms(continuous.scales), 12);
+    expect(coarse.gridCost).toBeGreaterThan(1.2);
+    expect(laplaceMechanism({ sensitivity, epsilon: 1, grid: 4 }).gridCost).toBeGreaterThan(1.5);
+  });
+});

@@ -1,0 +1,36 @@
+// The one calibration search: the largest parameter that meets a privacy target, found from a
+// value known to meet it. Privacy-critical, so written once: it only ever returns a value it has
+// checked, and every loop is capped (MAX_SEARCH_STEPS), stopping on the side that meets.
+import { MAX_SEARCH_STEPS } from '../core/rounding.js';
+
+/** How largestMeeting searches: the relative gap it stops at, and the largest value worth trying. */
+export interface SearchOptions {
+  /** Stop when the value that meets and one that fails are within this relative gap (e.g. 1e-3). */
+  readonly gap: number;
+  /** No value above this is tried (default: the largest double). */
+  readonly ceiling?: number;
+}
+
+/**
+ * The largest x >= start that `meets` accepts, to a relative `gap` from below: up from `start`
+ * (which must meet) by doubling, at most to `ceiling`, then down by geometric bisection between
+ * the last value that met and the first that failed. Where `meets` is not monotone, some value
+ * that met is returned, never one that failed.
+ */
+export function largestMeeting(meets: (x: number) => boolean, start: number, { gap, ceiling = Number.MAX_VALUE }: SearchOptions): number {
+  if (!(start > 0) || !meets(start)) throw new Error('dpnoise: internal error: a calibration search started from a value that does not meet its target.');
+  let low = start;
+  let high = Math.min(low * 2, ceiling);
+  for (let i = 0; i < MAX_SEARCH_STEPS && high > low && meets(high); i++) {
+    low = high;
+    high = Math.min(low * 2, ceiling);
+  }
+  if (!(high > low)) return low; // the ceiling met
+  for (let i = 0; i < MAX_SEARCH_STEPS && high / low - 1 > gap; i++) {
+    const middle = Math.sqrt(low * high);
+    if (!(middle > low && middle < high)) break; // adjacent doubles
+    if (meets(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
+}
