@@ -10,10 +10,10 @@
 // n_g coordinates sharing one scale, with a group sensitivity s_g (l2 for Gaussian, l1 for
 // Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
 // so groups are the weighted problem with w_g = n_g (docs/calibration.md, "Allocations": the weighted formula).
+import { largestMeeting } from '../math/search.js';
 import { type Budget, budgetOf, type GaussianBudget, readBudget, type Target } from '../core/budget.js';
 import { PROFILE_ENTRIES, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
-import { MAX_SEARCH_STEPS } from '../core/rounding.js';
 import { CompensatedSum } from '../core/summation.js';
 import { numberIn, oneOf, readOptions, type Range, readSizes, vector } from '../core/validate.js';
 import { GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
@@ -353,20 +353,11 @@ const LAPLACE_SEARCH_GAP = 1e-3;
 /**
  * The largest pure budget epsilonPure (to 0.1%, from below) whose Laplace noise `meets` an
  * (epsilon, delta) budget by the accountant (docs/accounting.md, "Calibrating by the accountant"),
- * by doubling and bisection (a larger epsilonPure only grows the privacy loss). Pure epsilon-DP at
- * epsilon meets (epsilon, delta): the search starts there.
+ * by the one calibration search (largestMeeting; a larger epsilonPure only grows the privacy
+ * loss). Pure epsilon-DP at epsilon meets (epsilon, delta): the search starts there.
  */
 export function largestPureBudget(epsilon: number, meets: (epsilonPure: number) => boolean): number {
-  // lo always meets the budget: each loop stops there at its step cap (the safe side).
-  let lo = epsilon;
-  let hi = lo * 2;
-  for (let i = 0; i < MAX_SEARCH_STEPS && hi < Number.MAX_VALUE && meets(hi); i++) [lo, hi] = [hi, hi * 2];
-  for (let i = 0; i < MAX_SEARCH_STEPS && lo > 0 && hi / lo - 1 > LAPLACE_SEARCH_GAP; i++) {
-    const mid = Math.sqrt(lo * hi);
-    if (meets(mid)) lo = mid;
-    else hi = mid;
-  }
-  return lo;
+  return largestMeeting(meets, epsilon, { gap: LAPLACE_SEARCH_GAP });
 }
 
 /** The refusal of `delta` for Laplace noise by groups, or of an epsilon that is not positive. */
