@@ -292,15 +292,17 @@ export function purePrivacy(
 ): PurePrivacy {
   parameter('epsilonPure', epsilonPure);
   const curves = pureCurves(epsilonPure);
-  // The accountant may certify less than the pure figures: each curve is the smaller.
+  // The accountant may certify less than the pure figures, and below its floor (small delta over
+  // many releases) the Renyi route may: each curve is the smallest.
   const accounted = epsilonPure < Infinity && pldSupports(event);
+  const renyi = accounted ? rdpRoute(coarsened(event), FALLBACK_ORDERS) : undefined;
   const epsilon = (delta: number) => {
     const d = readDelta(delta);
-    return d === 0 || !accounted ? epsilonPure : Math.min(epsilonPure, accountOf(event).epsilon(d));
+    return d === 0 || !accounted ? epsilonPure : Math.min(epsilonPure, accountOf(event).epsilon(d), renyi!.epsilon(d));
   };
   const delta = (eps: number) => {
     const pure = curves.delta(eps);
-    return pure === 0 || !accounted ? pure : Math.min(pure, accountOf(event).delta(eps));
+    return pure === 0 || !accounted ? pure : Math.min(pure, accountOf(event).delta(eps), renyi!.delta(eps));
   };
   return issue(
     { kind: 'pure', family, epsilonPure, delta, epsilon, ...extras(event, epsilon, undefined, floor), ...warningFor([epsilonPure], warnings) },
@@ -661,7 +663,13 @@ export interface Repeated {
 function pureTotal(event: Event): number | undefined {
   switch (event.type) {
     case 'laplace':
+    case 'pure':
       return event.epsilon;
+    case 'poisson': {
+      // Pure epsilon-DP stays pure under Poisson sampling: ln(1 + q (e^epsilon - 1)) (Balle, Barthe & Gaboardi 2018).
+      const inner = pureTotal(event.event);
+      return inner === undefined ? undefined : roundUp(log1p(event.rate * wasm().expm1(inner)));
+    }
     case 'discrete-laplace':
       return event.sensitivity / event.scale;
     case 'composed': {
@@ -679,15 +687,29 @@ function pureTotal(event: Event): number | undefined {
 }
 
 /** The privacy of an event read from a DpEvent: by the privacy-loss distribution where it applies, else by the Renyi route. */
-function eventPrivacy(event: Event): Privacy {
+function eventPrivacy(given: Event): Privacy {
+  const event = withRatesMultiplied(given);
   if (releases(event) === 0) return purePrivacy(0, 'composition', [], event); // no release: no loss
   if (event.type === 'gaussian') return gdpPrivacy(event.mu, 'gaussian', [], event);
   if (event.type === 'laplace') return purePrivacy(event.epsilon, 'laplace', [], event);
-  const family = event.type === 'poisson' || event.type === 'without-replacement' || event.type === 'allocation' ? 'subsampled' : 'composition';
+  const sampled = event.type === 'poisson' || event.type === 'without-replacement' || event.type === 'allocation';
+  const family = sampled ? 'subsampled' : 'composition';
   const epsilonPure = pureTotal(event);
   if (epsilonPure !== undefined) return purePrivacy(roundUp(epsilonPure), family, [], event);
-  if (pldSupports(event)) return pldPrivacy(event, family, []);
-  return approximatePrivacy(event, [rdpRoute(event)], [], event, family);
+  // A sampled or allocated release is never less private than the release itself: the
+  // hockey-stick divergence is jointly convex, and the record is in it or not.
+  const dominating = sampled ? [routeOf(eventPrivacy(event.event))] : [];
+  if (pldSupports(event)) return pldPrivacy(event, family, [], dominating);
+  return approximatePrivacy(event, [rdpRoute(event), ...dominating], [], event, family);
+}
+
+/**
+ * Poisson sampling at rate q of Poisson sampling at rate r is Poisson sampling at q r (each record
+ * kept independently with probability q r), rounded up; applied at every level.
+ */
+function withRatesMultiplied(event: Event): Event {
+  if (event.type !== 'poisson' || event.event.type !== 'poisson') return event;
+  return withRatesMultiplied({ type: 'poisson', rate: Math.min(1, roundUp(event.rate * event.event.rate)), event: event.event.event });
 }
 
 /** The partition selections made here: the privacy of their releases on the keys both neighbours have, and their delta. */
@@ -886,6 +908,9 @@ function composeItems(items: ReadonlyArray<{ privacy: Privacy; times: number }>,
       delta: (eps) => (eps < epsilonPure ? 1 : gaussian.delta(eps - epsilonPure)),
     });
   }
+  // One release composed once is that release: its own curves (with the routes it has, such as a
+  // sampled release's dominating one) stand.
+  if (items.length === 1 && items[0]!.times === 1) routes.push(routeOf(items[0]!.privacy));
   if (pldSupports(event)) return pldPrivacy(event, 'composition', warnings, routes, floor);
   routes.push(basicRoute(items), rdpRoute(event));
   return approximatePrivacy(event, routes, warnings, floor);
@@ -976,13 +1001,15 @@ export function subsample(privacy: Privacy, options: Sampling): Privacy {
     const floor: Event = base.type === 'close' ? { type: 'poisson', rate, event: floorOf(privacy) } : sampled;
     // Pure epsilon-DP stays pure: ln(1 + q (e^epsilon - 1)) (Balle, Barthe & Gaboardi 2018).
     const pure = privacy.kind === 'pure' ? [routeOf(pureCurves(roundUp(log1p(rate * wasm().expm1(privacy.epsilonPure)))))] : [];
-    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', warnings, pure, floor);
-    return approximatePrivacy(sampled, [rdpRoute(sampled), ...pure], warnings, sampled, 'subsampled');
+    // Never less private than the release itself (joint convexity: the record is in the batch or not).
+    const routes = [...pure, routeOf(privacy)];
+    if (pldSupports(sampled)) return pldPrivacy(sampled, 'subsampled', warnings, routes, floor);
+    return approximatePrivacy(sampled, [rdpRoute(sampled), ...routes], warnings, sampled, 'subsampled');
   }
   const population = integerIn('population', o.population, { min: 1, max: Number.MAX_SAFE_INTEGER });
   const size = integerIn('size', o.size, { min: 1, max: population });
   const sampled: Event = { type: 'without-replacement', size, population, event: base };
-  return approximatePrivacy(sampled, [rdpRoute(sampled)], warnings, sampled, 'subsampled');
+  return approximatePrivacy(sampled, [rdpRoute(sampled), routeOf(privacy)], warnings, sampled, 'subsampled');
 }
 
 /**
