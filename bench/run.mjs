@@ -40,6 +40,7 @@ const GROUPS = [
   './parallel.mjs',
   './bundles.mjs',
   './accountant.mjs',
+  './bounds.mjs',
   './allocation.mjs',
   './aggregate.mjs',
   './quantiles.mjs',

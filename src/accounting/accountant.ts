@@ -27,6 +27,13 @@ const HALVINGS = 4;
 const SETTLED = 1e-3;
 /** ...and, for bounds, when the certified range is within this fraction of its upper end. */
 const TIGHT = 0.01;
+/**
+ * The lower end's reach: beyond ln of the largest double, 709.7827..., the floor's delta cannot be
+ * told from 0; a lower end past 709.78 (which leaves room for the bisection's precision) is there.
+ */
+const LOWER_CEILING = 709.78;
+/** The lower end's bisection stops within this fraction of it, far finer than any range reported. */
+const LOWER_PRECISION = 1e-9;
 
 /** How many releases an event composes. */
 export function releases(event: Event): number {
@@ -211,7 +218,10 @@ function treeAccount(event: Event): PldAccount {
     let lo = 0;
     let hi = upper;
     if (lowerDelta(lo) <= delta) return 0;
-    for (let k = 0; k < 60 && hi - lo > 1e-12 * hi; k++) {
+    // The lower end is usually close below the upper one: a bracket of TIGHT below it first.
+    const near = upper * (1 - TIGHT);
+    if (near > 0 && near < Infinity && lowerDelta(near) > delta) lo = near;
+    for (let k = 0; k < 60 && hi - lo > LOWER_PRECISION * hi; k++) {
       const mid = 0.5 * (lo + hi);
       if (lowerDelta(mid) > delta) lo = mid;
       else hi = mid;
@@ -268,7 +278,8 @@ function treeAccount(event: Event): PldAccount {
     if (top.best === Infinity) return { lower: lowerEpsilon(h, top.direction, delta, Number.MAX_VALUE), upper: Infinity };
     let lower = coarserFloor(h, top.direction, delta, top.best);
     let upper = top.best;
-    for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && h / 2 >= FINEST; k++) {
+    // Past ln of the largest double the lower end's delta underflows: finer grids cannot raise it.
+    for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && lower < LOWER_CEILING && h / 2 >= FINEST; k++) {
       h /= 2;
       const finer = orNone(() => {
         // Every direction that is the largest on the way gets its answer on the finer grid.
