@@ -3,6 +3,7 @@
 // Gaussian noise (by the continuous Gaussians around it, docs/accounting.md "Discrete Gaussian",
 // or through rho-zCDP, rho = mu^2 / 2, converted to (epsilon, delta) by zcdp.ts).
 import type { Target } from '../core/budget.js';
+import { memo } from '../core/memo.js';
 import { largestMeeting } from '../math/search.js';
 import { wasm } from '../wasm/loader.js';
 import { zcdpMu } from './zcdp.js';
@@ -62,11 +63,12 @@ export function calibrateGridGaussian<T extends GridGaussianRelease>(target: Tar
     const mu = gaussianDistance(target);
     return [mu, build(mu)];
   }
-  const meets = (release: T) => release.privacy.epsilon(target.delta) <= target.epsilon;
+  const built = new Map<number, T>();
+  const at = (mu: number) => memo(built, mu, () => build(mu));
   const mu0 = gaussianDistance(target) * (1 - 2 ** -40);
-  const first = build(mu0);
-  if (meets(first)) return [mu0, first];
+  const meets = (mu: number) => at(mu).privacy.epsilon(target.delta) <= target.epsilon;
+  if (meets(mu0)) return [mu0, at(mu0)];
   const safe = gridGaussianDistance(target);
-  const mu = safe >= mu0 ? safe : largestMeeting((m) => meets(build(m)), safe, { gap: GRID_SEARCH_GAP, ceiling: mu0 });
-  return [mu, build(mu)];
+  const mu = safe >= mu0 ? safe : largestMeeting(meets, safe, { gap: GRID_SEARCH_GAP, ceiling: mu0 });
+  return [mu, at(mu)];
 }

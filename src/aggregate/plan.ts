@@ -7,7 +7,9 @@ import { gaussianDistance } from '../accounting/distance.js';
 import { compose, type Composable, type Privacy, purePrivacy, thresholdedPrivacy } from '../accounting/privacy.js';
 import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { readBudget, type Target } from '../core/budget.js';
+import { memo } from '../core/memo.js';
 import { readOptions } from '../core/validate.js';
+import { largestMeeting } from '../math/search.js';
 import { readProfile } from '../calibrate/allocations.js';
 import { readMode } from '../mechanisms/grid.js';
 import { GAUSSIAN, LAPLACE } from '../noise/families.js';
@@ -75,8 +77,8 @@ function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: La
   return 1 + m * g;
 }
 
-/** Shrinking factors for a per-group budget whose composition, with its rounding, passes the target by a hair. */
-const SHRINK = [1, 1 - 2 ** -30, 1 - 2 ** -20, 1 - 2 ** -12, 1 - 2 ** -8, 0.99, 0.9, 0.5];
+/** The gap at which the search for a per-group budget factor stops, below 1 when its composition, with its rounding, passes the target by a hair. */
+const FACTOR_GAP = 1e-3;
 
 /** The statistics a spec asks for, each quantile level one. */
 function statisticsOf(spec: Spec): number {
@@ -114,26 +116,29 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
   const releases: Target = { notion: 'approximate', epsilon: vectorEpsilon, delta: delta - beta };
   const perGroup = (f: number): Target =>
     family === 'laplace' ? { notion: 'pure', epsilon: (vectorEpsilon / G) * f } : { notion: 'gdp', mu: (gaussianDistance(releases) / Math.sqrt(G)) * f };
-  for (const f of SHRINK) {
-    const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, perGroup(f), profile, readMode({}));
-    const exponential = exponentialQuantiles(spec, layout, pointEpsilon(epsilon) * f);
-    const parts: Composable[] = [{ privacy: mechanism.privacy, times: G }];
-    if (points > 0) parts.push({ privacy: purePrivacy(points * pointEpsilon(epsilon) * f, 'exponential'), times: G });
-    const composed = parts.length === 1 && G === 1 ? mechanism.privacy : compose(parts);
-    const privacy = selecting ? thresholdedPrivacy(composed, beta) : composed;
-    if (!(privacy.epsilon(delta) <= epsilon)) continue;
-    const threshold = selecting ? thresholdOf(mechanism, layout, family, beta / G) : undefined;
-    const scale = mechanism.scales;
-    const sd = Float64Array.from(layout.blocks, (_, k) => (family === 'gaussian' ? scale[k]! : Math.SQRT2 * scale[k]!));
-    const offsets: number[] = [];
-    let length = 0;
-    for (const size of sizes) {
-      offsets.push(length);
-      length += size;
-    }
-    return Object.freeze({ layout, family, mechanism, privacy, threshold, sensitivity, sd, grid: mechanism.grid!, offsets, length, exponential });
+  // Each per-group budget scaled by f: the largest f <= 1 whose release meets the target.
+  const made = new Map<number, { mechanism: GaussianMechanism | LaplaceMechanism; exponential: readonly ExponentialQuantile[]; privacy: Privacy }>();
+  const at = (f: number) =>
+    memo(made, f, () => {
+      const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, perGroup(f), profile, readMode({}));
+      const exponential = exponentialQuantiles(spec, layout, pointEpsilon(epsilon) * f);
+      const parts: Composable[] = [{ privacy: mechanism.privacy, times: G }];
+      if (points > 0) parts.push({ privacy: purePrivacy(points * pointEpsilon(epsilon) * f, 'exponential'), times: G });
+      const composed = parts.length === 1 && G === 1 ? mechanism.privacy : compose(parts);
+      return { mechanism, exponential, privacy: selecting ? thresholdedPrivacy(composed, beta) : composed };
+    });
+  const f = largestMeeting((x) => at(x).privacy.epsilon(delta) <= epsilon, 1 / 2, { gap: FACTOR_GAP, ceiling: 1 });
+  const { mechanism, exponential, privacy } = at(f);
+  const threshold = selecting ? thresholdOf(mechanism, layout, family, beta / G) : undefined;
+  const scale = mechanism.scales;
+  const sd = Float64Array.from(layout.blocks, (_, k) => (family === 'gaussian' ? scale[k]! : Math.SQRT2 * scale[k]!));
+  const offsets: number[] = [];
+  let length = 0;
+  for (const size of sizes) {
+    offsets.push(length);
+    length += size;
   }
-  throw new Error('dpnoise: internal error: no per-group budget meets the privacy asked for.');
+  return Object.freeze({ layout, family, mechanism, privacy, threshold, sensitivity, sd, grid: mechanism.grid!, offsets, length, exponential });
 }
 
 /**

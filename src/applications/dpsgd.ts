@@ -14,6 +14,7 @@ import { PROFILE_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
 import { memo } from '../core/memo.js';
 import { MAX_SEARCH_STEPS, roundUp } from '../core/rounding.js';
+import { largestMeeting } from '../math/search.js';
 import { describe, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
 
 /**
@@ -138,8 +139,8 @@ const SEARCH_GAP = 1e-3;
  * Plans a DP-SGD run: the smallest noise multiplier z whose `steps` subsampled steps meet
  * (epsilon, delta) by the accountant (docs/accounting.md, "Calibrating by the accountant"), and the
  * per-layer scales of journal section VI-C at that z (the optimal allocation, the per-layer
- * proportional rule and global clipping, all with the same privacy). z is found by bisection on
- * log z and kept at the end that meets the budget; Laplace steps are accounted as randomized
+ * proportional rule and global clipping, all with the same privacy). z is found by the one
+ * calibration search (largestMeeting, on 1/z) and kept at the end that meets the budget; Laplace steps are accounted as randomized
  * response (their dominating pair for several layers). A run of 10^4 steps takes a few seconds.
  *
  * @example
@@ -179,27 +180,17 @@ export function dpsgd(options: DpsgdOptions): DpsgdPlan {
       return compose([{ privacy: subsample(step, batch), times: steps }]);
     });
   const meets = (z: number) => run(z).epsilon(target.delta) <= target.epsilon;
-  // A bracket [lo, hi] with hi meeting the budget and lo not, by doubling from z = 1.
-  let lo = 1;
-  let hi = 1;
-  if (meets(1)) {
-    while (lo > MULTIPLIER.min && meets(lo)) [hi, lo] = [lo, Math.max(MULTIPLIER.min, lo / 2)];
-    if (meets(lo)) hi = lo; // even the smallest multiplier meets the budget
-  } else {
-    while (hi < MULTIPLIER.max && !meets(hi)) [lo, hi] = [hi, Math.min(MULTIPLIER.max, hi * 2)];
-    if (!meets(hi)) {
-      throw new RangeError(
-        `dpnoise: no noise multiplier up to ${MULTIPLIER.max} meets epsilon ${target.epsilon} at delta ${target.delta} over ${steps} steps; allow a larger budget or fewer steps.`,
-      );
-    }
+  // The largest step distance 1/z that meets the budget (the one calibration search), from z = 1
+  // when it meets, else from the first z that does by doubling (whose half is the ceiling).
+  let start = 1;
+  for (let i = 0; i < MAX_SEARCH_STEPS && start < MULTIPLIER.max && !meets(start); i++) start = Math.min(MULTIPLIER.max, start * 2);
+  if (!meets(start)) {
+    throw new RangeError(
+      `dpnoise: no noise multiplier up to ${MULTIPLIER.max} meets epsilon ${target.epsilon} at delta ${target.delta} over ${steps} steps; allow a larger budget or fewer steps.`,
+    );
   }
-  // hi always meets the budget: at the step cap the search stops there (the safe side).
-  for (let i = 0; i < MAX_SEARCH_STEPS && hi / lo - 1 > SEARCH_GAP && lo < hi; i++) {
-    const mid = Math.sqrt(lo * hi);
-    if (meets(mid)) hi = mid;
-    else lo = mid;
-  }
-  const z = hi;
+  const ceiling = start === 1 ? 1 / MULTIPLIER.min : 2 / start;
+  const z = 1 / largestMeeting((mu) => meets(1 / mu), 1 / start, { gap: SEARCH_GAP, ceiling });
   const perStep = noise === 'gaussian' ? undefined : { notion: 'pure' as const, epsilon: 1 / z };
   const calibrate = (allocation: 'optimal' | 'spr' | 'iid') =>
     perStep ? laplaceCalibration(perStep, { ...layers, allocation }) : gaussianCalibration({ notion: 'gdp', mu: 1 / z }, { ...layers, allocation });

@@ -12,12 +12,16 @@ export interface SearchOptions {
 }
 
 /**
- * The largest x >= start that `meets` accepts, to a relative `gap` from below: up from `start`
- * (which must meet) by doubling, at most to `ceiling`, then down by geometric bisection between
- * the last value that met and the first that failed. Where `meets` is not monotone, some value
+ * The largest x >= start that `meets` accepts, to a relative `gap` from below: the `ceiling`
+ * itself when one is given and met; else up from `start` (which must meet) by doubling, at most to
+ * the ceiling, then by geometric bisection between the last value that met and the first that
+ * failed. Where `meets` is not monotone, some value
  * that met is returned, never one that failed.
  */
-export function largestMeeting(meets: (x: number) => boolean, start: number, { gap, ceiling = Number.MAX_VALUE }: SearchOptions): number {
+export function largestMeeting(meets: (x: number) => boolean, start: number, options: SearchOptions): number {
+  const { gap, ceiling = Number.MAX_VALUE } = options;
+  // A ceiling given is often met (a budget met with room to spare): it is tried first.
+  if (options.ceiling !== undefined && ceiling > start && meets(ceiling)) return ceiling;
   if (!(start > 0) || !meets(start)) throw new Error('dpnoise: internal error: a calibration search started from a value that does not meet its target.');
   let low = start;
   let high = Math.min(low * 2, ceiling);

@@ -1,5 +1,7 @@
 // The one calibration search (src/math/search.ts): a target met exactly, one met up to the
 // ceiling, a start that does not meet, a non-monotone corner, and a predicate that never fails.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_SEARCH_STEPS } from '../../src/core/rounding.js';
 import { largestMeeting } from '../../src/math/search.js';
@@ -48,5 +50,17 @@ describe('largestMeeting', () => {
     );
     expect(x).toBe(Number.MAX_VALUE);
     expect(calls).toBeLessThanOrEqual(MAX_SEARCH_STEPS + 2);
+  });
+});
+
+describe('the calibrations', () => {
+  it('all search by largestMeeting: its callers', () => {
+    const root = new URL('../../src/', import.meta.url).pathname;
+    const callers = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && f !== join('math', 'search.ts'))
+      .filter((f) => readFileSync(join(root, f), 'utf8').includes('largestMeeting('))
+      .sort();
+    // The grid Gaussian distance, the aggregate plan's per-group budget, DP-SGD's noise multiplier, and (epsilon, delta)-Laplace's pure budget.
+    expect(callers).toEqual(['accounting/distance.ts', 'aggregate/plan.ts', 'applications/dpsgd.ts', 'calibrate/allocations.ts']);
   });
 });
