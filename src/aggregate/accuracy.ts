@@ -1,8 +1,8 @@
 // How accurate each statistic of an aggregate is, from the noise alone (public inputs only): the
 // standard deviation and interval width per statistic that the accuracy table reports, the
 // estimates use, and the plan compares candidate noises by (docs/aggregates.md, "Intervals").
+import { exp, log } from '../math/elementary.js';
 import { normalIsf } from '../math/special.js';
-import { wasm } from '../wasm/loader.js';
 import type { Layout, Measure } from './layout.js';
 import { type ExponentialQuantile, quantileSensitivity, rankCritical, type TreeNoise } from './quantiles.js';
 import type { Interval, Spec } from './spec.js';
@@ -71,7 +71,7 @@ export function sumMeasureOf(layout: Layout, column: string, [lower, upper]: Int
 
 /** Interval half-width per sd of one block's noise: the normal quantile, or for Laplace b ln(1 / (1 - level)) with b = sd / sqrt 2. */
 export function widthPerSd(family: 'gaussian' | 'laplace', level: number): number {
-  return family === 'gaussian' ? normalIsf((1 - level) / 2) : -wasm().log(1 - level) / Math.SQRT2;
+  return family === 'gaussian' ? normalIsf((1 - level) / 2) : -log(1 - level) / Math.SQRT2;
 }
 
 /**
@@ -80,12 +80,11 @@ export function widthPerSd(family: 'gaussian' | 'laplace', level: number): numbe
  * when b1 = b2 = b; by bisection (the tail falls with t), to 2^-40 relative.
  */
 function laplaceSumWidth(b1: number, b2: number, level: number): number {
-  const { exp } = wasm();
   const [a, b] = b1 >= b2 ? [b1, b2] : [b2, b1];
   const r = b / a;
   const tail = (t: number) => (1 - r * r < 2 ** -20 ? exp(-t / a) * (1 + t / (2 * a)) : (exp(-t / a) - r * r * exp(-t / b)) / (1 - r * r));
   let low = 0;
-  let high = (a + b) * -wasm().log((1 - level) / 2); // the union bound's width: the tail there is below 1 - level
+  let high = (a + b) * -log((1 - level) / 2); // the union bound's width: the tail there is below 1 - level
   while (high - low > high * 2 ** -40) {
     const middle = (low + high) / 2;
     if (tail(middle) > 1 - level) low = middle;

@@ -9,11 +9,12 @@ import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } f
 import { readBudget, type Target } from '../core/budget.js';
 import { memo } from '../core/memo.js';
 import { readOptions } from '../core/validate.js';
+import { log } from '../math/elementary.js';
 import { largestMeeting } from '../math/search.js';
+import { normalIsf } from '../math/special.js';
 import { readProfile } from '../calibrate/allocations.js';
 import { readMode } from '../mechanisms/grid.js';
 import { GAUSSIAN, LAPLACE } from '../noise/families.js';
-import { wasm } from '../wasm/loader.js';
 import { blockOfKind, type Noised, scoreOf } from './accuracy.js';
 import { type ExponentialQuantile, exponentialQuantile } from './quantiles.js';
 import { type Block, LEAVES, layoutOf, type Layout, type QuantileMethod } from './layout.js';
@@ -70,8 +71,7 @@ function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: La
   const k = blockOfKind(layout, 'units');
   const g = mechanism.grid!;
   const steps = mechanism.scales[k]! / g;
-  const w = wasm();
-  const m = family === 'gaussian' ? 1 + Math.ceil(steps * w.normalIsf(beta) * (1 + 2 ** -40)) : Math.ceil(steps * -w.log(beta) * (1 + 2 ** -40));
+  const m = family === 'gaussian' ? 1 + Math.ceil(steps * normalIsf(beta) * (1 + 2 ** -40)) : Math.ceil(steps * -log(beta) * (1 + 2 ** -40));
   // 1 + m g is exact: g is a power of two at most 2^-10 (the units' sensitivity is 1).
   if (!(g <= 2 ** -10 && m < 2 ** 52)) throw new Error('dpnoise: internal error: the units are not on a fine grid.');
   return 1 + m * g;

@@ -8,7 +8,7 @@
 import { MAX_SEARCH_STEPS } from '../core/rounding.js';
 import { permuteAndFlip } from '../mechanisms/select.js';
 import { type NextWord, ratioOf } from '../noise/discrete-exact.js';
-import { wasm } from '../wasm/loader.js';
+import { exp, log } from '../math/elementary.js';
 import { BRANCHING, DEPTH, LEAVES } from './layout.js';
 
 /** The noise of a quantile tree's levels, as the plan fixes it. */
@@ -155,14 +155,12 @@ function worstTerms(q: number, depth: number): Array<Array<[number, number, numb
 
 /** log E[e^(s Y)] of discrete Laplace noise Y, P(Y = y) proportional to e^(-|y| / t), for |s| < 1 / t. */
 function discreteLaplaceLogMgf(s: number, t: number): number {
-  const { exp, log } = wasm();
   const p = exp(-1 / t);
   return 2 * log(1 - p) - log(1 - p * exp(s)) - log(1 - p * exp(-s));
 }
 
 /** The least c whose Chernoff bound min over lambda of e^(-lambda c) E[e^(lambda E)] is at most `tail`, for a Laplace rank error E. */
 function laplaceCritical(terms: Array<[number, number, number]>, noise: TreeNoise, tail: number): number {
-  const { log } = wasm();
   // A node of level l is g Y, Y discrete Laplace of t = scale / g steps, scale = sd / sqrt 2.
   const steps = noise.sd.map((sd) => sd / Math.SQRT2 / noise.grid);
   const limit = Math.min(...terms.filter(([, , n]) => n > 0).map(([a, l]) => 1 / (a * steps[l]! * noise.grid))); // lambda's domain
@@ -219,7 +217,6 @@ const criticals = new Map<string, { rankSd: number; critical: number }>();
 
 /** rankCritical, computed. */
 function criticalOf(noise: TreeNoise, q: number, level: number): { rankSd: number; critical: number } {
-  const { log } = wasm();
   const tail = (1 - level) / 2;
   let critical = 0;
   let variance = 0;
