@@ -31,38 +31,33 @@
 //  - A run is the adaptive composition of passes * d such mechanisms; Gaussian mechanisms compose
 //    exactly in Gaussian DP (Dong, Roth & Su 2019): the run is mu-GDP with
 //    mu^2 = sum over updates of (Delta_j / sigma_j)^2 = passes * sum_j (Delta_j / sigma_j)^2.
-//  - mu-GDP is (epsilon, delta(epsilon; mu))-DP (docs/accounting.md, "Gaussian privacy"), so the run is
-//    (epsilon, delta)-DP when mu <= mu0(epsilon, delta). We calibrate one pass with
-//    calibrateGaussian (sum_j (Delta_j / sigma_j)^2 <= mu0^2, scales rounded up by the library)
-//    and multiply every scale by sqrt(passes), rounded up by a relative 2^-40: then
-//    passes * sum_j (Delta_j / (sqrt(passes) sigma_j))^2 <= mu0^2. This equals calibrating the
-//    whole run at once (the profile Delta repeated `passes` times) for every allocation, and the
-//    code checks the total before drawing any noise.
-//  - Grid mode (the default) releases g (r(avg_j / g) + Y) instead, Y discrete Gaussian in grid
-//    steps: each update is then ceil(Delta_j / g)^2 / (2 s_j)-zCDP (s_j its variance in steps^2),
-//    the run is rho-zCDP with rho the sum over updates, and the same sqrt(passes) calibration is
-//    done at the largest distance mu = sqrt(2 rho) whose zCDP conversion meets (epsilon, delta),
-//    for the rounded sensitivities g ceil(Delta_j / g). No low bit of a release depends on the data.
+//  - Each pass is one release of gaussianMechanism's kind for the profile Delta (weighed by the
+//    step sizes for `optimal`), at distance mu / sqrt(passes), its coordinates released one at a
+//    time (releaseBlock: independent noise, the law of one release), and the run is that
+//    mechanism composed `passes` times. mu is the largest distance whose run meets (epsilon,
+//    delta) by the run's own figures (calibrateGridGaussian): in continuous mode mu0(epsilon,
+//    delta) less 2^-40, and in grid mode (the default) a little less, for the discrete Gaussian
+//    noise of the rounded sensitivities g ceil(Delta_j / g), accounted by the Gaussians around it
+//    (docs/accounting.md, "Discrete Gaussian"). Every released gradient is then an exact multiple
+//    of the grid g: no low bit of a release depends on the data.
 //  - The clipping thresholds, step sizes and number of passes are the caller's public choices:
 //    nothing computed from the data may set them, since they set the noise (the step sizes weigh
 //    the optimal allocation). So privateCoordinateDescent requires `stepSizes` and has no default
 //    from the features (coordinateDescent's 1 / M_j, which the paper assumes public, would make
 //    the scales of two neighbouring datasets differ). Public bounds on the features give them:
 //    |x_ij| <= B_j bounds M_j by B_j^2 (squared loss) or B_j^2 / 4 (logistic), so gamma_j = 1 / that.
-import { GAUSSIAN_NOTIONS, gaussianDistance, gridGaussianDistance } from '../accounting/distance.js';
-import { gdpPrivacy, type GdpPrivacy, zcdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
-import { ALLOCATIONS, calibrateProfile, type Allocation } from '../calibrate/allocations.js';
+import { calibrateGridGaussian, GAUSSIAN_NOTIONS } from '../accounting/distance.js';
+import { compose, type GdpPrivacy, type Privacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { ALLOCATIONS, type Allocation, type Profile } from '../calibrate/allocations.js';
 import type { GaussianBudget } from '../core/budget.js';
-import { readBudget, type Target } from '../core/budget.js';
-import { MAX_SCALE } from '../core/domains.js';
+import { readBudget } from '../core/budget.js';
 import { frozenResult } from '../core/frozen.js';
-import { roundUp } from '../core/rounding.js';
 import { GAUSSIAN } from '../noise/families.js';
-import { CompensatedSum, summationFactor } from '../core/summation.js';
+import { summationFactor } from '../core/summation.js';
 import { type Entries, FINITE_ENTRIES, fail, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
-import { defaultGrid, gridSensitivity, gridUnits, type Mode, type ModeOptions, readMode, roundHalfUp, roundingScale } from '../mechanisms/grid.js';
+import { type Mode, type ModeOptions, readMode } from '../mechanisms/grid.js';
+import { type GaussianMechanism, independentMechanism, releaseBlock } from '../mechanisms/independent.js';
 import { sourceOf, type Rng } from '../noise/random.js';
-import { drawValidated, gaussianNoise } from '../noise/samplers.js';
 
 /**
  * The losses: least squares (LASSO, ridge) and logistic regression.
@@ -175,11 +170,11 @@ export interface PrivateCoordinateDescentResult {
   readonly sensitivity: Float64Array;
   /** The step sizes gamma_j used. */
   readonly stepSizes: Float64Array;
-  /** The distance the run is calibrated to: mu0(epsilon, delta) (continuous), or the largest mu whose zCDP conversion, rho = mu^2 / 2, meets (epsilon, delta) (grid). */
+  /** The distance the run is calibrated to: mu0(epsilon, delta) less 2^-40 (continuous), or the largest mu whose grid noise meets (epsilon, delta) by its own figures (grid). */
   readonly mu: number;
-  /** The run's own distance, at most `mu`: sqrt(sum over all updates of (Delta_j / sigma_j)^2), or in grid mode sqrt(2 rho) for the rounded sensitivities. */
+  /** The run's own distance: sqrt(sum over all updates of (Delta_j / sigma_j)^2), or in grid mode sqrt(2 rho) for the rounded sensitivities (which the tighter Gaussian route may let exceed `mu`). */
   readonly runMu: number;
-  /** The privacy of the whole run: mu-GDP (continuous) or rho-zCDP (grid), from the scales used. */
+  /** The privacy of the whole run: mu-GDP (continuous) or rho-zCDP with the Gaussian route (grid), the pass's mechanism composed over the passes. */
   readonly privacy: GdpPrivacy | ZcdpPrivacy;
   /** 'grid' or 'continuous'. */
   readonly mode: Mode;
@@ -398,92 +393,14 @@ export function coordinateDescent(options: CoordinateDescentOptions): Float64Arr
   return descend(p, passes, readStepSizes(o, p));
 }
 
-/** What both modes compute before descending: the noise of every update and what it guarantees. */
-interface Noise {
-  scales: Float64Array;
-  mu: number;
-  runMu: number;
-  privacy: GdpPrivacy | ZcdpPrivacy;
-  grid: number | undefined;
-  noisyPass: NoisyPass;
-}
-
-/** One pass calibrated at distance mu, every scale times sqrt(passes) (rounded up): the run's scales, refused above MAX_SCALE. */
-function runScales(calibrate: (sensitivity: Float64Array, mu: number) => Float64Array, sensitivity: Float64Array, mu: number, passes: number): Float64Array {
-  const factor = Math.sqrt(passes) * (1 + 2 ** -40);
-  const scales = calibrate(sensitivity, mu).map((s) => s * factor);
-  const largest = scales.reduce((a, b) => Math.max(a, b), 0);
-  if (!(largest <= MAX_SCALE)) {
-    throw new RangeError(
-      `dpnoise: the noise for these clipping thresholds, passes and privacy level overflows (scale ${largest}); use a larger epsilon or delta, fewer passes, or smaller \`clip\`.`,
-    );
-  }
-  return scales;
-}
-
-/** Continuous mode: the run calibrated at mu0(epsilon, delta). */
-function continuousNoise(
-  calibrate: (sensitivity: Float64Array, mu: number) => Float64Array,
-  sensitivity: Float64Array,
-  mu0: number,
-  passes: number,
-  rng: Rng | undefined,
-): Noise {
-  const scales = runScales(calibrate, sensitivity, mu0, passes);
-  // The whole run's distance: passes * sum_j (Delta_j / sigma_j)^2 (a 0 sensitivity costs nothing).
-  const perPass = new CompensatedSum();
-  sensitivity.forEach((l, j) => {
-    if (l > 0) perPass.add((l / scales[j]!) ** 2);
-  });
-  const runMu = roundUp(Math.sqrt(passes * perPass.value));
-  const options = rng === undefined ? undefined : { rng };
-  const noisyPass: NoisyPass = () => {
-    const eta = gaussianNoise(sensitivity.length, scales, options);
-    return (j, average) => average + eta[j]!;
-  };
-  return { scales, mu: mu0, runMu, privacy: gdpPrivacy(runMu), grid: undefined, noisyPass };
-}
-
 /**
- * Grid mode: every update releases g (r(average / g) + Y) with Y discrete Gaussian of variance s_j
- * steps^2, a (ceil(Delta_j / g)^2 / (2 s_j))-zCDP mechanism (docs/mechanisms.md, "Floating-point
- * safety"); the run composes to rho = passes * sum_j of those, calibrated so that the zCDP
- * conversion meets (epsilon, delta).
+ * One pass's mechanism (independent Gaussian noise for the d averages, as gaussianMechanism
+ * releases it) at the run's distance `runMu` split evenly over the passes, and the run's privacy:
+ * the mechanism's composed `passes` times.
  */
-function gridNoise(
-  calibrate: (sensitivity: Float64Array, mu: number) => Float64Array,
-  sensitivity: Float64Array,
-  target: Target,
-  passes: number,
-  rng: Rng | undefined,
-  mode: ModeOptions,
-  clip: Float64Array,
-): Noise {
-  const mu = gridGaussianDistance(target);
-  const first = runScales(calibrate, sensitivity, mu, passes);
-  const g =
-    mode.grid ??
-    defaultGrid(
-      roundingScale(sensitivity),
-      first.reduce((m, s) => Math.max(m, s), 0),
-    );
-  const largestClip = clip.reduce((m, c) => Math.max(m, c), 0);
-  if (!(largestClip / g <= 2 ** 1000)) throw new RangeError(`dpnoise: \`clip\` ${largestClip} is beyond 2^1000 steps of \`grid\` ${g}; use a larger grid.`);
-  const rounded = gridSensitivity(sensitivity, g);
-  const steps = gridUnits(runScales(calibrate, rounded, mu, passes), g, 'standard deviation');
-  const variances = steps.map((sigma) => sigma * sigma);
-  const perPass = new CompensatedSum();
-  rounded.forEach((l, j) => {
-    if (l > 0) perPass.add((l / g) ** 2 / (2 * variances[j]!));
-  });
-  const rho = roundUp(passes * perPass.value);
-  const stream = sourceOf(rng).stream(); // one stream for the run: update (pass, j) is coordinate pass d + j
-  const noisyPass: NoisyPass = (pass) => {
-    const Y = drawValidated('discreteGaussianSamples', new Float64Array(sensitivity.length), variances, stream, { origin: pass * sensitivity.length });
-    // fl(V + Y) rounds the exact integer release once: a function of it, so post-processing.
-    return (j, average) => g * (roundHalfUp(average / g) + Y[j]!);
-  };
-  return { scales: variances.map((s) => Math.sqrt(s) * g), mu, runMu: Math.sqrt(2 * rho), privacy: zcdpPrivacy(rho), grid: g, noisyPass };
+function passMechanism(profile: Profile, mode: ModeOptions, passes: number, runMu: number): { mechanism: GaussianMechanism; privacy: Privacy } {
+  const mechanism = independentMechanism(GAUSSIAN, { notion: 'gdp', mu: runMu / Math.sqrt(passes) }, profile, mode) as GaussianMechanism;
+  return { mechanism, privacy: passes === 1 ? mechanism.privacy : compose([{ privacy: mechanism.privacy, times: passes }]) };
 }
 
 /**
@@ -549,15 +466,29 @@ export function privateCoordinateDescent(options: PrivateCoordinateDescentOption
   // Delta_j = 2 C_j / n, raised to cover the floating-point sum over the n records.
   const sensitivity = clip.map((c) => ((2 * c) / p.n) * summationFactor(p.n));
   const weighted = allocation === 'optimal' && noiseWeights === 'step-sizes';
-  const calibrate = (lambda: Float64Array, mu: number) =>
-    calibrateProfile(GAUSSIAN, { lambda, weights: weighted ? steps : undefined, grouped: false, allocation, p: 2 }, mu).scales;
-  const noise =
-    mode.mode === 'grid'
-      ? gridNoise(calibrate, sensitivity, target, passes, rng, mode, clip)
-      : continuousNoise(calibrate, sensitivity, gaussianDistance(target), passes, rng);
-  if (!(noise.runMu <= noise.mu)) throw new Error(`dpnoise: internal error: the run's distance ${noise.runMu} exceeds ${noise.mu}.`);
-
-  const parameters = descend(p, passes, steps, clip, noise.noisyPass);
-  const { scales, mu, runMu, privacy, grid } = noise;
-  return frozenResult({ parameters, scales, sensitivity, stepSizes: steps, mu, runMu, privacy, mode: mode.mode, grid, updates: passes * p.d }, ['parameters']);
+  const profile: Profile = { lambda: sensitivity, weights: weighted ? steps : undefined, grouped: false, allocation, p: 2 };
+  // The run's distance: the largest whose `passes` passes meet the budget by their own figures
+  // (for continuous noise mu0 itself, less 2^-40), by the one Gaussian calibration.
+  const [mu, { mechanism, privacy }] = calibrateGridGaussian(target, (runMu) => passMechanism(profile, mode, passes, runMu));
+  // Update j of a pass releases coordinate j alone: the pass is the mechanism's release, its
+  // coordinates drawn independently, each as soon as its query is known.
+  const noisyPass: NoisyPass = () => (j, average) => releaseBlock(mechanism, j, Float64Array.of(average), rng === undefined ? undefined : { rng })[0]!;
+  const parameters = descend(p, passes, steps, clip, noisyPass);
+  const runMu = privacy.kind === 'gdp' ? privacy.mu : Math.sqrt(2 * (privacy as ZcdpPrivacy).rho);
+  const { scales, grid } = mechanism;
+  return frozenResult(
+    {
+      parameters,
+      scales,
+      sensitivity,
+      stepSizes: steps,
+      mu,
+      runMu,
+      privacy: privacy as GdpPrivacy | ZcdpPrivacy,
+      mode: mode.mode,
+      grid,
+      updates: passes * p.d,
+    },
+    ['parameters'],
+  );
 }
