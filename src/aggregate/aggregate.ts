@@ -16,6 +16,7 @@ import { chosenQuantiles, noised, type Plan, planOf, readAggregatePrivacy, relea
 import { rowTotals } from './rows.js';
 import { openEngine } from './source.js';
 import { engineTotals } from './sql.js';
+import type { AggregateRow, RowOf } from './row-types.js';
 import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
 import type { GroupTotals } from './totals.js';
 
@@ -44,11 +45,11 @@ export interface AggregatePlan {
  *
  * @group Aggregates
  */
-export interface AggregateResult extends AggregatePlan {
+export interface AggregateResult<Row = AggregateRow> extends AggregatePlan {
   /** The groups released (declared, or selected privately). */
   readonly groups: readonly string[];
-  /** Per group: `group`, and each statistic's Estimate (histograms: a list of bins). */
-  readonly rows: readonly Readonly<Record<string, unknown>>[];
+  /** Per group: `group`, and each statistic's Estimate by its name (histograms: a list of bins); typed from the options by `aggregate`. */
+  readonly rows: readonly Row[];
   /** The same, one line per statistic (and bin, and quantile), for CSV. */
   readonly table: readonly AggregateLine[];
   /** What to know of the released figures, from them alone: a quantile whose interval is the whole bounds, say. */
@@ -99,7 +100,13 @@ export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: Sample
   const totals = found.totalsOf(kept);
   const noisy = noised(releaseVector(totals, kept.length, plan), plan, { rng });
   const { rows, table, warnings } = estimatesOf(noisy, chosenQuantiles(totals, kept.length, plan, rng), groups, spec, plan);
-  return Object.freeze({ ...planned(spec, plan), groups, rows: Object.freeze(rows), table: Object.freeze(table), warnings: Object.freeze(warnings) });
+  return Object.freeze({
+    ...planned(spec, plan),
+    groups,
+    rows: Object.freeze(rows as unknown as AggregateRow[]),
+    table: Object.freeze(table),
+    warnings: Object.freeze(warnings),
+  });
 }
 
 /**
@@ -150,7 +157,11 @@ export function planAggregate(
  *
  * @group Aggregates
  */
-export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudget | PureBudget, options: AggregateOptions): Promise<AggregateResult> {
+export async function aggregate<const O extends AggregateOptions>(
+  budget: PrivacyBudget,
+  privacy: ApproximateBudget | PureBudget,
+  options: O,
+): Promise<AggregateResult<RowOf<O>>> {
   readBudgetArgument(budget);
   const target = readAggregatePrivacy(privacy);
   const o = readOptions('options', options, [...SPEC_OPTIONS, 'rng']);
@@ -163,7 +174,8 @@ export async function aggregate(budget: PrivacyBudget, privacy: ApproximateBudge
     const found = source
       ? await engineTotals(source.engine, source.columns, spec, plan.layout)
       : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
-    return released(spec, plan, found, rng);
+    // The rows have the statistics the options ask for, by construction (estimatesOf).
+    return released(spec, plan, found, rng) as AggregateResult<RowOf<O>>;
   } finally {
     await source?.engine.close();
   }

@@ -18,6 +18,7 @@ export {
   type AggregateResult,
   type Estimate,
 } from './aggregate.js';
+export type { AggregateRow, HistogramBin, RowOf } from './row-types.js';
 export type { AggregateSource, AggregateSpec, Bounds } from './spec.js';
 export { aggregateFromTotals, type AggregatePlanFile, type AggregatePrivacy, type AggregateQuery, aggregateSql } from './warehouse.js';
 export { DIALECTS } from './dialect.js';
