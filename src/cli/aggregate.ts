@@ -46,8 +46,9 @@ counts in at most --max-groups groups (default: all) with at most --max-rows row
 has one row). Declare the groups (--groups), never taken from the data; or leave --groups out
 to have them selected privately (a group is released when its noisy number of units passes a
 threshold; this needs --delta and, with --privacy-unit, --max-groups). Bounds, bins and declared
-groups must be public: chosen without looking at the data. With --delta the noise is Gaussian
-((epsilon, delta)-DP), without it Laplace (pure epsilon-DP).
+groups must be public: chosen without looking at the data. Without --delta the noise is Laplace
+(pure epsilon-DP); with --delta it is Gaussian or Laplace, whichever the plan predicts more
+accurate (Laplace is also (epsilon, delta)-DP), or as --noise says.
 
 Quantiles: each by the exponential mechanism (--quantile-method exponential: the most accurate
 for a few quantiles of a column), or all read off one noisy tree (--quantile-method tree: for
@@ -157,6 +158,21 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
 }
 
 const fmt = (x: number) => (x === 0 || (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e9) ? String(Number(x.toPrecision(6))) : x.toExponential(5));
+
+/**
+ * What an analyst cannot guess from the figures, from the arguments alone (never the data): what
+ * the counts count, that rows of undeclared groups count nowhere, and what the default
+ * --max-groups costs.
+ */
+function readingNotes(values: Values): string[] {
+  const notes = ['dpnoise: note: counts are of the rows kept after contribution bounding (at most --max-rows per unit and group).\n'];
+  if (values.groups !== undefined)
+    notes.push('dpnoise: note: rows whose group is not among --groups are not counted anywhere (check the spelling of each group).\n');
+  if (values['privacy-unit'] !== undefined && values['max-groups'] === undefined && values.groups !== undefined && groupsOf(String(values.groups)).length > 1) {
+    notes.push('dpnoise: note: each unit may count in every declared group (no --max-groups): with one row per unit, --max-groups 1 needs less noise.\n');
+  }
+  return notes;
+}
 
 /** The accuracy table; with `planning`, a note on the errors in the columns' own units. */
 function accuracyTable(plan: AggregatePlan, planning = false, expectedCount?: number): string {
@@ -350,7 +366,7 @@ export async function aggregateCommand(args: string[]): Promise<void> {
   await save(output, text);
   const spent = budget.spent;
   process.stderr.write(
-    `dpnoise: protects ${result.unit}; spent epsilon ${fmt(spent.epsilon)}${spent.delta === undefined ? '' : ` at delta ${spent.delta}`} of ${budget.total.epsilon}.\n${accuracyTable(result)}\n${result.warnings.map((w) => `dpnoise: warning: ${w}\n`).join('')}`,
+    `dpnoise: protects ${result.unit}; spent epsilon ${fmt(spent.epsilon)}${spent.delta === undefined ? '' : ` at delta ${spent.delta}`} of ${budget.total.epsilon}.\n${accuracyTable(result)}\n${readingNotes(values).join('')}${result.warnings.map((w) => `dpnoise: warning: ${w}\n`).join('')}`,
   );
 }
 

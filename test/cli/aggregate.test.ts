@@ -52,6 +52,10 @@ describe('dpnoise aggregate', () => {
     expect([quantile.sd, Number(quantile.rank_sd) > 0]).toEqual(['', true]);
     expect(r.stderr).toMatch(/protects each person_id \(at most 3 rows in each of at most 2 groups\); spent epsilon 1 at delta 0.000001 of 1/);
     expect(r.stderr).toMatch(/mean\(age\).*\(of its sum: divide by the count\)/);
+    // What the figures cannot say, from the arguments alone.
+    expect(r.stderr).toMatch(/note: counts are of the rows kept after contribution bounding/);
+    expect(r.stderr).toMatch(/note: rows whose group is not among --groups are not counted anywhere/);
+    expect(r.stderr).toMatch(/note: each unit may count in every declared group \(no --max-groups\)/);
   });
 
   it('takes a file or a PostgreSQL table, not both, and --table only with --postgres', () => {
