@@ -301,7 +301,51 @@ async function aggregatedCommand(
   return { ...result, budget };
 }
 
+/** The flag of each option aggregate() names in its errors. */
+const FLAGS: Readonly<Record<string, string>> = {
+  privacyUnit: '--privacy-unit',
+  groupBy: '--group-by',
+  groups: '--groups',
+  maxGroups: '--max-groups',
+  maxRows: '--max-rows',
+  count: '--count',
+  sum: '--sum',
+  mean: '--mean',
+  quantile: '--quantile',
+  histogram: '--histogram',
+  weights: '--weights',
+  noise: '--noise',
+  quantileMethod: '--quantile-method',
+  invalid: '--invalid',
+  diagnostics: '--diagnostics',
+  level: '--level',
+  expectedCount: '--expected-count',
+  epsilon: '--epsilon',
+  delta: '--delta',
+  table: '--input',
+};
+
+/**
+ * An error of aggregate() in the command line's words: `maxGroups` is --max-groups,
+ * `quantile.income.bounds` is --quantile income, `invalid: 'drop'` is --invalid drop.
+ */
+export function inFlags(message: string): string {
+  return message
+    .replace(/`(\w+): '([\w-]+)'`/g, (all, name: string, value: string) => (FLAGS[name] ? `${FLAGS[name]} ${value}` : all))
+    .replace(/`(\w+)((?:\.[^`\s.]+)*)`/g, (all, name: string, path: string) => (FLAGS[name] ? `${FLAGS[name]}${path ? ` ${path.split('.')[1]}` : ''}` : all));
+}
+
 export async function aggregateCommand(args: string[]): Promise<void> {
+  try {
+    await aggregateWith(args);
+  } catch (error) {
+    // The library names its options; the command line's user typed flags.
+    if (error instanceof TypeError || error instanceof RangeError) throw new (error.constructor as typeof TypeError)(inFlags(error.message));
+    throw error;
+  }
+}
+
+async function aggregateWith(args: string[]): Promise<void> {
   const values = options('aggregate', args, {
     sql: 'boolean',
     dialect: 'string',

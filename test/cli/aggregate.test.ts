@@ -125,7 +125,7 @@ describe('dpnoise aggregate', () => {
     const [, rankSd, inIncome] = /quantile\(income, 0\.5\)\s+exponential\s+([\d.]+)\s+[\d.]+\s+([\d.]+)/.exec(sized.stdout)!;
     expect(Number(inIncome) / Number(rankSd)).toBeCloseTo(400, 3);
     expect(sized.stdout).toMatch(/sd at 1000 rows/);
-    expect(dpnoise(...plan, '--expected-count', '0').stderr).toMatch(/`expectedCount` must be/);
+    expect(dpnoise(...plan, '--expected-count', '0').stderr).toMatch(/--expected-count must be/);
   });
 
   it('charges a budget file and refuses, writing nothing, a release beyond it', () => {
@@ -182,6 +182,14 @@ describe('dpnoise aggregate', () => {
     }
   });
 
+  it("names the flags in the library's errors, never its options", () => {
+    const plan = ['aggregate', '--plan', '--epsilon', '1'];
+    const groups = dpnoise(...plan, '--count', '--privacy-unit', 'id', '--group-by', 'g', '--groups', 'a,b', '--max-groups', '0');
+    expect([groups.status, groups.stderr]).toEqual([2, expect.stringMatching(/^dpnoise: --max-groups must be a number >= 1/)]);
+    expect(dpnoise(...plan, '--quantile', 'x:5:1:0.5').stderr).toMatch(/^dpnoise: --quantile x must be bounds with lower < upper/);
+    for (const r of [groups, dpnoise(...plan, '--count', '--level', '2')]) expect(r.stderr).not.toMatch(/maxGroups|`level`|`/);
+  });
+
   it('explains bad arguments with exit code 2', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--count', '--sum', 'age:100'], /--sum must be COLUMN:LOW:HIGH/],
@@ -197,7 +205,7 @@ describe('dpnoise aggregate', () => {
       expect(r.stderr).toMatch(message);
     }
     const pure = dpnoise('--input', people, '--group-by', 'region', '--count', '--epsilon', '1');
-    expect(pure.stderr).toMatch(/selecting the groups privately \(no `groups` given\) needs `delta`/);
+    expect(pure.stderr).toMatch(/selecting the groups privately \(no --groups given\) needs --delta/);
     const selected = dpnoise(
       '--input',
       people,
