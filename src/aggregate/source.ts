@@ -18,17 +18,39 @@ const isPostgresClient = (c: unknown): boolean => typeof (c as { query?: unknown
 /** Every column the spec reads: the unit, the groups' and the values'. */
 const neededColumns = (spec: Spec): string[] => [...new Set([spec.unit, spec.groupBy, ...valueColumns(spec)].filter((c): c is string => c !== undefined))];
 
+/** The edit distance of two names (insertions, deletions, substitutions), case aside. */
+function distance(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[y.length]!;
+}
+
+/** ' (did you mean "age"?)' for the one name within two edits of `name`, if there is exactly one. */
+function didYouMean(name: string, names: readonly string[]): string {
+  const near = names.filter((n) => distance(n, name) <= 2);
+  return near.length === 1 ? ` (did you mean ${JSON.stringify(near[0])}?)` : '';
+}
+
 /**
  * Refuses a spec naming columns the source does not have, or declared groups that cannot match
- * their column: text groups on a column of numbers (values.ts). The names the source gives are
- * not shown: a file without a header row would show its first row of data.
+ * their column: text groups on a column of numbers (values.ts). A database table's column names
+ * are its schema, and a close one is suggested; a file's are not shown: a file without a header
+ * row would show its first row of data.
  */
-function checkColumns(spec: Spec, available: readonly Column[]): void {
+function checkColumns(spec: Spec, available: readonly Column[], schema: boolean): void {
   const names = available.map((c) => c.name);
   const missing = neededColumns(spec).filter((c) => !names.includes(c));
   if (missing.length > 0) {
+    const which = missing.map((c) => JSON.stringify(c) + (schema ? didYouMean(c, names) : '')).join(', ');
     throw new TypeError(
-      `dpnoise: the table has no column ${missing.map((c) => JSON.stringify(c)).join(', ')} (it has ${names.length} columns, not named here: a file without a header row would show its first row of data).`,
+      schema
+        ? `dpnoise: the table has no column ${which}.`
+        : `dpnoise: the table has no column ${which} (it has ${names.length} columns, not named here: a file without a header row would show its first row of data).`,
     );
   }
   const type = available.find((c) => c.name === spec.groupBy)?.type;
@@ -55,7 +77,7 @@ export async function openEngine(spec: Spec): Promise<{ engine: Engine; columns:
     );
   try {
     const columns = await engine.columns();
-    checkColumns(spec, columns);
+    checkColumns(spec, columns, typeof source !== 'string');
     return { engine, columns };
   } catch (error) {
     await engine.close();

@@ -113,8 +113,13 @@ describe('the DuckDB engine', () => {
     }
   });
 
-  it('refuses a spec naming a column the table lacks, before reading any row', async () => {
+  it('refuses a spec naming a column the table lacks, before reading any row; of a database table, whose names are its schema, it suggests a close one', async () => {
     await expect(totalsOf(csv, { sum: { salary: [0, 1] } })).rejects.toThrow(/no column "salary" \(it has 4 columns, not named here/);
+    const connection = await instance.connect();
+    await expect(totalsOf({ connection, table: 'people' }, { sum: { incme: [0, 1] } })).rejects.toThrow(
+      'dpnoise: the table has no column "incme" (did you mean "income"?).',
+    );
+    await expect(totalsOf({ connection, table: 'people' }, { sum: { salary: [0, 1] } })).rejects.toThrow('dpnoise: the table has no column "salary".');
   });
 
   it('refuses a connection of a @duckdb/node-api before 1.2.1-alpha.17 (results without getRowObjectsJS), saying so, before reading', async () => {
