@@ -83,8 +83,6 @@ describe('the WebAssembly module', () => {
       .filter((file) => layerOf(file).rank > calibrate && layerOf(file).rank < LAYERS.src!.indexOf('.'))
       .filter((file) => importsOf(file).some((target) => target.startsWith('src/wasm/') && target !== 'src/wasm/embedded-init.ts'))
       .sort();
-    // Two mechanisms still hand their chunks to the module themselves (a kernel's finishing step,
-    // a check of the query): theirs moves down to noise/ next (issue 42 of the tracker).
-    expect(reaching).toEqual(['src/mechanisms/correlated-grid.ts', 'src/mechanisms/release-options.ts']);
+    expect(reaching).toEqual([]);
   });
 });

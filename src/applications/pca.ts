@@ -38,7 +38,8 @@ import { powerOfTwoBelow } from '../core/rounding.js';
 import { fail, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, NOISE_FAMILIES, type NoiseFamilyName } from '../noise/families.js';
 import { sourceOf, type Rng } from '../noise/random.js';
-import { type Mode, MODE_OPTIONS, readMode, roundHalfUp } from '../mechanisms/grid.js';
+import { type Mode, MODE_OPTIONS, readMode } from '../mechanisms/grid.js';
+import { roundHalfUp } from '../core/rounding.js';
 import { type GaussianMechanism, independentMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { MATRIX_DIMENSION } from './subspaces.js';
 
@@ -174,7 +175,7 @@ function upperGram(rows: readonly Float64Array[], d: number, limits?: { diagonal
 
 /**
  * sum_users q r(clip(x x^T) / q), upper triangle in profile order: each contribution rounded to the
- * quantum q (a power of two, exactly: grid.ts's roundHalfUp) and the integers added exactly
+ * quantum q (a power of two, exactly: core/rounding.ts's roundHalfUp) and the integers added exactly
  * (below 2^53: at most 2^32 users of at most 2^21 quanta each).
  */
 function quantizedGram(rows: readonly Float64Array[], d: number, limits: { diagonal: number; offDiagonal: number }, q: number): Float64Array {

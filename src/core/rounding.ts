@@ -49,3 +49,13 @@ export function powerOfTwoAbove(x: number): number {
   const p = powerOfTwoBelow(x);
   return p === x ? p : 2 * p;
 }
+
+/**
+ * floor(x + 1/2) exactly, as the kernels round: the test x - floor(x) >= 1/2 is decided exactly
+ * for every double (docs/mechanisms.md, "Floating-point safety"), although the difference itself can
+ * round for -1/2 < x < 0.
+ */
+export function roundHalfUp(x: number): number {
+  const f = Math.floor(x);
+  return x - f >= 0.5 ? f + 1 : f;
+}

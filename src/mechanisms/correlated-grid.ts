@@ -14,12 +14,10 @@ import { independentPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import { MAX_GRID_SCALE, SAFETY } from '../core/domains.js';
 import { powerOfTwoAbove, powerOfTwoBelow, roundUp } from '../core/rounding.js';
 import { integerIn } from '../core/validate.js';
+import { correlatedChunk } from '../noise/correlated.js';
 import { drawValidated } from '../noise/samplers.js';
-import { queryEntries, roundHalfUp } from './grid.js';
+import { queryEntries } from './grid.js';
 import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
-import { setAt } from '../core/arrays.js';
-import { copyIn, view } from '../wasm/chunks.js';
-import type { WasmExports } from '../wasm/exports.js';
 
 /**
  * What a correlated release returns.
@@ -105,38 +103,6 @@ function layout(C: number, d: number, rho: number, grid: number | undefined): { 
   return { g, s, Cg, B: Cg + 2 };
 }
 
-/** Exactly 2 s F + s Y + Cg Z, rounded once to a double (2 s F and s Y are exact: s is a power of two). */
-function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
-  if (Math.abs(twoSF) + Math.abs(sY) + Cg * Math.abs(Z) <= 2 ** 52) return twoSF + sY + Cg * Z;
-  return Number(BigInt(twoSF) + BigInt(sY) + BigInt(Cg) * BigInt(Z));
-}
-
-/**
- * out[j] = combined(2 s round(sums[j] / g), s Y[j], Cg, Z) outputGrid for the chunk [start, start + n)
- * whose noise Y the module has just drawn into its values buffer: in the module
- * (assembly/noise/correlated.ts, the same operations without a branch per value), or here, with
- * BigInt where needed, for a chunk with a term beyond 2^52.
- */
-function releaseChunk(
-  w: WasmExports,
-  sums: Float64Array,
-  out: Float64Array,
-  start: number,
-  n: number,
-  s: number,
-  Cg: number,
-  Z: number,
-  g: number,
-  outputGrid: number,
-): void {
-  copyIn(w, w.scalesPointer(), sums, start, n);
-  if (w.correlatedRelease(n, s, Cg, Z, 1 / g, outputGrid) === 1) setAt(out, view(w, w.scalesPointer(), n), start);
-  else {
-    const Y = view(w, w.valuesPointer(), n);
-    for (let j = 0; j < n; j++) out[start + j] = combined(2 * s * roundHalfUp(sums[start + j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
-  }
-}
-
 /**
  * correlatedSum({ ..., mode: 'grid' }), already checked for d, C and the neighbour relation, at
  * rho-zCDP `rhoTarget` (the budget as rho = mu^2/2); mu0 is the continuous distance, for the gain.
@@ -175,7 +141,9 @@ export function gridCorrelatedSum(
     // chunk combined exactly with 2 s F, F = round(f / g), as soon as it is drawn: each output is
     // rounded once.
     const Z = drawValidated('discreteGaussianSamples', new Float64Array(1), sigma2, stream, { origin: d })[0]!;
-    drawValidated('discreteGaussianSamples', out, sigma2, stream, { finish: (w, start, m) => releaseChunk(w, exact, out, start, m, s, Cg, Z, g, outputGrid) });
+    drawValidated('discreteGaussianSamples', out, sigma2, stream, {
+      finish: (w, start, m) => correlatedChunk(w, exact, out, start, m, s, Cg, Z, g, outputGrid),
+    });
     return { sums: given ?? out, count: n + Z / s };
   }
 

@@ -105,16 +105,6 @@ export function roundingScale(lambda: Float64Array, sizes?: Float64Array, q: 1 |
   return smallest;
 }
 
-/**
- * floor(x + 1/2) exactly, as the kernels round: the test x - floor(x) >= 1/2 is decided exactly
- * for every double (docs/mechanisms.md, "Floating-point safety"), although the difference itself can
- * round for -1/2 < x < 0.
- */
-export function roundHalfUp(x: number): number {
-  const f = Math.floor(x);
-  return x - f >= 0.5 ? f + 1 : f;
-}
-
 /** Noise scales in grid units (exact: g is a power of two), checked against the samplers' limit. */
 export function gridUnits(scales: Float64Array, g: number, what: string): Float64Array {
   const units = scales.map((s) => s / g);

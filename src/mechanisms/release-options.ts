@@ -4,10 +4,9 @@
 // written, so a call that throws leaves it as it was; and `out` only ever receives released
 // values, never the query itself.
 import { isFloat64Array, isShared, overlapsElsewhere } from '../core/arrays.js';
-import { type Entries, fail, readOptions, vector } from '../core/validate.js';
+import { type Entries, fail, readOptions } from '../core/validate.js';
 import { type RandomSource, sourceOf } from '../noise/random.js';
-import { outputArray, type SampleOptions } from '../noise/samplers.js';
-import { firstOutsideInModule } from '../wasm/checks.js';
+import { moduleVector, outputArray, type SampleOptions } from '../noise/samplers.js';
 
 /**
  * Options of every mechanism's `release`.
@@ -62,6 +61,6 @@ export interface ReleaseArrays {
  */
 export function releaseArrays(name: string, query: unknown, entries: Entries, length: number, out: Float64Array | undefined): ReleaseArrays {
   const copy = out === undefined || (isFloat64Array(query) && (isShared(query) || overlapsElsewhere(query, out)));
-  const exact = vector(name, query, entries, { length, copy, check: firstOutsideInModule, private: true });
+  const exact = moduleVector(name, query, entries, { length, copy, private: true });
   return { exact, target: out ?? exact };
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { zcdpDelta } from '../../src/accounting/zcdp.js';
 import { compose, createRng, gaussianDelta, gaussianMechanism, gaussianPrivacy, laplaceMechanism, laplacePrivacy, subsample } from '../../src/index.js';
-import { roundHalfUp } from '../../src/mechanisms/grid.js';
+import { roundHalfUp } from '../../src/core/rounding.js';
 import { wasm } from '../../src/wasm/loader.js';
 import { estimateDelta, gaussianLosses, laplaceLosses } from '../audit.js';
 import { EPS, expectClose, lcg, ROUND_UP, SAFETY } from '../helpers.js';
