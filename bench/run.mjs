@@ -42,6 +42,7 @@ const GROUPS = [
   './accountant.mjs',
   './allocation.mjs',
   './aggregate.mjs',
+  './clickhouse.mjs',
   './quantiles.mjs',
 ];
 
