@@ -53,8 +53,8 @@ export function clickhouseQuery(spec: Spec, layout: Layout, columns: readonly Co
 
   // The row: unit, group (a declared group's index, or the group's value), values as read (v),
   // the same made finite (w: an invalid row's are never counted, but every branch is computed),
-  // and `bad`.
-  const row: string[] = [];
+  // and `bad`. Written out where used, not named in WITH (which independent parsers of ClickHouse
+  // do not take): ClickHouse computes an expression written twice once, rand64(1) included.
   const unit = spec.unit === undefined ? undefined : cell(spec.unit);
   let group = 'toInt64(0)';
   if (spec.groupBy !== undefined) {
@@ -75,60 +75,66 @@ export function clickhouseQuery(spec: Spec, layout: Layout, columns: readonly Co
       group = `toInt64(nullIf(indexOf([${literals.join(', ')}], ${key}), 0)) - 1`;
     }
   }
-  // The grouping keys are defined in the SELECT list, not in WITH: a Distributed table's shards
-  // name a key defined in WITH by its expression, which the initiator does not find.
+  // The grouping keys are named in the SELECT list: a Distributed table's shards name a key
+  // defined in WITH by its expression, which the initiator then does not find.
   const keys = [...(unit === undefined ? [] : [`${unit} AS ${p}u`]), `${group} AS ${p}g`];
-  names.forEach((name, i) => {
-    row.push(`${dialect.number(cell(name), typeOf(name))} AS ${p}v${i}`);
-    row.push(`if(${finite(`${p}v${i}`)}, ifNull(${p}v${i}, 0.), 0.) AS ${p}w${i}`);
-  });
-  const invalid = [...(unit === undefined ? [] : [`isNull(${p}u)`]), ...names.map((_, i) => `NOT ${finite(`${p}v${i}`)}`)];
-  row.push(`${invalid.length === 0 ? 'toUInt8(0)' : `toUInt8(${invalid.join(' OR ')})`} AS ${p}bad`);
-  const w = names.map((_, i) => `${p}w${i}`);
+  const read = names.map((name) => dialect.number(cell(name), typeOf(name)));
+  const invalid = [...(unit === undefined ? [] : [`isNull(${unit})`]), ...read.map((x) => `NOT ${finite(x)}`)];
+  /** The row as the table gives it. */
+  const tableRow = {
+    bad: invalid.length === 0 ? 'toUInt8(0)' : `toUInt8(${invalid.join(' OR ')})`,
+    w: read.map((x) => `if(${finite(x)}, ifNull(${x}, 0.), 0.)`),
+  };
+  /** The row as a kept tuple r (rk, bad, group, w0, w1, ...) gives it. */
+  const keptRow = { bad: 'tupleElement(r, 2)', w: names.map((_, i) => `tupleElement(r, ${i + 4})`) };
 
-  // The totals' level, over rows with columns named ${p}u, ${p}g, ${p}w0..., ${p}bad: each row
-  // once for the group's totals (set 0) and once per cell measure (set j + 1, cell c), so that
-  // one GROUP BY gives what GROUPING SETS would, every total from the same rows.
+  // The totals' level: each row once for the group's totals (set 0) and once per cell measure
+  // (set j + 1, cell c), so that one GROUP BY gives what GROUPING SETS would, every total from
+  // the same rows.
   const cells = cellMeasures(layout);
-  const v = (column: string) => w[names.indexOf(column)]!;
-  const cellOf = cells.map(([, m]) => `if(${p}bad, -1, ${cellSql(m, v((m as { column: string }).column), double, clipped, (x) => `toInt64(${x})`, 'least')})`);
-  const totalsRow = [
-    cells.length === 0 ? `0 AS ${p}set` : `arrayJoin(range(${cells.length + 1})) AS ${p}set`,
-    cells.length === 0 ? `toInt64(-2) AS ${p}c` : `multiIf(${cellOf.map((c, j) => `${p}set = ${j + 1}, ${c}`).join(', ')}, toInt64(-2)) AS ${p}c`,
-  ];
-  const good = `NOT ${p}bad`;
-  const measures = layout.measures.flatMap((m, k) => {
-    const as = ` AS ${p}m${k}`;
-    if (m.kind === 'count') return [`countIf(${good})${as}`];
-    if (m.kind === 'units') return [`${unit === undefined ? `countIf(${good})` : `uniqExactIf(${p}u, ${good})`}${as}`];
-    if (m.kind === 'sum') {
-      // Each term is at most 2^25 quanta: an Int64 sum is exact below 2^38 rows.
-      const term = `toInt64(floor((${clipped(v(m.column), m.lower, m.upper)} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5))`;
-      return [`sumIf(${term}, ${good})${as}`];
-    }
-    if (m.kind === 'dropped') return [`countIf(${p}bad${unit === undefined ? '' : ` AND isNotNull(${p}u)`})${as}`];
-    if (m.kind === 'clipped') return [`countIf(${good} AND (${v(m.column)} < ${double(m.lower)} OR ${v(m.column)} > ${double(m.upper)}))${as}`];
-    return [];
-  });
-  const totals = (source: string, where: string, key = `${p}g`) =>
-    `SELECT ${key}, ${totalsRow.join(', ')}, max(${p}bad) AS ${p}bad_, countIf(${good}) AS ${p}valid, ${measures.join(', ')}\nFROM ${source}${where} GROUP BY ${p}g, ${p}set, ${p}c`;
-  const withClause = (list: readonly string[]) => `WITH ${list.join(', ')}\n`;
+  const totals = (row: { bad: string; w: readonly string[] }, key: string, source: string, where: string) => {
+    const v = (column: string) => row.w[names.indexOf(column)]!;
+    const good = `NOT ${row.bad}`;
+    const cellOf = cells.map(
+      ([, m]) => `if(${row.bad}, -1, ${cellSql(m, v((m as { column: string }).column), double, clipped, (x) => `toInt64(${x})`, 'least')})`,
+    );
+    const sets = [
+      cells.length === 0 ? `0 AS ${p}set` : `arrayJoin(range(${cells.length + 1})) AS ${p}set`,
+      cells.length === 0 ? `toInt64(-2) AS ${p}c` : `multiIf(${cellOf.map((c, j) => `${p}set = ${j + 1}, ${c}`).join(', ')}, toInt64(-2)) AS ${p}c`,
+    ];
+    const measures = layout.measures.flatMap((m, k) => {
+      const as = ` AS ${p}m${k}`;
+      if (m.kind === 'count') return [`countIf(${good})${as}`];
+      if (m.kind === 'units') return [`${unit === undefined ? `countIf(${good})` : `uniqExactIf(${p}u, ${good})`}${as}`];
+      if (m.kind === 'sum') {
+        // Each term is at most 2^25 quanta: an Int64 sum is exact below 2^38 rows.
+        const term = `toInt64(floor((${clipped(v(m.column), m.lower, m.upper)} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5))`;
+        return [`sumIf(${term}, ${good})${as}`];
+      }
+      if (m.kind === 'dropped') return [`countIf(${row.bad}${unit === undefined ? '' : ` AND isNotNull(${p}u)`})${as}`];
+      if (m.kind === 'clipped') return [`countIf(${good} AND (${v(m.column)} < ${double(m.lower)} OR ${v(m.column)} > ${double(m.upper)}))${as}`];
+      return [];
+    });
+    return `SELECT ${key}, ${sets.join(', ')}, max(${row.bad}) AS ${p}bad, countIf(${good}) AS ${p}valid, ${measures.join(', ')}\nFROM ${source}${where} GROUP BY ${p}g, ${p}set, ${p}c`;
+  };
 
   let inner: string;
   if (unit === undefined) {
     // No unit: every row counts, and the shards total their own rows.
-    inner = `${withClause(row)}${totals(`${from} AS s`, ` WHERE isNotNull(${p}g)`, keys.at(-1))}`;
+    inner = totals(tableRow, keys.at(-1)!, `${from} AS s`, ` WHERE isNotNull(${p}g)`);
   } else {
     // Per unit and group (on the shards, merged on the initiator): up to maxRows valid rows and
     // up to maxRows invalid ones, those of least random key rk, each with its flag and group; and
     // the group's own random key (another draw, at the row of least rk: uniform whatever the
     // group's number of rows), by which the unit's groups are chosen.
-    const tuple = `(${p}rk, ${p}bad, ${p}g, ${w.join(', ')})`;
+    const rk = 'rand64(1)';
+    const tuple = `(${rk}, ${tableRow.bad}, ${p}g, ${tableRow.w.join(', ')})`;
+    const good = `NOT ${tableRow.bad}`;
     const least = (condition: string) =>
       spec.maxRows === 1
-        ? `arraySlice([argMinIf(${tuple}, ${p}rk, ${condition})], 1, countIf(${condition}))`
+        ? `arraySlice([argMinIf(${tuple}, ${rk}, ${condition})], 1, countIf(${condition}))`
         : `arraySlice(arraySort(groupArrayIf(${tuple}, ${condition})), 1, ${spec.maxRows})`;
-    const perGroup = `${withClause([...row, `rand64(1) AS ${p}rk`])}SELECT ${keys.join(', ')}, arrayConcat(${least(good)}, ${least(`${p}bad`)}) AS ${p}rows, countIf(${good}) > 0 AS ${p}good, argMin(rand64(2), ${p}rk) AS ${p}key\nFROM ${from} AS s WHERE isNotNull(${p}g) GROUP BY ${p}u, ${p}g`;
+    const perGroup = `SELECT ${keys.join(', ')}, arrayConcat(${least(good)}, ${least(tableRow.bad)}) AS ${p}rows, countIf(${good}) > 0 AS ${p}good, argMin(rand64(2), ${rk}) AS ${p}key\nFROM ${from} AS s WHERE isNotNull(${p}g) GROUP BY ${p}u, ${p}g`;
     let kept = perGroup;
     let where = '';
     if (spec.groups === undefined || spec.maxGroups < spec.groups.length) {
@@ -137,20 +143,19 @@ export function clickhouseQuery(spec: Spec, layout: Layout, columns: readonly Co
       // (but for their invalid rows, which decide only whether the group had one).
       const dropping = layout.measures.some((m) => m.kind === 'dropped');
       const candidate = dropping ? `isNotNull(${p}u)` : `${p}good`;
-      const chosen = `arraySlice(arrayMap(e -> e.2, arraySort(groupArrayIf((${p}key, ${p}g), ${candidate}))), 1, ${spec.maxGroups})`;
+      const chosen = `arraySlice(arrayMap(e -> tupleElement(e, 2), arraySort(groupArrayIf((${p}key, ${p}g), ${candidate}))), 1, ${spec.maxGroups})`;
       // Filtered after ARRAY JOIN, not in a lambda: ClickHouse 18.16 drops a subquery's column
       // that only a lambda reads.
-      where = dropping ? ` WHERE has(${p}chosen, r.3)` : ` WHERE has(${p}chosen, r.3) OR r.2 = 1`;
+      where = ` WHERE has(${p}chosen, tupleElement(r, 3))${dropping ? '' : ' OR tupleElement(r, 2) = 1'}`;
       kept = `SELECT ${p}u, groupArrayArray(${p}rows) AS ${p}rows, ${chosen} AS ${p}chosen\nFROM (${perGroup}) GROUP BY ${p}u`;
     }
-    const flat = [`r.2 AS ${p}bad`, ...w.map((name, i) => `r.${i + 4} AS ${name}`)];
-    inner = `${withClause(flat)}${totals(`(${kept}) ARRAY JOIN ${p}rows AS r`, where, `r.3 AS ${p}g`)}`;
+    inner = totals(keptRow, `tupleElement(r, 3) AS ${p}g`, `(${kept}) ARRAY JOIN ${p}rows AS r`, where);
   }
 
   const expressions = new Map<string, string>([
     ['plan', text(planId)],
     ['gi', `${p}g`],
-    ['bad', `${p}bad_`],
+    ['bad', `${p}bad`],
     ['valid', `${p}valid`],
   ]);
   cells.forEach((_, j) => {

@@ -1,10 +1,47 @@
 // The ClickHouse engine (engine.ts): a table, or a Distributed table over shards, on a server
-// reached by its HTTP interface with the fetch built into Node and browsers, so that it needs no
-// package (@clickhouse/client speaks to 18.16 too, but dpnoise sends one POST per query and
-// reads JSON: nothing the client adds). The clipping, contribution bounding and totals run in the
-// cluster (clickhouse-sql.ts); only the totals come back.
+// reached by its HTTP interface with what Node and browsers have built in (node:http, or fetch),
+// so that it needs no package (@clickhouse/client speaks to 18.16 too, but dpnoise sends one POST
+// per query and reads JSON: nothing the client adds). The clipping, contribution bounding and
+// totals run in the cluster (clickhouse-sql.ts); only the totals come back.
 import { type Column, type ColumnType, DIALECT, tableName } from './dialect.js';
 import type { Engine } from './engine.js';
+
+interface HttpModule {
+  request(
+    url: string,
+    options: { method: string; headers: Record<string, string> },
+    callback: (response: { statusCode?: number; setEncoding(e: string): void; on(event: string, f: (x?: unknown) => void): void }) => void,
+  ): { on(event: 'error', f: (error: unknown) => void): void; end(body: string): void };
+}
+
+/**
+ * One POST, its status and body. Node's http, which waits for the answer as long as the query
+ * runs (fetch gives up on a response whose headers take 5 minutes: a large aggregation's do, as
+ * ClickHouse answers when the result is ready); fetch where there is no node:http (a browser).
+ */
+async function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  let http: HttpModule | undefined;
+  try {
+    // A specifier in a variable: bundlers for the browser leave it alone.
+    const specifier = url.startsWith('https:') ? 'node:https' : 'node:http';
+    http = (await import(/* @vite-ignore */ specifier)) as HttpModule;
+  } catch {
+    const response = await fetch(url, { method: 'POST', headers, body });
+    return { status: response.status, text: await response.text() };
+  }
+  const request = http.request;
+  return new Promise((resolve, reject) => {
+    const call = request(url, { method: 'POST', headers }, (response) => {
+      const chunks: string[] = [];
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => chunks.push(chunk as string));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: chunks.join('') }));
+      response.on('error', reject);
+    });
+    call.on('error', reject);
+    call.end(body);
+  });
+}
 
 /** ClickHouse's type names of numbers (integers, floats, decimals), Nullable or not: read as numbers; String as text. */
 const NUMBER_TYPES = /^(Nullable\()?(U?Int(8|16|32|64)|Float(32|64)|Decimal(32|64|128)?\(.*\))\)?$/;
@@ -58,15 +95,16 @@ function serverAt(url: string): (sql: string) => Promise<{ meta: Array<{ name: s
   for (const [name, value] of Object.entries(SETTINGS)) base.searchParams.set(name, value);
   const endpoint = base.toString();
   return async (sql) => {
-    let response: Response;
+    let response: { status: number; text: string };
     try {
-      response = await fetch(endpoint, { method: 'POST', headers, body: `${sql}\nFORMAT JSON` });
+      response = await post(endpoint, headers, `${sql}\nFORMAT JSON`);
     } catch (error) {
-      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-      throw new Error(`dpnoise: cannot connect to the ClickHouse server of \`table.clickhouse\` (${typeof cause === 'string' ? cause : 'no answer'}).`);
+      const e = error as { code?: unknown; cause?: { code?: unknown } };
+      const code = e.code ?? e.cause?.code;
+      throw new Error(`dpnoise: cannot connect to the ClickHouse server of \`table.clickhouse\` (${typeof code === 'string' ? code : 'no answer'}).`);
     }
-    const body = await response.text();
-    if (!response.ok) throw new ServerError(displayText(body), `ClickHouse ${/^Code: (\d+)/.exec(body)?.[1] ?? response.status}`);
+    const body = response.text;
+    if (response.status !== 200) throw new ServerError(displayText(body), `ClickHouse ${/^Code: (\d+)/.exec(body)?.[1] ?? response.status}`);
     return JSON.parse(body);
   };
 }

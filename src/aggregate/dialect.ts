@@ -119,7 +119,8 @@ const postgres: Dialect = {
 
 const bigquery: Dialect = {
   name: 'bigquery',
-  identifier: (name) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``,
+  // Escapes as in its string literals: a raw newline is refused in a quoted identifier too.
+  identifier: (name) => `\`${name.replaceAll(/[\\`]/g, (c) => `\\${c}`).replaceAll(CONTROL, unicodeEscape)}\``,
   text: backslashed,
   double: 'FLOAT64',
   bigint: 'INT64',
@@ -153,11 +154,18 @@ const spark: Dialect = {
   values: (rows) => `SELECT * FROM VALUES ${rows.map(([k, gi]) => `(${k}, ${gi})`).join(', ')} AS v(k, gi)`,
 };
 
-/** ClickHouse's escapes of a quoted string or identifier: a backslash escapes, control characters as \xHH. */
-const clickhouseQuoted = (quote: string) => (value: string) =>
-  `${quote}${value
-    .replaceAll(new RegExp(`[\\\\${quote}]`, 'g'), (c) => `\\${c}`)
-    .replaceAll(CONTROL, (c) => (c.charCodeAt(0) < 0x80 ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c))}${quote}`;
+/** A control character (C0 and DEL) as ClickHouse's \xHH; the line and paragraph separators are plain UTF-8 there. */
+const hexEscape = (c: string) => (c.charCodeAt(0) < 0x80 ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c);
+
+/** ClickHouse's string literal: a backslash and a quote escaped by a backslash, control characters as \xHH. */
+const clickhouseText = (value: string) => `'${value.replaceAll(/[\\']/g, (c) => `\\${c}`).replaceAll(CONTROL, hexEscape)}'`;
+
+/**
+ * ClickHouse's backquoted identifier: a backslash escaped, a backquote doubled (which 18.16 reads
+ * as one, and which parsers that know no backslash escape in identifiers read alike), control
+ * characters as \xHH.
+ */
+const clickhouseIdentifier = (name: string) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '``').replaceAll(CONTROL, hexEscape)}\``;
 
 /** Powers of ten 10^0 to 10^22, each exactly a double (5^22 < 2^53), as literals ClickHouse reads exactly (strtod). */
 const POWERS_OF_TEN = `[${Array.from({ length: 23 }, (_, k) => `1e${k}`).join(', ')}]`;
@@ -187,8 +195,8 @@ function clickhouseDecimal(t: string): string {
  */
 const clickhouse: Dialect = {
   name: 'clickhouse',
-  identifier: clickhouseQuoted('`'),
-  text: clickhouseQuoted("'"),
+  identifier: clickhouseIdentifier,
+  text: clickhouseText,
   double: 'Float64',
   bigint: 'Int64',
   string: 'String',
