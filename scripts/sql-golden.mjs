@@ -1,8 +1,9 @@
 // The golden SQL files of test/aggregate/warehouse.test.ts: aggregateSql's query for one spec in
 // every dialect (test/fixtures/sql/<dialect>.sql), and for it with one row per unit and group
 // (maxRows 1, the default: <dialect>-one-row.sql, where the rows are kept by arg_min), to be reviewed against each engine's
-// documentation when they change (BigQuery and Spark SQL are not run here; DuckDB and PostgreSQL
-// are, by the tests). Run after `npm run build`: node scripts/sql-golden.mjs.
+// documentation when they change (BigQuery and Spark SQL are not run here, only parsed by
+// test/aggregate/parse.test.ts; DuckDB, PostgreSQL and ClickHouse are run by the tests). Run after
+// `npm run build`: node scripts/sql-golden.mjs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { aggregateSql, DIALECTS } from 'dpnoise/aggregate';
 

@@ -1,5 +1,6 @@
-// The SQL dialects an aggregate's query is rendered in (sql.ts): the engines dpnoise runs it on
-// (DuckDB, PostgreSQL) and the warehouses it is printed for (BigQuery, Spark SQL). They differ in
+// The SQL dialects an aggregate's query is rendered in (sql.ts; ClickHouse's in clickhouse-sql.ts):
+// the engines dpnoise runs it on (DuckDB, PostgreSQL, ClickHouse) and the warehouses it is printed
+// for (BigQuery, Spark SQL). They differ in
 // quoting, type names, the random function, the arg_min aggregate, how a list of rows is written,
 // and how a cell is read by the one rule of values.ts; everything else is one rendering
 // (docs/aggregates.md, "Engines"). A literal is valid whatever the server's settings: PostgreSQL's
@@ -7,7 +8,7 @@
 import { NUMBER_PATTERN, NUMBER_TEXT_LENGTH, OVERFLOW, UNDERFLOW } from './values.js';
 
 /** The dialects, by name. */
-export const DIALECTS = ['duckdb', 'postgres', 'bigquery', 'spark'] as const;
+export const DIALECTS = ['duckdb', 'postgres', 'bigquery', 'spark', 'clickhouse'] as const;
 export type DialectName = (typeof DIALECTS)[number];
 
 /**
@@ -118,7 +119,8 @@ const postgres: Dialect = {
 
 const bigquery: Dialect = {
   name: 'bigquery',
-  identifier: (name) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``,
+  // Escapes as in its string literals: a raw newline is refused in a quoted identifier too.
+  identifier: (name) => `\`${name.replaceAll(/[\\`]/g, (c) => `\\${c}`).replaceAll(CONTROL, unicodeEscape)}\``,
   text: backslashed,
   double: 'FLOAT64',
   bigint: 'INT64',
@@ -152,7 +154,64 @@ const spark: Dialect = {
   values: (rows) => `SELECT * FROM VALUES ${rows.map(([k, gi]) => `(${k}, ${gi})`).join(', ')} AS v(k, gi)`,
 };
 
+/** A control character (C0 and DEL) as ClickHouse's \xHH; the line and paragraph separators are plain UTF-8 there. */
+const hexEscape = (c: string) => (c.charCodeAt(0) < 0x80 ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c);
+
+/** ClickHouse's string literal: a backslash and a quote escaped by a backslash, control characters as \xHH. */
+const clickhouseText = (value: string) => `'${value.replaceAll(/[\\']/g, (c) => `\\${c}`).replaceAll(CONTROL, hexEscape)}'`;
+
+/**
+ * ClickHouse's backquoted identifier: a backslash escaped, a backquote doubled (which 18.16 reads
+ * as one, and which parsers that know no backslash escape in identifiers read alike), control
+ * characters as \xHH.
+ */
+const clickhouseIdentifier = (name: string) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '``').replaceAll(CONTROL, hexEscape)}\``;
+
+/** Powers of ten 10^0 to 10^22, each exactly a double (5^22 < 2^53), as literals ClickHouse reads exactly (strtod). */
+const POWERS_OF_TEN = `[${Array.from({ length: 23 }, (_, k) => `1e${k}`).join(', ')}]`;
+
+/**
+ * ClickHouse 18.16 reads a text as a double to within a unit in the last place, not always the
+ * nearest (toFloat64OrNull('-5.94') is 2^-50 off), so a plain decimal of at most 15 significant
+ * digits and a power of ten within 10^22 is read exactly: its digits as an integer, multiplied or
+ * divided once by the power, both exact doubles, so the one rounding is IEEE's (docs/aggregates.md,
+ * "On a cluster"). Anything else (longer, or a larger exponent) goes to toFloat64OrNull.
+ */
+function clickhouseDecimal(t: string): string {
+  const trimmed = `replaceRegexpAll(${t}, '^[ \\t]+|[ \\t]+$', '')`;
+  const mantissa = `replaceRegexpOne(${trimmed}, '[eE].*$', '')`;
+  const significant = `replaceRegexpOne(replaceRegexpAll(${mantissa}, '[^0-9]', ''), '^0+', '')`;
+  const power = `(toInt32OrZero(replaceRegexpOne(${trimmed}, '^[^eE]*([eE][+]?)?', '')) - toInt32(length(replaceRegexpOne(${mantissa}, '^[^.]*[.]?', ''))))`;
+  const magnitude = `toFloat64(toUInt64OrZero(${significant}))`;
+  const exact = `if(substring(${mantissa}, 1, 1) = '-', -1., 1.) * if(${power} >= 0, ${magnitude} * ${POWERS_OF_TEN}[${power} + 1], ${magnitude} / ${POWERS_OF_TEN}[1 - ${power}])`;
+  return `if(length(${significant}) <= 15 AND abs(${power}) <= 22, ${exact}, toFloat64OrNull(replaceRegexpOne(${trimmed}, '^[+]', '')))`;
+}
+
+/**
+ * ClickHouse (18.16 on): backquoted identifiers and quoted strings with backslash escapes; a
+ * number of the engine (an integer, float or decimal type) as toFloat64; text by the rule
+ * (clickhouseDecimal); its query is rendered by clickhouse-sql.ts (no window functions, CTEs or
+ * GROUPING SETS there).
+ */
+const clickhouse: Dialect = {
+  name: 'clickhouse',
+  identifier: clickhouseIdentifier,
+  text: clickhouseText,
+  double: 'Float64',
+  bigint: 'Int64',
+  string: 'String',
+  number: (x, type) => {
+    if (type === 'number' || type === 'decimal') return `toFloat64(${x})`;
+    const t = type === 'text' ? x : `toString(${x})`;
+    return `if(length(${t}) <= ${NUMBER_TEXT_LENGTH} AND match(${t}, ${clickhouse.text(NUMBER_PATTERN)}), ${clickhouseDecimal(t)}, NULL)`;
+  },
+  infinity: 'inf',
+  random: 'rand64()',
+  argMin: (value, key) => `argMin(${value}, ${key})`,
+  values: (rows) => `SELECT ${rows.map(([k, gi]) => `(${k}, ${gi})`).join(', ')}`,
+};
+
 /** A table name (schema.table allowed), each part quoted in the dialect. */
 export const tableName = (table: string, dialect: Dialect): string => table.split('.').map(dialect.identifier).join('.');
 
-export const DIALECT: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres, bigquery, spark };
+export const DIALECT: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres, bigquery, spark, clickhouse };

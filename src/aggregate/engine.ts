@@ -1,11 +1,11 @@
-// What an engine is to the aggregate's SQL (sql.ts): DuckDB (duckdb.ts) and PostgreSQL
-// (postgres.ts) each give one; source.ts opens the one a spec's source needs.
+// What an engine is to the aggregate's SQL (sql.ts): DuckDB (duckdb.ts), PostgreSQL (postgres.ts)
+// and ClickHouse (clickhouse.ts) each give one; source.ts opens the one a spec's source needs.
 import type { Column } from './dialect.js';
 
 /** What the aggregate's SQL needs of an engine. */
 export interface Engine {
   /** The dialect it speaks (dialect.ts). */
-  readonly dialect: 'duckdb' | 'postgres';
+  readonly dialect: 'duckdb' | 'postgres' | 'clickhouse';
   /** The FROM clause of the source: a table, or a file's reader (files.ts). */
   readonly from: string;
   /** The source's columns (its schema, not its data). */
@@ -22,10 +22,11 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** DuckDB's "Conversion Error" and the like, or PostgreSQL's SQLSTATE: the class of a failure, never its data. */
+/** DuckDB's "Conversion Error" and the like, PostgreSQL's SQLSTATE, or ClickHouse's code: the class of a failure, never its data. */
 function failureKind(error: unknown): string {
   const message = error instanceof Error ? error.message : '';
   const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^ClickHouse [0-9]+$/.test(code)) return `${code}`.replace(' ', ' code ');
   return /^[A-Z][A-Za-z ]* Error(?=:)/.exec(message)?.[0] ?? (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? `SQLSTATE ${code}` : 'an error');
 }
 

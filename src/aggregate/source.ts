@@ -1,8 +1,10 @@
 // Opens the engine a spec's source needs (engine.ts): DuckDB for files and DuckDB connections
-// (duckdb.ts), DuckDB-Wasm for its connections in a browser (duckdb-wasm.ts), PostgreSQL for pg clients, pools and connection strings (postgres.ts); each an
+// (duckdb.ts), DuckDB-Wasm for its connections in a browser (duckdb-wasm.ts), PostgreSQL for pg clients, pools and connection strings (postgres.ts), ClickHouse for a server's
+// URL (clickhouse.ts, needing no package); each an
 // optional peer dependency, loaded on first use. The source's columns are checked against the
 // spec before any row is read.
 import { describe } from '../core/validate.js';
+import { openClickHouse } from './clickhouse.js';
 import { openDuckDB } from './duckdb.js';
 import { isDuckDBWasmConnection, openDuckDBWasm } from './duckdb-wasm.js';
 import type { Column } from './dialect.js';
@@ -65,10 +67,11 @@ function checkColumns(spec: Spec, available: readonly Column[], schema: boolean)
  * the source's columns; `close` when done.
  */
 export async function openEngine(spec: Spec): Promise<{ engine: Engine; columns: Column[] }> {
-  const source = spec.source as string | { connection?: unknown; postgres?: string; table: string };
+  const source = spec.source as string | { connection?: unknown; postgres?: string; clickhouse?: string; table: string };
   let engine: Engine;
   if (typeof source === 'string' || isDuckDBConnection(source.connection))
     engine = await openDuckDB(source as string | { connection: unknown; table: string }, neededColumns(spec));
+  else if (source.clickhouse !== undefined) engine = await openClickHouse({ clickhouse: source.clickhouse, table: source.table });
   else if (isDuckDBWasmConnection(source.connection)) engine = openDuckDBWasm(source.connection, source.table);
   else if (source.postgres !== undefined || isPostgresClient(source.connection)) engine = await openPostgres(source);
   else

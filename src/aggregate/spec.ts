@@ -34,6 +34,12 @@ export type AggregateSource =
       postgres: string;
       /** A table or view in that database (schema.table allowed). */
       table: string;
+    }
+  | {
+      /** The HTTP URL of a ClickHouse server (`http://user:password@host:8123`); dpnoise queries it with fetch. */
+      clickhouse: string;
+      /** A table on it (database.table allowed): a MergeTree table, or a Distributed table over shards. */
+      table: string;
     };
 
 /**
@@ -42,7 +48,7 @@ export type AggregateSource =
  * @group Aggregates
  */
 export interface AggregateSpec {
-  /** The rows: an array of objects, a file path, `{ connection, table }` with a DuckDB connection or a PostgreSQL client or pool, or `{ postgres, table }` with a connection string. */
+  /** The rows: an array of objects, a file path, `{ connection, table }` with a DuckDB connection or a PostgreSQL client or pool, `{ postgres, table }` with a connection string, or `{ clickhouse, table }` with a ClickHouse server's URL. */
   table: AggregateSource;
   /** The column naming the person (or other unit) to protect; without it each row is its own unit. */
   privacyUnit?: string;
@@ -261,10 +267,19 @@ function readSource(value: unknown): AggregateSource {
   if (typeof value === 'string' && value.length > 0) return value;
   if (Array.isArray(value)) return value;
   if (typeof value === 'object' && value !== null) {
-    const o = readOptions('table', value, ['connection', 'postgres', 'table']);
+    const o = readOptions('table', value, ['connection', 'postgres', 'clickhouse', 'table']);
     const table = columnName('table.table', o.table);
+    if ([o.connection, o.postgres, o.clickhouse].filter((x) => x !== undefined).length > 1)
+      throw new TypeError('dpnoise: `table` takes one of `connection`, `postgres` and `clickhouse`.');
+    if (o.clickhouse !== undefined) {
+      // The URL may hold a password: never echoed.
+      if (typeof o.clickhouse !== 'string' || o.clickhouse.length === 0)
+        throw new TypeError(
+          `dpnoise: \`table.clickhouse\` must be the URL of a ClickHouse server; got ${typeof o.clickhouse === 'string' ? 'an empty string' : describe(o.clickhouse)}.`,
+        );
+      return { clickhouse: o.clickhouse, table };
+    }
     if (o.postgres !== undefined) {
-      if (o.connection !== undefined) throw new TypeError('dpnoise: `table` takes `connection` or `postgres`, not both.');
       // The string may hold a password: never echoed.
       if (typeof o.postgres !== 'string' || o.postgres.length === 0)
         throw new TypeError(
@@ -278,7 +293,9 @@ function readSource(value: unknown): AggregateSource {
       );
     return { connection: o.connection, table };
   }
-  throw new TypeError(`dpnoise: \`table\` must be an array of row objects, a file path, { connection, table } or { postgres, table }; got ${describe(value)}.`);
+  throw new TypeError(
+    `dpnoise: \`table\` must be an array of row objects, a file path, { connection, table }, { postgres, table } or { clickhouse, table }; got ${describe(value)}.`,
+  );
 }
 
 /** The spec of options `o` (aggregate's own properties, read once). */

@@ -5,6 +5,8 @@
 // the same way whichever engine produced them.
 import { type Column, type ColumnType, type Dialect, DIALECT } from './dialect.js';
 import { dataRows, type Engine } from './engine.js';
+import { cellMeasures, cellSql, resultColumns } from './columns.js';
+import { clickhouseQuery } from './clickhouse-sql.js';
 import { LEAVES, type Layout, type Measure } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
 import { emptyTotals, type GroupTotals, sumQuantum } from './totals.js';
@@ -23,15 +25,6 @@ async function reporting<T>(engine: Engine, onProgress: ((fraction: number) => v
   } finally {
     clearInterval(timer);
   }
-}
-
-/** The cell measures (bins and quantile leaves), with their layout index: each is a column c0, c1, ... of the result. */
-const cellMeasures = (layout: Layout) => [...layout.measures.entries()].filter(([, m]) => m.kind === 'bins' || m.kind === 'leaves');
-
-/** The names of the query's result columns, in order. */
-export function resultColumns(layout: Layout): string[] {
-  const scalars = [...layout.measures.entries()].filter(([, m]) => m.kind !== 'bins' && m.kind !== 'leaves').map(([k]) => `m${k}`);
-  return ['plan', 'gi', ...cellMeasures(layout).map((_, j) => `c${j}`), 'bad', 'valid', ...scalars];
 }
 
 /** The names a query gives its own tables, unique to it (a plan's identifier, or drawn afresh), so that none can be a user's table it reads. */
@@ -54,6 +47,7 @@ const asText = (x: string, type: ColumnType, dialect: Dialect) => (type === 'tex
  * choice of rows.
  */
 export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, columns: readonly Column[], from: string, planId: string, suffix: string): string {
+  if (dialect.name === 'clickhouse') return clickhouseQuery(spec, layout, columns, from, planId);
   const { identifier, text } = dialect;
   const double = (x: number) => `CAST(${text(String(x))} AS ${dialect.double})`;
   // NaN fails the upper test in every dialect (IEEE comparisons, or NaN sorting above every number).
@@ -126,7 +120,8 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
 
   // Each kept row's cell for every bin and quantile measure, -1 for an invalid row.
   const cells = cellMeasures(layout).map(
-    ([, m], j) => `, CASE WHEN bad THEN -1 ELSE ${cellSql(m, v((m as { column: string }).column), double, clipped, dialect)} END AS c${j}`,
+    ([, m], j) =>
+      `, CASE WHEN bad THEN -1 ELSE ${cellSql(m, v((m as { column: string }).column), double, clipped, (x) => `CAST(${x} AS ${dialect.bigint})`, 'LEAST')} END AS c${j}`,
   );
   const withCells = `(SELECT *${cells.join('')} FROM ${kept} k)`;
 
@@ -179,20 +174,6 @@ function keepAtMost(k: number, partition: readonly string[], columns: readonly s
     return `(SELECT ${select.join(', ')} FROM (SELECT *, ${dialect.random} AS rk FROM ${from} x) y GROUP BY ${by})`;
   }
   return `(SELECT ${columns.join(', ')} FROM (SELECT *, row_number() OVER (PARTITION BY ${by} ORDER BY ${dialect.random}) AS pick FROM ${from} x) p WHERE pick <= ${k})`;
-}
-
-/** The SQL of a bin or quantile leaf measure's cell of a valid row. */
-function cellSql(m: Measure, column: string, double: (x: number) => string, clipped: (v: string, l: number, u: number) => string, dialect: Dialect): string {
-  if (m.kind === 'bins') {
-    const x = clipped(column, m.edges[0]!, m.edges.at(-1)!);
-    const inner = m.edges.slice(1, -1).map((e) => `CASE WHEN ${x} >= ${double(e)} THEN 1 ELSE 0 END`);
-    return inner.length === 0 ? '0' : inner.join(' + ');
-  }
-  if (m.kind === 'leaves') {
-    const x = clipped(column, m.lower, m.upper);
-    return `LEAST(${LEAVES - 1}, CAST(floor(((${x} - ${double(m.lower)}) / (${double(m.upper)} - ${double(m.lower)})) * ${LEAVES}) AS ${dialect.bigint}))`;
-  }
-  throw new Error(`dpnoise: internal error: no cells for a ${m.kind} measure.`);
 }
 
 const INVALID =

@@ -12,7 +12,8 @@ import { type AggregateResult, released } from './aggregate.js';
 import { DIALECT, DIALECTS, type DialectName, tableName } from './dialect.js';
 import { planOf, readAggregatePrivacy } from './plan.js';
 import { type AggregateSpec, readSpec, SPEC_OPTIONS } from './spec.js';
-import { aggregateQuery, readResultRows, resultColumns, totalsOfResult } from './sql.js';
+import { resultColumns } from './columns.js';
+import { aggregateQuery, readResultRows, totalsOfResult } from './sql.js';
 import { sumQuantum } from './totals.js';
 
 /**

@@ -18,8 +18,9 @@ import { csvLine } from './formats.js';
 import { PrivateOutput, UsageError } from './io.js';
 import { progressBar } from './progress.js';
 
-export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --postgres URL --table people) --epsilon E [--delta D]
-       dpnoise aggregate --sql --dialect bigquery|spark|postgres|duckdb --table T --plan plan.json [...] > agg.sql
+export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --postgres URL --table people | --clickhouse URL --table people)
+                         --epsilon E [--delta D]
+       dpnoise aggregate --sql --dialect bigquery|spark|postgres|duckdb|clickhouse --table T --plan plan.json [...] > agg.sql
        dpnoise aggregate --aggregated result.csv --plan plan.json [--epsilon E --delta D]
                          [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
                          [--group-by COLUMN [--groups a,b,c]]
@@ -38,7 +39,9 @@ income:0:500000:0.5,0.9) and histograms over bin edges (--histogram age:0,18,65,
 statistic comes with the standard deviation of its noise and an interval (--level, default 0.95).
 With --postgres postgresql://user@host/db --table people (schema.table allowed) the clipping,
 contribution bounding and aggregation run in that PostgreSQL database (through the package pg)
-and only the totals per group come back.
+and only the totals per group come back. With --clickhouse http://host:8123 --table people
+(database.table allowed; a Distributed table over shards too) they run in that ClickHouse
+cluster, reached over its HTTP interface (no package needed).
 
 Privacy. --privacy-unit names the column of the person (or other unit) to protect: each unit
 counts in at most --max-groups groups (default: all) with at most --max-rows rows in each
@@ -92,14 +95,14 @@ each charge to it before they read the data (docs/aggregates.md, "The budget").`
 
 const list = (values: Values, name: string): string[] => (values[name] as string[] | undefined) ?? [];
 
-/** The source: the input file, or a PostgreSQL table. */
+/** The source: the input file, a PostgreSQL table, or a ClickHouse table. */
 function sourceOf(values: Values): AggregateSpec['table'] {
-  if (values.postgres === undefined) {
-    if (values.table !== undefined) throw new UsageError('--table names a table of --postgres; for a file use --input.');
-    return required(values, 'input');
-  }
-  if (values.input !== undefined) throw new UsageError('give --input (a file) or --postgres (a database), not both.');
-  return { postgres: String(values.postgres), table: required(values, 'table') };
+  const given = ['input', 'postgres', 'clickhouse'].filter((name) => values[name] !== undefined);
+  if (given.length > 1) throw new UsageError(`give one of --input (a file), --postgres or --clickhouse (a database); got --${given.join(' and --')}.`);
+  if (values.postgres !== undefined) return { postgres: String(values.postgres), table: required(values, 'table') };
+  if (values.clickhouse !== undefined) return { clickhouse: String(values.clickhouse), table: required(values, 'table') };
+  if (values.table !== undefined) throw new UsageError('--table names a table of --postgres or --clickhouse; for a file use --input.');
+  return required(values, 'input');
 }
 
 /** The names of --groups: "north, south" is north and south (a space kept would match no group, silently). */
@@ -249,6 +252,7 @@ function aligned(result: AggregateResult): string {
 const STATISTIC_OPTIONS = [
   'input',
   'postgres',
+  'clickhouse',
   'table',
   'privacy-unit',
   'group-by',
@@ -274,8 +278,8 @@ const warehouse = (args: string[]) => args.some((a) => a === '--sql' || a === '-
 
 /** --sql: the query for a warehouse on standard output (or --output), its plan in the --plan file. */
 async function sqlCommand(values: Values, privacy: { epsilon: number; delta?: number }): Promise<void> {
-  if (values.input !== undefined || values.postgres !== undefined)
-    throw new UsageError('--sql prints the query for --table; it takes no --input or --postgres.');
+  if (values.input !== undefined || values.postgres !== undefined || values.clickhouse !== undefined)
+    throw new UsageError('--sql prints the query for --table; it takes no --input, --postgres or --clickhouse.');
   const planFile = required(values, 'plan');
   required(values, 'dialect');
   const { sql, plan } = aggregateSql(privacy, specOf(values, required(values, 'table')) as Parameters<typeof aggregateSql>[1], {
@@ -352,6 +356,7 @@ async function aggregateWith(args: string[]): Promise<void> {
     aggregated: 'string',
     input: 'string',
     postgres: 'string',
+    clickhouse: 'string',
     table: 'string',
     'privacy-unit': 'string',
     'group-by': 'string',
@@ -390,7 +395,7 @@ async function aggregateWith(args: string[]): Promise<void> {
     if (privacy === undefined) throw new UsageError('--epsilon is required.');
     if (values.sql) return sqlCommand(values, privacy);
     // The plan reads no data: it needs no source.
-    const planOnly = values.plan === true && values.input === undefined && values.postgres === undefined;
+    const planOnly = values.plan === true && values.input === undefined && values.postgres === undefined && values.clickhouse === undefined;
     const spec = specOf(values, planOnly ? [] : sourceOf(values));
     if (values.plan) {
       const plan = planAggregate(privacy, spec);

@@ -234,7 +234,9 @@ describe('aggregateSql and aggregateFromTotals', () => {
   });
 
   it('refuses a dialect it does not know, and a table that is not a name', () => {
-    expect(() => aggregateSql(privacy, options, { dialect: 'oracle' as never })).toThrow(/`dialect` must be one of 'duckdb', 'postgres', 'bigquery', 'spark'/);
+    expect(() => aggregateSql(privacy, options, { dialect: 'oracle' as never })).toThrow(
+      /`dialect` must be one of 'duckdb', 'postgres', 'bigquery', 'spark', 'clickhouse'/,
+    );
     expect(() => aggregateSql(privacy, { ...options, table: [] as never }, { dialect: 'spark' })).toThrow(/`table` must be a table name/);
   });
 });

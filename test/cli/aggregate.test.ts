@@ -58,10 +58,23 @@ describe('dpnoise aggregate', () => {
     expect(r.stderr).toMatch(/note: each unit may count in every declared group \(no --max-groups\)/);
   });
 
-  it('takes a file or a PostgreSQL table, not both, and --table only with --postgres', () => {
+  it('takes a file, a PostgreSQL table or a ClickHouse table, one of them, and --table only with a database', () => {
     const both = dpnoise(...ARGS, '--postgres', 'postgresql://localhost/db', '--table', 'people', '--count');
     expect(both.status).toBe(2);
-    expect(both.stderr).toMatch(/give --input \(a file\) or --postgres \(a database\), not both/);
+    expect(both.stderr).toMatch(/give one of --input \(a file\), --postgres or --clickhouse \(a database\); got --input and --postgres/);
+    const databases = dpnoise(
+      'aggregate',
+      '--postgres',
+      'postgresql://localhost/db',
+      '--clickhouse',
+      'http://localhost:8123',
+      '--table',
+      'people',
+      '--count',
+      '--epsilon',
+      '1',
+    );
+    expect(databases.stderr).toMatch(/got --postgres and --clickhouse/);
     const stray = dpnoise(...ARGS, '--table', 'people', '--count');
     expect(stray.stderr).toMatch(/--table names a table of --postgres/);
     const missing = dpnoise('aggregate', '--postgres', 'postgresql://localhost/db', '--count', '--epsilon', '1');
