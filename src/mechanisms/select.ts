@@ -4,7 +4,8 @@
 // landing with probability exp(-(d_r - d_min) rate), d_r its distance from the best score. With
 // rate = epsilon / (2 Delta), Delta what one neighbour can move any score by, it is epsilon-DP, and
 // its expected score is never worse than the exponential mechanism's. The best candidate's coin
-// always lands, so it ends within one pass. Every coin is exact (discrete-exact.ts, bernoulliExp)
+// always lands, so it ends within one pass; every coin is drawn whichever lands first, so its work
+// does not depend on the data. Every coin is exact (discrete-exact.ts, bernoulliExp)
 // and the order is drawn from whole words: nothing is decided in floating point, which would leak
 // as rounded noise does (docs/mechanisms.md, "Floating-point safety").
 import { bernoulliExp, type NextWord, type Ratio } from '../noise/discrete-exact.js';
@@ -20,15 +21,20 @@ export function permuteAndFlip(distances: readonly bigint[], rate: Ratio, next: 
   // The rate in double precision, where it is a normal number (within 2^-52 relative): each coin's exponent then is within 2^-50.
   const quotient = Number(rate.n) / Number(rate.d);
   const approximateRate = Number.isFinite(quotient) && quotient > 2 ** -1000 ? quotient : undefined;
+  const approximate = Float64Array.from(distances, (d) => (approximateRate === undefined ? Number.NaN : Number(d - best) * approximateRate));
+  let chosen = -1;
   for (let i = 0; i < order.length; i++) {
     // A lazy Fisher-Yates shuffle: the i-th candidate visited is uniform among those left.
     const j = i + uniformBelow(next, order.length - i);
     [order[i], order[j]] = [order[j]!, order[i]!];
     const r = order[i]!;
     const gap = distances[r]! - best;
-    const x: Ratio = { n: gap * rate.n, d: rate.d };
-    const approximate = approximateRate === undefined ? undefined : Number(gap) * approximateRate;
-    if (gap === 0n || bernoulliExp(x, next, approximate !== undefined && Number.isFinite(approximate) ? approximate : undefined)) return r;
+    const a = approximate[r]!;
+    // Every candidate's coin is drawn and the first to land kept: the work is the same whichever
+    // lands (docs/noise.md, "Timing"). The exact exponent is formed only if a coin needs it.
+    const lands = bernoulliExp(() => ({ n: gap * rate.n, d: rate.d }), next, Number.isFinite(a) ? a : undefined);
+    if (lands && chosen < 0) chosen = r;
   }
-  throw new Error('dpnoise: internal error: permute-and-flip passed its best candidate.');
+  if (chosen < 0) throw new Error('dpnoise: internal error: permute-and-flip passed its best candidate.');
+  return chosen;
 }

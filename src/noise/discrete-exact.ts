@@ -137,13 +137,16 @@ function belowExp(u: LazyUniform, x: Ratio, f: Ratio = ONE): boolean {
 }
 
 /**
- * A coin that comes up true with probability exactly exp(-x), x >= 0 rational: U < exp(-x) for a
- * uniform U read lazily from `next`'s words. `approximate`, when given, is x in double precision
+ * A coin that comes up true with probability exactly exp(-x), x >= 0 rational (or a function
+ * giving it, called only when the exact comparison is needed): U < exp(-x) for a uniform U read
+ * lazily from `next`'s words. `approximate`, when given, is x in double precision
  * within 2^-40 relative: the first word decides at once unless it lies within 2^-30 of the
  * threshold, where the exact comparison does (the same outcome either way: it only skips work).
  */
-export function bernoulliExp(x: Ratio, next: NextWord, approximate?: number): boolean {
+export function bernoulliExp(x: Ratio | (() => Ratio), next: NextWord, approximate?: number): boolean {
   const word = next();
+  // Beyond x = 50 the threshold exp(-x) < 2^-72 lies below every word but 0 (by 2^-30 and more).
+  if (approximate !== undefined && approximate > 50 && word !== 0n) return false;
   if (approximate !== undefined && approximate < 700) {
     const threshold = Math.exp(-approximate);
     const low = Number(word) * 2 ** -64 * (1 - 2 ** -50);
@@ -151,7 +154,7 @@ export function bernoulliExp(x: Ratio, next: NextWord, approximate?: number): bo
     if (high < threshold * (1 - 2 ** -30)) return true;
     if (low > threshold * (1 + 2 ** -30)) return false;
   }
-  return belowExp(new LazyUniform(word, 64, next), x);
+  return belowExp(new LazyUniform(word, 64, next), typeof x === 'function' ? x() : x);
 }
 
 /** Scales of the discrete Laplace kernel: t, and B = 2^b with t / B in [16, 32) when b > 0 (as in discrete.ts). */

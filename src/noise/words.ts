@@ -30,8 +30,18 @@ export function wordsOf(source: RandomSource): NextWord {
   };
 }
 
-/** A uniform integer in [0, n), 1 <= n <= 2^53, by rejection from whole words (no modulo bias). */
+/**
+ * A uniform integer in [0, n), 1 <= n <= 2^53, by rejection from whole words (no modulo bias):
+ * below 2^32, from each word's top 32 bits in double arithmetic (exact there).
+ */
 export function uniformBelow(next: NextWord, n: number): number {
+  if (n <= 2 ** 32) {
+    const limit = 2 ** 32 - (2 ** 32 % n);
+    for (;;) {
+      const top = Number(next() >> 32n);
+      if (top < limit) return top % n;
+    }
+  }
   const m = BigInt(n);
   const limit = (1n << 64n) - ((1n << 64n) % m);
   for (;;) {

@@ -60,6 +60,28 @@ describe('permuteAndFlip', () => {
     expect(chiSquare(counts, law(distances, 0.65), N)).toBeGreaterThan(CRITICAL);
   });
 
+  it('does the same work whichever candidate lands: every coin is drawn (words counted, two very different score sets)', () => {
+    const counted = () => {
+      const words = wordsOf(sourceOf(createRng({ seed: 'work' })));
+      let used = 0;
+      return {
+        next: () => {
+          used++;
+          return words();
+        },
+        used: () => used,
+      };
+    };
+    const peaked = counted();
+    const flat = counted();
+    const near = Array.from({ length: 500 }, (_, i) => BigInt(i === 250 ? 0 : 1000 + i));
+    const far = Array.from({ length: 500 }, (_, i) => BigInt(i % 3));
+    permuteAndFlip(near, { n: 1n, d: 2n }, peaked.next);
+    permuteAndFlip(far, { n: 1n, d: 2n }, flat.next);
+    expect(peaked.used()).toBe(flat.used());
+    expect(peaked.used()).toBeGreaterThanOrEqual(2 * 500); // a word for each place in the order and each coin
+  });
+
   it('picks a best candidate when the rate is huge, and the only one there is', () => {
     const next = wordsOf(sourceOf(createRng({ seed: 1 })));
     for (let i = 0; i < 200; i++) expect(permuteAndFlip([7n, 3n, 9n, 3n, 4n], ratioOf(1e300), next)).toSatisfy((r: number) => r === 1 || r === 3);
