@@ -354,10 +354,10 @@ const LAPLACE_SEARCH_GAP = 1e-3;
  * The largest pure budget epsilonPure (to 0.1%, from below) whose Laplace noise `meets` an
  * (epsilon, delta) budget by the accountant (docs/accounting.md, "Calibrating by the accountant"),
  * by the one calibration search (largestMeeting; a larger epsilonPure only grows the privacy
- * loss). Pure epsilon-DP at epsilon meets (epsilon, delta): the search starts there.
+ * loss). Pure epsilon-DP at epsilon meets (epsilon, delta): the search starts there, untried.
  */
 export function largestPureBudget(epsilon: number, meets: (epsilonPure: number) => boolean): number {
-  return largestMeeting(meets, epsilon, { gap: LAPLACE_SEARCH_GAP });
+  return largestMeeting(meets, epsilon, { gap: LAPLACE_SEARCH_GAP, startMeets: true });
 }
 
 /** The refusal of `delta` for Laplace noise by groups, or of an epsilon that is not positive. */

@@ -9,6 +9,8 @@ export interface SearchOptions {
   readonly gap: number;
   /** No value above this is tried (default: the largest double). */
   readonly ceiling?: number;
+  /** The caller has proven that `start` meets the target (so it is not tried: a try can cost an accountant's run). */
+  readonly startMeets?: true;
 }
 
 /**
@@ -22,7 +24,8 @@ export function largestMeeting(meets: (x: number) => boolean, start: number, opt
   const { gap, ceiling = Number.MAX_VALUE } = options;
   // A ceiling given is often met (a budget met with room to spare): it is tried first.
   if (options.ceiling !== undefined && ceiling > start && meets(ceiling)) return ceiling;
-  if (!(start > 0) || !meets(start)) throw new Error('dpnoise: internal error: a calibration search started from a value that does not meet its target.');
+  if (!(start > 0) || (options.startMeets !== true && !meets(start)))
+    throw new Error('dpnoise: internal error: a calibration search started from a value that does not meet its target.');
   let low = start;
   let high = Math.min(low * 2, ceiling);
   for (let i = 0; i < MAX_SEARCH_STEPS && high > low && meets(high); i++) {
