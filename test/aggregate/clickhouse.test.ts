@@ -116,6 +116,32 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     }
   });
 
+  it('bounds a unit on both shards whatever its URL asks: shards finishing their own GROUP BY, or a GROUP BY cut short, are overridden, a limit is an error', async () => {
+    const heavy = Array.from({ length: 200 }, (_, i) => ['one', GROUPS[i % 3]!, 50, i]);
+    await shardedTable('attack', 'id Nullable(String), region Nullable(String), age Float64, income Float64', TYPES, heavy, (i) => i % 2);
+    const spec = { ...options, privacyUnit: 'id', maxRows: 1, maxGroups: 1 };
+    const layout = layoutOf(readSpec({ ...spec, table: [] }), false);
+    const count = layout.measures.findIndex((m) => m.kind === 'count');
+    // The attack: with distributed_group_by_no_merge each shard finishes its own GROUP BY, and
+    // the unit's rows are bounded once per shard: it counts twice.
+    const { sql } = aggregateSql({ epsilon: 1, delta: 1e-6 }, { ...spec, table: 'attack' }, { dialect: 'clickhouse' });
+    const naive = JSON.parse(await runClickHouse(`${url}/?distributed_group_by_no_merge=1`, `${sql.replace(/;\s*$/, '')}\nFORMAT JSON`)).data as Record<
+      string,
+      string
+    >[];
+    const totalRows = naive.filter((r) => r.c0 === '' && r.c1 === '');
+    expect(totalRows.reduce((n, r) => n + Number(r[`m${count}`]), 0)).toBe(2);
+    // dpnoise sets the settings that matter over the URL's: one row, in one group.
+    const hostile = `${url}/?distributed_group_by_no_merge=1&skip_unavailable_shards=1&query=SELECT%201`;
+    for (let run = 0; run < 3; run++) {
+      const totals = (await engineRun(readSpec({ ...spec, table: { clickhouse: hostile, table: 'attack' } }), layout)).totals;
+      expect(Array.from(totals[count]!).reduce((a, b) => a + b, 0)).toBe(1);
+    }
+    // A limit on the GROUP BY stops the query (its code named, never its message) rather than cutting it short.
+    const limited = `${url}/?max_rows_to_group_by=1&group_by_overflow_mode=any`;
+    await expect(engineRun(readSpec({ ...spec, table: { clickhouse: limited, table: 'attack' } }), layout)).rejects.toThrow(/ClickHouse code 158/);
+  });
+
   it.each(['rows', 'groups'] as const)(
     'keeps one row per unit, uniformly at random and afresh each run, every value from that one row, its rows on both shards (%s)',
     async (spread) => {
