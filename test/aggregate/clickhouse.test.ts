@@ -4,7 +4,7 @@
 // engine however the rows are sharded; contribution bounds holding for a unit whose rows are on
 // both shards; text columns, invalid values, quoting, and bad input refused before anything is spent.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,12 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     const spec = readSpec({ ...options, table: half });
     const alone = await engineRun(readSpec({ ...options, table: table('people_local') }));
     expect(plain(alone.totals)).toEqual(plain(memoryRun(half, spec, layoutOf(spec, false)).totals));
+  });
+
+  it('counts units alone (no value column), each once, though its rows are on both shards', async () => {
+    const spec = readSpec({ privacyUnit: 'id', groupBy: 'region', maxGroups: 1, count: true, table: table('people') });
+    const got = await engineRun(spec);
+    expect(Array.from(got.totals[0]!).reduce((a, b) => a + b, 0)).toBe(new Set(rows.filter((r) => r.region !== null).map((r) => r.id)).size);
   });
 
   it('reads numbers stored as text by the one rule', async () => {
@@ -222,9 +228,11 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     await runClickHouse(url, 'CREATE TABLE singles ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM people LIMIT 1 BY id');
     const single = { ...options, privacyUnit: 'id' };
     const { sql, plan } = aggregateSql(privacy, { ...single, table: 'singles' }, { dialect: 'clickhouse' });
-    const path = join(mkdtempSync(join(tmpdir(), 'dpnoise-ch-csv-')), 'result.csv');
+    const dir = mkdtempSync(join(tmpdir(), 'dpnoise-ch-csv-'));
+    const path = join(dir, 'result.csv');
     writeFileSync(path, await runClickHouse(url, `${sql.replace(/;\s*$/, '')}\nFORMAT CSVWithNames`));
     const result = await readTextTable(path);
+    rmSync(dir, { recursive: true });
     const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan, rows: result, rng: createRng({ seed: 6 }) });
     const direct = await aggregate(createBudget(privacy), privacy, { ...single, table: table('singles'), rng: createRng({ seed: 6 }) });
     expect(fromTotals.table).toEqual(direct.table);
