@@ -19,6 +19,8 @@ const ONCE = [
   'test/aggregate/boundary.test.ts',
   'test/aggregate/duckdb.test.ts',
   'test/aggregate/postgres.test.ts',
+  'test/aggregate/clickhouse.test.ts',
+  'test/aggregate/parse.test.ts',
   'test/aggregate/quantiles.test.ts',
 ];
 

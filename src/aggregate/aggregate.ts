@@ -135,7 +135,8 @@ export function planAggregate(
  * noised by one mechanism in grid mode (exact discrete noise), its noise spread by `weights`: Gaussian
  * ((epsilon, delta)-DP) or Laplace (pure epsilon-DP, which is also (epsilon, delta)-DP), by
  * default whichever predicts the smaller error. Files and DuckDB tables need `@duckdb/node-api`,
- * PostgreSQL tables `pg`; the aggregation then runs in the engine and only the totals come back.
+ * PostgreSQL tables `pg`, ClickHouse tables (`{ clickhouse: url, table }`, a Distributed table
+ * too) no package; the aggregation then runs in the engine and only the totals come back.
  *
  * @example
  * ```ts

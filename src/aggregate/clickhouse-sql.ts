@@ -123,18 +123,22 @@ export function clickhouseQuery(spec: Spec, layout: Layout, columns: readonly Co
     // No unit: every row counts, and the shards total their own rows.
     inner = totals(tableRow, keys.at(-1)!, `${from} AS s`, ` WHERE isNotNull(${p}g)`);
   } else {
-    // Per unit and group (on the shards, merged on the initiator): up to maxRows valid rows and
-    // up to maxRows invalid ones, those of least random key rk, each with its flag and group; and
-    // the group's own random key (another draw, at the row of least rk: uniform whatever the
-    // group's number of rows), by which the unit's groups are chosen.
+    // Per unit and group (on the shards, merged on the initiator): up to maxRows valid rows, those
+    // of least random key rk (maxRows 1: each value's argMin at the least key, a fixed-size state
+    // per column, all read at the one row of that key, which ClickHouse draws once per row); as
+    // many rows standing for its invalid rows as it keeps (up to maxRows: they are counted, never
+    // read); and the group's own random key (another draw, at the row of least rk: uniform
+    // whatever the group's number of rows), by which the unit's groups are chosen. Each kept row
+    // is a tuple (rk, bad, group, w0, w1, ...).
     const rk = 'rand64(1)';
-    const tuple = `(${rk}, ${tableRow.bad}, ${p}g, ${tableRow.w.join(', ')})`;
     const good = `NOT ${tableRow.bad}`;
-    const least = (condition: string) =>
+    const valid =
       spec.maxRows === 1
-        ? `arraySlice([argMinIf(${tuple}, ${rk}, ${condition})], 1, countIf(${condition}))`
-        : `arraySlice(arraySort(groupArrayIf(${tuple}, ${condition})), 1, ${spec.maxRows})`;
-    const perGroup = `SELECT ${keys.join(', ')}, arrayConcat(${least(good)}, ${least(tableRow.bad)}) AS ${p}rows, countIf(${good}) > 0 AS ${p}good, argMin(rand64(2), ${rk}) AS ${p}key\nFROM ${from} AS s WHERE isNotNull(${p}g) GROUP BY ${p}u, ${p}g`;
+        ? `arraySlice([(${['toUInt64(0)', 'toUInt8(0)', `${p}g`, ...tableRow.w.map((x) => `argMinIf(${x}, ${rk}, ${good})`)].join(', ')})], 1, countIf(${good}))`
+        : `arraySlice(arraySort(groupArrayIf((${[rk, 'toUInt8(0)', `${p}g`, ...tableRow.w].join(', ')}), ${good})), 1, ${spec.maxRows})`;
+    const standIn = `(${['toUInt64(0)', 'toUInt8(1)', `${p}g`, ...tableRow.w.map(() => '0.')].join(', ')})`;
+    const invalidRows = `arrayResize([${standIn}], least(countIf(${tableRow.bad}), ${spec.maxRows}), ${standIn})`;
+    const perGroup = `SELECT ${keys.join(', ')}, arrayConcat(${valid}, ${invalidRows}) AS ${p}rows, countIf(${good}) > 0 AS ${p}good, argMin(rand64(2), ${rk}) AS ${p}key\nFROM ${from} AS s WHERE isNotNull(${p}g) GROUP BY ${p}u, ${p}g`;
     let kept = perGroup;
     let where = '';
     if (spec.groups === undefined || spec.maxGroups < spec.groups.length) {

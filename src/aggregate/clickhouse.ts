@@ -51,10 +51,24 @@ const TEXT_TYPES = /^(LowCardinality\()?(Nullable\()?String\)?\)?$/;
 export const columnType = (name: string): ColumnType => (NUMBER_TYPES.test(name) ? 'number' : TEXT_TYPES.test(name) ? 'text' : 'other');
 
 /**
- * Settings of every query: a query as long as 16 MiB (a long list of declared groups; the
- * default is 256 KiB), and 64-bit integers as JSON strings (read exactly).
+ * Settings of every query, set over the URL's and the user profile's: a query as long as 16 MiB
+ * (a long list of declared groups; the default is 256 KiB), 64-bit integers as JSON strings (read
+ * exactly); and none of the settings that would make ClickHouse answer with part of the
+ * aggregation (docs/aggregates.md, "On a cluster"): each shard's GROUP BY merged on the
+ * initiator (with distributed_group_by_no_merge a unit's rows on two shards would be bounded
+ * twice), no shard skipped, and every limit that could cut the reading, a GROUP BY or the result
+ * short an error, never a truncation (which rows are cut would depend on the other rows).
  */
-const SETTINGS = { max_query_size: '16777216', output_format_json_quote_64bit_integers: '1' };
+const SETTINGS = {
+  max_query_size: '16777216',
+  output_format_json_quote_64bit_integers: '1',
+  distributed_group_by_no_merge: '0',
+  skip_unavailable_shards: '0',
+  max_parallel_replicas: '1',
+  ...Object.fromEntries(
+    ['read', 'group_by', 'sort', 'result', 'timeout', 'set', 'join', 'transfer', 'distinct'].map((limit) => [`${limit}_overflow_mode`, 'throw']),
+  ),
+};
 
 /** A failure of the server: its code (`Code: 60`) as the error's, its message as ClickHouse wrote it. */
 class ServerError extends Error {
@@ -92,6 +106,8 @@ function serverAt(url: string): (sql: string) => Promise<{ meta: Array<{ name: s
     base.username = '';
     base.password = '';
   }
+  // A `query` parameter would be read before the body, as the start of the query.
+  base.searchParams.delete('query');
   for (const [name, value] of Object.entries(SETTINGS)) base.searchParams.set(name, value);
   const endpoint = base.toString();
   return async (sql) => {

@@ -1,7 +1,8 @@
 /**
  * The `dpnoise/aggregate` entry: private statistics of tables (JavaScript rows; files and DuckDB
  * tables through the optional peer dependency @duckdb/node-api; PostgreSQL tables through pg;
- * and the SQL for warehouses, with the release of its result).
+ * ClickHouse tables over its HTTP interface; and the SQL for warehouses, with the release of its
+ * result).
  *
  * @module dpnoise/aggregate
  */

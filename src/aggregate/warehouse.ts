@@ -150,7 +150,12 @@ export function aggregateSql(
   // The query's own tables are named after the plan (queryNames): a table of that name would have to
   // hold, in its name, the checksum of a plan that names it.
   const query = aggregateQuery(spec, plan.layout, dialect, [], tableName(table, dialect), id, id);
-  const sql = `-- dpnoise aggregate plan ${id} (${dialect.name}): run this query where the table is, save its result as CSV, and release it\n-- with the plan file: dpnoise aggregate --aggregated result.csv --plan plan.json\n${query};\n`;
+  // ClickHouse settings that would cut the aggregation short (docs/aggregates.md, "On a cluster").
+  const settings =
+    dialect.name === 'clickhouse'
+      ? '-- ClickHouse: run it with distributed_group_by_no_merge 0, skip_unavailable_shards 0 and every *_overflow_mode throw (the defaults)\n'
+      : '';
+  const sql = `-- dpnoise aggregate plan ${id} (${dialect.name}): run this query where the table is, save its result as CSV, and release it\n-- with the plan file: dpnoise aggregate --aggregated result.csv --plan plan.json\n${settings}${query};\n`;
   return { sql, plan: Object.freeze({ ...body, id }) as unknown as AggregatePlanFile };
 }
 

@@ -1,6 +1,6 @@
 // The engine boundary as an attacker meets it (docs/aggregates.md, "Engines"): one hostile row
 // added to a table, on every engine (rows in memory, CSV, Parquet and NDJSON files, a DuckDB
-// table, PostgreSQL), never decides whether a charged release happens. With `invalid: 'drop'` the
+// table, PostgreSQL, ClickHouse over two shards), never decides whether a charged release happens. With `invalid: 'drop'` the
 // call releases, the row dropped or counted by the one rule every engine follows, and the engines'
 // totals equal those of the in-memory engine on the same rows; or it fails before anything is
 // spent. Never after.
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClickHouseCluster, clickhouseBinary, insertRows, runClickHouse, startClickHouse } from '../../scripts/clickhouse-server.mjs';
 import { type PostgresServer, postgresBinaries, startPostgres } from '../../scripts/postgres-server.mjs';
 import { aggregate } from '../../src/aggregate/index.js';
 import { layoutOf } from '../../src/aggregate/layout.js';
@@ -19,6 +20,7 @@ import { engineRun, plain, memoryRun } from './engine-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dpnoise-boundary-'));
 const bin = postgresBinaries();
+const clickhouse = clickhouseBinary();
 
 /** The table's rows as text (as a CSV file holds them): unit, group, value. */
 type TextRow = readonly [id: string | null, g: string | null, x: string | null];
@@ -93,7 +95,9 @@ let instance: DuckDBInstance;
 let connection: Awaited<ReturnType<DuckDBInstance['connect']>>;
 let server: PostgresServer | undefined;
 let client: pg.Client | undefined;
+let cluster: ClickHouseCluster | undefined;
 beforeAll(async () => {
+  if (clickhouse) cluster = await startClickHouse(clickhouse);
   instance = await DuckDBInstance.create(':memory:');
   connection = await instance.connect();
   if (bin) {
@@ -106,6 +110,7 @@ afterAll(async () => {
   instance?.closeSync();
   await client?.end();
   server?.stop();
+  cluster?.stop();
 });
 
 let tables = 0;
@@ -136,7 +141,24 @@ async function postgresTable(rows: readonly TextRow[]): Promise<string> {
   return table;
 }
 
-/** Every source of `rows`: in memory, CSV, NDJSON, Parquet, a DuckDB table, PostgreSQL. */
+/** The rows as a text table on each of ClickHouse's two shards (alternate rows), and a Distributed table over them. */
+async function clickhouseTable(rows: readonly TextRow[]): Promise<string> {
+  const table = `t${tables++}`;
+  const servers = cluster!.servers;
+  await Promise.all(
+    servers.map((s) =>
+      runClickHouse(s.url, `CREATE TABLE ${table}_local (id Nullable(String), g Nullable(String), x Nullable(String)) ENGINE = MergeTree ORDER BY tuple()`),
+    ),
+  );
+  await runClickHouse(cluster!.url, `CREATE TABLE ${table} AS ${table}_local ENGINE = Distributed(dpnoise, default, ${table}_local, rand())`);
+  for (const [shard, s] of servers.entries()) {
+    const mine = rows.filter((_, i) => i % servers.length === shard);
+    if (mine.length > 0) await insertRows(s.url, `${table}_local`, ['Nullable(String)', 'Nullable(String)', 'Nullable(String)'], mine);
+  }
+  return table;
+}
+
+/** Every source of `rows`: in memory, CSV, NDJSON, Parquet, a DuckDB table, PostgreSQL, ClickHouse. */
 async function sourcesOf(name: string, rows: readonly TextRow[]): Promise<Array<[string, unknown]>> {
   const file = join(dir, name.replace(/[^a-z0-9]+/gi, '-'));
   writeFileSync(`${file}.csv`, csvOf(rows));
@@ -150,6 +172,7 @@ async function sourcesOf(name: string, rows: readonly TextRow[]): Promise<Array<
     ['duckdb', { connection, table }],
   ];
   if (client) sources.push(['postgres', { connection: client, table: await postgresTable(rows) }]);
+  if (cluster) sources.push(['clickhouse', { clickhouse: cluster.url, table: await clickhouseTable(rows) }]);
   return sources;
 }
 
@@ -218,7 +241,7 @@ describe('a file with one row its reader may not read', () => {
 });
 
 describe('typed columns', () => {
-  it('a DOUBLE holding NaN or Infinity, or a NUMERIC holding 1e131071, 1e-400 or NaN, is invalid or read as its nearest double, never an error', async () => {
+  it('a DOUBLE (DuckDB, ClickHouse) holding NaN or Infinity, or a NUMERIC holding 1e131071, 1e-400 or NaN, is invalid or read as its nearest double, never an error', async () => {
     const typed = `t${tables++}`;
     await connection.run(
       `CREATE TABLE ${typed} AS SELECT id, g, CAST(x AS DOUBLE) AS x FROM (VALUES ('1', 'a', '5'), ('2', 'a', 'NaN'), ('3', 'b', 'Infinity'), ('4', 'b', '-Infinity'), ('5', 'a', '7.5')) v(id, g, x)`,
@@ -234,6 +257,13 @@ describe('typed columns', () => {
     const want = memoryTotals(memory, DECLARED);
     const got = await engineRun(readSpec({ ...DECLARED, table: { connection, table: typed } }));
     expect(plain(got.totals)).toEqual(plain(want.totals));
+    if (cluster) {
+      // A Float64 holding NaN or Infinity in ClickHouse: invalid, as in DuckDB.
+      await runClickHouse(cluster.url, `CREATE TABLE ${typed} (id String, g String, x Float64) ENGINE = MergeTree ORDER BY tuple()`);
+      await runClickHouse(cluster.url, `INSERT INTO ${typed} VALUES ('1', 'a', 5), ('2', 'a', nan), ('3', 'b', inf), ('4', 'b', -inf), ('5', 'a', 7.5)`);
+      const inClickHouse = await engineRun(readSpec({ ...DECLARED, table: { clickhouse: cluster.url, table: typed } }));
+      expect(plain(inClickHouse.totals)).toEqual(plain(want.totals));
+    }
     if (!client) return;
     await client.query(`CREATE TABLE ${typed} (id text, g text, x numeric, y float8)`);
     await client.query(

@@ -4,7 +4,7 @@
 // engine however the rows are sharded; contribution bounds holding for a unit whose rows are on
 // both shards; text columns, invalid values, quoting, and bad input refused before anything is spent.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,12 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     expect(plain(alone.totals)).toEqual(plain(memoryRun(half, spec, layoutOf(spec, false)).totals));
   });
 
+  it('counts units alone (no value column), each once, though its rows are on both shards', async () => {
+    const spec = readSpec({ privacyUnit: 'id', groupBy: 'region', maxGroups: 1, count: true, table: table('people') });
+    const got = await engineRun(spec);
+    expect(Array.from(got.totals[0]!).reduce((a, b) => a + b, 0)).toBe(new Set(rows.filter((r) => r.region !== null).map((r) => r.id)).size);
+  });
+
   it('reads numbers stored as text by the one rule', async () => {
     const got = await engineRun(readSpec({ ...options, table: table('texts') }));
     expect(plain(got.totals)).toEqual(plain(expected().totals));
@@ -114,6 +120,32 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
       const incomes = runs.map((t) => t[2]![0]! + t[2]![1]! + t[2]![2]!);
       expect(new Set(incomes).size).toBeGreaterThan(1);
     }
+  });
+
+  it('bounds a unit on both shards whatever its URL asks: shards finishing their own GROUP BY, or a GROUP BY cut short, are overridden, a limit is an error', async () => {
+    const heavy = Array.from({ length: 200 }, (_, i) => ['one', GROUPS[i % 3]!, 50, i]);
+    await shardedTable('attack', 'id Nullable(String), region Nullable(String), age Float64, income Float64', TYPES, heavy, (i) => i % 2);
+    const spec = { ...options, privacyUnit: 'id', maxRows: 1, maxGroups: 1 };
+    const layout = layoutOf(readSpec({ ...spec, table: [] }), false);
+    const count = layout.measures.findIndex((m) => m.kind === 'count');
+    // The attack: with distributed_group_by_no_merge each shard finishes its own GROUP BY, and
+    // the unit's rows are bounded once per shard: it counts twice.
+    const { sql } = aggregateSql({ epsilon: 1, delta: 1e-6 }, { ...spec, table: 'attack' }, { dialect: 'clickhouse' });
+    const naive = JSON.parse(await runClickHouse(`${url}/?distributed_group_by_no_merge=1`, `${sql.replace(/;\s*$/, '')}\nFORMAT JSON`)).data as Record<
+      string,
+      string
+    >[];
+    const totalRows = naive.filter((r) => r.c0 === '' && r.c1 === '');
+    expect(totalRows.reduce((n, r) => n + Number(r[`m${count}`]), 0)).toBe(2);
+    // dpnoise sets the settings that matter over the URL's: one row, in one group.
+    const hostile = `${url}/?distributed_group_by_no_merge=1&skip_unavailable_shards=1&query=SELECT%201`;
+    for (let run = 0; run < 3; run++) {
+      const totals = (await engineRun(readSpec({ ...spec, table: { clickhouse: hostile, table: 'attack' } }), layout)).totals;
+      expect(Array.from(totals[count]!).reduce((a, b) => a + b, 0)).toBe(1);
+    }
+    // A limit on the GROUP BY stops the query (its code named, never its message) rather than cutting it short.
+    const limited = `${url}/?max_rows_to_group_by=1&group_by_overflow_mode=any`;
+    await expect(engineRun(readSpec({ ...spec, table: { clickhouse: limited, table: 'attack' } }), layout)).rejects.toThrow(/ClickHouse code 158/);
   });
 
   it.each(['rows', 'groups'] as const)(
@@ -196,9 +228,11 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     await runClickHouse(url, 'CREATE TABLE singles ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM people LIMIT 1 BY id');
     const single = { ...options, privacyUnit: 'id' };
     const { sql, plan } = aggregateSql(privacy, { ...single, table: 'singles' }, { dialect: 'clickhouse' });
-    const path = join(mkdtempSync(join(tmpdir(), 'dpnoise-ch-csv-')), 'result.csv');
+    const dir = mkdtempSync(join(tmpdir(), 'dpnoise-ch-csv-'));
+    const path = join(dir, 'result.csv');
     writeFileSync(path, await runClickHouse(url, `${sql.replace(/;\s*$/, '')}\nFORMAT CSVWithNames`));
     const result = await readTextTable(path);
+    rmSync(dir, { recursive: true });
     const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan, rows: result, rng: createRng({ seed: 6 }) });
     const direct = await aggregate(createBudget(privacy), privacy, { ...single, table: table('singles'), rng: createRng({ seed: 6 }) });
     expect(fromTotals.table).toEqual(direct.table);
