@@ -20,6 +20,7 @@ const ONCE = [
   'test/aggregate/duckdb.test.ts',
   'test/aggregate/postgres.test.ts',
   'test/aggregate/quantiles.test.ts',
+  'test/tfjs/**',
 ];
 
 export default defineConfig({

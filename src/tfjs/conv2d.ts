@@ -32,18 +32,22 @@ export function conv2dRunner(layer: Layer): Runner {
     const [examples, height, columns] = x.shape;
     const rows = axis(height, kh, sh, dh, same);
     const cols = axis(columns, kw, sw, dw, same);
+    // Padded past the end to a whole stride after the last tap, so that each tap is a slice cut in strides.
     const padded = x.pad([
       [0, 0],
-      [rows.before, rows.total - rows.before],
-      [cols.before, cols.total - cols.before],
+      [rows.before, rows.total - rows.before + sh],
+      [cols.before, cols.total - cols.before + sw],
       [0, 0],
     ]);
     const taps: tf.Tensor4D[] = [];
     for (let i = 0; i < kh; i++) {
       for (let j = 0; j < kw; j++) {
-        const begin = [0, i * dh, j * dw, 0];
-        const end = [examples, i * dh + (rows.out - 1) * sh + 1, j * dw + (cols.out - 1) * sw + 1, channels];
-        taps.push(tf.stridedSlice(padded, begin, end, [1, sh, sw, 1]) as tf.Tensor4D);
+        // Rows i dh, i dh + sh, ...: a slice of out sh rows, keeping the first of every sh (tf.slice has a gradient; tf.stridedSlice has none).
+        const window = padded.slice([0, i * dh, j * dw, 0], [examples, rows.out * sh, cols.out * sw, channels]);
+        const strided = window
+          .reshape([examples, rows.out, sh, cols.out, sw, channels])
+          .slice([0, 0, 0, 0, 0, 0], [examples, rows.out, 1, cols.out, 1, channels]);
+        taps.push(strided.reshape([examples, rows.out, cols.out, channels]));
       }
     }
     return tf.concat(taps, 3);

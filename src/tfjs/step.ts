@@ -32,7 +32,7 @@ export function layerPieces(model: Pick<StepModel, 'stages' | 'loss'>, x: tf.Ten
     for (const { layer, trainable } of model.stages) {
       if (trainable) {
         const { output, saved: kept } = trainable.runner.forward(h, values[k++]!);
-        saved.push(tf.keep(kept)); // the gradient's scope would dispose it
+        saved.push(tf.keep(kept.clone())); // the gradient's scope would dispose it; a clone, as it may be the caller's input
         h = output;
       } else h = layer.apply(h, { training: true }) as tf.Tensor;
     }
