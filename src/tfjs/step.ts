@@ -8,7 +8,7 @@ import { type Clipping, clipFactors } from './clipping.js';
 import { EMPTY } from './layout.js';
 import type { Loss } from './losses.js';
 import type { Stage } from './model.js';
-import { chunkSums, type NormPower, normPowers, type Piece } from './pieces.js';
+import { chunkSums, type NormPower, normPowers, normTerms, type Piece } from './pieces.js';
 
 /** What a step computes with. */
 export interface StepModel {
@@ -43,6 +43,23 @@ export function layerPieces(model: Pick<StepModel, 'stages' | 'loss'>, x: tf.Ten
     const byName = t.runner.pieces(saved[k]!, gradients[k]!);
     return t.weights.map(({ name }) => byName[name]!);
   });
+}
+
+/**
+ * R: the most float32 roundings in an example's norm (its longest reduction, the pieces and layers
+ * added, the root and the factor), from the pieces' shapes on one example of zeros like x, y.
+ */
+export function normRoundings(stages: readonly Stage[], loss: Loss, x: tf.Tensor, y: tf.Tensor): number {
+  const saved: tf.Tensor[] = [];
+  try {
+    return tf.tidy(() => {
+      const pieces = layerPieces({ stages, loss }, tf.zeros([1, ...x.shape.slice(1)]), tf.zeros([1, ...y.shape.slice(1)]), saved);
+      const terms = Math.max(...pieces.flat().map(normTerms));
+      return terms + pieces.flat().length + pieces.length + 4;
+    });
+  } finally {
+    for (const t of saved) t.dispose();
+  }
 }
 
 /**

@@ -17,11 +17,10 @@ import type { Clipping } from './clipping.js';
 import { chunkLayout, poissonBatch } from './layout.js';
 import { type Loss, type LossName, readLoss } from './losses.js';
 import { clipMargin, float32Below } from './margin.js';
-import { readModel, type Stage } from './model.js';
-import { normTerms } from './pieces.js';
+import { readModel } from './model.js';
 import { planNoise, runPrivacy } from './plan.js';
 import { progressBar } from './progress.js';
-import { clippedSum, layerPieces, type StepModel } from './step.js';
+import { clippedSum, normRoundings, type StepModel } from './step.js';
 
 /**
  * Options of privateTraining.
@@ -168,20 +167,6 @@ function readSteps(o: Record<string, unknown>, stepsPerEpoch: number): number {
     throw new TypeError('dpnoise: give the length of the run as `epochs` or as `steps`, one of the two.');
   if (o.steps !== undefined) return integerIn('steps', o.steps, { min: 1, max: 1e9 });
   return integerIn('epochs', o.epochs, { min: 1, max: 1e9 }) * stepsPerEpoch;
-}
-
-/** R: the most float32 roundings in an example's norm, from the pieces' shapes on one example of zeros. */
-function normRoundings(stages: readonly Stage[], loss: Loss, x: tf.Tensor, y: tf.Tensor): number {
-  const saved: tf.Tensor[] = [];
-  try {
-    return tf.tidy(() => {
-      const pieces = layerPieces({ stages, loss }, tf.zeros([1, ...x.shape.slice(1)]), tf.zeros([1, ...y.shape.slice(1)]), saved);
-      const terms = Math.max(...pieces.flat().map(normTerms));
-      return terms + pieces.flat().length + pieces.length + 4;
-    });
-  } finally {
-    for (const t of saved) t.dispose();
-  }
 }
 
 /** The validation figures: mean loss, and accuracy for a classifier's loss. */
