@@ -146,6 +146,8 @@ export interface PrivateTraining {
   stop(): void;
 }
 
+/** The backends whose float32 arithmetic the margin's bound assumes, and tests (docs/training.md, "Rounding"). */
+const BACKENDS = ['cpu', 'wasm'];
 /** m: the examples summed in float32 in one chunk (docs/training.md, "Rounding"). */
 const CHUNK = 4;
 /** Clipping norms taken: tfjs holds them as float32, and their roundings stay relative. */
@@ -289,6 +291,11 @@ export function privateTraining(model: tf.LayersModel, options: PrivateTrainingO
     if (validation !== undefined && !(Array.isArray(validation) && validation.length === 2))
       fail(TypeError, 'validationData', 'a pair [x, y] of tensors', validation);
     const population = readExamples(x, y);
+    if (!BACKENDS.includes(tf.getBackend())) {
+      throw new Error(
+        `dpnoise: private training runs on the 'cpu' and 'wasm' tfjs backends, whose IEEE float32 arithmetic its clipping margin assumes (docs/training.md, "Rounding"); the backend is '${tf.getBackend()}': call tf.setBackend('wasm') or tf.setBackend('cpu') first.`,
+      );
+    }
     if (started) throw new Error('dpnoise: this run has been fitted already; make a new run (privateTraining) to train again.');
     started = true;
     budget?.spend(plannedPrivacy);
