@@ -7,6 +7,8 @@ import type { NormPower } from './pieces.js';
 /**
  * How the gradient is clipped: each trainable layer's part to its own norm C_l, or the whole
  * gradient to one norm C.
+ *
+ * @group Training
  */
 export type Clipping = 'per-layer' | 'global';
 

@@ -20,7 +20,14 @@ function perExample(metric: (yTrue: tf.Tensor, yPred: tf.Tensor) => tf.Tensor): 
   };
 }
 
-const LOSSES = {
+/**
+ * The losses private training takes, by name (each one value per example).
+ *
+ * @group Training
+ */
+export type LossName = 'categoricalCrossentropy' | 'sparseCategoricalCrossentropy' | 'binaryCrossentropy' | 'meanSquaredError' | 'meanAbsoluteError';
+
+const LOSSES: Record<LossName, Loss> = {
   categoricalCrossentropy: { perExample: perExample(tf.metrics.categoricalCrossentropy), accuracy: perExample(tf.metrics.categoricalAccuracy) },
   sparseCategoricalCrossentropy: {
     perExample: perExample((labels, yPred) =>
@@ -31,10 +38,7 @@ const LOSSES = {
   binaryCrossentropy: { perExample: perExample(tf.metrics.binaryCrossentropy), accuracy: perExample(tf.metrics.binaryAccuracy) },
   meanSquaredError: { perExample: perExample(tf.metrics.meanSquaredError) },
   meanAbsoluteError: { perExample: perExample(tf.metrics.meanAbsoluteError) },
-} satisfies Record<string, Loss>;
-
-/** The names of the losses private training takes. */
-export type LossName = keyof typeof LOSSES;
+};
 
 /** The loss named `name`. */
 export function readLoss(name: unknown): Loss {

@@ -112,6 +112,31 @@ describe('fit options and errors', () => {
     expect(run.stepsTaken).toBe(0);
   });
 
+  it('prints the same progress bar for neighbouring datasets: steps and epsilon only', async () => {
+    const printed = async (x: tf.Tensor) => {
+      const { y, model } = problem();
+      const run = privateTraining(model, { ...base(), clipNorms: [1, 1], steps: 3 });
+      const stderr = process.stderr;
+      const [tty, write] = [stderr.isTTY, stderr.write];
+      let text = '';
+      stderr.isTTY = true;
+      stderr.write = ((chunk: string) => ((text += chunk), true)) as typeof stderr.write;
+      try {
+        await run.fit(x, y);
+      } finally {
+        stderr.isTTY = tty;
+        stderr.write = write;
+      }
+      return text;
+    };
+    const { x } = problem();
+    const neighbour = tf.concat([x.slice(0, 239), tf.fill([1, 4], 1e6)]);
+    const text = await printed(x);
+    expect(text).toContain('step 3/3');
+    expect(text).toMatch(/epsilon \d\.\d{3}/);
+    expect(await printed(neighbour)).toBe(text);
+  });
+
   it('shows no training data in its errors: embedding ids out of range', async () => {
     const model = tf.sequential({
       layers: [tf.layers.embedding({ inputDim: 10, outputDim: 2, inputLength: 3 }), tf.layers.flatten(), tf.layers.dense({ units: 1 })],
