@@ -120,7 +120,10 @@ describe('fit options and errors', () => {
       const [tty, write] = [stderr.isTTY, stderr.write];
       let text = '';
       stderr.isTTY = true;
-      stderr.write = ((chunk: string) => ((text += chunk), true)) as typeof stderr.write;
+      stderr.write = ((chunk: string) => {
+        text += chunk;
+        return true;
+      }) as typeof stderr.write;
       try {
         await run.fit(x, y);
       } finally {
