@@ -22,6 +22,7 @@ const ONCE = [
   'test/aggregate/clickhouse.test.ts',
   'test/aggregate/parse.test.ts',
   'test/aggregate/quantiles.test.ts',
+  'test/tfjs/**',
 ];
 
 export default defineConfig({

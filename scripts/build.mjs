@@ -55,11 +55,11 @@ function inputsHash() {
   return hash.digest('hex');
 }
 
-/** The CommonJS build: one bundle of both entries, and each entry's file and types (the entry's declaration; the ones it imports are written with it). */
-const commonjs = [
-  join('dist', 'commonjs.cjs'),
-  ...['index', join('aggregate', 'index')].flatMap((entry) => [join('dist', `${entry}.cjs`), join('dist', `${entry}.d.cts`)]),
-];
+/** The package's entries, as paths under src/ and dist/ without the extension. */
+const entries = ['index', join('aggregate', 'index'), join('tfjs', 'index')];
+
+/** The CommonJS build: one bundle of the entries, and each entry's file and types (the entry's declaration; the ones it imports are written with it). */
+const commonjs = [join('dist', 'commonjs.cjs'), ...entries.flatMap((entry) => [join('dist', `${entry}.cjs`), join('dist', `${entry}.d.cts`)])];
 
 /**
  * Every file the build writes: the wasm in build/ and dist/, the embedding module, dist/ from src/
@@ -145,17 +145,20 @@ await build({
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
 
 // The CommonJS entries, for require() where Node cannot require ES modules (before 20.19):
-// dist/index.cjs (require('dpnoise')) and dist/aggregate/index.cjs (require('dpnoise/aggregate')),
-// each the namespace of its entry in one bundle of both, dist/commonjs.cjs. One bundle, so that the
-// two share one copy of the module state, as the ES entries do (a budget or a generator of one is
-// used by the other); it holds its own copy apart from the ES build's. CommonJS has no
-// import.meta: each module's `import.meta.url` becomes the URL of its ES twin in dist/, so that
-// URLs made from it (the sampling worker, dist/noise/worker.js) resolve as in the ES build. The
-// peers' import() (@duckdb/node-api, pg), whose specifier is a variable, stays an import(), which
-// CommonJS has on every Node 20.
+// dist/index.cjs (require('dpnoise')), dist/aggregate/index.cjs (require('dpnoise/aggregate')) and
+// dist/tfjs/index.cjs (require('dpnoise/tfjs')), each the namespace of its entry in one bundle of
+// all, dist/commonjs.cjs. One bundle, so that the entries share one copy of the module state, as
+// the ES entries do (a budget or a generator of one is used by the others); it holds its own copy
+// apart from the ES build's. CommonJS has no import.meta: each module's `import.meta.url` becomes
+// the URL of its ES twin in dist/, so that URLs made from it (the sampling worker,
+// dist/noise/worker.js) resolve as in the ES build. The peers' import() (@duckdb/node-api, pg),
+// whose specifier is a variable, stays an import(), which CommonJS has on every Node 20. The tfjs
+// entry imports its peer @tensorflow/tfjs statically (bundlers of the ES build must see it): here
+// it is required only when the entry is, through a function, so require('dpnoise') works without it.
 await build({
   stdin: {
-    contents: "export * as dpnoise from './index.ts';\nexport * as aggregate from './aggregate/index.ts';\n",
+    contents:
+      "export * as dpnoise from './index.ts';\nexport * as aggregate from './aggregate/index.ts';\nexport const tfjs = (): unknown => require('./tfjs/index.ts');\n",
     resolveDir: src,
     sourcefile: 'commonjs.ts',
     loader: 'ts',
@@ -165,6 +168,7 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  external: ['@tensorflow/tfjs'],
   logLevel: 'warning',
   logOverride: { 'empty-import-meta': 'error' }, // any other use of import.meta would be undefined
   ignoreAnnotations: true, // package.json's sideEffects names dist/ files, for bundlers of the package; here src/ is bundled whole
@@ -185,11 +189,12 @@ await build({
 // Marked __esModule (not enumerable), as esbuild marks a CommonJS entry's exports and as
 // dist/index.cjs was when it was the bundle, for the interop of compilers and bundlers.
 const reexport = (namespace, bundle) =>
-  `'use strict';\n// Built by scripts/build.mjs: one namespace of the CommonJS bundle, shared by both entries.\nmodule.exports = Object.defineProperty(require('${bundle}').${namespace}, '__esModule', { value: true });\n`;
+  `'use strict';\n// Built by scripts/build.mjs: one namespace of the CommonJS bundle, shared by the entries.\nmodule.exports = Object.defineProperty(require('${bundle}').${namespace}, '__esModule', { value: true });\n`;
 writeFileSync(join(root, 'dist', 'index.cjs'), reexport('dpnoise', './commonjs.cjs'));
 writeFileSync(join(root, 'dist', 'aggregate', 'index.cjs'), reexport('aggregate', '../commonjs.cjs'));
+writeFileSync(join(root, 'dist', 'tfjs', 'index.cjs'), reexport('tfjs()', '../commonjs.cjs'));
 
-// Their types: the ES declarations reachable from index.d.ts and aggregate/index.d.ts, copied as
+// Their types: the ES declarations reachable from each entry's index.d.ts, copied as
 // .d.cts with their imports renamed to match. TypeScript takes a .d.ts of this "type": "module" package for an ES module,
 // which CommonJS code may not require under `module: node16` (error TS1479).
 const declared = new Set();
@@ -203,6 +208,5 @@ function declareForRequire(path) {
   });
   writeFileSync(join(root, 'dist', `${path}.d.cts`), renamed);
 }
-declareForRequire('index');
-declareForRequire(join('aggregate', 'index'));
+for (const entry of entries) declareForRequire(entry);
 writeFileSync(stamp, `${hash}\n`);

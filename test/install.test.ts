@@ -1,7 +1,8 @@
 // What a user installs works as written (README, "Install"): the package as `npm pack` makes it,
 // installed with this npm into empty projects, once by the README's own install lines in their
-// order and once with the peers (@duckdb/node-api, pg) installed first; a later, unrelated install
-// must work too, and `npm ls` must find the tree valid. Then, from the first project, one aggregate
+// order and once with the peers (@duckdb/node-api, pg, @tensorflow/tfjs) installed first; a later, unrelated install
+// must work too, and `npm ls` must find the tree valid. Then, from the first project, a private
+// training run (dpnoise/tfjs) by import and by require(), and one aggregate
 // through DuckDB (a CSV file) and over rows in memory, by import and by require() on this Node and
 // on Node 20.0.0 (which cannot require ES modules: require('dpnoise/aggregate') needs the CommonJS
 // build), and one through PostgreSQL where its server binaries are installed.
@@ -101,33 +102,40 @@ describe('the packed package, installed with npm into an empty project', () => {
     return dir;
   };
 
-  /** Asserts that a later install works, and that npm finds the tree valid with dpnoise and both peers in it. */
-  const expectValidTree = (dir: string) => {
+  /** Asserts that a later install works, and that npm finds the tree valid with dpnoise and the packages installed with it. */
+  const expectValidTree = (dir: string, installed: readonly string[]) => {
     run(dir, 'npm', ['install', '../unrelated', ...NPM_FLAGS]);
     const { dependencies } = JSON.parse(run(dir, 'npm', ['ls', '--json'])) as { dependencies: Record<string, { version: string }> };
-    expect(Object.keys(dependencies).sort()).toEqual(['@duckdb/node-api', 'dpnoise', 'pg', 'unrelated']);
-    for (const name of ['@duckdb/node-api', 'pg']) expect(existsSync(join(dir, 'node_modules', name, 'package.json'))).toBe(true);
+    expect(Object.keys(dependencies).sort()).toEqual([...installed, 'dpnoise', 'unrelated'].sort());
+    for (const name of installed) expect(existsSync(join(dir, 'node_modules', name, 'package.json'))).toBe(true);
   };
 
   it("README's install lines work as written, in their order, and so does a later install", () => {
     const installs = readmeInstalls(tarball);
-    expect(installs).toEqual([
-      ['install', tarball],
-      ['install', '@duckdb/node-api'],
-      ['install', 'pg'],
-    ]);
+    const optional = ['@duckdb/node-api', 'pg', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm'];
+    expect(installs).toEqual([['install', tarball], ...optional.map((name) => ['install', name])]);
     const dir = emptyProject('readme');
     for (const args of installs) run(dir, 'npm', [...args, ...NPM_FLAGS]);
-    expectValidTree(dir);
+    expectValidTree(dir, optional);
     project = dir;
   }, 300_000);
 
   it('the peers installed first, then the package: npm keeps them, and a later install works', () => {
     const dir = emptyProject('peers-first');
-    run(dir, 'npm', ['install', '@duckdb/node-api', 'pg', ...NPM_FLAGS]);
+    run(dir, 'npm', ['install', '@duckdb/node-api', 'pg', '@tensorflow/tfjs', ...NPM_FLAGS]);
     run(dir, 'npm', ['install', tarball, ...NPM_FLAGS]);
-    expectValidTree(dir);
+    expectValidTree(dir, ['@duckdb/node-api', 'pg', '@tensorflow/tfjs']);
   }, 300_000);
+
+  it('dpnoise/tfjs trains by import and by require(), on this Node and on Node 20.0.0: one run', () => {
+    if (!project) throw new Error("README's install lines failed (the test above): nothing to run.");
+    for (const script of ['training-run.cjs', 'training.mjs', 'training.cjs']) copyFileSync(join(root, 'test', 'install', script), join(project, script));
+    const viaImport = run(project, process.execPath, ['training.mjs']);
+    expect(JSON.parse(viaImport)).toMatchObject({ steps: 3 });
+    expect(JSON.parse(viaImport).epsilon).toBeLessThanOrEqual(2);
+    expect(run(project, process.execPath, ['training.cjs'])).toBe(viaImport);
+    expect(run(project, binary(NODE20), ['training.cjs'])).toBe(viaImport);
+  }, 120_000);
 
   describe('one aggregate from the installed package', () => {
     /** Runs the user's script of test/install/ in the project and returns what it printed. */

@@ -17,8 +17,9 @@ describe('the published package', () => {
     expect(viaRequire).toBe(viaImport);
   });
 
-  it('types resolve for a TypeScript consumer', () => {
+  it('types resolve for a TypeScript consumer, and for one of dpnoise/tfjs by import and require()', () => {
     expect(() => run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'test/consumer/tsconfig.json'])).not.toThrow();
+    expect(() => run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'test/consumer/tsconfig.tfjs.json'])).not.toThrow();
   });
 
   it('npm pack --json prints JSON only: its prepack build writes its messages to standard error', () => {
@@ -41,6 +42,8 @@ describe('the published package', () => {
       expect(files).toContain('dist/index.d.cts');
       expect(files).toContain('dist/aggregate/index.cjs');
       expect(files).toContain('dist/aggregate/index.d.cts');
+      expect(files).toContain('dist/tfjs/index.cjs');
+      expect(files).toContain('dist/tfjs/index.d.cts');
       expect(files).toContain('dist/commonjs.cjs');
       expect(files).toContain('dist/dpnoise-simd.wasm');
       expect(files).toContain('dist/dpnoise-scalar.wasm');

@@ -66,6 +66,8 @@ describe('code in the documents', () => {
   beforeAll(() => {
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(root, join(dir, 'node_modules', 'dpnoise'), 'dir');
+    // dpnoise/tfjs's blocks import its peer, as a user's project would have it.
+    symlinkSync(join(root, 'node_modules', '@tensorflow'), join(dir, 'node_modules', '@tensorflow'), 'dir');
     const byFile = new Map([...readme, ...examples].map((b) => [file(b, '.mts'), b]));
     for (const [path, b] of byFile) writeFileSync(path, b.code);
     const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;

@@ -1,5 +1,6 @@
-// CommonJS: require('dpnoise') loads dist/index.cjs, and require('dpnoise/aggregate')
-// dist/aggregate/index.cjs, each its entry's part of one bundle built next to the ES modules
+// CommonJS: require('dpnoise') loads dist/index.cjs, require('dpnoise/aggregate')
+// dist/aggregate/index.cjs and require('dpnoise/tfjs') dist/tfjs/index.cjs (which alone loads its
+// peer @tensorflow/tfjs), each its entry's part of one bundle built next to the ES modules
 // (dist/commonjs.cjs), so they work where Node cannot require ES modules (before 20.19). Tested on the oldest Node that
 // `engines` allows, 20.0.0 (its binary: see runtime.ts): require() and import both give Node's
 // numbers under one seed, and parallel sampling (whose worker, dist/noise/worker.js, the bundle
@@ -37,6 +38,22 @@ describe('CommonJS', () => {
     const budget = index.createBudget({ epsilon: 1 });
     await tables.aggregate(budget, { epsilon: 1 }, { table: [{ x: 1 }], count: true, rng: index.createRng({ seed: 1 }) });
     expect(budget.spent.epsilon).toBeGreaterThan(0);
+  });
+
+  it("require('dpnoise/tfjs') exports what import does, shares the state, and require('dpnoise') does not load @tensorflow/tfjs", async () => {
+    const load = createRequire(import.meta.url);
+    const tensorflow = () => Object.keys(load.cache).some((path) => path.includes('@tensorflow'));
+    load('../../dist/index.cjs');
+    expect(tensorflow()).toBe(false);
+    const training = load('../../dist/tfjs/index.cjs') as typeof import('../../src/tfjs/index.js');
+    expect(tensorflow()).toBe(true);
+    expect(Object.keys(training).sort()).toEqual(Object.keys(await import(new URL('../../dist/tfjs/index.js', import.meta.url).href)).sort());
+    // A budget of require('dpnoise') is one require('dpnoise/tfjs') takes.
+    const index = load('../../dist/index.cjs') as typeof built;
+    const tf = load('@tensorflow/tfjs') as typeof import('@tensorflow/tfjs');
+    const model = tf.sequential({ layers: [tf.layers.dense({ inputShape: [2], units: 1 })] });
+    const options = { loss: 'meanSquaredError', optimizer: tf.train.sgd(0.1), epsilon: 1, delta: 1e-5, steps: 1, sampleRate: 0.5, clipNorms: [1] } as const;
+    expect(() => training.privateTraining(model, { ...options, budget: index.createBudget({ epsilon: 1, delta: 1e-5 }) })).not.toThrow();
   });
 
   it('types resolve for require() under `module: node16`', () => {

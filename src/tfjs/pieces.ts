@@ -1,0 +1,93 @@
+// The per-example gradients of one trainable weight over a micro-batch, in the form its layer gives
+// them without a loop over examples (docs/training.md, "Per-example gradients"), and what clipping
+// needs from each form: every example's norm, and the sum over each chunk of m consecutive
+// examples of the clipped gradients (docs/training.md, "Rounding").
+import * as tf from '@tensorflow/tfjs';
+
+/**
+ * One weight's per-example gradients, batch first:
+ * - outer: example b's gradient is the outer product a_b g_b^T (a dense layer on rows);
+ * - full: example b's gradient is full[b];
+ * - rows: example b's gradient has row ids[b, t] equal to rows[b, t], the ids of an example
+ *   distinct where their rows are not zero, and every other row zero (an embedding).
+ */
+export type Piece =
+  | { readonly kind: 'outer'; readonly a: tf.Tensor2D; readonly g: tf.Tensor2D }
+  | { readonly kind: 'full'; readonly full: tf.Tensor }
+  | { readonly kind: 'rows'; readonly rows: tf.Tensor3D; readonly ids: tf.Tensor2D; readonly vocabulary: number };
+
+/** The norm clipped: l2 for Gaussian noise, l1 for Laplace noise. */
+export type NormPower = 1 | 2;
+
+/** Per row of x (batch first): the sum of |x|^p over the row. */
+function rowPowers(x: tf.Tensor, p: NormPower): tf.Tensor1D {
+  const flat = x.reshape([x.shape[0]!, -1]);
+  return (p === 2 ? flat.square() : flat.abs()).sum(1);
+}
+
+/** Each example's ||gradient||_p^p: ||a g^T||_p^p = ||a||_p^p ||g||_p^p for p = 1, 2. */
+export function normPowers(piece: Piece, p: NormPower): tf.Tensor1D {
+  switch (piece.kind) {
+    case 'outer':
+      return rowPowers(piece.a, p).mul(rowPowers(piece.g, p));
+    case 'full':
+      return rowPowers(piece.full, p);
+    case 'rows':
+      return rowPowers(piece.rows, p);
+  }
+}
+
+/** The most float32 terms in one example's norm of the piece: its longest reduction, and the product for `outer`. */
+export function normTerms(piece: Piece): number {
+  const perExample = (x: tf.Tensor) => x.size / x.shape[0]!;
+  switch (piece.kind) {
+    case 'outer':
+      return perExample(piece.a) + perExample(piece.g) + 1;
+    case 'full':
+      return perExample(piece.full);
+    case 'rows':
+      return perExample(piece.rows);
+  }
+}
+
+/** x with example b's entries times factor[b], and zero (not 0 times a non-finite entry) where keep[b] is false. */
+function scaled(x: tf.Tensor, factor: tf.Tensor1D, keep: tf.Tensor1D): tf.Tensor {
+  const column = [-1, ...x.shape.slice(1).map(() => 1)];
+  return tf.where(keep.reshape(column).broadcastTo(x.shape), x.mul(factor.reshape(column)), tf.zerosLike(x));
+}
+
+/**
+ * The sum over each chunk of `chunk` consecutive examples of factor[b] times example b's gradient,
+ * examples with keep[b] false left out: [examples / chunk, ...weight shape], in float32, each
+ * chunk's sum computed from its own examples only. One matrix product per chunk for `outer`.
+ */
+export function chunkSums(piece: Piece, factor: tf.Tensor1D, keep: tf.Tensor1D, chunk: number): tf.Tensor {
+  switch (piece.kind) {
+    case 'outer': {
+      const [examples, inputs] = piece.a.shape;
+      const chunks = examples / chunk;
+      const a = scaled(piece.a, factor, keep).reshape([chunks, chunk, inputs]);
+      const g = scaled(piece.g, tf.onesLike(factor), keep).reshape([chunks, chunk, piece.g.shape[1]]);
+      return tf.matMul(a as tf.Tensor3D, g as tf.Tensor3D, true, false);
+    }
+    case 'full': {
+      const [examples, ...shape] = piece.full.shape;
+      return scaled(piece.full, factor, keep)
+        .reshape([examples! / chunk, chunk, ...shape])
+        .sum(1);
+    }
+    case 'rows': {
+      const [examples, positions, width] = piece.rows.shape;
+      const chunks = examples / chunk;
+      const rows = scaled(piece.rows, factor, keep).reshape([examples * positions, width]);
+      // Row (b, t) adds to row ids[b, t] of chunk floor(b / chunk): at most one row per example, in slot order.
+      const owner = tf.floorDiv(tf.range(0, examples, 1, 'int32'), tf.scalar(chunk, 'int32'));
+      const target = owner
+        .reshape([examples, 1])
+        .mul(tf.scalar(piece.vocabulary, 'int32'))
+        .add(piece.ids.toInt())
+        .reshape([examples * positions, 1]);
+      return tf.scatterND(target, rows, [chunks * piece.vocabulary, width]).reshape([chunks, piece.vocabulary, width]);
+    }
+  }
+}
