@@ -44,6 +44,7 @@ const GROUPS = [
   './allocation.mjs',
   './aggregate.mjs',
   './quantiles.mjs',
+  './training.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
