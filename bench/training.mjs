@@ -52,7 +52,7 @@ function loopStep(model, optimizer, x, y) {
   const variables = model.trainableWeights.map((w) => w.read());
   return () =>
     tf.tidy(() => {
-      let sums = variables.map((v) => tf.zerosLike(v));
+      const sums = variables.map((v) => tf.zerosLike(v));
       for (let b = 0; b < BATCH; b++) {
         const { grads } = tf.variableGrads(() => tf.metrics.categoricalCrossentropy(y.slice(b, 1), model.apply(x.slice(b, 1))).sum(), variables);
         const g = variables.map((v) => grads[v.name]);
@@ -82,14 +82,7 @@ export async function run(ctx) {
     const [ordinary, loop] = ctx.measureEach([ordinaryStep(model, optimizer, x, y), loopStep(model, optimizer, x, y)], { seconds: 2, batches: 3 });
     const secure = await privateStep(train, backend === 'cpu' ? 20 : 60, 3);
     ctx.check(secure > 0 && ordinary.perUnit > 0, 'a step takes time');
-    rows.push([
-      backend,
-      fmt(ordinary.perUnit * 1e3),
-      fmt(secure * 1e3),
-      times(secure, ordinary.perUnit),
-      fmt(loop.perUnit * 1e3),
-      times(loop.perUnit, secure),
-    ]);
+    rows.push([backend, fmt(ordinary.perUnit * 1e3), fmt(secure * 1e3), times(secure, ordinary.perUnit), fmt(loop.perUnit * 1e3), times(loop.perUnit, secure)]);
     model.dispose();
   }
   return [
