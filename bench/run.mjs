@@ -45,6 +45,7 @@ const GROUPS = [
   './aggregate.mjs',
   './clickhouse.mjs',
   './quantiles.mjs',
+  './training.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -6,18 +6,35 @@ import * as tf from '@tensorflow/tfjs';
 
 /**
  * One weight's per-example gradients, batch first:
- * - outer: example b's gradient is the outer product a_b g_b^T (a dense layer on rows);
+ * - outer: example b's gradient is the outer product scale_b a_b g_b^T (a dense layer on rows),
+ *   a and g scaled to a largest entry of 1 (outerPiece);
  * - full: example b's gradient is full[b];
  * - rows: example b's gradient has row ids[b, t] equal to rows[b, t], the ids of an example
  *   distinct where their rows are not zero, and every other row zero (an embedding).
  */
 export type Piece =
-  | { readonly kind: 'outer'; readonly a: tf.Tensor2D; readonly g: tf.Tensor2D }
+  | { readonly kind: 'outer'; readonly a: tf.Tensor2D; readonly g: tf.Tensor2D; readonly scale: tf.Tensor1D }
   | { readonly kind: 'full'; readonly full: tf.Tensor }
   | { readonly kind: 'rows'; readonly rows: tf.Tensor3D; readonly ids: tf.Tensor2D; readonly vocabulary: number };
 
 /** The norm clipped: l2 for Gaussian noise, l1 for Laplace noise. */
 export type NormPower = 1 | 2;
+
+/**
+ * The piece of the outer products a_b g_b^T, held as scale_b (a_b / max|a_b|) (g_b / max|g_b|)^T
+ * with scale_b = max|a_b| max|g_b|: the norm of a row whose entries are at most 1, one of them 1,
+ * does not underflow, and a product rounded below float32's normal range is never multiplied by a
+ * huge factor afterwards (docs/training.md, "Rounding"). A row of zeros stays zeros, scale 0.
+ */
+export function outerPiece(a: tf.Tensor2D, g: tf.Tensor2D): Piece {
+  const unit = (x: tf.Tensor2D) => {
+    const largest = x.abs().max(1, true);
+    return { unit: x.div(tf.where(largest.greater(0), largest, tf.onesLike(largest))) as tf.Tensor2D, largest: largest.reshape([-1]) };
+  };
+  const left = unit(a);
+  const right = unit(g);
+  return { kind: 'outer', a: left.unit, g: right.unit, scale: left.largest.mul(right.largest) };
+}
 
 /** Per row of x (batch first): the sum of |x|^p over the row. */
 function rowPowers(x: tf.Tensor, p: NormPower): tf.Tensor1D {
@@ -25,11 +42,14 @@ function rowPowers(x: tf.Tensor, p: NormPower): tf.Tensor1D {
   return (p === 2 ? flat.square() : flat.abs()).sum(1);
 }
 
-/** Each example's ||gradient||_p^p: ||a g^T||_p^p = ||a||_p^p ||g||_p^p for p = 1, 2. */
+/** Each example's ||gradient||_p^p: ||s a g^T||_p = s ||a||_p ||g||_p for p = 1, 2. */
 export function normPowers(piece: Piece, p: NormPower): tf.Tensor1D {
   switch (piece.kind) {
-    case 'outer':
-      return rowPowers(piece.a, p).mul(rowPowers(piece.g, p));
+    case 'outer': {
+      const norm = (x: tf.Tensor2D) => (p === 2 ? rowPowers(x, 2).sqrt() : rowPowers(x, 1));
+      const whole = piece.scale.mul(norm(piece.a)).mul(norm(piece.g)) as tf.Tensor1D;
+      return p === 2 ? whole.square() : whole;
+    }
     case 'full':
       return rowPowers(piece.full, p);
     case 'rows':
@@ -37,12 +57,16 @@ export function normPowers(piece: Piece, p: NormPower): tf.Tensor1D {
   }
 }
 
-/** The most float32 terms in one example's norm of the piece: its longest reduction, and the product for `outer`. */
+/**
+ * The most float32 roundings in one example's norm of the piece: its longest reduction; for
+ * `outer`, both rows' (each entry divided by the largest), their roots, the products with the scale and
+ * the square, and the product of the factor with the scale.
+ */
 export function normTerms(piece: Piece): number {
   const perExample = (x: tf.Tensor) => x.size / x.shape[0]!;
   switch (piece.kind) {
     case 'outer':
-      return perExample(piece.a) + perExample(piece.g) + 1;
+      return perExample(piece.a) + perExample(piece.g) + 9;
     case 'full':
       return perExample(piece.full);
     case 'rows':
@@ -66,7 +90,7 @@ export function chunkSums(piece: Piece, factor: tf.Tensor1D, keep: tf.Tensor1D, 
     case 'outer': {
       const [examples, inputs] = piece.a.shape;
       const chunks = examples / chunk;
-      const a = scaled(piece.a, factor, keep).reshape([chunks, chunk, inputs]);
+      const a = scaled(piece.a, factor.mul(piece.scale), keep).reshape([chunks, chunk, inputs]);
       const g = scaled(piece.g, tf.onesLike(factor), keep).reshape([chunks, chunk, piece.g.shape[1]]);
       return tf.matMul(a as tf.Tensor3D, g as tf.Tensor3D, true, false);
     }

@@ -69,6 +69,27 @@ describe.each(BACKENDS)('clipping on the %s backend', (backend) => {
     }
   });
 
+  it.each(SETTINGS)(
+    'no example contributes more than its norm when its inputs underflow and its output gradients are huge ($clipping, l$p)',
+    ({ clipping, p }) => {
+      // A regression with targets near float32's largest: the first layer's output gradients reach
+      // 1e19, while inputs of 2.5e-23 square to zero in float32.
+      const stages = readModel(tf.sequential({ layers: [tf.layers.dense({ inputShape: [6], units: 5, useBias: false, kernelInitializer: 'ones' })] }));
+      const x = tf.tensor2d([2.5e-23, -2.5e-23, 2.5e-23, 1e-40, 2.5e-23, 2.5e-23, 1e-30, 1e-30, 1e-30, 1e-30, 1e-30, 1e-30], [2, 6]);
+      const y = tf.fill([2, 5], 1e19);
+      const loss = readLoss('meanSquaredError');
+      const sensitivity = [1e-6];
+      const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), chunk: 1, block: 1, population: 2 });
+      const step: StepModel = { stages, loss, p, clipping, clipNorms: sensitivity.map((c) => float32Below(c * margin)), chunk: 1 };
+      const sums = microBatchSums(step, x, y, tf.ones([2]).cast('bool') as tf.Tensor1D).map((t) => t.dataSync());
+      for (let b = 0; b < 2; b++) {
+        const kernel = Array.from(sums[0]!.subarray(b * 30, (b + 1) * 30));
+        expect(norm(kernel, p)).toBeGreaterThan(0); // the example is clipped, not dropped
+        expectWithin([norm(kernel, p)], sensitivity, clipping, p);
+      }
+    },
+  );
+
   it.each(SETTINGS)('the clipped sum moves by at most the clipping norm when an example is removed ($clipping, l$p)', ({ clipping, p }) => {
     const stages = readModel(model());
     const ordinary = tf.randomNormal([12, 6], 0, 2, 'float32', 12);
