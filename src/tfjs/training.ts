@@ -46,7 +46,7 @@ export interface PrivateTrainingOptions {
   clipping?: Clipping;
   /** Per-layer clipping: one norm per trainable layer (l2 for Gaussian noise, l1 for Laplace noise). */
   clipNorms?: readonly number[];
-  /** Global clipping: the norm of each example's whole gradient. */
+  /** Global clipping: the norm of each example's whole gradient (l2 for Gaussian noise, l1 for Laplace noise). */
   clipNorm?: number;
   /** 'gaussian' (the default) or 'laplace'. */
   noise?: 'gaussian' | 'laplace';
