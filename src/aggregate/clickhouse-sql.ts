@@ -138,10 +138,13 @@ export function clickhouseQuery(spec: Spec, layout: Layout, columns: readonly Co
         : `arraySlice(arraySort(groupArrayIf((${[rk, 'toUInt8(0)', `${p}g`, ...tableRow.w].join(', ')}), ${good})), 1, ${spec.maxRows})`;
     const standIn = `(${['toUInt64(0)', 'toUInt8(1)', `${p}g`, ...tableRow.w.map(() => '0.')].join(', ')})`;
     const invalidRows = `arrayResize([${standIn}], least(countIf(${tableRow.bad}), ${spec.maxRows}), ${standIn})`;
-    const perGroup = `SELECT ${keys.join(', ')}, arrayConcat(${valid}, ${invalidRows}) AS ${p}rows, countIf(${good}) > 0 AS ${p}good, argMin(rand64(2), ${rk}) AS ${p}key\nFROM ${from} AS s WHERE isNotNull(${p}g) GROUP BY ${p}u, ${p}g`;
+    const choosing = spec.groups === undefined || spec.maxGroups < spec.groups.length;
+    // The group's key and whether it has a valid row, only where the unit's groups are chosen.
+    const forChoice = choosing ? `, countIf(${good}) > 0 AS ${p}good, argMin(rand64(2), ${rk}) AS ${p}key` : '';
+    const perGroup = `SELECT ${keys.join(', ')}, arrayConcat(${valid}, ${invalidRows}) AS ${p}rows${forChoice}\nFROM ${from} AS s WHERE isNotNull(${p}g) GROUP BY ${p}u, ${p}g`;
     let kept = perGroup;
     let where = '';
-    if (spec.groups === undefined || spec.maxGroups < spec.groups.length) {
+    if (choosing) {
       // Per unit: maxGroups of its groups, of least key among those with a valid row (or, when
       // dropped rows are counted, among all of its groups); the rows of the others are left out
       // (but for their invalid rows, which decide only whether the group had one).

@@ -52,16 +52,19 @@ export const columnType = (name: string): ColumnType => (NUMBER_TYPES.test(name)
 
 /**
  * Settings of every query, set over the URL's and the user profile's: a query as long as 16 MiB
- * (a long list of declared groups; the default is 256 KiB), 64-bit integers as JSON strings (read
- * exactly); and none of the settings that would make ClickHouse answer with part of the
- * aggregation (docs/aggregates.md, "On a cluster"): each shard's GROUP BY merged on the
- * initiator (with distributed_group_by_no_merge a unit's rows on two shards would be bounded
- * twice), no shard skipped, and every limit that could cut the reading, a GROUP BY or the result
- * short an error, never a truncation (which rows are cut would depend on the other rows).
+ * (a long list of declared groups; the default is 256 KiB); 64-bit integers as JSON strings (read
+ * exactly); the whole result buffered before the status is sent (wait_end_of_query: a failure
+ * midway is an error status, never a result cut short); and none of the settings that would make
+ * ClickHouse answer with part of the aggregation (docs/aggregates.md, "On a cluster"): each
+ * shard's GROUP BY merged on the initiator (with distributed_group_by_no_merge a unit's rows on
+ * two shards would be bounded twice), no shard skipped, and every limit that could cut the
+ * reading, a GROUP BY or the result short an error, never a truncation (which rows are cut would
+ * depend on the other rows).
  */
 const SETTINGS = {
   max_query_size: '16777216',
   output_format_json_quote_64bit_integers: '1',
+  wait_end_of_query: '1',
   distributed_group_by_no_merge: '0',
   skip_unavailable_shards: '0',
   max_parallel_replicas: '1',
