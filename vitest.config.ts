@@ -23,17 +23,29 @@ const ONCE = [
   'test/aggregate/parse.test.ts',
   'test/aggregate/quantiles.test.ts',
   'test/tfjs/**',
+  'test/fuzz.long.test.ts',
 ];
+
+/**
+ * The long tests (`npm run test:long`, which .ci/run runs after `npm test`): the full grids and
+ * statistical power of checks whose shorter versions `npm test` runs.
+ */
+const LONG = 'test/**/*.long.test.ts';
+
+/** One project per WebAssembly build (test/setup/build.ts loads it), for `npm test` or for the long tests. */
+const project = (name: string, build: 'simd' | 'scalar', include: string, exclude: string[]) => ({
+  extends: true,
+  test: { name, include: [include], exclude, setupFiles: ['test/setup/build.ts'], env: { DPNOISE_TEST_BUILD: build } },
+});
 
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'simd', include: ['test/**/*.test.ts'], setupFiles: ['test/setup/build.ts'], env: { DPNOISE_TEST_BUILD: 'simd' } } },
-      {
-        extends: true,
-        test: { name: 'scalar', include: ['test/**/*.test.ts'], exclude: ONCE, setupFiles: ['test/setup/build.ts'], env: { DPNOISE_TEST_BUILD: 'scalar' } },
-      },
+      project('simd', 'simd', 'test/**/*.test.ts', [LONG]),
+      project('scalar', 'scalar', 'test/**/*.test.ts', [LONG, ...ONCE]),
+      project('long-simd', 'simd', LONG, []),
+      project('long-scalar', 'scalar', LONG, ONCE),
     ],
   },
 });

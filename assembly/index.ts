@@ -6,7 +6,7 @@ export { gaussianDelta, gaussianLogDelta, gaussianMu, gaussianEpsilon } from "./
 export { zcdpDelta, zcdpEpsilon, zcdpMu } from "./accounting/zcdp";
 export { arena } from "./accounting/arena";
 export { convolve, power, productEnd, productStart, productStep, square, twiddles } from "./accounting/fft";
-export { hockeyDelta, subsampledGrid, gridDeltas, connectDots, floorBins, floorDelta, pldDelta, pldEpsilon } from "./accounting/pld";
+export { hockeyDelta, subsampledGrid, gridDeltas, connectDots, floorBins, floorDelta, floorEpsilon, pldDelta, pldEpsilon } from "./accounting/pld";
 export { lognormalGrid, lognormalMass } from "./accounting/allocation";
 export { logMoments } from "./accounting/moments";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as dpnoise from '../src/index.js';
 import { wasm } from '../src/wasm/loader.js';
+import { hangCases, slowOrWrong } from './hangs.js';
 
 const anything = fc.oneof(
   fc.double(),
@@ -164,77 +165,8 @@ describe('fuzzing the public API (fast-check)', () => {
   });
 });
 
-describe('no call hangs: every search at the extremes of its accepted range ends, with a finite safe figure or a clear error', () => {
-  // The process's CPU time, not the wall clock, which other processes on a busy machine stretch.
-  // Ample for every call but one, calibrateLaplace at epsilon 1e-10 with delta 0.5 (1.9 s: the
-  // accountant asked for epsilon near 0, issue 47 of the tracker).
-  const LIMIT_MS = 3000;
-  const SIZES = [2 ** -400, 1e-120, 1e-50, 1e-10, 1, 1e10, 1e50, 2 ** 400];
-  const DELTAS = [1e-300, 1e-100, 1e-10, 0.1, 0.5];
-  const EPSILONS = [0, 1e-10, 1, 100, 1e4];
-  const RATES = [1e-300, 1e-3, 0.5, 1];
-
-  /** Each call's time, and what it gave: a number >= 0 (Infinity allowed: no privacy claimed), or the library's error. */
-  function run(calls: ReadonlyArray<[string, () => unknown]>) {
-    const slow: string[] = [];
-    const wrong: string[] = [];
-    for (const [what, call] of calls) {
-      const start = process.cpuUsage();
-      try {
-        const x = call();
-        if (typeof x === 'number' && !(x >= 0)) wrong.push(`${what}: ${x}`);
-      } catch (error) {
-        if (!(error instanceof RangeError || error instanceof TypeError) || !String(error.message).startsWith('dpnoise: '))
-          wrong.push(`${what}: ${String(error)}`);
-      }
-      const used = process.cpuUsage(start);
-      const elapsed = (used.user + used.system) / 1000;
-      if (elapsed > LIMIT_MS) slow.push(`${what}: ${Math.round(elapsed)} ms`);
-    }
-    expect({ slow, wrong }).toEqual({ slow: [], wrong: [] });
-  }
-
-  it('Gaussian and Laplace privacy objects: epsilon at every delta and delta at every epsilon, scales and sensitivities from 2^-400 to 2^400', () => {
-    const calls: Array<[string, () => unknown]> = [];
-    for (const family of ['gaussian', 'laplace'] as const) {
-      const make = family === 'gaussian' ? dpnoise.gaussianPrivacy : dpnoise.laplacePrivacy;
-      for (const scale of SIZES)
-        for (const sensitivity of SIZES) {
-          const privacy = () => make({ scales: [scale], sensitivity: [sensitivity] });
-          for (const delta of DELTAS) calls.push([`${family} scale ${scale} sensitivity ${sensitivity}: epsilon(${delta})`, () => privacy().epsilon(delta)]);
-          for (const epsilon of EPSILONS)
-            calls.push([`${family} scale ${scale} sensitivity ${sensitivity}: delta(${epsilon})`, () => privacy().delta(epsilon)]);
-        }
-    }
-    run(calls);
-  });
-
-  it('calibrations, sampling and composition at the extremes', () => {
-    const calls: Array<[string, () => unknown]> = [];
-    // Epsilon up to 100 here: at 1e4, calibrateLaplace with a delta ends but takes about 3 s (the accountant at large epsilon, issue 41).
-    for (const epsilon of [1e-10, 1e-3, 1, 100])
-      for (const delta of DELTAS)
-        for (const sensitivity of [2 ** -400, 1, 2 ** 400]) {
-          const options = { epsilon, delta, sensitivity: [sensitivity, sensitivity / 2] };
-          calls.push([`calibrateGaussian ${JSON.stringify(options)}`, () => dpnoise.calibrateGaussian(options).scales[0]]);
-          calls.push([`calibrateLaplace ${JSON.stringify(options)}`, () => dpnoise.calibrateLaplace(options).scales[0]]);
-          calls.push([
-            `calibrateStaircase ${epsilon} ${sensitivity}`,
-            () => dpnoise.calibrateStaircase({ epsilon, sensitivity: [sensitivity] }).budget.epsilon,
-          ]);
-        }
-    for (const rate of RATES)
-      for (const scale of [1e-3, 1, 1e3])
-        for (const delta of DELTAS) {
-          calls.push([
-            `subsample gaussian scale ${scale} rate ${rate}: epsilon(${delta})`,
-            () => dpnoise.subsample(dpnoise.gaussianPrivacy({ scales: [scale], sensitivity: [1] }), { rate }).epsilon(delta),
-          ]);
-          calls.push([
-            `compose 1000 gaussian scale ${scale}: epsilon(${delta})`,
-            () => dpnoise.compose([{ privacy: dpnoise.gaussianPrivacy({ scales: [scale], sensitivity: [1] }), times: 1000 }]).epsilon(delta),
-          ]);
-        }
-    run(calls);
+describe('no call hangs: the extremes of every accepted range (the full grid: fuzz.long.test.ts)', () => {
+  it.each(hangCases('quick'))('%s', (_, calls) => {
+    expect(slowOrWrong(calls)).toEqual({ slow: [], wrong: [] });
   });
 });

@@ -248,9 +248,10 @@ function baseBin(kind: i32, parameter: f64, extra: f64, y0: f64, y1: f64, leftCl
     const a = Math.max(y0, -e0);
     const b = Math.min(y1, e0);
     if (b > a) {
-      const spread = Math.expm1(0.5 * (b - a));
-      binP += 0.5 * Math.exp(0.5 * (a - e0)) * spread;
-      binQ += 0.5 * Math.exp(0.5 * (-b - e0)) * spread;
+      // Each as its upper end's exponential times 1 - e^(-(b - a)/2): no factor overflows on a wide bin.
+      const spread = -Math.expm1(-0.5 * (b - a));
+      binP += 0.5 * Math.exp(0.5 * (b - e0)) * spread;
+      binQ += 0.5 * Math.exp(0.5 * (-a - e0)) * spread;
     }
     return;
   }
@@ -431,15 +432,17 @@ export function connectDots(h: f64, n: i32, deltas: usize, probs: usize): f64 {
  * For the lower bound (docs/accounting.md, "The certified range"): the P-masses (intoP) and the
  * Q-masses (intoQ) of the pair's loss in the bins (loss_k, loss_{k+1}], k < n - 1, each filed
  * under its lower end (the loss rounded down); the masses below loss_0 and above loss_{n-1} are
- * left out. The Q-masses are stored tilted, times e^(loss_k + h/2) (at most e^(h/2) times the
- * P-mass, as the loss in the bin is at least loss_k; about the P-mass, as it is h/2 above loss_k
- * on average), so that convolution keeps them at the scale of the P-masses, and their rounding
- * relative to it. The tilt passes through convolution (e^(a + b) = e^a e^b): after T compositions
- * the tilt is e^(l + T h/2), which floorDelta undoes with its `tilt` = T h/2.
+ * left out. The Q-masses are stored tilted, times e^(loss_k + tilt) with tilt = h/2 (at most e^tilt
+ * times the P-mass, as the loss in the bin is at least loss_k; about the P-mass, as it is h/2
+ * above loss_k on average), so that convolution keeps them at the scale of the P-masses, and their
+ * rounding relative to it; on grids coarser than 2 the tilt stays 1, so that e^tilt cannot
+ * overflow (past h = 1419 it did, and the floor certified nothing). The tilt passes through
+ * convolution (e^(a + b) = e^a e^b): after T compositions the tilt is e^(l + T tilt), which
+ * floorDelta undoes with its own `tilt`, the sum.
  * Any set of outcomes is a test between the two laws, so its P-mass minus e^eps times its
  * Q-mass is a lower bound on delta(eps): composed bin by bin, these masses give such sets.
  */
-export function floorBins(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, n: i32, intoP: usize, intoQ: usize): void {
+export function floorBins(kind: i32, parameter: f64, extra: f64, rate: f64, direction: i32, lower: f64, h: f64, tilt: f64, n: i32, intoP: usize, intoQ: usize): void {
   for (let k = 0; k < n; k++) {
     if (k == n - 1) {
       put(intoP, k, 0.0);
@@ -449,29 +452,86 @@ export function floorBins(kind: i32, parameter: f64, extra: f64, rate: f64, dire
     const loss = (lower + <f64>k) * h;
     pairBin(kind, parameter, extra, rate, direction, loss, (lower + <f64>(k + 1)) * h);
     put(intoP, k, binP);
-    put(intoQ, k, Math.min(binP * Math.exp(0.5 * h), binQ * Math.exp(loss + 0.5 * h)));
+    // The tilted Q-mass is at most binP e^tilt (the loss in the bin is at least `loss`): that bound
+    // where binQ is below the normal range (underflow may have lowered it, a Laplace release past
+    // epsilon 708) or e^loss overflows, which gave NaN.
+    const cap = binP * Math.exp(tilt);
+    const tilted = binQ * Math.exp(loss + tilt);
+    put(intoQ, k, binQ >= NORMAL_MIN && tilted < Infinity ? Math.min(cap, tilted) : cap);
   }
+}
+
+/** 2^-1022, the smallest normal double. */
+const NORMAL_MIN: f64 = 2.2250738585072014e-308;
+
+/**
+ * The floor's certified part at threshold bin K (floorDelta, floorEpsilon), summed from the top
+ * bin down by floorStep: with P(K) and Q(K) the masses of bins >= K (Q = tilted Q e^-(l + tilt),
+ * l_k = (lower + k) h), delta(eps) >= floorP - e^(eps + logQ) for every eps, where floorP =
+ * P(K) - errorP and e^logQ = Q(K) + e^(-l_K - tilt) errorQ, each moved by the sums' rounding
+ * the way that lowers the bound. Q(K) = e^(-t_K) A_K with t_K = l_K + tilt and
+ * A_K = sum over k >= K of tilted Q_k e^(-(k - K) h), so A_(K-1) = tilted Q_(K-1) + e^-h A_K: no
+ * exponential overflows, and the terms that underflow (n 2^-1074 at most) are added back.
+ */
+let floorP: f64 = 0.0;
+let logQ: f64 = 0.0;
+let sumP: f64 = 0.0;
+let weighedQ: f64 = 0.0; // A_K
+
+/** 2^-1074, the smallest double. */
+const TINY: f64 = 5e-324;
+
+/** Adds bin k to the sums and sets floorP and logQ for threshold k (`decay` = e^-h). */
+// @ts-ignore: decorator
+@inline function floorStep(massP: usize, massQ: usize, n: i32, k: i32, lower: f64, h: f64, tilt: f64, errorP: f64, errorQ: f64, decay: f64): void {
+  const tilted = (lower + <f64>k) * h + tilt;
+  sumP += at(massP, k);
+  weighedQ = at(massQ, k) + weighedQ * decay;
+  const steps = <f64>(n - k);
+  floorP = sumP * (1.0 - steps * U) - errorP;
+  // A_K's recurrence errs by at most 3 u per step (e^-h's rounding, the product's, the sum's).
+  logQ = Math.log(weighedQ * (1.0 + 3.0 * steps * U) + errorQ + <f64>n * TINY) - tilted;
 }
 
 /**
  * A lower bound on delta(eps) from composed bin masses P and tilted Q (n each, bin k at loss
  * l_k = (lower + k) h rounded down): the largest, over thresholds K, of
- * P(bins >= K) - e^eps Q(bins >= K), where Q = tilted Q e^-(l + tilt), less what the masses'
- * errors (l1 bounds errorP and errorQ, the latter on the tilted masses) can move it:
- * errorP + e^(eps - l_K - tilt) errorQ. At least 0.
+ * P(bins >= K) - e^eps Q(bins >= K), less what the masses' errors (l1 bounds errorP and errorQ,
+ * the latter on the tilted masses) and the sums' rounding can move it (floorStep). At least 0.
+ * e^(eps + logQ) is raised past its argument's rounding (relative (|eps| + |logQ| + 2) 4 u).
  */
 export function floorDelta(massP: usize, massQ: usize, n: i32, lower: f64, h: f64, tilt: f64, errorP: f64, errorQ: f64, eps: f64): f64 {
-  let sp: f64 = 0.0;
-  let sq: f64 = 0.0;
+  sumP = 0.0;
+  weighedQ = 0.0;
+  const decay = Math.exp(-h);
   let best: f64 = 0.0;
   for (let k = n - 1; k >= 0; k--) {
-    const tilted = (lower + <f64>k) * h + tilt;
-    const shift = eps - tilted;
-    sp += at(massP, k);
-    sq += at(massQ, k) * Math.exp(-tilted);
-    // The sums' own rounding (relative n u) counts against the bound too.
-    const slack = errorP + Math.exp(shift) * errorQ + <f64>(n - k) * U * (sp + Math.exp(eps) * sq);
-    best = Math.max(best, sp - Math.exp(eps) * sq - slack);
+    floorStep(massP, massQ, n, k, lower, h, tilt, errorP, errorQ, decay);
+    if (!(floorP > best)) continue;
+    const x = eps + logQ;
+    best = Math.max(best, floorP - Math.exp(x) * (1.0 + 4.0 * U * (Math.abs(eps) + Math.abs(logQ) + 2.0)));
+  }
+  return best;
+}
+
+/**
+ * A lower bound on eps(delta) from the same masses, in one pass: floorDelta(eps) > delta for every
+ * eps below ln(floorP - delta) - logQ at some threshold, so the largest of these over the
+ * thresholds, lowered past its rounding, is one (-Infinity where no threshold's floorP exceeds
+ * delta). It replaces a bisection on floorDelta (60 sums).
+ */
+export function floorEpsilon(massP: usize, massQ: usize, n: i32, lower: f64, h: f64, tilt: f64, errorP: f64, errorQ: f64, delta: f64): f64 {
+  sumP = 0.0;
+  weighedQ = 0.0;
+  const decay = Math.exp(-h);
+  let best = -Infinity;
+  for (let k = n - 1; k >= 0; k--) {
+    floorStep(massP, massQ, n, k, lower, h, tilt, errorP, errorQ, decay);
+    const above = floorP - delta;
+    if (!(above > 0.0)) continue;
+    const y = Math.log(above);
+    const x = y - logQ;
+    best = Math.max(best, x - 4.0 * U * (Math.abs(y) + Math.abs(logQ) + Math.abs(x) + 2.0));
   }
   return best;
 }
@@ -494,12 +554,16 @@ export function pldDelta(probs: usize, n: i32, lower: f64, h: f64, infinity: f64
   return Math.min(1.0, infinity + sum * (1.0 + 4.0 * U * (terms + 2.0)) + slack * Math.sqrt(terms));
 }
 
+/** The slope of delta(eps) at crossing()'s guess, -e^(eps - loss_j) (A_j - D_j): its magnitude. */
+let crossingSlope: f64 = 0.0;
+
 /**
  * Where delta(eps) of the distribution meets delta, computed plainly (a guess, for pldEpsilon to
  * start from): from the top, delta at the grid points D_j + infinity, D_j = sum over i > j of
  * p_i (1 - e^((j - i) h)), by D_(j-1) = D_j + c (A_(j-1) - D_j) with c = 1 - e^-h and
  * A_j = sum over i > j of p_i; in the bin [loss_j, loss_(j+1)] where it first exceeds delta,
- * delta(eps) = infinity + A_j - e^(eps - loss_j) (A_j - D_j), solved for eps. NaN when no bin has it.
+ * delta(eps) = infinity + A_j - e^(eps - loss_j) (A_j - D_j), solved for eps (and its slope there
+ * kept in crossingSlope). NaN when no bin has it.
  */
 function crossing(probs: usize, n: i32, lower: f64, h: f64, infinity: f64, delta: f64): f64 {
   const c = -Math.expm1(-h);
@@ -507,7 +571,10 @@ function crossing(probs: usize, n: i32, lower: f64, h: f64, infinity: f64, delta
   let d: f64 = 0.0;
   for (let j = n - 1; j >= 0; j--) {
     // Here a and d are A_j and D_j.
-    if (infinity + d > delta) return (lower + <f64>j) * h + Math.log((infinity + a - delta) / (a - d));
+    if (infinity + d > delta) {
+      crossingSlope = infinity + a - delta; // e^(eps - loss_j) (A_j - D_j) at the solution
+      return (lower + <f64>j) * h + Math.log((infinity + a - delta) / (a - d));
+    }
     a += at(probs, j);
     d += c * (a - d);
   }
@@ -521,51 +588,77 @@ function crossing(probs: usize, n: i32, lower: f64, h: f64, infinity: f64, delta
 }
 
 /**
- * The smallest eps (a safe upper bound, by bisection to 2^-40 relative or 2^-60 absolute) with
- * pldDelta(eps) <= delta; Infinity when even the infinite loss's mass exceeds delta. The bisection
- * starts from a bracket found around crossing()'s guess by steps growing 16-fold from the
- * tolerance, so it takes a handful of sums instead of some forty.
+ * The smallest eps (a safe upper bound, to 2^-40 relative or 2^-60 absolute) with
+ * pldDelta(eps) <= delta; Infinity when even the infinite loss's mass exceeds delta. The search
+ * starts from a bracket found around crossing()'s guess, by steps from the distance that the
+ * rounding's margin moves the crossing (the guess's excess over its slope there), growing 16-fold;
+ * then the Illinois method (regula falsi, halving the weight of an end kept twice) narrows it,
+ * a handful of sums where a bisection took some forty (each sum is over the whole grid). The end
+ * kept always meets delta; after 200 steps (never reached) it is returned as it is.
  */
 export function pldEpsilon(probs: usize, n: i32, lower: f64, h: f64, infinity: f64, slack: f64, delta: f64): f64 {
   let hi = (lower + <f64>n) * h;
-  if (pldDelta(probs, n, lower, h, infinity, slack, hi) > delta) return Infinity;
+  let above = pldDelta(probs, n, lower, h, infinity, slack, hi) - delta; // at hi, <= 0
+  if (above > 0.0) return Infinity;
   let lo = Math.min(0.0, lower * h);
-  if (pldDelta(probs, n, lower, h, infinity, slack, lo) <= delta) {
+  let below = pldDelta(probs, n, lower, h, infinity, slack, lo) - delta; // at lo, > 0
+  if (below <= 0.0) {
     // delta at eps is at least 1 - e^eps for every pair: below 0 only a delta near 1 is met.
     lo = Math.log1p(-delta) - 1.0;
     if (lo >= hi) return hi;
-    if (pldDelta(probs, n, lower, h, infinity, slack, lo) <= delta) return lo;
+    below = pldDelta(probs, n, lower, h, infinity, slack, lo) - delta;
+    if (below <= 0.0) return lo;
   }
   const guess = crossing(probs, n, lower, h, infinity, delta);
   if (guess > lo && guess < hi) {
-    let step = tolerance(guess);
-    if (pldDelta(probs, n, lower, h, infinity, slack, guess) > delta) {
+    const f = pldDelta(probs, n, lower, h, infinity, slack, guess) - delta;
+    let step = Math.max(tolerance(guess), crossingSlope > 0.0 ? (2.0 * Math.abs(f)) / crossingSlope : 0.0);
+    if (f > 0.0) {
       lo = guess;
+      below = f;
       for (let x = lo + step; x < hi; x = lo + step) {
-        if (pldDelta(probs, n, lower, h, infinity, slack, x) <= delta) {
+        const fx = pldDelta(probs, n, lower, h, infinity, slack, x) - delta;
+        if (fx <= 0.0) {
           hi = x;
+          above = fx;
           break;
         }
         lo = x;
+        below = fx;
         step *= 16.0;
       }
     } else {
       hi = guess;
+      above = f;
       for (let x = hi - step; x > lo; x = hi - step) {
-        if (pldDelta(probs, n, lower, h, infinity, slack, x) > delta) {
+        const fx = pldDelta(probs, n, lower, h, infinity, slack, x) - delta;
+        if (fx > 0.0) {
           lo = x;
+          below = fx;
           break;
         }
         hi = x;
+        above = fx;
         step *= 16.0;
       }
     }
   }
-  for (let k = 0; k < 200; k++) {
-    if (hi - lo <= tolerance(hi)) break;
-    const mid = 0.5 * (lo + hi);
-    if (pldDelta(probs, n, lower, h, infinity, slack, mid) > delta) lo = mid;
-    else hi = mid;
+  let kept = 0; // which end stayed last time: 1 lo, -1 hi
+  for (let k = 0; k < 200 && hi - lo > tolerance(hi); k++) {
+    let x = hi - (above * (hi - lo)) / (above - below);
+    if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
+    const fx = pldDelta(probs, n, lower, h, infinity, slack, x) - delta;
+    if (fx > 0.0) {
+      lo = x;
+      below = fx;
+      if (kept == -1) above *= 0.5;
+      kept = -1;
+    } else {
+      hi = x;
+      above = fx;
+      if (kept == 1) below *= 0.5;
+      kept = 1;
+    }
   }
   return hi;
 }

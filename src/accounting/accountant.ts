@@ -6,8 +6,8 @@
 // within 1/1000 of it. Of the two directions of add/remove neighbours only the one whose answer is
 // the larger is refined. Distributions are kept per step and direction, so repeated questions cost
 // only the sums.
-import { type Direction, directionsOf, eventFloor, eventPmf, eventPmfLevels, floorDelta, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
-import { memo } from '../core/memo.js';
+import { type Direction, directionsOf, eventFloor, eventPmf, eventPmfLevels, floorEpsilon, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
+import { allowed, type FloorPair, MAX_WORK, type Pmf, tooLong } from './masses.js';
 import { ROUND_UP, roundUp } from '../core/rounding.js';
 import { type Event, slackOf } from './events.js';
 
@@ -21,6 +21,42 @@ const FINEST = 1e-6;
  * halvings' moves tell the error better (Track.moves).
  */
 const STEPS = { smooth: 25, atoms: 50 };
+/**
+ * The most grid points of work one call (a privacy object's epsilon, delta or bounds, with every
+ * question of the accountant it asks) may take, each distribution it uses counted once, at what
+ * building it alone costs (masses.ts, `allowed`), whether built for it or before: about a second
+ * here. A distribution past it is refused as one too long is: the refinement ends with its best
+ * answer so far, or the accountant certifies no privacy (Infinity) and the other routes answer.
+ */
+const CALL_WORK = 2 ** 24;
+/** Distributions a call may be refused before it stops building: each may have taken up to MAX_WORK to learn its cost. */
+const REFUSALS = 3;
+
+/** A distribution kept by an accountant: its value (none where its build was refused) and its cost. */
+interface Entry {
+  readonly value?: unknown;
+  readonly cost: number;
+}
+
+/** The budget of the call in progress: what is left, how many distributions it refused, and the distributions it paid for (true) or refused (false). */
+interface Budget {
+  remaining: number;
+  refusals: number;
+  readonly answered: Map<Entry, boolean>;
+}
+let current: Budget | undefined;
+
+/** body() as one call with a budget of CALL_WORK, or within the call in progress (its questions share one budget). */
+export function oneCall<T>(body: () => T): T {
+  if (current) return body();
+  current = { remaining: CALL_WORK, refusals: 0, answered: new Map() };
+  try {
+    return body();
+  } finally {
+    current = undefined;
+  }
+}
+
 /** Halvings at most after the first fine grid, so that every question takes bounded time. */
 const HALVINGS = 4;
 /** Stop halving when the answer's estimated error is at most this fraction of itself... */
@@ -28,12 +64,10 @@ const SETTLED = 1e-3;
 /** ...and, for bounds, when the certified range is within this fraction of its upper end. */
 const TIGHT = 0.01;
 /**
- * The lower end's reach: beyond ln of the largest double, 709.7827..., the floor's delta cannot be
- * told from 0; a lower end past 709.78 (which leaves room for the bisection's precision) is there.
+ * The range stops refining once its lower end passes 709.78, about ln of the largest double: a
+ * privacy loss no one certifies (e^709 times more likely), where a finer grid would only cost time.
  */
 const LOWER_CEILING = 709.78;
-/** The lower end's bisection stops within this fraction of it, far finer than any range reported. */
-const LOWER_PRECISION = 1e-9;
 
 /** How many releases an event composes. */
 export function releases(event: Event): number {
@@ -43,8 +77,13 @@ export function releases(event: Event): number {
 
 /** The answers for one event. */
 export interface PldAccount {
-  /** The smallest epsilon certified for delta (an upper bound on the true one). */
-  epsilon(delta: number): number;
+  /**
+   * The smallest epsilon certified for delta (an upper bound on the true one). With `enough`, the
+   * refinement may stop once the answer is at most that: a search that only asks whether the
+   * answer is at most `enough` gets the same yes or no for less (answers only fall as the grid
+   * refines).
+   */
+  epsilon(delta: number, enough?: number): number;
   /** delta(epsilon), an upper bound. */
   delta(epsilon: number): number;
   /** A certified range for epsilon(delta): the true value lies in [lower, upper]. */
@@ -68,7 +107,7 @@ export function pldAccount(event: Event): PldAccount {
   const up = (x: number) => roundUp(x + 2 * slack);
   const down = (x: number) => Math.max(0, (x - 2 * slack) * (1 - ROUND_UP));
   return {
-    epsilon: (delta) => up(account.epsilon(delta * (1 - ROUND_UP))),
+    epsilon: (delta, enough = Number.NEGATIVE_INFINITY) => up(account.epsilon(delta * (1 - ROUND_UP), (enough - 2 * slack) * (1 - 2 * ROUND_UP))),
     delta: (eps) => Math.min(1, roundUp(account.delta(eps - 2 * slack - ROUND_UP * Math.abs(eps)))),
     bounds(delta) {
       const upper = up(account.bounds(delta * (1 - ROUND_UP)).upper);
@@ -80,8 +119,8 @@ export function pldAccount(event: Event): PldAccount {
 /** An account whose NaN answers (a computation gone wrong) read as no privacy: never a NaN figure. */
 function failingClosed(account: PldAccount): PldAccount {
   return {
-    epsilon: (delta) => {
-      const epsilon = account.epsilon(delta);
+    epsilon: (delta, enough) => {
+      const epsilon = account.epsilon(delta, enough);
       return Number.isNaN(epsilon) ? Infinity : epsilon;
     },
     delta: (epsilon) => {
@@ -106,9 +145,14 @@ interface Track {
   previous: number;
   finest: number;
   settled: boolean;
+  /** A grid refused before any finer answer: the next is twice as coarse (between it and the coarse grid). */
+  refused?: number;
   /** How many times the finer grid's error a halving moves the answer: 3 where that error falls as h^2 (smoothLoss), 1 where it falls as h. */
   readonly moves: number;
 }
+
+/** Refused grids a track may fall back from, each to one twice as coarse: 2^16 covers FINEST to COARSE. */
+const FALLBACKS = 16;
 
 /** How much coarser the first grid of a direction catching up with another is (a power of two, so grids are shared). */
 const CATCH_UP = 8;
@@ -116,13 +160,19 @@ const CATCH_UP = 8;
 /** The track with the largest answer (the first of equals). */
 const largest = (tracks: readonly Track[]): Track => tracks.reduce((a, b) => (b.best > a.best ? b : a));
 
-/** A track's answer on grid h (`failed`: too long to build, which settles it with its best so far). */
+/**
+ * A track's answer on grid h (`failed`: refused, too long to build, which settles it with its best
+ * so far, unless it has no answer finer than the coarse grid yet and a grid twice as coarse is
+ * still finer than that: then that one is asked next).
+ */
 function advance(track: Track, h: number, value: number, failed: number): void {
-  track.finest = h;
   if (value === failed) {
-    track.settled = true;
+    if (track.previous === Infinity && 2 * h < track.finest) track.refused = h;
+    else [track.finest, track.settled] = [h, true];
     return;
   }
+  track.finest = h;
+  track.refused = undefined;
   if (value < track.best) {
     track.best = value;
     track.h = h;
@@ -135,28 +185,38 @@ function advance(track: Track, h: number, value: number, failed: number): void {
  * Refines the tracks along the grids `hs` until the largest answer settles: only the direction
  * whose answer is the largest is refined (the others' answers are already upper bounds below it),
  * until the finer grid's error, estimated from the last move (Track.moves), is at most SETTLED of
- * the answer, or the grids run out.
+ * the answer, or the grids run out. Each step takes one track to a grid of hs, or CATCH_UP times
+ * one, below its finest so far, or (after a refusal) to a grid twice as coarse as the one refused,
+ * so there are at most 2 hs.length + FALLBACKS steps per track; at that cap (never reached) the
+ * largest answer so far, an upper bound like every answer, is returned.
  */
-function refine(tracks: Track[], hs: readonly number[], answer: (h: number, direction: Direction, ahead: boolean) => number, failed: number): Track {
-  for (;;) {
+function refine(
+  tracks: Track[],
+  hs: readonly number[],
+  answer: (h: number, direction: Direction, ahead: boolean) => number,
+  failed: number,
+  enough = Number.NEGATIVE_INFINITY,
+): Track {
+  for (let step = 0; step < (2 * hs.length + FALLBACKS) * tracks.length; step++) {
     const top = largest(tracks);
-    const next = hs.find((step) => step < top.finest);
-    if (top.settled || next === undefined) return top;
+    const next = top.refused === undefined ? hs.find((step) => step < top.finest) : 2 * top.refused;
+    if (top.settled || next === undefined || top.best <= enough) return top;
     // A direction overtaking one already refined to that grid may need far less to drop below it:
     // a grid CATCH_UP times coarser is tried first (it costs about 1/CATCH_UP as much).
-    const behind = tracks.some((t) => t !== top && t.finest <= next) && next * CATCH_UP < top.finest;
+    const behind = top.refused === undefined && tracks.some((t) => t !== top && t.finest <= next) && next * CATCH_UP < top.finest;
     const h = behind ? next * CATCH_UP : next;
     // A track's first answer on a fine grid never settles it (there is no move yet), so unless it
     // is only catching up, the next grid will be asked for too: `ahead` builds both at once.
-    advance(top, h, answer(h, top.direction, !behind && top.previous === Infinity && h / 2 >= FINEST), failed);
+    advance(top, h, answer(h, top.direction, !behind && top.refused === undefined && top.previous === Infinity && h / 2 >= FINEST), failed);
   }
+  return largest(tracks);
 }
 
-/** Tracks that start from each direction's answer on the coarse grid. */
-const tracksFrom = (directions: readonly Direction[], moves: number, coarse: (direction: Direction) => number): Track[] =>
+/** Tracks that start from each direction's answer on the coarse grid of step h. */
+const tracksFrom = (directions: readonly Direction[], moves: number, h: number, coarse: (direction: Direction) => number): Track[] =>
   directions.map((direction) => {
     const best = coarse(direction);
-    return { direction, best, h: COARSE, previous: Infinity, finest: COARSE, settled: best <= 0, moves };
+    return { direction, best, h, previous: Infinity, finest: h, settled: best <= 0, moves };
   });
 
 /** The accountant of an event tree, its 'close' events read as their `event`. */
@@ -164,8 +224,39 @@ function treeAccount(event: Event): PldAccount {
   const directions = directionsOf(event);
   const smooth = smoothLoss(event);
   const moves = smooth ? 3 : 1;
-  const pmfs = new Map<string, ReturnType<typeof eventPmf>>();
-  const floors = new Map<string, ReturnType<typeof eventFloor>>();
+  /** Each distribution asked for: its value (none where its build was refused: more than MAX_WORK) and its cost (masses.ts, `allowed`). */
+  const entries = new Map<string, Entry>();
+  /**
+   * A distribution, built on first use under its allowance and kept, and charged to the call
+   * (oneCall) at its cost, once, whether built now or before, so that each answer depends on the
+   * call alone, never on what earlier calls built. Refused (TooLong) where its build was, or where
+   * the call cannot pay for it; a cheaper one (a coarser grid) may still be, until REFUSALS.
+   */
+  function request<T>(k: string, build: () => T): T {
+    const budget = current!;
+    let entry = entries.get(k);
+    const before = entry && budget.answered.get(entry);
+    if (before !== undefined) {
+      if (before) return entry!.value as T;
+      throw tooLong(entry!.cost);
+    }
+    if (!(budget.remaining > 0)) throw tooLong(Number.POSITIVE_INFINITY);
+    if (entry === undefined) {
+      const { value, costs } = allowed(1, build);
+      entry = { value, cost: costs[0]! };
+      entries.set(k, entry);
+    }
+    const paid = entry.value !== undefined && entry.cost <= budget.remaining;
+    budget.answered.set(entry, paid);
+    if (paid) {
+      budget.remaining -= entry.cost;
+      return entry.value as T;
+    }
+    if (++budget.refusals >= REFUSALS) budget.remaining = 0;
+    throw tooLong(entry.cost);
+  }
+  /** body() as one question, within the call's budget: `none` (no privacy certified) when a distribution it needs is refused. */
+  const question = <T>(body: () => T, none: T): T => oneCall(() => orNone(body, none));
   const T = releases(event);
   /**
    * The mass each release's grid may leave above its top for an answer at delta: at most a
@@ -173,17 +264,25 @@ function treeAccount(event: Event): PldAccount {
    * questions; docs/accounting.md, "Choosing the grid"); 0 (the default grids) for delta(epsilon).
    */
   const tailFor = (delta: number) => 2 ** Math.floor(Math.log2((delta * 2 ** -10) / T));
-  const key = (h: number, d: Direction, tail: number) => `${h} ${d} ${tail}`;
-  /** The distribution on grid h; `ahead`: the one on grid h/2 too, for about the work of that one alone (eventPmfLevels). */
-  const pmfAt = (h: number, d: Direction, tail = 0, ahead = false) => {
-    if (ahead && !pmfs.has(key(h, d, tail)) && !pmfs.has(key(h / 2, d, tail))) {
-      const [pmf, half] = eventPmfLevels(event, h, d, tail, 2);
-      pmfs.set(key(h / 2, d, tail), half!);
-      pmfs.set(key(h, d, tail), pmf!);
+  const key = (h: number, d: Direction, tail: number) => `pmf ${h} ${d} ${tail}`;
+  /**
+   * The distribution on grid h; `ahead`: the one on grid h/2 built with it, for about the work of
+   * that one alone (eventPmfLevels), each level at its own cost; if together they are refused,
+   * each is built alone when asked for.
+   */
+  const pmfAt = (h: number, d: Direction, tail = 0, ahead = false): Pmf => {
+    const [here, half, both] = [key(h, d, tail), key(h / 2, d, tail), `pair ${key(h, d, tail)}`];
+    // Only where the call could pay for both: a pair's build may take up to twice MAX_WORK, and is not charged.
+    if (ahead && current!.remaining >= 2 * MAX_WORK && !entries.has(here) && !entries.has(half) && !entries.has(both)) {
+      const { value, costs } = allowed(2, () => eventPmfLevels(event, h, d, tail, 2));
+      if (value) {
+        entries.set(here, { value: value[0], cost: costs[0]! });
+        entries.set(half, { value: value[1], cost: costs[1]! });
+      } else entries.set(both, { cost: 0 }); // each is built alone when asked for
     }
-    return memo(pmfs, key(h, d, tail), () => eventPmf(event, h, d, tail));
+    return request(here, () => eventPmf(event, h, d, tail));
   };
-  const floorAt = (h: number, d: Direction) => memo(floors, `${h} ${d}`, () => eventFloor(event, h, d));
+  const floorAt = (h: number, d: Direction): FloorPair => request(`floor ${h} ${d}`, () => eventFloor(event, h, d));
   const epsilonAt = (h: number, d: Direction, delta: number, ahead = false) => pmfEpsilon(pmfAt(h, d, tailFor(delta), ahead), h, delta);
   const deltaAt = (h: number, d: Direction, epsilon: number, ahead = false) => pmfDelta(pmfAt(h, d, 0, ahead), h, epsilon);
   /** The loss's spread, its epsilon at delta 1e-2 on the coarse grid. */
@@ -195,38 +294,26 @@ function treeAccount(event: Event): PldAccount {
     return Array.from({ length: HALVINGS + 1 }, (_, k) => Math.max(FINEST, first / 2 ** k));
   };
 
-  /** epsilon(delta)'s tracks, refined until the largest settles (a grid too long to build ends its track). */
-  function epsilonTracks(delta: number): { tracks: Track[]; top: Track } {
-    const tracks = tracksFrom(directions, moves, (d) => epsilonAt(COARSE, d, delta));
+  /** epsilon(delta)'s tracks, refined until the largest settles (a grid too long to build ends its track), or is at most `enough`. */
+  function epsilonTracks(delta: number, enough = Number.NEGATIVE_INFINITY): { tracks: Track[]; top: Track } {
+    const tracks = tracksFrom(directions, moves, COARSE, (d) => epsilonAt(COARSE, d, delta));
     // The largest direction answers: with no grid to refine on, its coarse answer (0, or Infinity).
-    const coarse = largest(tracks);
-    if (coarse.best <= 0) return { tracks, top: coarse };
+    const first = largest(tracks);
+    if (first.best <= Math.max(0, enough)) return { tracks, top: first };
     // A coarse grid's rounding and tails may exceed a tiny delta: then the finer grids follow the spread of the loss.
-    const scale = coarse.best < Infinity ? coarse.best : spread();
-    if (scale === Infinity) return { tracks, top: coarse };
-    const top = refine(tracks, steps(Math.max(scale, 1e-3)), (h, d, ahead) => orNone(() => epsilonAt(h, d, delta, ahead), Infinity), Infinity);
+    const scale = first.best < Infinity ? first.best : spread();
+    if (scale === Infinity) return { tracks, top: first };
+    const top = refine(tracks, steps(Math.max(scale, 1e-3)), (h, d, ahead) => orNone(() => epsilonAt(h, d, delta, ahead), Infinity), Infinity, enough);
     return { tracks, top };
   }
 
   /**
-   * The largest epsilon (below `upper`) whose lower bound on delta, from the rounded-down masses on
-   * the grid h in one direction, still exceeds delta: a certified lower bound on epsilon(delta)
-   * (the true delta is the larger of the directions'), by bisection.
+   * A certified lower bound on epsilon(delta), at most `upper`, from the rounded-down masses on the
+   * grid h in one direction (the true delta is the larger of the directions'): floorEpsilon, in one
+   * pass over them.
    */
   function lowerEpsilon(h: number, d: Direction, delta: number, upper: number): number {
-    const lowerDelta = (eps: number) => floorDelta(floorAt(h, d), h, eps);
-    let lo = 0;
-    let hi = upper;
-    if (lowerDelta(lo) <= delta) return 0;
-    // The lower end is usually close below the upper one: a bracket of TIGHT below it first.
-    const near = upper * (1 - TIGHT);
-    if (near > 0 && near < Infinity && lowerDelta(near) > delta) lo = near;
-    for (let k = 0; k < 60 && hi - lo > LOWER_PRECISION * hi; k++) {
-      const mid = 0.5 * (lo + hi);
-      if (lowerDelta(mid) > delta) lo = mid;
-      else hi = mid;
-    }
-    return lo;
+    return Math.min(upper, Math.max(0, floorEpsilon(floorAt(h, d), h, delta)));
   }
 
   /** A distribution too long to build means far more loss than any figure worth certifying: no privacy. */
@@ -240,14 +327,14 @@ function treeAccount(event: Event): PldAccount {
   };
 
   return {
-    epsilon: (delta) => orNone(() => Math.max(0, epsilonTracks(delta).top.best), Infinity),
-    delta: (eps) => orNone(() => deltaOf(eps), 1),
-    bounds: (delta) => orNone(() => boundsOf(delta), { lower: 0, upper: Infinity }),
+    epsilon: (delta, enough) => question(() => Math.max(0, epsilonTracks(delta, enough).top.best), Infinity),
+    delta: (eps) => question(() => deltaOf(eps), 1),
+    bounds: (delta) => question(() => boundsOf(delta), { lower: 0, upper: Infinity }),
   };
 
   /** delta(epsilon) on grids refined until it settles; each is an upper bound, the smallest is kept. */
   function deltaOf(epsilon: number): number {
-    const tracks = tracksFrom(directions, moves, (d) => deltaAt(COARSE, d, epsilon));
+    const tracks = tracksFrom(directions, moves, COARSE, (d) => deltaAt(COARSE, d, epsilon));
     // The grid follows the spread of the loss, not only epsilon: at epsilon near 0 a step scaled to
     // epsilon would build millions of points for nothing.
     const loss = spread();
@@ -256,12 +343,12 @@ function treeAccount(event: Event): PldAccount {
   }
 
   /**
-   * lowerEpsilon on grid h, or where its floor is too long to build (random allocation's floor
-   * covers longer tails than its upper distribution), on the first coarser grid where it is not:
-   * every grid's floor gives a valid lower end.
+   * lowerEpsilon on grid h, or where its floor is refused (random allocation's floor covers longer
+   * tails than its upper distribution), on the coarse grid, the cheapest: every grid's floor gives
+   * a valid lower end.
    */
   function coarserFloor(h: number, d: Direction, delta: number, upper: number): number {
-    for (let step = h; step <= COARSE; step *= 2) {
+    for (const step of h < COARSE ? [h, COARSE] : [h]) {
       const lower = orNone(() => lowerEpsilon(step, d, delta, upper), undefined);
       if (lower !== undefined) return lower;
     }
@@ -278,7 +365,7 @@ function treeAccount(event: Event): PldAccount {
     if (top.best === Infinity) return { lower: lowerEpsilon(h, top.direction, delta, Number.MAX_VALUE), upper: Infinity };
     let lower = coarserFloor(h, top.direction, delta, top.best);
     let upper = top.best;
-    // Past ln of the largest double the lower end's delta underflows: finer grids cannot raise it.
+    // Past LOWER_CEILING the range is wide only where no one would certify it: finer grids would cost time for nothing.
     for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && lower < LOWER_CEILING && h / 2 >= FINEST; k++) {
       h /= 2;
       const finer = orNone(() => {

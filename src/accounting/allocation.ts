@@ -12,24 +12,23 @@ import { f64, inArena } from './arena.js';
 import { WINDOW_TAIL } from './tails.js';
 import {
   carriedError,
+  charge,
   convolutionError,
   convolve,
   type Direction,
   type FloorPair,
   l1,
-  MAX_LENGTH,
   type Pmf,
   REMOVE,
   selfCompose,
   TooLong,
-  tooLong,
   U,
   windowPower,
   convolveMasses,
 } from './masses.js';
 
 /**
- * Standard deviations of a lognormal term's exponent kept, the first whose grid fits (MAX_LENGTH):
+ * Standard deviations of a lognormal term's exponent kept, the first whose grids fit (charge):
  * the normal tails beyond are 6.9e-19 (below 2^-60), 3.2e-14 and 4.0e-11. The tail a remove
  * term leaves goes to the infinite loss, so the wider the better; at small noise multipliers
  * (large mu, long lognormal tails) only the narrower ones fit.
@@ -65,7 +64,7 @@ const ADD_CAP = 2;
 
 /** A term's masses on the grid (lognormalGrid): bins 0 .. n - 1, the mass beyond, and an l1 bound on their roundings. */
 function termMasses(mean: number, mu: number, g: number, n: number, up: boolean, widen: number) {
-  if (n > MAX_LENGTH) throw tooLong(n);
+  charge(n);
   const w = wasm();
   return inArena(w, 8 * n, (at) => {
     const beyond = w.lognormalGrid(mean, mu, g, n, up, widen, at);
@@ -89,7 +88,7 @@ function onLossGrid(ks: number[], ps: number[], infinity: number, error1: number
     upper = Math.max(upper, k);
   }
   if (!(upper >= lower)) return { lower: 0, probs: new Float64Array(1), infinity: Math.min(1, infinity), error: error1, error1 };
-  if (upper - lower + 1 > MAX_LENGTH) throw tooLong(upper - lower + 1);
+  charge(upper - lower + 1);
   const probs = new Float64Array(upper - lower + 1);
   ks.forEach((k, i) => {
     probs[k - lower]! += ps[i]!;
@@ -157,7 +156,7 @@ function removePmf(mu: number, steps: number, h: number, spread: number): Pmf {
   const last = Math.exp(m + spread * mu);
   let y0 = (n - 1) * g;
   const first = upBin(Math.log((y0 + top) / steps), h);
-  if (upBin(Math.log((last + top) / steps), h) - first > MAX_LENGTH) throw tooLong(MAX_LENGTH + 1);
+  charge(upBin(Math.log((last + top) / steps), h) - first);
   for (let k = first; y0 < last; k++) {
     // The bin's top edge rounded down: a term just above it goes to the next bin.
     const y1 = Math.min(last, (steps * Math.exp(k * h) - top) * (1 - WIDEN));
@@ -265,7 +264,7 @@ function floorAt(mu: number, steps: number, direction: Direction, h: number, spr
     kmax = Math.max(kmax, ks[i]!);
   }
   if (!(kmax >= kmin)) return { lower: 0, p: new Float64Array(1), q: new Float64Array(1), tilt: h / 2, errorP: p.error, errorQ: q.error };
-  if (kmax - kmin + 1 > MAX_LENGTH) throw tooLong(kmax - kmin + 1);
+  charge(kmax - kmin + 1);
   const intoP = new Float64Array(kmax - kmin + 1);
   const intoQ = new Float64Array(kmax - kmin + 1);
   for (let i = 0; i < length; i++) {

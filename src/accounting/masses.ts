@@ -41,6 +41,14 @@ function tailBudget(probs: Float64Array): number {
 /** The longest distribution the accountant builds: beyond, a call throws instead of running for minutes. */
 export const MAX_LENGTH = 2 ** 24;
 
+/**
+ * The most grid points of work one distribution's build may take, over all its arrays and
+ * transforms (about half a second here): the accountant builds each under this allowance
+ * (`allowed`), and a build past it is refused as one too long is. Points, not time, so that every
+ * figure is the same on every machine.
+ */
+export const MAX_WORK = 2 ** 22;
+
 /** The unit roundoff 2^-53. */
 export const U = 2 ** -53;
 
@@ -49,8 +57,70 @@ export class TooLong extends RangeError {}
 
 export function tooLong(n: number): RangeError {
   return new TooLong(
-    `dpnoise: the privacy-loss distribution would need ${n} grid points, more than 2^24: the releases lose far more privacy than any epsilon worth reporting, or the discretization is too fine.`,
+    `dpnoise: the privacy-loss distribution would need ${n} grid points, more than its build may take: the releases lose far more privacy than any epsilon worth reporting, or the discretization is too fine.`,
   );
+}
+
+/**
+ * The build in progress under `allowed`: per grid level (eventPmfLevels builds several at once),
+ * what is left of its allowance and what it has cost, as if built alone; `level` is the level
+ * being composed. Outside `allowed`, only MAX_LENGTH holds.
+ */
+let left: number[] | undefined;
+let spent: number[] = [];
+let level = 0;
+
+function chargeLevel(l: number, n: number): void {
+  if (left === undefined) return;
+  if (!(n <= left[l]!)) throw tooLong(n);
+  left[l]! -= n;
+  spent[l]! += n;
+}
+
+/** Charges an array or a transform of n points to the level being built: refused past MAX_LENGTH, or past what is left of its allowance. */
+export function charge(n: number): void {
+  if (!(n <= MAX_LENGTH)) throw tooLong(n); // NaN too: a range that overflowed
+  chargeLevel(level, n);
+}
+
+/** Charges n points shared by the levels (one curve evaluated on the finest grid for all): each level as its own `alone[l]` points. */
+export function chargeShared(n: number, alone: readonly number[]): void {
+  if (!(n <= MAX_LENGTH)) throw tooLong(n); // NaN too: a range that overflowed
+  alone.forEach((m, l) => {
+    chargeLevel(l, m);
+  });
+}
+
+/** `compose` charged to grid level l. */
+export function atLevel<T>(l: number, compose: () => T): T {
+  const outer = level;
+  level = l;
+  try {
+    return compose();
+  } finally {
+    level = outer;
+  }
+}
+
+/**
+ * `build` of `levels` grid levels, each under an allowance of MAX_WORK points (charge), and what
+ * each level cost: exactly what a build of that level alone charges, so that a question can count
+ * a distribution the same whether built now, before, or with another level. A build refused
+ * (TooLong) gives no value, and the work it took.
+ */
+export function allowed<T>(levels: number, build: () => T): { value?: T; costs: number[] } {
+  const outer = { left, spent, level };
+  left = new Array<number>(levels).fill(MAX_WORK);
+  spent = new Array<number>(levels).fill(0);
+  level = 0;
+  try {
+    return { value: build(), costs: spent };
+  } catch (error) {
+    if (!(error instanceof TooLong)) throw error;
+    return { costs: spent };
+  } finally {
+    ({ left, spent, level } = outer);
+  }
 }
 
 // The norms in plain loops: on the accountant's long arrays, reduce with a callback costs as much as the FFT.
@@ -198,7 +268,7 @@ export function windowPower(x: Float64Array, times: number, e1: number): { lo: n
 export function powerMasses(x: Float64Array, times: number, N: number): { circle: Float64Array; fft: number } {
   const w = wasm();
   const n = x.length;
-  if (N > MAX_LENGTH) throw tooLong(N);
+  charge(N);
   const [, bits] = pow2(N);
   const mass = l1(x);
   if (mass === 0) return { circle: new Float64Array(N), fft: 0 }; // nothing finite: the power is 0, exactly
@@ -283,7 +353,7 @@ function rotated(circle: Float64Array, lo: number): Float64Array {
  */
 export function productMasses(xs: readonly Float64Array[], N: number): { circle: Float64Array; fft: number; norms: Float64Array } {
   const w = wasm();
-  if (N > MAX_LENGTH) throw tooLong(N);
+  charge(N);
   const [, bits] = pow2(N);
   const longest = xs.reduce((most, x) => Math.max(most, x.length), 0); // no spread: there may be 1e5 arrays
   const h = N / 2;
@@ -336,8 +406,9 @@ export function convolveMasses(a: Float64Array, b: Float64Array | undefined): { 
   const other = b ?? a;
   const nb = other.length;
   const length = na + nb - 1;
-  if (length > MAX_LENGTH) throw tooLong(length);
+  if (!(length <= MAX_LENGTH)) throw tooLong(length);
   const [N, bits] = pow2(length);
+  charge(N);
   const [tw, table] = twiddleTable(w, N);
   const masses = inArena(w, 8 * (na + nb + length + 2 * N), (at) => {
     const pa = at;

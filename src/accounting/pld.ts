@@ -13,6 +13,9 @@ import type { Event } from './events.js';
 import { f64, inArena } from './arena.js';
 import {
   ADD,
+  atLevel,
+  charge,
+  chargeShared,
   composeAll,
   convolveFloor,
   type Direction,
@@ -161,8 +164,10 @@ class SubsampledGrids {
     const key = `${rate} ${direction}`;
     let grid = this.grids.get(key);
     if (!grid || lower < grid.lower || lower + n > grid.lower + grid.losses.length) {
-      const from = grid ? Math.min(lower, grid.lower) : lower;
-      const length = (grid ? Math.max(lower + n, grid.lower + grid.losses.length) : lower + n) - from;
+      // The widest range asked so far, unless that spans more than MAX_LENGTH (ranges far apart): then this one's.
+      const wide = grid && Math.max(lower + n, grid.lower + grid.losses.length) - Math.min(lower, grid.lower) <= MAX_LENGTH ? grid : undefined;
+      const from = wide ? Math.min(lower, wide.lower) : lower;
+      const length = (wide ? Math.max(lower + n, wide.lower + wide.losses.length) : lower + n) - from;
       grid = inArena(w, 24 * length, (at) => {
         w.subsampledGrid(rate, direction, from, this.h, length, at, at + 8 * length, at + 16 * length);
         return {
@@ -183,7 +188,7 @@ class SubsampledGrids {
 function gridRange(lo: number, hi: number, h: number): [lower: number, n: number] {
   const lower = Math.floor(lo / h);
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
-  if (n > MAX_LENGTH) throw tooLong(n);
+  if (!(n <= MAX_LENGTH)) throw tooLong(n); // NaN too: a range that overflowed
   return [lower, n];
 }
 
@@ -202,7 +207,10 @@ function basePmfs(base: BasePair, q: number, direction: Direction, grids: Subsam
   const stride = (l: number) => 2 ** (levels - 1 - l);
   const from = Math.min(...ranges.map(([lower], l) => lower * stride(l)));
   const count = Math.max(...ranges.map(([lower, n], l) => (lower + n - 1) * stride(l))) - from + 1;
-  if (count > MAX_LENGTH) throw tooLong(count);
+  chargeShared(
+    count,
+    ranges.map(([, n]) => n),
+  );
   const [kind, parameter, extra] = wasmPair(base);
   const transforms = grids.at(w, q, direction, from, count);
   return inArena(w, 8 * (4 * count + Math.max(...ranges.map(([, n]) => 2 * n))), (at) => {
@@ -278,12 +286,13 @@ export function eventPmf(event: Event, h: number, direction: Direction, tail = 0
  */
 export function eventPmfLevels(event: Event, h: number, direction: Direction, tail: number, levels: number): Pmf[] {
   const grids = new SubsampledGrids(h / 2 ** (levels - 1));
-  const each = (items: Pmf[][], f: (level: Pmf[]) => Pmf) => Array.from({ length: levels }, (_, l) => f(items.map((item) => item[l]!)));
+  // Each level's work is charged to it (masses.ts, atLevel), as a build of that level alone would be.
+  const each = (items: Pmf[][], f: (level: Pmf[]) => Pmf) => Array.from({ length: levels }, (_, l) => atLevel(l, () => f(items.map((item) => item[l]!))));
   return eventOf<Pmf[]>(event, direction, {
     base: (pair, q, dir) => basePmfs(pair, q, dir, grids, h, tail, levels),
-    allocation: (mu, steps, dir) => Array.from({ length: levels }, (_, l) => allocationPmf(mu, steps, dir, h / 2 ** l)),
+    allocation: (mu, steps, dir) => Array.from({ length: levels }, (_, l) => atLevel(l, () => allocationPmf(mu, steps, dir, h / 2 ** l))),
     all: (items) => each(items, composeAll),
-    self: (x, times) => x.map((pmf) => selfCompose(pmf, times)),
+    self: (x, times) => x.map((pmf, l) => atLevel(l, () => selfCompose(pmf, times))),
   });
 }
 
@@ -318,14 +327,15 @@ function baseFloor(base: BasePair, q: number, direction: Direction, h: number): 
   const [lo, hi] = lossRange(w, base, q, direction, SPREAD);
   const lower = Math.floor(lo / h) - 1; // a bin below the lowest loss: bins are (l_k, l_k+1], and an atom may sit at lo
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
-  if (n > MAX_LENGTH) throw tooLong(n);
+  charge(n);
   const [kind, parameter, extra] = wasmPair(base);
+  const tilt = Math.min(h / 2, 1); // e^tilt stays finite on the coarsest grids (assembly/accounting/pld.ts, floorBins)
   return inArena(w, 16 * n, (at) => {
-    w.floorBins(kind, parameter, extra, q, direction, lower, h, n, at, at + 8 * n);
+    w.floorBins(kind, parameter, extra, q, direction, lower, h, tilt, n, at, at + 8 * n);
     const p = f64(w, at, n).slice();
     const tilted = f64(w, at + 8 * n, n).slice();
     // Each mass is within a few ulp of the true one (16 u covers the bin's and the tilt's roundings).
-    return { lower, p, q: tilted, tilt: h / 2, errorP: 16 * U * l1(p), errorQ: 16 * U * l1(tilted) };
+    return { lower, p, q: tilted, tilt, errorP: 16 * U * l1(p), errorQ: 16 * U * l1(tilted) };
   });
 }
 
@@ -346,11 +356,21 @@ export function eventFloors(event: Event, h: number): FloorPair[] {
 
 /** A lower bound on delta(epsilon) from a floor pair. */
 export function floorDelta(pair: FloorPair, h: number, epsilon: number): number {
+  return onFloor(pair, (w, p, q, n) => w.floorDelta(p, q, n, pair.lower, h, pair.tilt, pair.errorP, pair.errorQ, epsilon));
+}
+
+/** A lower bound on epsilon(delta) from a floor pair, in one pass (-Infinity for none). */
+export function floorEpsilon(pair: FloorPair, h: number, delta: number): number {
+  return onFloor(pair, (w, p, q, n) => w.floorEpsilon(p, q, n, pair.lower, h, pair.tilt, pair.errorP, pair.errorQ, delta));
+}
+
+/** `f` on a floor pair's masses in the module's memory. */
+function onFloor(pair: FloorPair, f: (w: WasmExports, p: number, q: number, n: number) => number): number {
   const w = wasm();
   const n = pair.p.length;
   return inArena(w, 16 * n, (at) => {
     f64(w, at, n).set(pair.p);
     f64(w, at + 8 * n, n).set(pair.q);
-    return w.floorDelta(at, at + 8 * n, n, pair.lower, h, pair.tilt, pair.errorP, pair.errorQ, epsilon);
+    return f(w, at, at + 8 * n, n);
   });
 }

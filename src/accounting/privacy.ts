@@ -21,7 +21,7 @@ import { CompensatedSum } from '../core/summation.js';
 import { describe, integerIn, numberIn, readOptions, vector } from '../core/validate.js';
 import { log1p } from '../math/log1p.js';
 import { wasm } from '../wasm/loader.js';
-import { type PldAccount, pldAccount, releases } from './accountant.js';
+import { oneCall, type PldAccount, pldAccount, releases } from './accountant.js';
 import { type DpEventJson, readDpEvent, writeDpEvent } from './dp-event.js';
 import { discreteGaussianEvents } from './discrete-gaussian.js';
 import { type Event, slackOf } from './events.js';
@@ -148,6 +148,20 @@ export interface ZcdpPrivacy extends Curves {
  */
 export type Privacy = GdpPrivacy | PurePrivacy | ZcdpPrivacy | PldPrivacy | ApproximatePrivacy;
 
+/** epsilon(delta), which may stop refining once it is at most `enough` (accountant.ts, PldAccount). */
+type Search = (delta: number, enough?: number) => number;
+/** Each privacy object's epsilon as a Search. */
+const searches = new WeakMap<object, Search>();
+
+/**
+ * Whether `privacy` is (epsilon, delta)-DP by its own figures, epsilon(delta) <= epsilon, found
+ * with no more of the accountant's refinement than the answer needs: the same yes or no as
+ * privacy.epsilon(delta) <= epsilon, for less (the calibrations' searches ask it many times).
+ */
+export function certifies(privacy: Privacy, epsilon: number, delta: number): boolean {
+  return searches.get(privacy)!(delta, epsilon) <= epsilon;
+}
+
 /** The privacy objects this module made, each with its event: compose takes these only. */
 const genuine = new WeakMap<object, Event>();
 /**
@@ -163,6 +177,14 @@ const accountOf = (event: Event): PldAccount => memo(accounts, event, () => pldA
 
 /** Freezes a privacy object and records it as genuine, with its event (and the lower range's). */
 function issue<T extends Privacy>(privacy: T, event: Event, lower?: Event): T {
+  // Each figure is one call of the accountant, with its work budget (accountant.ts, oneCall).
+  const { epsilon, delta, bounds } = privacy as T & { epsilon: Search };
+  Object.assign(privacy, {
+    epsilon: (d: number) => oneCall(() => epsilon(d)),
+    delta: (e: number) => oneCall(() => delta(e)),
+    bounds: (d: number) => oneCall(() => bounds(d)),
+  });
+  searches.set(privacy, (d, enough) => oneCall(() => epsilon(d, enough)));
   Object.freeze(privacy);
   genuine.set(privacy, event);
   if (lower) floors.set(privacy, lower);
@@ -296,9 +318,9 @@ export function purePrivacy(
   // many releases) the Renyi route may: each curve is the smallest.
   const accounted = epsilonPure < Infinity && pldSupports(event);
   const renyi = accounted ? rdpRoute(coarsened(event), FALLBACK_ORDERS) : undefined;
-  const epsilon = (delta: number) => {
+  const epsilon = (delta: number, enough?: number) => {
     const d = readDelta(delta);
-    return d === 0 || !accounted ? epsilonPure : Math.min(epsilonPure, accountOf(event).epsilon(d), renyi!.epsilon(d));
+    return d === 0 || !accounted ? epsilonPure : Math.min(epsilonPure, accountOf(event).epsilon(d, enough), renyi!.epsilon(d));
   };
   const delta = (eps: number) => {
     const pure = curves.delta(eps);
@@ -382,10 +404,10 @@ function gaussianDistanceOf(event: Event): number | undefined {
 function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readonly string[], routes: Route[] = [], floor: Event = event): PldPrivacy {
   const account = accountOf(event);
   const also = [...routes, rdpRoute(coarsened(event), FALLBACK_ORDERS)];
-  const epsilon = (delta: number) => {
+  const epsilon = (delta: number, enough?: number) => {
     const d = readDelta(delta);
     const routes = also.map((route) => route.epsilon(d));
-    return Math.min(d === 0 ? Infinity : account.epsilon(d), ...routes);
+    return Math.min(d === 0 ? Infinity : account.epsilon(d, enough), ...routes);
   };
   const delta = (eps: number) => {
     const e = readEpsilon(eps);

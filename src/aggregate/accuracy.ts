@@ -1,6 +1,7 @@
 // How accurate each statistic of an aggregate is, from the noise alone (public inputs only): the
 // standard deviation and interval width per statistic that the accuracy table reports, the
 // estimates use, and the plan compares candidate noises by (docs/aggregates.md, "Intervals").
+import { MAX_SEARCH_STEPS } from '../core/rounding.js';
 import { exp, log } from '../math/elementary.js';
 import { normalIsf } from '../math/special.js';
 import type { Layout, Measure } from './layout.js';
@@ -85,7 +86,7 @@ function laplaceSumWidth(b1: number, b2: number, level: number): number {
   const tail = (t: number) => (1 - r * r < 2 ** -20 ? exp(-t / a) * (1 + t / (2 * a)) : (exp(-t / a) - r * r * exp(-t / b)) / (1 - r * r));
   let low = 0;
   let high = (a + b) * -log((1 - level) / 2); // the union bound's width: the tail there is below 1 - level
-  while (high - low > high * 2 ** -40) {
+  for (let i = 0; i < MAX_SEARCH_STEPS && high - low > high * 2 ** -40; i++) {
     const middle = (low + high) / 2;
     if (tail(middle) > 1 - level) low = middle;
     else high = middle;

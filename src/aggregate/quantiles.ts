@@ -185,7 +185,7 @@ function laplaceCritical(terms: Array<[number, number, number]>, noise: TreeNois
     if (i === MAX_SEARCH_STEPS) return Infinity; // no finite c: the interval is the whole bounds
     high *= 2;
   }
-  while (high - low > high * 2 ** -30) {
+  for (let i = 0; i < MAX_SEARCH_STEPS && high - low > high * 2 ** -30; i++) {
     const middle = (low + high) / 2;
     if (bound(middle) > target) low = middle;
     else high = middle;

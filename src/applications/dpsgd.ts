@@ -7,7 +7,8 @@
 // noise sum_l n_l sigma_l^2 at that privacy. The usual per-layer rule sets sigma_l proportional to
 // C_l (spr); global clipping clips the whole gradient to ||C|| and adds the same noise to every
 // coordinate (iid). `dpsgd` finds the smallest z whose run meets (epsilon, delta), by the accountant.
-import { compose, gdpPrivacy, type Privacy, purePrivacy, type Sampling, subsample } from '../accounting/privacy.js';
+import { oneCall } from '../accounting/accountant.js';
+import { certifies, compose, gdpPrivacy, type Privacy, purePrivacy, type Sampling, subsample } from '../accounting/privacy.js';
 import { gaussianCalibration, type GaussianCalibration, type LaplaceCalibration, laplaceCalibration, type Profile } from '../calibrate/allocations.js';
 import { type ApproximateBudget, readBudget } from '../core/budget.js';
 import { PROFILE_ENTRIES } from '../core/domains.js';
@@ -179,18 +180,22 @@ export function dpsgd(options: DpsgdOptions): DpsgdPlan {
       const step = noise === 'gaussian' ? gdpPrivacy(roundUp(1 / z), 'gaussian') : purePrivacy(roundUp(1 / z), 'laplace');
       return compose([{ privacy: subsample(step, batch), times: steps }]);
     });
-  const meets = (z: number) => run(z).epsilon(target.delta) <= target.epsilon;
+  const meets = (z: number) => certifies(run(z), target.epsilon, target.delta);
   // The largest step distance 1/z that meets the budget (the one calibration search), from z = 1
-  // when it meets, else from the first z that does by doubling (whose half is the ceiling).
-  let start = 1;
-  for (let i = 0; i < MAX_SEARCH_STEPS && start < MULTIPLIER.max && !meets(start); i++) start = Math.min(MULTIPLIER.max, start * 2);
-  if (!meets(start)) {
-    throw new RangeError(
-      `dpnoise: no noise multiplier up to ${MULTIPLIER.max} meets epsilon ${target.epsilon} at delta ${target.delta} over ${steps} steps; allow a larger budget or fewer steps.`,
-    );
-  }
-  const ceiling = start === 1 ? 1 / MULTIPLIER.min : 2 / start;
-  const z = 1 / largestMeeting((mu) => meets(1 / mu), 1 / start, { gap: SEARCH_GAP, ceiling });
+  // when it meets, else from the first z that does by doubling (whose half is the ceiling). The
+  // whole search is one call of the accountant, with one work budget (accountant.ts, oneCall): a
+  // try it cannot pay for reads as not met, the safe side.
+  const z = oneCall(() => {
+    let start = 1;
+    for (let i = 0; i < MAX_SEARCH_STEPS && start < MULTIPLIER.max && !meets(start); i++) start = Math.min(MULTIPLIER.max, start * 2);
+    if (!meets(start)) {
+      throw new RangeError(
+        `dpnoise: no noise multiplier up to ${MULTIPLIER.max} could be certified to meet epsilon ${target.epsilon} at delta ${target.delta} over ${steps} steps; allow a larger budget or fewer steps.`,
+      );
+    }
+    const ceiling = start === 1 ? 1 / MULTIPLIER.min : 2 / start;
+    return 1 / largestMeeting((mu) => meets(1 / mu), 1 / start, { gap: SEARCH_GAP, ceiling });
+  });
   const perStep = noise === 'gaussian' ? undefined : { notion: 'pure' as const, epsilon: 1 / z };
   const calibrate = (allocation: 'optimal' | 'spr' | 'iid') =>
     perStep ? laplaceCalibration(perStep, { ...layers, allocation }) : gaussianCalibration({ notion: 'gdp', mu: 1 / z }, { ...layers, allocation });

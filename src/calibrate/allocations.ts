@@ -17,7 +17,8 @@ import { frozenResult } from '../core/frozen.js';
 import { CompensatedSum } from '../core/summation.js';
 import { numberIn, oneOf, readOptions, type Range, readSizes, vector } from '../core/validate.js';
 import { GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
-import { independentPrivacy } from '../accounting/privacy.js';
+import { oneCall } from '../accounting/accountant.js';
+import { certifies, independentPrivacy } from '../accounting/privacy.js';
 import { type FamilyName, GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
@@ -355,9 +356,11 @@ const LAPLACE_SEARCH_GAP = 1e-3;
  * (epsilon, delta) budget by the accountant (docs/accounting.md, "Calibrating by the accountant"),
  * by the one calibration search (largestMeeting; a larger epsilonPure only grows the privacy
  * loss). Pure epsilon-DP at epsilon meets (epsilon, delta): the search starts there, untried.
+ * The search is one call of the accountant, with one work budget (accountant.ts, oneCall): a try
+ * it cannot pay for reads as not met, and the search ends on the budget that met (the safe side).
  */
 export function largestPureBudget(epsilon: number, meets: (epsilonPure: number) => boolean): number {
-  return largestMeeting(meets, epsilon, { gap: LAPLACE_SEARCH_GAP, startMeets: true });
+  return oneCall(() => largestMeeting(meets, epsilon, { gap: LAPLACE_SEARCH_GAP, startMeets: true }));
 }
 
 /** The refusal of `delta` for Laplace noise by groups, or of an epsilon that is not positive. */
@@ -376,7 +379,11 @@ export function approximateLaplaceCalibration(target: Target & { notion: 'approx
   const at = (epsilonPure: number) => laplaceCalibration({ notion: 'pure', epsilon: epsilonPure }, profile);
   const epsilonPure = largestPureBudget(target.epsilon, (e) => {
     const scales = at(e).scales;
-    return independentPrivacy('laplace', profile.lambda, (i) => scales[i]!).epsilon(target.delta) <= target.epsilon;
+    return certifies(
+      independentPrivacy('laplace', profile.lambda, (i) => scales[i]!),
+      target.epsilon,
+      target.delta,
+    );
   });
   return calibration({ ...at(epsilonPure), budget: budgetOf(target) });
 }

@@ -74,13 +74,15 @@ async function acquire(lock: string, stale: number, wait: number, what: () => st
     const text = `${JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() })}\n`;
     if (create(lock, text)) return text;
     const held = inspect(lock);
-    if (held === undefined) continue; // released between the two looks: try again at once
-    if (isStale(held, stale)) {
+    // Released between the two looks: try again at once, until the deadline (a lock that another
+    // process keeps creating and removing must not hold this one in a loop).
+    if (held === undefined && Date.now() < deadline) continue;
+    if (held !== undefined && isStale(held, stale)) {
       takeOver(lock, held.text);
       continue;
     }
     const left = deadline - Date.now();
-    if (left <= 0) throw new Error(heldMessage(what(), wait, lock, held.owner));
+    if (left <= 0) throw new Error(heldMessage(what(), wait, lock, held?.owner));
     await sleep(Math.min(pause, left));
     pause = Math.min(pause * 2, 1000);
   }

@@ -4,7 +4,7 @@
 // input is read once, and the output appears only once every row has been checked and noised.
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { calibrateGridGaussian, gaussianDistance } from '../accounting/distance.js';
-import { compose, type Privacy } from '../accounting/privacy.js';
+import { certifies, compose, type Privacy } from '../accounting/privacy.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration, largestPureBudget } from '../calibrate/allocations.js';
 import { roundUp } from '../core/rounding.js';
 import { clip } from '../aggregate/layout.js';
@@ -222,7 +222,7 @@ function rowMechanism(noise: NoiseFamily, { epsilon, delta }: Budget, values: Va
     if (!(epsilon > 0)) throw new UsageError(`--epsilon must be > 0 for Laplace noise; got ${epsilon}.`);
     if (delta === undefined) return laplaceMechanism({ ...common, epsilon: epsilon / k });
     const row = (e: number) => laplaceMechanism({ ...common, epsilon: e });
-    return row(largestPureBudget(epsilon / k, (e) => person(row(e).privacy).epsilon(delta) <= epsilon));
+    return row(largestPureBudget(epsilon / k, (e) => certifies(person(row(e).privacy), epsilon, delta)));
   }
   const target = { notion: 'approximate', epsilon, delta: delta! } as const;
   if (mode === 'continuous') return gaussianMechanism({ ...common, mu: gaussianDistance(target) / Math.sqrt(k) });

@@ -10,7 +10,7 @@
 // caller's own properties, and validated once here; the arrays are copied at construction; the
 // object is frozen, and the arrays it shows are fresh copies of its own.
 import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
-import { independentPrivacy, type GdpPrivacy, type PurePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { certifies, independentPrivacy, type GdpPrivacy, type Privacy, type PurePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
 import {
   calibrateProfile,
   checkApproximateLaplace,
@@ -199,9 +199,9 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
 }
 
 /** The budget value `family` calibrates to: for Laplace noise at (epsilon, delta), the largest pure budget whose noise the accountant certifies. */
-function distanceFor(family: NoiseFamily, target: Target, at: (distance: number) => { privacy: { epsilon(delta: number): number } }): number {
+function distanceFor(family: NoiseFamily, target: Target, at: (distance: number) => { privacy: Privacy }): number {
   if (family === LAPLACE && target.notion === 'approximate') {
-    return largestPureBudget(target.epsilon, (e) => at(e).privacy.epsilon(target.delta) <= target.epsilon);
+    return largestPureBudget(target.epsilon, (e) => certifies(at(e).privacy, target.epsilon, target.delta));
   }
   return budgetValue(family, target);
 }

@@ -65,11 +65,13 @@ export interface WasmExports {
     direction: number,
     lower: number,
     h: number,
+    tilt: number,
     n: number,
     intoP: number,
     intoQ: number,
   ): void;
   floorDelta(massP: number, massQ: number, n: number, lower: number, h: number, tilt: number, errorP: number, errorQ: number, epsilon: number): number;
+  floorEpsilon(massP: number, massQ: number, n: number, lower: number, h: number, tilt: number, errorP: number, errorQ: number, delta: number): number;
   pldDelta(probs: number, n: number, lower: number, h: number, infinity: number, slack: number, epsilon: number): number;
   pldEpsilon(probs: number, n: number, lower: number, h: number, infinity: number, slack: number, delta: number): number;
   /** Random allocation (assembly/accounting/allocation.ts): masses of e^D, D ~ N(mean, sd^2), on a grid of step g. */

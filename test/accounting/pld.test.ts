@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/accounting/events.js';
-import { eventFloors, eventPmf, eventPmfLevels, eventPmfs, floorDelta, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
+import { eventFloors, eventPmf, eventPmfLevels, eventPmfs, floorDelta, floorEpsilon, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
 import { privacyOfEvent } from '../../src/accounting/privacy.js';
 import { gaussianDelta, normalSf } from '../../src/index.js';
 import { wasm } from '../../src/wasm/loader.js';
@@ -160,6 +160,18 @@ describe('eventFloors: lower bounds on delta', () => {
       const exact = subsampledGaussianDelta(1, 0.05, eps);
       for (const [d, floor] of floors.entries()) expect(floorDelta(floor, h, eps)).toBeLessThanOrEqual(exact[d]!);
     }
+  });
+
+  it('floorEpsilon, in one pass, agrees with floorDelta: below the exact epsilon, and at least every eps whose floor exceeds delta', () => {
+    const h = 1e-3;
+    const [floor] = eventFloors({ type: 'composed', events: [[gaussian, 16]] }, h);
+    for (const eps of [1, 4, 8, 12]) {
+      const delta = gaussianDelta(4, eps);
+      expect(floorEpsilon(floor!, h, delta)).toBeLessThanOrEqual(eps);
+      const below = floorDelta(floor!, h, eps) * (1 - 1e-9);
+      expect(floorEpsilon(floor!, h, below)).toBeGreaterThanOrEqual(eps * (1 - 1e-12));
+    }
+    expect(floorEpsilon(floor!, h, 1)).toBe(-Infinity); // no threshold's P-mass exceeds delta 1
   });
 });
 
