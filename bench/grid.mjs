@@ -1,7 +1,7 @@
 // Benchmark group "Grid mode": a mechanism's release in grid mode (the default: exact discrete
 // Laplace or Gaussian noise on a power-of-two grid) against continuous mode, same profile and
 // privacy, with the CSPRNG, at the sizes of issue 19's table. Aims (issue 19): grid within 2x of
-// continuous per coordinate, fixedWork within 3x, on fresh arrays (a release's own) and on a
+// continuous per coordinate, on fresh arrays (a release's own) and on a
 // reused one (release(query, { out })).
 import { correlatedSum, gaussianMechanism, laplaceMechanism } from 'dpnoise';
 import { performance } from 'node:perf_hooks';
@@ -11,12 +11,10 @@ export const title = 'Grid mode';
 
 const KS = [1e3, 1e5, 1e6];
 const AIM = 2;
-const AIM_FIXED_WORK = 3;
 /** Grid ÷ continuous when issue 19 was filed (its table, same cases; none at K = 1e3), for the before and after. */
 const FILED = {
   Laplace: { 1e5: 3.2, 1e6: 3.3 },
   Gaussian: { 1e5: 6.3, 1e6: 9.6 },
-  'Gaussian, fixedWork': { 1e5: 8.2, 1e6: 12.3 },
   'correlated sums': { 1e5: 11.4, 1e6: 8.3 },
 };
 
@@ -31,12 +29,6 @@ export async function run(ctx) {
     const mechanisms = [
       ['Laplace', (mode) => laplaceMechanism({ sensitivity, epsilon: 1, mode }), (m, o) => m.release(query, o), AIM],
       ['Gaussian', (mode) => gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode }), (m, o) => m.release(query, o), AIM],
-      [
-        'Gaussian, fixedWork',
-        (mode) => gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode, ...(mode === 'grid' ? { fixedWork: true } : {}) }),
-        (m, o) => m.release(query, o),
-        AIM_FIXED_WORK,
-      ],
       ['correlated sums', (mode) => correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6, mode }), (m, o) => m.release(query, 100, o), AIM],
     ];
     // Every release allocates its output; until the heap has grown to hold them, a fresh array's
@@ -77,12 +69,12 @@ export async function run(ctx) {
     {
       heading: 'Mechanism release: grid mode (the default) against continuous, ns per coordinate (CSPRNG)',
       text:
-        'laplaceMechanism({ sensitivity: 1/(1 + i % 100), epsilon: 1 }), gaussianMechanism({ ..., delta: 1e-6 }) (also with fixedWork) and correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6 }): ' +
+        'laplaceMechanism({ sensitivity: 1/(1 + i % 100), epsilon: 1 }), gaussianMechanism({ ..., delta: 1e-6 }) and correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6 }): ' +
         "release with the default mode 'grid' and with mode: 'continuous', interleaved, medians of 7 batches, the CSPRNG; each release is timed twice: returning a fresh array (*fresh*), and into one reused array (*reused*: release(query, { out })), which pays no allocation. All of them run for 1.5 s before the first row at each K is timed, so that every row sees a heap grown to hold the fresh outputs. The default grid is the power of two at most 2^-10 of the smallest sensitivity " +
         '(for correlated sums C/g in (256, 512], released on g / (2s)). Grid mode rounds the query to the grid and adds exact discrete Laplace or discrete Gaussian noise ' +
         '(docs/noise.md, "Exact discrete noise"): the Laplace by a geometric inversion, one logarithm per draw; the Gaussian at these scales by cell trials (docs/noise.md, "Cells"), about 1.07 trials and random words per draw, each one exp; decided in double precision, with exact arithmetic when it cannot be sure; the SIMD build takes two draws at a time. ' +
-        `Every draw does the same work whatever its noise, so fixedWork, kept for compatibility, changes nothing: its row times the default Gaussian again (it had its own, slower path when the issue was filed). ` +
-        `Aims (issue 19): grid within ${AIM}× of continuous, fixedWork within ${AIM_FIXED_WORK}×; "when filed" is the ratio in issue 19's own table (fresh arrays, one process, interleaved, median of 7).`,
+        `Every draw does the same work whatever its noise (the option fixedWork, which had its own slower path when the issue was filed, is gone). ` +
+        `Aims (issue 19): grid within ${AIM}× of continuous; "when filed" is the ratio in issue 19's own table (fresh arrays, one process, interleaved, median of 7).`,
       columns: [
         'noise',
         'K',

@@ -5,7 +5,7 @@
 // groups' time distributions are as close as sampling alone makes them, time does not separate
 // neighbouring inputs. Two-coordinate releases are timed too: the SIMD build draws a pair in its
 // lanes and finishes one by one the lanes it cannot decide, so they are grouped by the first
-// coordinate's noise. (fixedWork is not timed apart: it no longer changes how a draw is made.)
+// coordinate's noise.
 import { gaussianMechanism, laplaceMechanism } from 'dpnoise';
 import { performance } from 'node:perf_hooks';
 import { fmt } from './format.mjs';

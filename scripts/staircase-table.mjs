@@ -10,7 +10,7 @@ const sensitivity = [0.15, 0.85];
 const EPSILONS = [0.5, 1, 1.5, 2, 2.5, 3, 5, 10];
 const rows = [
   ['i.n.i.d. Laplace (optimal split)', (epsilon) => calibrateLaplace({ sensitivity, epsilon, errorPower: 1 }).error],
-  ['2-D l1 staircase (Table V-4)', (epsilon) => staircase2dError(epsilon)],
+  ['2-D l1 staircase (Table V-4)', (epsilon) => staircase2dError({ epsilon })],
   ['i.n.i.d. staircase (calibrateStaircase)', (epsilon) => calibrateStaircase({ sensitivity, epsilon, errorPower: 1 }).error],
 ];
 console.log(`| l1 error, lambda = (0.15, 0.85) | ${EPSILONS.map((e) => `epsilon ${e}`).join(' | ')} |`);

@@ -9,7 +9,7 @@ export {
   ALLOCATIONS,
   type Allocation,
   type Calibration,
-  type CalibrationOptions,
+  type LaplaceCalibrationOptions,
   type GaussianCalibration,
   type GaussianCalibrationOptions,
   type LaplaceCalibration,

@@ -33,6 +33,7 @@ const OPTIONS: Record<string, OptionsCall> = {
   calibrateLaplace: { call: (o) => dpnoise.calibrateLaplace({ ...profile, ...o } as never), budget: 'laplace' },
   calibrateStaircase: { call: (o) => dpnoise.calibrateStaircase({ ...profile, ...o } as never), budget: 'pure' },
   staircaseNormError: { call: (o) => dpnoise.staircaseNormError({ dimension: 3, norm: 'l2', ...o } as never), budget: 'pure' },
+  staircase2dError: { call: (o) => dpnoise.staircase2dError(o as never), budget: 'pure' },
   recommend: { call: (o) => dpnoise.recommend({ ...profile, ...gaussian, ...o } as never) },
   gaussianMechanism: {
     call: (o) => dpnoise.gaussianMechanism({ ...profile, ...o } as never),
@@ -119,7 +120,6 @@ const POSITIONAL = [
   'gaussianMu',
   'gaussianEpsilon',
   'gini',
-  'staircase2dError',
   'gramMatrix',
   'covarianceSensitivity',
   'symmetricEigen',

@@ -152,8 +152,6 @@ export interface PrivateCoordinateDescentSettings extends CoordinateDescentOptio
   mode?: Mode;
   /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
   grid?: number;
-  /** Kept for compatibility; it changes nothing (see gaussianMechanism). */
-  fixedWork?: boolean;
 }
 
 /**
@@ -197,20 +195,7 @@ const PASSES: Range = { min: 1, max: 1e6 };
 
 const PROBLEM_OPTIONS = ['features', 'labels', 'loss', 'l1', 'l2'] as const;
 const DESCENT_OPTIONS = [...PROBLEM_OPTIONS, 'passes', 'stepSizes'] as const;
-const PRIVATE_OPTIONS = [
-  ...DESCENT_OPTIONS,
-  'clip',
-  'epsilon',
-  'delta',
-  'mu',
-  'rho',
-  'allocation',
-  'noiseWeights',
-  'rng',
-  'mode',
-  'grid',
-  'fixedWork',
-] as const;
+const PRIVATE_OPTIONS = [...DESCENT_OPTIONS, 'clip', 'epsilon', 'delta', 'mu', 'rho', 'allocation', 'noiseWeights', 'rng', 'mode', 'grid'] as const;
 
 interface Problem {
   x: Float64Array;

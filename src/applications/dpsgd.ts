@@ -116,21 +116,21 @@ export interface DpsgdOptions {
  */
 export interface DpsgdPlan {
   /** The noise family. */
-  noise: 'gaussian' | 'laplace';
+  readonly noise: 'gaussian' | 'laplace';
   /** z: each step is 1/z-GDP (Gaussian) or (1/z)-DP (Laplace); the smallest that meets the budget, rounded up. */
-  noiseMultiplier: number;
+  readonly noiseMultiplier: number;
   /** The optimal per-layer scales (optimal.scales): standard deviations, or Laplace scales. */
-  scales: Float64Array;
+  readonly scales: Float64Array;
   /** Optimal per-layer scales. */
-  optimal: GaussianCalibration | LaplaceCalibration;
+  readonly optimal: GaussianCalibration | LaplaceCalibration;
   /** The per-layer rule sigma_l proportional to C_l. */
-  spr: GaussianCalibration | LaplaceCalibration;
+  readonly spr: GaussianCalibration | LaplaceCalibration;
   /** Global clipping to ||C||: one scale for all parameters. */
-  global: GaussianCalibration | LaplaceCalibration;
+  readonly global: GaussianCalibration | LaplaceCalibration;
   /** The privacy of the whole run (the same for the three rules). */
-  privacy: Privacy;
+  readonly privacy: Privacy;
   /** The budget asked for. */
-  budget: ApproximateBudget;
+  readonly budget: ApproximateBudget;
 }
 
 /** The relative gap at which the search for z stops (the upper end, which meets the budget, is kept). */

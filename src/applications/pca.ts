@@ -83,8 +83,6 @@ export interface PrivateCovarianceOptions {
   mode?: Mode;
   /** Grid mode's step, a power of two (default: as gaussianMechanism and laplaceMechanism choose it). */
   grid?: number;
-  /** Kept for compatibility; it changes nothing (see gaussianMechanism). */
-  fixedWork?: boolean;
 }
 
 /**

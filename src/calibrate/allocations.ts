@@ -74,7 +74,7 @@ export interface ProfileOptions {
  *
  * @group Calibration
  */
-export interface CalibrationOptions extends ProfileOptions {
+export interface LaplaceCalibrationOptions extends ProfileOptions {
   /** The privacy budget epsilon (> 0): pure epsilon-DP, or with `delta` (epsilon, delta)-DP. */
   epsilon: number;
   /** delta in [1e-300, 1): (epsilon, delta)-DP by the accountant; per coordinate, not with `groups`. */
@@ -409,7 +409,7 @@ export function approximateLaplaceCalibration(target: Target & { notion: 'approx
  *
  * @group Calibration
  */
-export function calibrateLaplace(options: CalibrationOptions): LaplaceCalibration {
+export function calibrateLaplace(options: LaplaceCalibrationOptions): LaplaceCalibration {
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta']);
   const target = readBudget(o, ['pure', 'approximate']);
   if (target.notion === 'approximate') return approximateLaplaceCalibration(target, readProfile(o));

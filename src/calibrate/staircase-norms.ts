@@ -107,13 +107,14 @@ export function staircaseNormError(options: StaircaseNormOptions): number {
  * ```ts
  * import { staircase2dError } from 'dpnoise';
  *
- * console.log(staircase2dError(3)); // 0.5856
+ * console.log(staircase2dError({ epsilon: 3 })); // 0.5856
  * ```
  *
  * @group Calibration
  */
-export function staircase2dError(epsilon: number): number {
-  const target = readBudget({ epsilon }, ['pure']) as Target & { notion: 'pure' };
+export function staircase2dError(options: { epsilon: number }): number {
+  const o = readOptions('options', options, ['epsilon']);
+  const target = readBudget({ epsilon: o.epsilon }, ['pure']) as Target & { notion: 'pure' };
   return normError(2, 'l1', 1, Math.min(target.epsilon, 700));
 }
 

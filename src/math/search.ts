@@ -40,7 +40,8 @@ export function largestMeeting(meets: (x: number) => boolean, start: number, opt
   }
   if (!(high > low)) return low; // the ceiling met
   for (let i = 0; i < MAX_SEARCH_STEPS && high / low - 1 > gap; i++) {
-    const middle = Math.sqrt(low) * Math.sqrt(high); // low * high may overflow
+    const product = low * high;
+    const middle = product < Infinity ? Math.sqrt(product) : Math.sqrt(low) * Math.sqrt(high); // the product may overflow
     if (!(middle > low && middle < high)) break; // adjacent doubles
     if (meets(middle)) low = middle;
     else high = middle;

@@ -63,8 +63,6 @@ export interface CorrelatedSumSettings {
   mode?: Mode;
   /** Grid mode: the grid of the released sums, a power of two (default: g / (2s), C/g in (256, 512]). */
   grid?: number;
-  /** Kept for compatibility; it changes nothing: every grid-mode release does the same work whatever its noise (see gaussianMechanism). */
-  fixedWork?: boolean;
 }
 
 /**
@@ -81,8 +79,6 @@ export interface CorrelatedSumMechanism extends CorrelatedNoise {
   readonly mode: Mode;
   /** Grid mode: the released sums are exact multiples of this power of two. */
   readonly grid?: number;
-  /** Grid mode: whether the `fixedWork` option was passed (kept for compatibility: it changes nothing). */
-  readonly fixedWork: boolean;
   /** The budget calibrated to, as asked. */
   readonly budget: Budget;
   /** The privacy the release guarantees (never less than asked): rho-zCDP in grid mode, mu-GDP in continuous mode. */
@@ -138,7 +134,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const d = integerIn('dimension', o.dimension, DIMENSION);
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
-  const { mode, grid, fixedWork } = readMode(o);
+  const { mode, grid } = readMode(o);
   const target = readBudget(o, GAUSSIAN_NOTIONS);
   const budget = budgetOf(target);
   if (mode === 'grid') {
@@ -148,7 +144,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
       );
     }
     const [, made] = calibrateGridGaussian(target, (mu) => gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid));
-    return Object.freeze({ dimension: d, neighbours, mode, fixedWork, budget, ...made.noise });
+    return Object.freeze({ dimension: d, neighbours, mode, budget, ...made.noise });
   }
   const mu = gaussianDistance(target);
   const sparse = o.sparsity !== undefined;
@@ -199,7 +195,6 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     neighbours,
     mode,
     grid: undefined,
-    fixedWork: false,
     budget,
     privacy: gdpPrivacy(mu), // the noise is calibrated to distance mu with every scale rounded up
     mu,

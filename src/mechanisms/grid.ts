@@ -11,7 +11,7 @@
 // being off by less than one step between neighbours.
 import { GRID, MAX_GRID_SCALE, PROFILE_ENTRIES } from '../core/domains.js';
 import { powerOfTwoBelow, roundUp } from '../core/rounding.js';
-import { describe, type Entries, numberIn, oneOf } from '../core/validate.js';
+import { type Entries, numberIn, oneOf } from '../core/validate.js';
 
 /**
  * The mechanisms' modes: exact integer noise on a grid (the default), or continuous noise.
@@ -40,27 +40,20 @@ export function queryEntries(grid: number): Entries {
 }
 
 /** The options of a mechanism's mode. */
-export const MODE_OPTIONS = ['mode', 'grid', 'fixedWork'] as const;
+export const MODE_OPTIONS = ['mode', 'grid'] as const;
 
 /** A mechanism's mode options, read once. */
 export interface ModeOptions {
   mode: Mode;
   grid: number | undefined;
-  /** Grid mode: the same work for every output (timing-safe), at some cost in speed. */
-  fixedWork: boolean;
 }
 
-/** The mode options of a mechanism: grid by default; `grid` and `fixedWork` only in grid mode. */
+/** The mode options of a mechanism: grid by default; `grid` only in grid mode. */
 export function readMode(o: Record<string, unknown>): ModeOptions {
   const mode = o.mode === undefined ? 'grid' : oneOf('mode', o.mode, MODES);
-  if (mode !== 'grid' && (o.grid !== undefined || o.fixedWork !== undefined)) {
-    throw new TypeError(`dpnoise: \`${o.grid !== undefined ? 'grid' : 'fixedWork'}\` applies to \`mode: 'grid'\` only.`);
-  }
-  if (o.fixedWork !== undefined && typeof o.fixedWork !== 'boolean') {
-    throw new TypeError(`dpnoise: \`fixedWork\` must be true or false; got ${describe(o.fixedWork)}.`);
-  }
+  if (mode !== 'grid' && o.grid !== undefined) throw new TypeError("dpnoise: `grid` applies to `mode: 'grid'` only.");
   // Every field is an own property even when absent, so an inherited one is never read.
-  return { mode, grid: o.grid === undefined ? undefined : readGrid(o.grid), fixedWork: o.fixedWork === true };
+  return { mode, grid: o.grid === undefined ? undefined : readGrid(o.grid) };
 }
 
 /**

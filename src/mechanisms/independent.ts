@@ -18,7 +18,7 @@ import {
   type GaussianCalibration,
   type GaussianCalibrationOptions,
   type LaplaceCalibration,
-  type CalibrationOptions,
+  type LaplaceCalibrationOptions,
   PROFILE_OPTIONS,
   type Profile,
   readProfile,
@@ -38,8 +38,6 @@ export interface Releasing {
   readonly mode: Mode;
   /** The grid step (grid mode only): every released value is a multiple of it. */
   readonly grid?: number;
-  /** Grid mode: whether the `fixedWork` option was passed (kept for compatibility: it changes nothing, see the option). */
-  readonly fixedWork: boolean;
   /**
    * The noise's standard deviation against continuous noise's at the same budget (the root mean
    * square over the coordinates): 1 or a hair above on the default grid; above 1 on a coarse
@@ -76,7 +74,7 @@ export interface LaplaceMechanism extends LaplaceCalibration, Releasing {
 }
 
 /**
- * The options every mechanism takes for its release: the mode, the grid and fixedWork.
+ * The options every mechanism takes for its release: the mode and the grid.
  *
  * @group Mechanisms
  */
@@ -85,13 +83,6 @@ export interface ModeChoice {
   mode?: Mode;
   /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
   grid?: number;
-  /**
-   * Kept for compatibility; it changes nothing (default false, grid mode only). Discrete Laplace
-   * and Gaussian draws always do the same work whatever noise they draw: no shortcut is taken for
-   * some outputs only, so a release's duration says nothing about its noise (docs/noise.md,
-   * "Timing"). The discrete staircase's does (docs/staircase.md).
-   */
-  fixedWork?: boolean;
 }
 
 /**
@@ -99,7 +90,7 @@ export interface ModeChoice {
  *
  * @group Mechanisms
  */
-export type LaplaceMechanismOptions = CalibrationOptions & ModeChoice;
+export type LaplaceMechanismOptions = LaplaceCalibrationOptions & ModeChoice;
 
 /**
  * Options of gaussianMechanism: calibrateGaussian's, and the mode.
@@ -208,7 +199,7 @@ function distanceFor(family: NoiseFamily, target: Target, at: (distance: number)
 
 /** The scales of continuous noise at the same budget and profile (for gridCost). */
 function continuousScales(family: NoiseFamily, target: Target, profile: Profile): Float64Array {
-  const continuous: ModeOptions = { mode: 'continuous', grid: undefined, fixedWork: false };
+  const continuous: ModeOptions = { mode: 'continuous', grid: undefined };
   const at = (distance: number) => madeAt(family, profile, continuous, distance);
   return at(distanceFor(family, target, at)).scales;
 }
@@ -256,7 +247,6 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
     privacy: made.privacy,
     mode: mode.mode,
     grid: made.grid,
-    fixedWork: mode.mode === 'grid' && mode.fixedWork,
     gridCost,
     release: made.release(),
   }) as GaussianMechanism | LaplaceMechanism;

@@ -104,7 +104,6 @@ export function staircaseMechanism(options: StaircaseMechanismOptions): Staircas
     privacy: purePrivacy(target.epsilon, 'staircase'),
     mode: mode.mode,
     grid,
-    fixedWork: mode.mode === 'grid' && mode.fixedWork,
     release,
   }) as StaircaseMechanism;
 }

@@ -57,7 +57,6 @@ export function staircaseNoise(shape: StaircaseShape, options?: SampleOptions): 
     'privacy',
     'mode',
     'grid',
-    'fixedWork',
     'release',
   ]);
   const widths = vector('sensitivity', o.sensitivity, WIDTH_ENTRIES, { copy: true });

@@ -11,16 +11,24 @@ const reference = fixture<{ twoDimensional: Array<{ epsilon: number; error: numb
 
 describe('staircase2dError', () => {
   it("reproduces the journal's Table V-4 staircase row", () => {
-    for (const { epsilon, error } of reference.twoDimensional) expectClose(staircase2dError(epsilon), error, 1e-12, `eps ${epsilon}`);
-    expect([0.5, 1, 1.5, 2, 2.5, 3].map((e) => staircase2dError(e).toFixed(4))).toEqual(['3.9962', '1.9862', '1.3050', '0.9546', '0.7366', '0.5856']);
-    expect(() => staircase2dError(-1)).toThrow(RangeError);
+    for (const { epsilon, error } of reference.twoDimensional) expectClose(staircase2dError({ epsilon }), error, 1e-12, `eps ${epsilon}`);
+    expect([0.5, 1, 1.5, 2, 2.5, 3].map((epsilon) => staircase2dError({ epsilon }).toFixed(4))).toEqual([
+      '3.9962',
+      '1.9862',
+      '1.3050',
+      '0.9546',
+      '0.7366',
+      '0.5856',
+    ]);
+    expect(() => staircase2dError({ epsilon: -1 })).toThrow(RangeError);
+    expect(() => staircase2dError(3 as never)).toThrow(TypeError);
   });
 });
 
 describe('staircaseNormError', () => {
   it('is the 2-D l1 row in two dimensions, and the 1-D staircase in one, for either norm', () => {
     for (const epsilon of [0.5, 3, 10])
-      expectClose(staircaseNormError({ dimension: 2, norm: 'l1', epsilon }), staircase2dError(epsilon), 1e-15, `eps ${epsilon}`);
+      expectClose(staircaseNormError({ dimension: 2, norm: 'l1', epsilon }), staircase2dError({ epsilon }), 1e-15, `eps ${epsilon}`);
     for (const norm of ['l1', 'l2'] as const) {
       for (const p of [1, 2] as const) {
         for (const epsilon of [0.2, 3, 30]) {
