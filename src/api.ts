@@ -73,7 +73,7 @@ export {
   type ZcdpPrivacy,
 } from './accounting/privacy.js';
 export type { DpEventJson } from './accounting/dp-event.js';
-export { createBudget, restoreBudget, type BudgetJson, type PrivacyBudget, type Spending } from './accounting/ledger.js';
+export { type BudgetJson, type BudgetKey, createBudget, type PrivacyBudget, restoreBudget, signBudget, type Spending } from './accounting/ledger.js';
 export type { EventJson } from './accounting/event-json.js';
 export type { ApproximateBudget, Budget, GaussianBudget, GdpBudget, PureBudget, ZcdpBudget } from './core/budget.js';
 export {

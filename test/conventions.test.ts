@@ -128,6 +128,7 @@ const POSITIONAL = [
   'compose',
   'init',
   'restoreBudget',
+  'signBudget',
 ];
 const CONSTANTS = ['ALLOCATIONS', 'LOSSES', 'MODES', 'NEIGHBOURS', 'NOISE_FAMILIES', 'NOISE_WEIGHTS'];
 

@@ -4,7 +4,8 @@
 // compose reads them), so a budget restored from its JSON reports exactly what the saved one did
 // (docs/aggregates.md, "The budget").
 import { type ApproximateBudget, type PureBudget, readBudget, type Target } from '../core/budget.js';
-import { describe, readOptions } from '../core/validate.js';
+import { hmacSha256, sameBytes } from '../core/sha256.js';
+import { describe, fail, readOptions } from '../core/validate.js';
 import { readEvent, writeEvent, type EventJson } from './event-json.js';
 import type { Event } from './events.js';
 import { compose, eventOf, type Privacy, privacyOfEvent, purePrivacy } from './privacy.js';
@@ -61,6 +62,48 @@ export interface BudgetJson {
   readonly delta?: number;
   /** Each recorded release, as its event. */
   readonly releases: readonly EventJson[];
+  /** signBudget's HMAC-SHA256 of the rest, 'hmac-sha256:' and 64 hex digits (absent unless signed). */
+  readonly mac?: string;
+}
+
+/**
+ * The key of a budget's MAC, which the caller holds and the analyst does not: at least 16 bytes,
+ * or a string of at least 16 characters (its UTF-8 bytes).
+ *
+ * @group Accounting
+ */
+export interface BudgetKey {
+  /** The secret key. */
+  key: Uint8Array | string;
+}
+
+/** The bytes of a key, checked; an error never shows it. */
+function keyBytes(options: BudgetKey): Uint8Array {
+  const { key } = readOptions('options', options, ['key']);
+  const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : key instanceof Uint8Array ? key : undefined;
+  if (bytes === undefined || bytes.length < 16)
+    fail(TypeError, 'key', 'a Uint8Array of at least 16 bytes or a string of at least 16 characters', key, { private: true });
+  return bytes;
+}
+
+/** JSON with every object's keys sorted: the signed form, the same however a file's keys were ordered. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const MAC_PREFIX = 'hmac-sha256:';
+
+/** The MAC of a budget's JSON (without its `mac`) under the key's bytes. */
+function macOf(json: Omit<BudgetJson, 'mac'>, key: Uint8Array): string {
+  const mac = hmacSha256(key, new TextEncoder().encode(canonical(json)));
+  return MAC_PREFIX + Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** The epsilon a privacy spends at the budget's delta (pure: at delta 0). */
@@ -184,8 +227,48 @@ export function createBudget(options: ApproximateBudget | PureBudget): PrivacyBu
  *
  * @group Accounting
  */
-export function restoreBudget(json: BudgetJson): PrivacyBudget {
+export function restoreBudget(json: BudgetJson, options?: BudgetKey): PrivacyBudget {
+  if (options !== undefined) return restoreBudgetWith(verified(json, keyBytes(options)));
+  if (typeof json === 'object' && json !== null && Object.hasOwn(json, 'mac')) {
+    throw new TypeError('dpnoise: `options.key` must be given for a signed budget (its `mac` is checked, never ignored); got none.');
+  }
   return restoreBudgetWith(json);
+}
+
+/**
+ * The budget's JSON (as toJSON writes it) with `mac`, an HMAC-SHA256 of the rest under a key the
+ * caller holds: restoreBudget with that key refuses the JSON if anything in it was changed, a
+ * release deleted or edited, or the budget raised. The key never leaves the caller, and nothing
+ * of it is in the JSON.
+ *
+ * @example
+ * ```ts
+ * import { createBudget, restoreBudget, signBudget } from 'dpnoise';
+ *
+ * const key = 'a secret of at least 16 characters';
+ * const signed = signBudget(createBudget({ epsilon: 1, delta: 1e-6 }), { key });
+ * console.log(restoreBudget(signed, { key }).total.epsilon); // 1
+ * ```
+ *
+ * @group Accounting
+ */
+export function signBudget(budget: PrivacyBudget, options: BudgetKey): BudgetJson {
+  const json = readBudgetArgument(budget).toJSON();
+  return { ...json, mac: macOf(json, keyBytes(options)) };
+}
+
+/** The JSON without its `mac`, once the MAC is checked against the key; else a TypeError that shows neither. */
+function verified(json: BudgetJson, key: Uint8Array): BudgetJson {
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new TypeError(`dpnoise: \`json\` must be a budget saved by signBudget; got ${describe(json)}.`);
+  const { mac, ...rest } = json as BudgetJson & Record<string, unknown>;
+  const expected = new TextEncoder().encode(macOf(rest, key));
+  if (typeof mac !== 'string' || !sameBytes(new TextEncoder().encode(mac), expected)) {
+    throw new TypeError(
+      'dpnoise: `json.mac` must be the MAC of the budget under `options.key`; got one that does not match: the budget was changed since it was signed, or signed under another key.',
+    );
+  }
+  return rest as BudgetJson;
 }
 
 /**

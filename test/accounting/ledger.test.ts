@@ -3,7 +3,7 @@ import { readEvent, writeEvent } from '../../src/accounting/event-json.js';
 import type { Event } from '../../src/accounting/events.js';
 import { type BudgetJson, restoreBudgetWith } from '../../src/accounting/ledger.js';
 import { aggregate } from '../../src/aggregate/index.js';
-import { compose, createBudget, gaussianMechanism, gaussianPrivacy, laplaceMechanism, restoreBudget } from '../../src/index.js';
+import { compose, createBudget, gaussianMechanism, gaussianPrivacy, laplaceMechanism, restoreBudget, signBudget } from '../../src/index.js';
 
 const gaussian = (epsilon: number) => gaussianMechanism({ sensitivity: [1, 2], epsilon, delta: 1e-6 }).privacy;
 const laplace = (epsilon: number) => laplaceMechanism({ sensitivity: [1], epsilon }).privacy;
@@ -101,6 +101,67 @@ describe('createBudget', () => {
       ['a Gaussian of distance 0', { type: 'gaussian', mu: 0 }],
     ];
     for (const [what, record] of refused) expect(edited(record), what).toThrow(TypeError);
+  });
+});
+
+describe('signBudget: a budget file that an analyst cannot edit without the key', () => {
+  const key = 'the curator keeps this, not the analyst';
+  const signed = () => {
+    const budget = createBudget({ epsilon: 10, delta: 1e-6 });
+    budget.spend(gaussianPrivacy({ scales: [1], sensitivity: [1] }));
+    budget.spend(laplace(0.5));
+    return JSON.parse(JSON.stringify(signBudget(budget, { key }))) as BudgetJson & Record<string, unknown>;
+  };
+
+  /** The JSON without its MAC, as the unsigned file would be. */
+  const unsigned = ({ mac: _, ...rest }: BudgetJson) => rest as BudgetJson;
+
+  it('restores with its key to the same spending, whatever the order of its keys', () => {
+    const json = signed();
+    expect(json.mac).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    const restored = restoreBudget(json, { key });
+    expect(restored.releases).toBe(2);
+    expect(restored.spent.epsilon).toBe(restoreBudget(unsigned(json)).spent.epsilon);
+    const reordered = Object.fromEntries(Object.entries(json).reverse()) as unknown as BudgetJson;
+    expect(restoreBudget(reordered, { key: new TextEncoder().encode(key) }).releases).toBe(2);
+  });
+
+  it('refuses every edit that the unsigned file accepts: a release deleted, a release weakened, the budget raised, the MAC dropped or another key', () => {
+    const edits: Array<[string, (json: BudgetJson & Record<string, unknown>) => unknown]> = [
+      ['a release deleted', (j) => ({ ...j, releases: j.releases.slice(1) })],
+      ['a release weakened', (j) => ({ ...j, releases: [{ ...(j.releases[0] as object), mu: 1e-9 }, j.releases[1]] })],
+      ['the budget raised', (j) => ({ ...j, epsilon: 50 })],
+      ['the MAC of another budget', (j) => ({ ...j, mac: signBudget(createBudget({ epsilon: 10, delta: 1e-6 }), { key }).mac })],
+      ['the MAC cut short', (j) => ({ ...j, mac: String(j.mac).slice(0, 20) })],
+      ['no MAC', (j) => unsigned(j)],
+    ];
+    for (const [what, edit] of edits) {
+      const json = edit(signed()) as BudgetJson;
+      if (what !== 'no MAC' && what !== 'the MAC cut short') expect(() => restoreBudget(unsigned(json)), `${what}, unsigned`).not.toThrow();
+      expect(() => restoreBudget(json, { key }), what).toThrow(/`json.mac` must be the MAC of the budget/);
+    }
+    expect(() => restoreBudget(signed(), { key: 'another key of 16 or more' })).toThrow(TypeError);
+  });
+
+  it('checks a signed file whenever it has a MAC: restoring it without the key is refused, never read as unsigned', () => {
+    expect(() => restoreBudget(signed())).toThrow(/`options.key` must be given for a signed budget/);
+  });
+
+  it('takes keys of at least 16 bytes, and never shows a key in an error', () => {
+    const budget = createBudget({ epsilon: 1 });
+    for (const bad of ['short secret', new Uint8Array(15), 1234567890123456, undefined]) {
+      let message = '';
+      try {
+        signBudget(budget, { key: bad as never });
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^dpnoise: `key` must be/);
+      expect(message).not.toContain('short secret');
+      expect(message).not.toContain('1234567890123456');
+    }
+    expect(() => signBudget({ toJSON: () => ({}) } as never, { key })).toThrow(/createBudget or restoreBudget/);
   });
 });
 
