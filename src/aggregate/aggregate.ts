@@ -38,6 +38,8 @@ export interface AggregatePlan {
   readonly threshold: number | undefined;
   /** The interval level. */
   readonly level: number;
+  /** Warnings on the privacy asked for: epsilon or delta above the thresholds of `warnAbove` (a guarantee that means little). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -52,7 +54,7 @@ export interface AggregateResult<Row = AggregateRow> extends AggregatePlan {
   readonly rows: readonly Row[];
   /** The same, one line per statistic (and bin, and quantile), for CSV. */
   readonly table: readonly AggregateLine[];
-  /** What to know of the released figures, from them alone: a quantile whose interval is the whole bounds, say. */
+  /** The plan's warnings, then what to know of the released figures, from them alone: a quantile whose interval is the whole bounds, say. */
   readonly warnings: readonly string[];
 }
 
@@ -76,6 +78,7 @@ function planned(spec: Spec, plan: Plan): AggregatePlan {
     groups: spec.groups,
     threshold: plan.threshold,
     level: spec.level,
+    warnings: plan.warnings,
   };
 }
 
@@ -105,7 +108,7 @@ export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: Sample
     groups,
     rows: Object.freeze(rows as unknown as AggregateRow[]),
     table: Object.freeze(table),
-    warnings: Object.freeze(warnings),
+    warnings: Object.freeze([...plan.warnings, ...warnings]),
   });
 }
 

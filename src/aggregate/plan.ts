@@ -4,7 +4,7 @@
 // release's privacy is that mechanism's composed maxGroups times (docs/aggregates.md,
 // "Sensitivity"). Nothing depends on how many groups there are.
 import { gaussianDistance } from '../accounting/distance.js';
-import { compose, type Composable, type Privacy, purePrivacy, thresholdedPrivacy } from '../accounting/privacy.js';
+import { certifies, compose, type Composable, type Privacy, purePrivacy, thresholdedPrivacy } from '../accounting/privacy.js';
 import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { readBudget, type Target } from '../core/budget.js';
 import { memo } from '../core/memo.js';
@@ -23,6 +23,7 @@ import { quantumOf, type Totals } from './totals.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { wordsOf } from '../noise/words.js';
+import { guaranteeWarnings } from './guarantee.js';
 
 /** Sums are exact up to this many rows per group (the one rounding of an exact total to a double, docs/aggregates.md). */
 const ROUNDING_MARGIN = 2 ** -20;
@@ -48,6 +49,8 @@ export interface Plan extends Noised {
   readonly offsets: readonly number[];
   /** The length of a group's vector. */
   readonly length: number;
+  /** Warnings on the privacy asked for (guarantee.ts): from it and the thresholds alone. */
+  readonly warnings: readonly string[];
 }
 
 /** A block's per-row bound with the exact-sum rounding (one quantum, and the final double's). */
@@ -98,7 +101,7 @@ function exponentialQuantiles(spec: Spec, layout: Layout, epsilon: number): read
 }
 
 /** The plan of a spec for one noise family and layout. */
-function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Plan {
+function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> {
   const G = spec.maxGroups;
   const pointEpsilon = (epsilon: number) => (layout.quantiles === 'exponential' ? (epsilon * POINT_SHARE) / statisticsOf(spec) / G : 0);
   const points = layout.quantiles === 'exponential' ? spec.quantile.flatMap(({ q }) => q).length : 0;
@@ -127,7 +130,7 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
       const composed = parts.length === 1 && G === 1 ? mechanism.privacy : compose(parts);
       return { mechanism, exponential, privacy: selecting ? thresholdedPrivacy(composed, beta) : composed };
     });
-  const f = largestMeeting((x) => at(x).privacy.epsilon(delta) <= epsilon, 1 / 2, { gap: FACTOR_GAP, ceiling: 1 });
+  const f = largestMeeting((x) => certifies(at(x).privacy, epsilon, delta), 1 / 2, { gap: FACTOR_GAP, ceiling: 1 });
   const { mechanism, exponential, privacy } = at(f);
   const threshold = selecting ? thresholdOf(mechanism, layout, family, beta / G) : undefined;
   const scale = mechanism.scales;
@@ -162,7 +165,8 @@ export function planOf(spec: Spec, target: Target): Plan {
   );
   const candidates = families.flatMap((family) => layouts.map((layout) => candidate(spec, target, family, layout)));
   const scores = candidates.map((c) => scoreOf(spec, c));
-  return candidates[scores.indexOf(Math.min(...scores))]!;
+  const best = candidates[scores.indexOf(Math.min(...scores))]!;
+  return Object.freeze({ ...best, warnings: Object.freeze(guaranteeWarnings(target, spec.warnAbove)) });
 }
 
 /** The release vector of exact totals, group by group in the plan's layout (quantile levels summed from the leaves). */

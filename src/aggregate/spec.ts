@@ -3,6 +3,7 @@
 // bounds. Everything here is public: it decides the noise, so none of it may come from the data.
 import { describe, fail, integerIn, numberIn, oneOf, readOptions } from '../core/validate.js';
 import { readNumber } from './values.js';
+import { readWarnAbove, type WarnAbove } from './guarantee.js';
 
 /**
  * A column's declared range, [lower, upper].
@@ -121,6 +122,12 @@ export interface AggregateSpec {
    * evenly over its bounds. Changes nothing in the release.
    */
   expectedCount?: number;
+  /**
+   * Warn (in `warnings`) when the privacy asked for promises little: epsilon above
+   * `warnAbove.epsilon` (default 10) or delta above `warnAbove.delta` (default 1e-4). Changes
+   * nothing in the release.
+   */
+  warnAbove?: WarnAbove;
   /** Called now and then while DuckDB reads the source, with DuckDB's estimate of the fraction done (for a progress bar; PostgreSQL gives none). */
   onProgress?: (fraction: number) => void;
 }
@@ -154,6 +161,7 @@ export interface Spec {
   readonly diagnostics: boolean;
   readonly level: number;
   readonly expectedCount: number | undefined;
+  readonly warnAbove: Required<WarnAbove>;
   readonly onProgress: ((fraction: number) => void) | undefined;
 }
 
@@ -176,6 +184,7 @@ export const SPEC_OPTIONS = [
   'diagnostics',
   'level',
   'expectedCount',
+  'warnAbove',
   'onProgress',
 ] as const;
 
@@ -348,6 +357,7 @@ export function readSpec(options: unknown): Spec {
           : fail(TypeError, 'diagnostics', 'true or false', o.diagnostics),
     level: o.level === undefined ? 0.95 : numberIn('level', o.level, { min: 0.5, max: 1 - 1e-9 }),
     expectedCount: o.expectedCount === undefined ? undefined : numberIn('expectedCount', o.expectedCount, { min: 1, max: 2 ** 53 }),
+    warnAbove: readWarnAbove(o.warnAbove),
     onProgress:
       o.onProgress === undefined || typeof o.onProgress === 'function'
         ? (o.onProgress as Spec['onProgress'])

@@ -29,6 +29,7 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--noise gaussian|laplace] [--quantile-method exponential|tree]
                          [--weights range|equal]
                          [--invalid error|drop] [--diagnostics] [--level 0.95]
+                         [--warn-epsilon 10] [--warn-delta 1e-4]
                          [--budget budget.json] [--plan [--expected-count N]]
                          [--format csv|json] [--output stats.csv]
 
@@ -68,6 +69,8 @@ minutes), and the charge is written to it, whole, before the data is read, so th
 fails or crashes stays charged. --plan prints the accuracy table (per statistic: noise standard
 deviation and interval half-width) without reading the data (--input is not needed);
 --expected-count N adds each mean's and quantile's sd in its own units for a group of N rows.
+A summary warns when the privacy asked for promises little: epsilon above 10 or delta above
+1e-4 (--warn-epsilon and --warn-delta set the thresholds; the release is the same).
 Cells that are empty or not numbers stop the run (--invalid error, the default) or drop their
 rows (--invalid drop); the error says that such a row exists, which is itself a disclosure.
 
@@ -157,6 +160,14 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
     ...(values['quantile-method'] === undefined ? {} : { quantileMethod: choice(values, 'quantile-method', ['exponential', 'tree'] as const) }),
     ...(values.level === undefined ? {} : { level: optionalNumber(values, 'level') }),
     ...(values['expected-count'] === undefined ? {} : { expectedCount: optionalNumber(values, 'expected-count') }),
+    ...(values['warn-epsilon'] === undefined && values['warn-delta'] === undefined
+      ? {}
+      : {
+          warnAbove: {
+            ...(values['warn-epsilon'] === undefined ? {} : { epsilon: optionalNumber(values, 'warn-epsilon') }),
+            ...(values['warn-delta'] === undefined ? {} : { delta: optionalNumber(values, 'warn-delta') }),
+          },
+        }),
   } as AggregateSpec;
 }
 
@@ -271,6 +282,8 @@ const STATISTIC_OPTIONS = [
   'diagnostics',
   'level',
   'expected-count',
+  'warn-epsilon',
+  'warn-delta',
 ];
 
 /** Whether the arguments ask for the warehouse path, where --plan names a file (alone, it prints the accuracy table). */
@@ -324,6 +337,8 @@ const FLAGS: Readonly<Record<string, string>> = {
   diagnostics: '--diagnostics',
   level: '--level',
   expectedCount: '--expected-count',
+  'warnAbove.epsilon': '--warn-epsilon',
+  'warnAbove.delta': '--warn-delta',
   epsilon: '--epsilon',
   delta: '--delta',
   table: '--input',
@@ -336,7 +351,9 @@ const FLAGS: Readonly<Record<string, string>> = {
 export function inFlags(message: string): string {
   return message
     .replace(/`(\w+): '([\w-]+)'`/g, (all, name: string, value: string) => (FLAGS[name] ? `${FLAGS[name]} ${value}` : all))
-    .replace(/`(\w+)((?:\.[^`\s.]+)*)`/g, (all, name: string, path: string) => (FLAGS[name] ? `${FLAGS[name]}${path ? ` ${path.split('.')[1]}` : ''}` : all));
+    .replace(/`(\w+)((?:\.[^`\s.]+)*)`/g, (all, name: string, path: string) =>
+      FLAGS[name + path] ? FLAGS[name + path]! : FLAGS[name] ? `${FLAGS[name]}${path ? ` ${path.split('.')[1]}` : ''}` : all,
+    );
 }
 
 export async function aggregateCommand(args: string[]): Promise<void> {
@@ -376,6 +393,8 @@ async function aggregateWith(args: string[]): Promise<void> {
     diagnostics: 'boolean',
     level: 'string',
     'expected-count': 'string',
+    'warn-epsilon': 'string',
+    'warn-delta': 'string',
     budget: 'string',
     plan: warehouse(args) ? 'string' : 'boolean',
     format: 'string',
@@ -399,6 +418,7 @@ async function aggregateWith(args: string[]): Promise<void> {
     const spec = specOf(values, planOnly ? [] : sourceOf(values));
     if (values.plan) {
       const plan = planAggregate(privacy, spec);
+      console.error(plan.warnings.map((w) => `dpnoise: warning: ${w}\n`).join(''));
       return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan, true, spec.expectedCount)}`);
     }
     const bar = progressBar('reading');

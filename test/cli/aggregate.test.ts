@@ -141,6 +141,19 @@ describe('dpnoise aggregate', () => {
     expect(dpnoise(...plan, '--expected-count', '0').stderr).toMatch(/--expected-count must be/);
   });
 
+  it('warns on standard error of epsilon above 10 or delta above 1e-4, in the plan and the release, with thresholds by flag', () => {
+    const plan = ['aggregate', '--plan', '--epsilon', '1e5', '--delta', '0.1', '--count'];
+    const weak = dpnoise(...plan);
+    expect(weak.status, weak.stderr).toBe(0);
+    expect(weak.stderr).toMatch(/dpnoise: warning: epsilon 100000 is above 10/);
+    expect(weak.stderr).toMatch(/dpnoise: warning: delta 0.1 is above 0.0001/);
+    expect(dpnoise(...plan, '--warn-epsilon', '1e8', '--warn-delta', '0.5').stderr).not.toMatch(/warning/);
+    const release = dpnoise(...ARGS.slice(0, -4), '--epsilon', '20', '--delta', '1e-6', '--count');
+    expect(release.status, release.stderr).toBe(0);
+    expect(release.stderr).toMatch(/dpnoise: warning: epsilon 20 is above 10/);
+    expect(dpnoise(...plan, '--warn-delta', '2').stderr).toMatch(/--warn-delta must be/);
+  });
+
   it('charges a budget file and refuses, writing nothing, a release beyond it', () => {
     const budget = join(dir, 'budget.json');
     expect(dpnoise('budget', '--epsilon', '1.2', '--delta', '1e-6', '--output', budget).status).toBe(0);
