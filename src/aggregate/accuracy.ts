@@ -166,6 +166,7 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
   };
   const n = spec.expectedCount;
   if (spec.count) add('count', 'value', sd[blockOfKind(layout, 'count')]!, 1);
+  if (spec.units) add('units', 'value', sd[blockOfKind(layout, 'units')]!, 1);
   for (const { column, bounds } of spec.sum) {
     const { sd: s, halfWidth } = sumNoise(noised, sumMeasureOf(layout, column, bounds, false), spec.level);
     add(`sum(${column})`, 'value', s, Math.max(Math.abs(bounds[0]), Math.abs(bounds[1])), { halfWidth });

@@ -89,19 +89,28 @@ function planned(spec: Spec, plan: Plan): AggregatePlan {
  * independently, so the release has the law of one whole vector per candidate, at a cost of one
  * draw per candidate that is not released (docs/aggregates.md, "Partition selection").
  */
-function keptGroups(found: GroupTotals, plan: Plan, rng: SampleOptions['rng']): number[] {
+function keptGroups(found: GroupTotals, plan: Plan, rng: SampleOptions['rng']): { kept: number[]; units?: Float64Array } {
   const all = found.groups.map((_, g) => g);
-  if (plan.threshold === undefined || all.length === 0) return all;
+  if (plan.threshold === undefined || all.length === 0) return { kept: all };
   const units = releaseBlock(plan.mechanism, blockOfKind(plan.layout, 'units'), found.units(), { rng });
-  return all.filter((g) => units[g]! >= plan.threshold!);
+  return { kept: all.filter((g) => units[g]! >= plan.threshold!), units };
 }
 
 /** The release of an engine's totals (budget already charged): the selected groups, the noise, the estimates. */
 export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: SampleOptions['rng']): AggregateResult {
-  const kept = keptGroups(found, plan, rng);
+  const { kept, units } = keptGroups(found, plan, rng);
   const groups = Object.freeze(kept.map((g) => found.groups[g]!));
   const totals = found.totalsOf(kept);
   const noisy = noised(releaseVector(totals, kept.length, plan), plan, { rng });
+  // A selected group's number of units is the draw that selected it: the vector's own draw of
+  // that coordinate is discarded, so each coordinate is released once (docs/aggregates.md,
+  // "Partition selection").
+  if (units) {
+    const at = plan.offsets[blockOfKind(plan.layout, 'units')]!;
+    kept.forEach((g, i) => {
+      noisy[i * plan.length + at] = units[g]!;
+    });
+  }
   const { rows, table, warnings } = estimatesOf(noisy, chosenQuantiles(totals, kept.length, plan, rng), groups, spec, plan);
   return Object.freeze({
     ...planned(spec, plan),

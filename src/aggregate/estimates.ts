@@ -34,7 +34,7 @@ export interface Estimate {
 export interface AggregateLine extends Estimate {
   /** The group. */
   readonly group: string;
-  /** 'count', 'sum', 'mean', 'quantile', 'histogram', 'clipped' or 'dropped'. */
+  /** 'count', 'units', 'sum', 'mean', 'quantile', 'histogram', 'clipped' or 'dropped'. */
   readonly statistic: string;
   /** The column (undefined for a count). */
   readonly column: string | undefined;
@@ -60,6 +60,7 @@ export function estimatesOf(
     return noisy.subarray(at, at + layout.blocks[block]!.size);
   };
   const countBlock = blockOfKind(layout, 'count');
+  const unitsBlock = blockOfKind(layout, 'units');
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
   const warnings: string[] = [];
@@ -72,6 +73,7 @@ export function estimatesOf(
     };
     const count = () => cellsAt(countBlock, g)[0]!;
     if (spec.count) add('count', 'count', undefined, undefined, estimate(count(), sd[countBlock]!, width));
+    if (spec.units) add('units', 'units', undefined, undefined, estimate(cellsAt(unitsBlock, g)[0]!, sd[unitsBlock]!, width));
     for (const { column, bounds } of spec.sum) {
       const measure = sumMeasureOf(layout, column, bounds, false);
       const { shift } = layout.measures[measure] as Measure & { kind: 'sum' };

@@ -80,6 +80,7 @@ export function layoutOf(spec: Spec, centred: boolean, quantiles: QuantileMethod
     }
     return index;
   };
+  // Selecting groups needs the units first; asked for with declared groups, they come last.
   if (spec.groups === undefined) add({ kind: 'units' });
   if (spec.count || spec.mean.length > 0 || (centred && spec.sum.length > 0)) add({ kind: 'count' });
   for (const { column, bounds } of spec.sum) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: centred ? (bounds[0] + bounds[1]) / 2 : 0 });
@@ -95,6 +96,7 @@ export function layoutOf(spec: Spec, centred: boolean, quantiles: QuantileMethod
     }
     if (spec.invalid === 'drop') add({ kind: 'dropped' });
   }
+  if (spec.groups !== undefined && spec.units) add({ kind: 'units' });
   return Object.freeze({ measures: Object.freeze(measures), blocks: Object.freeze(blocks.map((b) => Object.freeze(b))), quantiles });
 }
 

@@ -25,6 +25,8 @@ export interface AggregateRow {
   readonly group: string;
   /** The number of rows, with `count: true`. */
   readonly count?: Estimate;
+  /** The number of distinct privacy units, with `units: true`. */
+  readonly units?: Estimate;
   /** With `diagnostics` and `invalid: 'drop'`: the number of rows dropped. */
   readonly dropped?: Estimate;
   readonly [sum: `sum(${string})`]: Estimate;
@@ -38,7 +40,7 @@ export interface AggregateRow {
 
 /**
  * The row of an aggregate with options `O`: any aggregate's (AggregateRow), with the statistics
- * `O` asks for sure to be there: `count`; 'sum(income)', 'mean(age)' and 'histogram(age)' for
+ * `O` asks for sure to be there: `count`, `units`; 'sum(income)', 'mean(age)' and 'histogram(age)' for
  * each column named; 'quantile(income, 0.5)' for each column and level.
  *
  * @group Aggregates
@@ -46,6 +48,7 @@ export interface AggregateRow {
 export type RowOf<O> = AggregateRow &
   Readonly<
     ('count' extends keyof O ? (O['count'] extends true ? Record<'count', Estimate> : unknown) : unknown) &
+      ('units' extends keyof O ? (O['units'] extends true ? Record<'units', Estimate> : unknown) : unknown) &
       Record<`sum(${keyof O['sum' & keyof O] & string})`, Estimate> &
       Record<`mean(${keyof O['mean' & keyof O] & string})`, Estimate> &
       Record<

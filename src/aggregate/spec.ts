@@ -70,6 +70,12 @@ export interface AggregateSpec {
   maxRows?: number;
   /** Release the number of rows per group. */
   count?: boolean;
+  /**
+   * Release the number of distinct privacy units per group (people, not rows), among the units
+   * kept after bounding (each counts in at most `maxGroups` groups); without `privacyUnit`, each
+   * row is a unit.
+   */
+  units?: boolean;
   /** Sums of columns, each clipped to its bounds: `{ income: [0, 500000] }`. */
   sum?: Readonly<Record<string, Bounds>>;
   /** Means of columns, each clipped to its bounds. */
@@ -150,6 +156,7 @@ export interface Spec {
   readonly maxGroups: number;
   readonly maxRows: number;
   readonly count: boolean;
+  readonly units: boolean;
   readonly sum: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly mean: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly quantile: readonly QuantileSpec[];
@@ -173,6 +180,7 @@ export const SPEC_OPTIONS = [
   'maxGroups',
   'maxRows',
   'count',
+  'units',
   'sum',
   'mean',
   'quantile',
@@ -331,7 +339,10 @@ export function readSpec(options: unknown): Spec {
     const h = readOptions(`histogram.${column}`, v, ['bins']);
     return { column, edges: readEdges(`histogram.${column}.bins`, h.bins) };
   });
-  const count = o.count === undefined ? false : o.count === true || o.count === false ? o.count : fail(TypeError, 'count', 'true or false', o.count);
+  const flag = (name: 'count' | 'units') =>
+    o[name] === undefined ? false : o[name] === true || o[name] === false ? o[name] : fail(TypeError, name, 'true or false', o[name]);
+  const count = flag('count');
+  const units = flag('units');
   const spec: Spec = {
     source: readSource(o.table),
     unit,
@@ -341,6 +352,7 @@ export function readSpec(options: unknown): Spec {
     maxGroups: groups === undefined ? maxGroups : Math.min(maxGroups, groups.length),
     maxRows,
     count,
+    units,
     sum: bounded('sum'),
     mean: bounded('mean'),
     quantile,
@@ -363,8 +375,8 @@ export function readSpec(options: unknown): Spec {
         ? (o.onProgress as Spec['onProgress'])
         : fail(TypeError, 'onProgress', 'a function', o.onProgress),
   };
-  if (!spec.count && spec.sum.length + spec.mean.length + spec.quantile.length + spec.histogram.length === 0) {
-    throw new TypeError('dpnoise: ask for at least one statistic: `count`, `sum`, `mean`, `quantile` or `histogram`.');
+  if (!spec.count && !spec.units && spec.sum.length + spec.mean.length + spec.quantile.length + spec.histogram.length === 0) {
+    throw new TypeError('dpnoise: ask for at least one statistic: `count`, `units`, `sum`, `mean`, `quantile` or `histogram`.');
   }
   return Object.freeze(spec);
 }

@@ -24,7 +24,7 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
        dpnoise aggregate --aggregated result.csv --plan plan.json [--epsilon E --delta D]
                          [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
                          [--group-by COLUMN [--groups a,b,c]]
-                         [--count] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
+                         [--count] [--units] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
                          [--quantile COLUMN:LOW:HIGH:Q[,Q]]... [--histogram COLUMN:E0,E1,...]...
                          [--noise gaussian|laplace] [--quantile-method exponential|tree]
                          [--weights range|equal]
@@ -34,7 +34,7 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--format csv|json] [--output stats.csv]
 
 Releases private statistics of a file (CSV, Parquet or NDJSON, by its extension; read by DuckDB,
-which needs the package @duckdb/node-api) per group: the number of rows (--count), sums and means
+which needs the package @duckdb/node-api) per group: the number of rows (--count), of distinct privacy units (--units), sums and means
 of columns clipped to their bounds (--sum income:0:500000), quantiles (--quantile
 income:0:500000:0.5,0.9) and histograms over bin edges (--histogram age:0,18,65,100). Each
 statistic comes with the standard deviation of its noise and an interval (--level, default 0.95).
@@ -142,6 +142,7 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
     ...integer('max-groups'),
     ...integer('max-rows'),
     count: values.count === true,
+    units: values.units === true,
     sum: bounded('sum'),
     mean: bounded('mean'),
     quantile: byColumn('quantile', (text) => {
@@ -271,6 +272,7 @@ const STATISTIC_OPTIONS = [
   'max-groups',
   'max-rows',
   'count',
+  'units',
   'sum',
   'mean',
   'quantile',
@@ -326,6 +328,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   maxGroups: '--max-groups',
   maxRows: '--max-rows',
   count: '--count',
+  units: '--units',
   sum: '--sum',
   mean: '--mean',
   quantile: '--quantile',
@@ -381,6 +384,7 @@ async function aggregateWith(args: string[]): Promise<void> {
     'max-groups': 'string',
     'max-rows': 'string',
     count: 'boolean',
+    units: 'boolean',
     sum: 'strings',
     mean: 'strings',
     quantile: 'strings',

@@ -32,6 +32,7 @@ const spec = {
   groupBy: 'g',
   groups: Array.from({ length: GROUPS }, (_, g) => g),
   count: true,
+  units: true, // no privacy unit: each row is one, so the truth is the count
   sum: { x: [0, 10] },
   mean: { x: [0, 10] },
   histogram: { x: { bins: [0, 5, 10] } },
@@ -69,6 +70,7 @@ describe.each([
       result.rows.map((row, g) => ((row[key] as { value: number }).value - exact(g)) / (row[key] as { sd: number }).sd);
     for (const [key, exact] of [
       ['count', (g: number) => truth[g]!.n],
+      ['units', (g: number) => truth[g]!.n],
       ['sum(x)', (g: number) => truth[g]!.sum],
     ] as const) {
       const z = errors(key, exact);
@@ -83,6 +85,7 @@ describe.each([
   it('gives intervals that cover at their level (and would not, 10% narrower)', () => {
     const kinds: Array<[string, ReadonlyArray<{ value: number; low: number; high: number }>, (g: number) => number]> = [
       ['count', result.rows.map((r) => r.count as never), (g) => truth[g]!.n],
+      ['units', result.rows.map((r) => r.units as never), (g) => truth[g]!.n],
       ['sum', result.rows.map((r) => r['sum(x)'] as never), (g) => truth[g]!.sum],
       ['mean', result.rows.map((r) => r['mean(x)'] as never), (g) => truth[g]!.sum / truth[g]!.n],
       ['histogram', result.rows.map((r) => (r['histogram(x)'] as never[])[0]!), () => PER_GROUP / 2],
@@ -314,5 +317,45 @@ describe('privacy', () => {
     expect(public_(await run(rows.filter((r) => r.id !== 3)))).toEqual(a);
     expect(public_(await run([...rows, { id: 99, g: 1, x: 50 }]))).toEqual(a);
     expect(planAggregate({ epsilon: 1, delta: 1e-6 }, options).accuracy).toEqual(a.accuracy);
+  });
+});
+
+describe('units: the number of distinct privacy units per group', () => {
+  it('counts people, not rows, after bounding (each in at most maxGroups groups)', async () => {
+    // 40 people with 3 rows in a and 2 in b, 10 more with 5 rows in b only.
+    const table = [
+      ...Array.from({ length: 40 }, (_, p) => [...Array(3).fill({ id: p, g: 'a' }), ...Array(2).fill({ id: p, g: 'b' })]).flat(),
+      ...Array.from({ length: 10 }, (_, p) => Array(5).fill({ id: 100 + p, g: 'b' })).flat(),
+    ];
+    const options = { table, privacyUnit: 'id', groupBy: 'g', groups: ['a', 'b'], maxRows: 5, units: true, count: true, rng: createRng({ seed: 'units' }) };
+    const r = await aggregate(createBudget({ epsilon: 1e4 }), { epsilon: 1e3 }, options);
+    expect(r.rows.map((row) => Math.round(row.units!.value))).toEqual([40, 50]);
+    expect(r.rows.map((row) => Math.round(row.count!.value))).toEqual([120, 130]);
+    const one = await aggregate(createBudget({ epsilon: 1e4 }), { epsilon: 1e3 }, { ...options, maxGroups: 1 });
+    expect(Math.round(one.rows[0]!.units!.value) + Math.round(one.rows[1]!.units!.value)).toBe(50);
+    expect(r.accuracy.map((line) => line.statistic)).toContain('units');
+  });
+
+  it('with groups selected privately, is the draw that selected the group: never below the threshold', async () => {
+    // 300 groups of 9 units each, near the threshold (9.3): a second, independent draw would put about
+    // half of the released ones below it (and release the coordinate twice).
+    const table = Array.from({ length: 300 * 9 }, (_, i) => ({ id: i, g: `g${Math.floor(i / 9)}` }));
+    const r = await aggregate(
+      createBudget({ epsilon: 1, delta: 1e-3 }),
+      { epsilon: 1, delta: 1e-3 },
+      {
+        table,
+        privacyUnit: 'id',
+        groupBy: 'g',
+        maxGroups: 1,
+        units: true,
+        rng: createRng({ seed: 'selected units' }),
+      },
+    );
+    expect(r.threshold).toBeGreaterThan(8);
+    expect(r.threshold).toBeLessThan(11);
+    expect(r.groups.length).toBeGreaterThan(30);
+    expect(r.groups.length).toBeLessThan(270);
+    for (const row of r.rows) expect(row.units!.value).toBeGreaterThanOrEqual(r.threshold!);
   });
 });

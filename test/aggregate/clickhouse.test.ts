@@ -209,7 +209,10 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     const r = await aggregate(budget, { epsilon: 1, delta: 1e-6 }, { ...options, table: table('people'), rng: createRng({ seed: 2 }) });
     expect(r.groups).toEqual(GROUPS);
     expect(r.rows.length).toBe(3);
-    expect(budget.spent.epsilon).toBeGreaterThan(0.99);
+    // Charged once: about the release's epsilon, not twice it (the Gaussian plan with an
+    // exponential-mechanism quantile spends 0.97 of 1: its factor stops at 1).
+    expect(budget.spent.epsilon).toBeGreaterThan(0.95);
+    expect(budget.spent.epsilon).toBeLessThanOrEqual(1);
   });
 
   it('runs from the command line: dpnoise aggregate --clickhouse URL --table people', () => {

@@ -28,6 +28,7 @@ export const STATISTICS = {
   groupBy: 'region',
   groups: GROUPS,
   count: true,
+  units: true,
   sum: { age: [0, 100], income: [0, 500000] },
   mean: { age: [0, 100] },
   quantile: { income: { bounds: [0, 700000], q: 0.5 } },

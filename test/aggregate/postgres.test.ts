@@ -163,7 +163,10 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     );
     expect(r.groups).toEqual(GROUPS);
     expect(r.rows.length).toBe(3);
-    expect(budget.spent.epsilon).toBeGreaterThan(0.99);
+    // Charged once: about the release's epsilon, not twice it (the Gaussian plan with an
+    // exponential-mechanism quantile spends 0.97 of 1: its factor stops at 1).
+    expect(budget.spent.epsilon).toBeGreaterThan(0.95);
+    expect(budget.spent.epsilon).toBeLessThanOrEqual(1);
   });
 
   it('runs from the command line: dpnoise aggregate --postgres URL --table people', () => {
