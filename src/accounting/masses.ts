@@ -212,17 +212,6 @@ export function inTree<T>(items: T[], compose: (a: T, b: T) => T): T {
   return level[0]!;
 }
 
-/** `times` compositions of x with itself, by repeated squaring (`combine(a, undefined)` squares a). */
-export function repeat<T>(x: T, times: number, combine: (a: T, b: T | undefined) => T): T {
-  let result: T | undefined;
-  let power = x;
-  for (let k = times; k > 0; k = Math.floor(k / 2)) {
-    if (k % 2 === 1) result = result ? combine(result, power) : power;
-    if (k > 1) power = combine(power, undefined);
-  }
-  return result!;
-}
-
 /**
  * `times` compositions of a distribution with itself in one transform (docs/accounting.md, "Powers
  * in the frequency domain"): the inverse transform of X^times on a circle of N points, with N
@@ -425,6 +414,33 @@ export function convolveMasses(a: Float64Array, b: Float64Array | undefined): { 
   const fft = fftError(bits, a, other, masses);
   for (let i = 0; i < length; i++) if (masses[i]! < 0) masses[i] = 0;
   return { masses, fft, N };
+}
+
+/**
+ * `times` compositions of a floor pair with itself, each law in one transform as selfCompose does
+ * (docs/accounting.md, "The certified range"), on one circle of N points covering both sums'
+ * windows, so that the P- and Q-masses keep one index. Wrapping around the circle lowers the floor
+ * except in two directions, whose bounds go to the errors: P-mass below the window (at most 2^-60,
+ * the window's tail) lands at larger losses, and Q-mass at or above lo + N (its Chernoff bound)
+ * at smaller ones. P-mass wrapping down and Q-mass wrapping up only lower the floor.
+ */
+export function powerFloor(x: FloorPair, times: number): FloorPair {
+  if (times === 1) return x;
+  const tailsP = sumTails([{ x: x.p, times, e1: x.errorP }]);
+  const tailsQ = sumTails([{ x: x.q, times, e1: x.errorQ }]);
+  const [p, q] = [tailsP.window(WINDOW_TAIL), tailsQ.window(WINDOW_TAIL)];
+  const lo = Math.min(p.lo, q.lo);
+  const [N] = pow2(Math.max(Math.max(p.hi, q.hi) - lo + 1, x.p.length));
+  const powerP = powerMasses(x.p, times, N);
+  const powerQ = powerMasses(x.q, times, N);
+  return {
+    lower: times * x.lower + lo,
+    p: rotated(powerP.circle, lo),
+    q: rotated(powerQ.circle, lo),
+    tilt: times * x.tilt,
+    errorP: roundUp(powerP.fft + carriedError(times, l1(x.p), x.errorP, x.errorP) + WINDOW_TAIL),
+    errorQ: roundUp(powerQ.fft + carriedError(times, l1(x.q), x.errorQ, x.errorQ) + tailsQ.above(lo + N)),
+  };
 }
 
 /** Two floor pairs composed; the outcomes in the far tails of both masses are left out of every test set (which keeps the bound valid). */

@@ -18,6 +18,7 @@ import {
   chargeShared,
   composeAll,
   convolveFloor,
+  powerFloor,
   type Direction,
   type FloorPair,
   inTree,
@@ -25,7 +26,6 @@ import {
   MAX_LENGTH,
   type Pmf,
   REMOVE,
-  repeat,
   selfCompose,
   tooLong,
   U,
@@ -345,7 +345,7 @@ export function eventFloor(event: Event, h: number, direction: Direction): Floor
     base: (pair, q, dir) => baseFloor(pair, q, dir, h),
     allocation: (mu, steps, dir) => allocationFloor(mu, steps, dir, h),
     all: (items) => inTree(items, convolveFloor),
-    self: (x, times) => repeat(x, times, convolveFloor),
+    self: (x, times) => powerFloor(x, times),
   });
 }
 

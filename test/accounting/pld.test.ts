@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/accounting/events.js';
 import { eventFloors, eventPmf, eventPmfLevels, eventPmfs, floorDelta, floorEpsilon, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
+import { convolveFloor, type FloorPair } from '../../src/accounting/masses.js';
 import { privacyOfEvent } from '../../src/accounting/privacy.js';
 import { gaussianDelta, normalSf } from '../../src/index.js';
 import { wasm } from '../../src/wasm/loader.js';
@@ -159,6 +160,29 @@ describe('eventFloors: lower bounds on delta', () => {
     for (const eps of [0.01, 0.1, 0.3]) {
       const exact = subsampledGaussianDelta(1, 0.05, eps);
       for (const [d, floor] of floors.entries()) expect(floorDelta(floor, h, eps)).toBeLessThanOrEqual(exact[d]!);
+    }
+  });
+
+  it('composes a release with itself in one transform per law, as repeated squaring does (its floor within 1e-6 of it, or of the error bounds of the squarings)', () => {
+    const h = 1e-3;
+    const square = (x: FloorPair, times: number): FloorPair => {
+      let result: FloorPair | undefined;
+      let power = x;
+      for (let k = times; k > 0; k = Math.floor(k / 2)) {
+        if (k % 2 === 1) result = result ? convolveFloor(result, power) : power;
+        if (k > 1) power = convolveFloor(power, undefined);
+      }
+      return result!;
+    };
+    for (const times of [7, 100, 1000]) {
+      const sampled: Event = { type: 'poisson', rate: 0.05, event: gaussian };
+      const [base] = eventFloors(sampled, h);
+      const [powered] = eventFloors({ type: 'composed', events: [[sampled, times]] }, h);
+      const reference = square(base!, times);
+      for (const eps of [0.1, 0.5, 1, 2]) {
+        const [a, b] = [floorDelta(powered!, h, eps), floorDelta(reference, h, eps)];
+        expect(Math.abs(a - b), `${times} releases at eps ${eps}`).toBeLessThan(1e-6 * b + 1e-10);
+      }
     }
   });
 
