@@ -44,6 +44,19 @@ export interface AggregateLine extends Estimate {
 
 const estimate = (value: number, sd: number, width: number): Estimate => Object.freeze({ value, sd, low: value - width * sd, high: value + width * sd });
 
+/**
+ * A count as a whole number at least 0 (`integerCounts`), by post-processing: the interval keeps
+ * the whole numbers >= 0 within it, which hold every count it held, and the value is rounded into
+ * it. An interval that holds no whole number held no count: it becomes the value alone.
+ */
+function wholeCount(e: Estimate): Estimate {
+  const low = Math.max(0, Math.ceil(e.low));
+  const high = Math.max(0, Math.floor(e.high));
+  const value = Math.max(0, Math.round(e.value));
+  if (low > high) return Object.freeze({ ...e, value, low: value, high: value });
+  return Object.freeze({ ...e, value: Math.min(high, Math.max(low, value)), low, high });
+}
+
 /** The statistics of a noisy release vector and the quantiles chosen by the exponential mechanism (plan.ts, chosenQuantiles): per group, and as a long table. */
 export function estimatesOf(
   noisy: Float64Array,
@@ -60,6 +73,11 @@ export function estimatesOf(
     return noisy.subarray(at, at + layout.blocks[block]!.size);
   };
   const countBlock = blockOfKind(layout, 'count');
+  /** A count's estimate, whole with `integerCounts`. */
+  const counted = (value: number, block: number) => {
+    const e = estimate(value, sd[block]!, width);
+    return spec.integerCounts ? wholeCount(e) : e;
+  };
   const unitsBlock = blockOfKind(layout, 'units');
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
@@ -72,8 +90,8 @@ export function estimatesOf(
       table.push(Object.freeze({ group, statistic, column, at, ...e }));
     };
     const count = () => cellsAt(countBlock, g)[0]!;
-    if (spec.count) add('count', 'count', undefined, undefined, estimate(count(), sd[countBlock]!, width));
-    if (spec.units) add('units', 'units', undefined, undefined, estimate(cellsAt(unitsBlock, g)[0]!, sd[unitsBlock]!, width));
+    if (spec.count) add('count', 'count', undefined, undefined, counted(count(), countBlock));
+    if (spec.units) add('units', 'units', undefined, undefined, counted(cellsAt(unitsBlock, g)[0]!, unitsBlock));
     for (const { column, bounds } of spec.sum) {
       const measure = sumMeasureOf(layout, column, bounds, false);
       const { shift } = layout.measures[measure] as Measure & { kind: 'sum' };
@@ -126,7 +144,7 @@ export function estimatesOf(
       const b = blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }));
       const bins = Array.from(cellsAt(b, g), (value, k) => {
         const label = `[${edges[k]}, ${edges[k + 1]}${k === edges.length - 2 ? ']' : ')'}`;
-        const e = estimate(value, sd[b]!, width);
+        const e = counted(value, b);
         table.push(Object.freeze({ group, statistic: 'histogram', column, at: label, ...e }));
         return Object.freeze({ bin: label, ...e });
       });
@@ -135,8 +153,8 @@ export function estimatesOf(
     layout.measures.forEach((m, k) => {
       const b = blockOf(layout, k);
       if (m.kind === 'clipped')
-        add(`clipped(${m.column}, [${m.lower}, ${m.upper}])`, 'clipped', m.column, `[${m.lower}, ${m.upper}]`, estimate(cellsAt(b, g)[0]!, sd[b]!, width));
-      else if (m.kind === 'dropped') add('dropped', 'dropped', undefined, undefined, estimate(cellsAt(b, g)[0]!, sd[b]!, width));
+        add(`clipped(${m.column}, [${m.lower}, ${m.upper}])`, 'clipped', m.column, `[${m.lower}, ${m.upper}]`, counted(cellsAt(b, g)[0]!, b));
+      else if (m.kind === 'dropped') add('dropped', 'dropped', undefined, undefined, counted(cellsAt(b, g)[0]!, b));
     });
     rows.push(Object.freeze(row));
   });

@@ -76,6 +76,12 @@ export interface AggregateSpec {
    * row is a unit.
    */
   units?: boolean;
+  /**
+   * Counts (rows, units, histogram bins, the diagnostics' counts) as whole numbers at least 0:
+   * post-processing of the noisy values, which costs no privacy; each interval keeps the whole
+   * numbers within it (docs/aggregates.md, "Intervals"). Default false.
+   */
+  integerCounts?: boolean;
   /** Sums of columns, each clipped to its bounds: `{ income: [0, 500000] }`. */
   sum?: Readonly<Record<string, Bounds>>;
   /** Means of columns, each clipped to its bounds. */
@@ -157,6 +163,7 @@ export interface Spec {
   readonly maxRows: number;
   readonly count: boolean;
   readonly units: boolean;
+  readonly integerCounts: boolean;
   readonly sum: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly mean: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly quantile: readonly QuantileSpec[];
@@ -181,6 +188,7 @@ export const SPEC_OPTIONS = [
   'maxRows',
   'count',
   'units',
+  'integerCounts',
   'sum',
   'mean',
   'quantile',
@@ -339,7 +347,7 @@ export function readSpec(options: unknown): Spec {
     const h = readOptions(`histogram.${column}`, v, ['bins']);
     return { column, edges: readEdges(`histogram.${column}.bins`, h.bins) };
   });
-  const flag = (name: 'count' | 'units') =>
+  const flag = (name: 'count' | 'units' | 'integerCounts') =>
     o[name] === undefined ? false : o[name] === true || o[name] === false ? o[name] : fail(TypeError, name, 'true or false', o[name]);
   const count = flag('count');
   const units = flag('units');
@@ -353,6 +361,7 @@ export function readSpec(options: unknown): Spec {
     maxRows,
     count,
     units,
+    integerCounts: flag('integerCounts'),
     sum: bounded('sum'),
     mean: bounded('mean'),
     quantile,

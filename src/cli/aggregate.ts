@@ -29,7 +29,7 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--noise gaussian|laplace] [--quantile-method exponential|tree]
                          [--weights range|equal]
                          [--invalid error|drop] [--diagnostics] [--level 0.95]
-                         [--warn-epsilon 10] [--warn-delta 1e-4]
+                         [--warn-epsilon 10] [--warn-delta 1e-4] [--integer-counts]
                          [--budget budget.json] [--plan [--expected-count N]]
                          [--format csv|json] [--output stats.csv]
 
@@ -38,6 +38,8 @@ which needs the package @duckdb/node-api) per group: the number of rows (--count
 of columns clipped to their bounds (--sum income:0:500000), quantiles (--quantile
 income:0:500000:0.5,0.9) and histograms over bin edges (--histogram age:0,18,65,100). Each
 statistic comes with the standard deviation of its noise and an interval (--level, default 0.95).
+--integer-counts rounds every count (rows, units, histogram bins) to a whole number at least 0,
+its interval to the whole numbers within it: post-processing, at no cost in privacy.
 With --postgres postgresql://user@host/db --table people (schema.table allowed) the clipping,
 contribution bounding and aggregation run in that PostgreSQL database (through the package pg)
 and only the totals per group come back. With --clickhouse http://host:8123 --table people
@@ -143,6 +145,7 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
     ...integer('max-rows'),
     count: values.count === true,
     units: values.units === true,
+    integerCounts: values['integer-counts'] === true,
     sum: bounded('sum'),
     mean: bounded('mean'),
     quantile: byColumn('quantile', (text) => {
@@ -273,6 +276,7 @@ const STATISTIC_OPTIONS = [
   'max-rows',
   'count',
   'units',
+  'integer-counts',
   'sum',
   'mean',
   'quantile',
@@ -329,6 +333,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   maxRows: '--max-rows',
   count: '--count',
   units: '--units',
+  integerCounts: '--integer-counts',
   sum: '--sum',
   mean: '--mean',
   quantile: '--quantile',
@@ -385,6 +390,7 @@ async function aggregateWith(args: string[]): Promise<void> {
     'max-rows': 'string',
     count: 'boolean',
     units: 'boolean',
+    'integer-counts': 'boolean',
     sum: 'strings',
     mean: 'strings',
     quantile: 'strings',

@@ -359,3 +359,41 @@ describe('units: the number of distinct privacy units per group', () => {
     for (const row of r.rows) expect(row.units!.value).toBeGreaterThanOrEqual(r.threshold!);
   });
 });
+
+describe('integerCounts: counts as whole numbers at least 0, by post-processing', () => {
+  it('rounds each count into the whole numbers of its interval, which holds every count the interval held', async () => {
+    const table = Array.from({ length: 600 }, (_, i) => ({ id: i % 200, g: ['a', 'b', 'c', 'empty'][i % 3], x: i % 10 }));
+    const options = {
+      table,
+      privacyUnit: 'id',
+      groupBy: 'g',
+      groups: ['a', 'b', 'c', 'empty'],
+      maxRows: 3,
+      count: true,
+      units: true,
+      histogram: { x: { bins: [0, 5, 10] } },
+    } as const;
+    const privacy = { epsilon: 0.5 };
+    const runs = await Promise.all(
+      [false, true].map((integerCounts) =>
+        aggregate(createBudget({ epsilon: 1 }), privacy, { ...options, integerCounts, rng: createRng({ seed: 'whole counts' }) }),
+      ),
+    );
+    const [plain, whole] = runs.map((r) => r.table.filter((line) => line.statistic !== 'mean'));
+    expect(whole!.length).toBe(plain!.length);
+    let negative = 0;
+    whole!.forEach((w, i) => {
+      const p = plain![i]!;
+      expect(
+        [w.value, w.low, w.high].every((x) => Number.isInteger(x) && x >= 0),
+        `${w.group} ${w.statistic}`,
+      ).toBe(true);
+      expect(w.low <= w.value && w.value <= w.high).toBe(true);
+      // Every whole number t >= 0 in the noisy interval is in the whole one.
+      for (let t = Math.max(0, Math.ceil(p.low)); t <= p.high; t++) expect(w.low <= t && t <= w.high).toBe(true);
+      if (p.value - p.low >= 1.5) expect(Math.abs(w.value - Math.max(0, p.value))).toBeLessThanOrEqual(0.5);
+      if (p.value < 0) negative++;
+    });
+    expect(negative).toBeGreaterThan(0); // the empty group's figures were below 0 without it
+  });
+});
