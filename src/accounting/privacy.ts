@@ -220,12 +220,42 @@ function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper
 const ALPHA = { min: 1, max: 1e6, minOpen: true };
 
 /** The RDP route: the event's RDP curve at `orders` (computed once, when first asked), converted (rdp.ts). */
-function rdpRoute(event: Event, orders: readonly number[] = RDP_ORDERS): Route {
+/**
+ * The Renyi route checked beside the accountant, which wins near the accountant's error floor: on
+ * the 20 FALLBACK_ORDERS, and where epsilon(delta) there beats `rival` (the best of the other
+ * routes), also on the orders of RDP_ORDERS between the two fallback orders around the best one,
+ * where the optimum lies (1000 subsampled Gaussian steps, multiplier 1, rate 0.01, at delta
+ * 1e-10: 3.760 where the 20 orders give 3.777).
+ */
+function renyiFallback(event: Event) {
+  const coarsest = coarsened(event);
+  const coarse = rdpRoute(coarsest, FALLBACK_ORDERS);
+  const bands = new Map<number, Route>();
+  return {
+    epsilon: (delta: number, rival: number) => {
+      const e = coarse.epsilon(delta);
+      if (!(e < rival) || delta === 0) return e;
+      const at = FALLBACK_ORDERS.indexOf(curveEpsilon(coarse.curve(), FALLBACK_ORDERS, delta).order);
+      const [from, to] = [FALLBACK_ORDERS[at - 1] ?? 1, FALLBACK_ORDERS[at + 1] ?? Infinity];
+      const band = memo(bands, at, () =>
+        rdpRoute(
+          coarsest,
+          RDP_ORDERS.filter((a) => a > from && a < to),
+        ),
+      );
+      return Math.min(e, band.epsilon(delta));
+    },
+    delta: (epsilon: number) => coarse.delta(epsilon),
+  };
+}
+
+function rdpRoute(event: Event, orders: readonly number[] = RDP_ORDERS): Route & { curve(): Float64Array } {
   let curve: Float64Array | undefined;
   const curveOf = () => (curve ??= rdpCurve(event, orders));
   return {
     epsilon: (delta) => (delta === 0 ? Infinity : curveEpsilon(curveOf(), orders, delta).epsilon),
     delta: (eps) => curveDelta(curveOf(), orders, eps),
+    curve: curveOf,
   };
 }
 
@@ -317,14 +347,18 @@ export function purePrivacy(
   // The accountant may certify less than the pure figures, and below its floor (small delta over
   // many releases) the Renyi route may: each curve is the smallest.
   const accounted = epsilonPure < Infinity && pldSupports(event);
-  const renyi = accounted ? rdpRoute(coarsened(event), FALLBACK_ORDERS) : undefined;
+  const renyi = accounted ? renyiFallback(event) : undefined;
   const epsilon = (delta: number, enough?: number) => {
     const d = readDelta(delta);
-    return d === 0 || !accounted ? epsilonPure : Math.min(epsilonPure, accountOf(event).epsilon(d, enough), renyi!.epsilon(d));
+    if (d === 0 || !accounted) return epsilonPure;
+    const best = Math.min(epsilonPure, accountOf(event).epsilon(d, enough));
+    return Math.min(best, renyi!.epsilon(d, best));
   };
   const delta = (eps: number) => {
     const pure = curves.delta(eps);
-    return pure === 0 || !accounted ? pure : Math.min(pure, accountOf(event).delta(eps), renyi!.delta(eps));
+    if (pure === 0 || !accounted) return pure;
+    const best = Math.min(pure, accountOf(event).delta(eps));
+    return Math.min(best, renyi!.delta(eps));
   };
   return issue(
     { kind: 'pure', family, epsilonPure, delta, epsilon, ...extras(event, epsilon, undefined, floor), ...warningFor([epsilonPure], warnings) },
@@ -403,15 +437,16 @@ function gaussianDistanceOf(event: Event): number | undefined {
  */
 function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readonly string[], routes: Route[] = [], floor: Event = event): PldPrivacy {
   const account = accountOf(event);
-  const also = [...routes, rdpRoute(coarsened(event), FALLBACK_ORDERS)];
+  const renyi = renyiFallback(event);
   const epsilon = (delta: number, enough?: number) => {
     const d = readDelta(delta);
-    const routes = also.map((route) => route.epsilon(d));
-    return Math.min(d === 0 ? Infinity : account.epsilon(d, enough), ...routes);
+    const best = Math.min(d === 0 ? Infinity : account.epsilon(d, enough), ...routes.map((route) => route.epsilon(d)));
+    return Math.min(best, renyi.epsilon(d, best));
   };
   const delta = (eps: number) => {
     const e = readEpsilon(eps);
-    return Math.min(account.delta(e), ...also.map((route) => route.delta(e)));
+    const best = Math.min(account.delta(e), ...routes.map((route) => route.delta(e)));
+    return Math.min(best, renyi.delta(e));
   };
   return issue({ kind: 'pld', family, epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) }, event, floor);
 }
