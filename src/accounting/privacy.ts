@@ -68,9 +68,12 @@ interface Curves {
   /** The smallest epsilon (or a safe upper bound) for which the release is (epsilon, delta)-DP; delta in [0, 1). */
   epsilon(delta: number): number;
   /**
-   * A certified range for epsilon(delta): the true smallest epsilon lies in [lower, upper]; upper
-   * is at most what epsilon(delta) reports (the range may refine the accountant's grid further).
-   * lower is 0 where no lower bound is known.
+   * A certified range for epsilon(delta): the true smallest epsilon lies in [lower, upper]. For
+   * the accountant's objects (kind 'pld', and 'pure', 'gdp', 'zcdp') upper is at most what
+   * epsilon(delta) reports (the range may refine the accountant's grid further); for an
+   * 'approximate' object (closed-form routes, compose's method 'rdp') upper is its epsilon(delta)
+   * and lower the accountant's, so the range holds the object's own figure. lower is 0 where no
+   * lower bound is known.
    */
   bounds(delta: number): EpsilonRange;
   /** An upper bound on its Renyi DP at order alpha > 1 (Infinity where none is known). */
@@ -193,9 +196,11 @@ function issue<T extends Privacy>(privacy: T, event: Event, lower?: Event): T {
 
 /**
  * What every privacy object has besides its curves: bounds (from the accountant where it takes the
- * event, never above `epsilon`; `exact` gives a lower end for closed forms) and the DpEvent.
+ * event, never above `epsilon`; `exact` gives a lower end for closed forms; with `ownUpper`, the
+ * upper end is `epsilon` itself, for an object that reports another method's figure) and the
+ * DpEvent.
  */
-function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper: number) => number, floor: Event = event) {
+function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper: number) => number, floor: Event = event, ownUpper = false) {
   return {
     bounds(delta: number) {
       const upper = epsilon(delta);
@@ -207,7 +212,7 @@ function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper
       // epsilon) that are themselves rounded up by a few ulp.
       // A floor the accountant does not take (a bound with a margin) gives no lower end.
       const lower = (floor === event ? range.lower : pldSupports(floor) ? accountOf(floor).bounds(d).lower : 0) * (1 - 2 ** -40);
-      return Object.freeze({ lower: Math.min(lower, upper), upper: Math.min(range.upper, upper) });
+      return Object.freeze({ lower: Math.min(lower, upper), upper: ownUpper ? upper : Math.min(range.upper, upper) });
     },
     rdp(alpha: number) {
       return rdp(event, numberIn('alpha', alpha, ALPHA));
@@ -219,7 +224,6 @@ function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper
 /** Renyi orders: above 1 (at 1 Renyi divergence is the KL divergence, a different notion). */
 const ALPHA = { min: 1, max: 1e6, minOpen: true };
 
-/** The RDP route: the event's RDP curve at `orders` (computed once, when first asked), converted (rdp.ts). */
 /**
  * The Renyi route checked beside the accountant, which wins near the accountant's error floor: on
  * the 20 FALLBACK_ORDERS, and where epsilon(delta) there beats `rival` (the best of the other
@@ -249,6 +253,7 @@ function renyiFallback(event: Event) {
   };
 }
 
+/** The RDP route: the event's RDP curve at `orders` (computed once, when first asked), converted (rdp.ts). */
 function rdpRoute(event: Event, orders: readonly number[] = RDP_ORDERS): Route & { curve(): Float64Array } {
   let curve: Float64Array | undefined;
   const curveOf = () => (curve ??= rdpCurve(event, orders));
@@ -505,7 +510,9 @@ function approximatePrivacy(
     const e = readEpsilon(eps);
     return Math.min(...routes.map((route) => route.delta(e)));
   };
-  return issue({ kind: 'approximate', family, epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) }, event, floor);
+  // Its own figures' range: the accountant's lower end, and its own epsilon as the upper one, so
+  // that the range holds the estimate (the accountant's upper end may be below a route's figure).
+  return issue({ kind: 'approximate', family, epsilon, delta, ...extras(event, epsilon, undefined, floor, true), ...warningFor([], warnings) }, event, floor);
 }
 
 /** Noise families whose independent noise this module accounts for directly. */

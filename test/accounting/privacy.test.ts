@@ -433,6 +433,10 @@ describe("compose: dp_accounting's DpEvent JSON", () => {
     expect(run.epsilon(ref.delta) / ref.epsilon - 1).toBeLessThan(1e-9);
     // ... which is looser than the privacy-loss distribution's figure.
     expect(compose([{ privacy: step, times: 10000 }]).epsilon(ref.delta)).toBeLessThan(0.95 * ref.epsilon);
+    // Its certified range holds its own estimate: the accountant's lower end, its own upper end.
+    const { lower, upper } = run.bounds(ref.delta);
+    expect(upper).toBe(run.epsilon(ref.delta));
+    expect(lower).toBeGreaterThan(0.9 * compose([{ privacy: step, times: 10000 }]).epsilon(ref.delta));
   });
 });
 
