@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Tests of the built package, its runtimes and the repository, and of the engines' SQL (what a
@@ -35,7 +35,8 @@ const LONG = 'test/**/*.long.test.ts';
 /** One project per WebAssembly build (test/setup/build.ts loads it), for `npm test` or for the long tests. */
 const project = (name: string, build: 'simd' | 'scalar', include: string, exclude: string[]) => ({
   extends: true,
-  test: { name, include: [include], exclude, setupFiles: ['test/setup/build.ts'], env: { DPNOISE_TEST_BUILD: build } },
+  // vitest's own exclusions (node_modules: the runtime tests install copies of the package) stay.
+  test: { name, include: [include], exclude: [...configDefaults.exclude, ...exclude], setupFiles: ['test/setup/build.ts'], env: { DPNOISE_TEST_BUILD: build } },
 });
 
 export default defineConfig({
