@@ -9,7 +9,7 @@
 import '@tensorflow/tfjs-backend-wasm';
 import { readFileSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from 'dpnoise';
+import { compose, createRng, subsample } from 'dpnoise';
 import { privateTraining } from 'dpnoise/tfjs';
 import { loadDigits } from '../examples/dpsgd-digits.mjs';
 
@@ -113,8 +113,11 @@ export async function privateRun(task, data, { rule, noise, epsilon, seed, epoch
     ...clipping,
     rng: createRng({ seed }),
   });
-  const { epsilon: spent } = await run.fit(data.train.x, data.train.y, { progress: false });
-  const result = { accuracy: accuracy(model, data.test), epsilon: spent, z: run.noiseMultiplier, seconds: (performance.now() - start) / 1000 };
+  const { epsilon: spent, steps } = await run.fit(data.train.x, data.train.y, { progress: false });
+  const seconds = (performance.now() - start) / 1000;
+  // The accountant's epsilon for the steps taken at the run's rate, computed here from the run's mechanism.
+  const accountant = compose([{ privacy: subsample(run.mechanism.privacy, { rate: task.batch / data.train.x.shape[0] }), times: steps }]).epsilon(DELTA);
+  const result = { accuracy: accuracy(model, data.test), epsilon: spent, accountant, z: run.noiseMultiplier, seconds };
   model.dispose();
   return result;
 }
@@ -183,11 +186,10 @@ export async function run(ctx) {
         for (const epsilon of EPSILONS) {
           const results = [];
           for (const seed of SEEDS) results.push(await privateRun(task, data, { rule, noise, epsilon, seed }));
-          for (const r of results)
-            ctx.check(
-              r.epsilon <= epsilon * (1 + 1e-9) && r.epsilon > epsilon / 2,
-              `${task.name} ${rule} ${noise}: the run spent epsilon ${r.epsilon} of ${epsilon}`,
-            );
+          for (const r of results) {
+            ctx.check(r.epsilon === r.accountant, `${task.name} ${rule} ${noise}: the run reports epsilon ${r.epsilon}, the accountant ${r.accountant}`);
+            ctx.check(r.epsilon <= epsilon && r.epsilon > epsilon / 2, `${task.name} ${rule} ${noise}: the run spent epsilon ${r.epsilon} of ${epsilon}`);
+          }
           const a = pct(results.map((r) => r.accuracy));
           cells[`${rule} ${noise} ${epsilon}`] = a;
           row.push(a.text);
@@ -237,7 +239,7 @@ export async function run(ctx) {
       text:
         `${task.description}. SGD at learning rate ${task.lr}, Poisson batches of ${task.batch} expected examples, ${task.epochs} epochs ` +
         `(${Math.round((task.epochs * data.train.x.shape[0]) / task.batch)} steps), delta ${DELTA}; clipping norms per layer ${task.clip.gaussian.join(', ')} (l2, Gaussian) and ${task.clip.laplace.join(', ')} (l1, Laplace), ` +
-        `global clipping to their l2 norm (Gaussian) or sum (Laplace). Grid (exact discrete) noise; each run's epsilon is checked against the accountant's. z: the noise multiplier at epsilon 1 / 3 / 8.`,
+        `global clipping to their l2 norm (Gaussian) or sum (Laplace). Grid (exact discrete) noise; each run's reported epsilon is checked to be the accountant's for its steps and within the budget. z: the noise multiplier at epsilon 1 / 3 / 8.`,
       columns: ['rule', 'noise', 'ε = 1', 'ε = 3', 'ε = 8', 'z'],
       rows,
       cells,
@@ -254,6 +256,7 @@ export async function run(ctx) {
     .notes.push(
       'Why Laplace loses here: it is calibrated to l1 clipping norms, and an example\'s l1 norm grows with the square root of the parameters it spreads over, while Laplace noise goes into every parameter; with hundreds or thousands of parameters a step\'s noise is far larger, for the same signal, than Gaussian noise calibrated to the l2 norm. Laplace is the better noise for few coordinates (README, "Which mechanism when"), not for the gradients of a network.',
       "The rules: with the same clipping norm in both layers, SPR noise is iid noise over the two layers, so global iid and per-layer SPR differ only in how an example is clipped (its whole gradient to the l2 norm of the per-layer norms, or each layer to its own); the optimal allocation gives the two layers (of unequal sizes) different scales. How far apart the three rules' Gaussian means are is noted under each table.",
+      "Not accounted in ε, as in most DP-SGD benchmarks: the clipping norms, batch size and learning rate were set by a short sweep of a few values at ε = 3, seed 1, that looked at the test set (not tuned per cell), and breast cancer's features are standardized by the training rows' means and deviations.",
       `Seconds (wasm backend, nice 19, on the shared 2-core machine): ${timing.join('; ')}.`,
     );
   return tables;
