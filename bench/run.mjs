@@ -46,6 +46,7 @@ const GROUPS = [
   './clickhouse.mjs',
   './quantiles.mjs',
   './training.mjs',
+  './training-accuracy.mjs',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
