@@ -30,8 +30,12 @@ export interface AccuracyLine {
   readonly statistic: string;
   /** 'gaussian' or 'laplace' (exact discrete noise on a grid); for a quantile chosen by the exponential mechanism, 'exponential'. */
   readonly mechanism: 'gaussian' | 'laplace' | 'exponential';
-  /** What sd and halfWidth measure: the statistic itself; for a mean, its centred sum (divide by the group's count); for a quantile, its rank (in rows). */
-  readonly of: 'value' | 'sum' | 'rank';
+  /**
+   * What sd and halfWidth measure: the statistic itself; for a mean, its centred sum (divide by
+   * the group's count); for a variance, its centred squares (likewise); for a quantile, its rank
+   * (in rows).
+   */
+  readonly of: 'value' | 'sum' | 'squares' | 'rank';
   /** The noise's standard deviation, of `of` (for a quantile by the exponential mechanism, where every rank has a candidate of its own). */
   readonly sd: number;
   /** The interval's half-width at the spec's level, in the same units as sd. */
@@ -68,6 +72,11 @@ export function measureOf(layout: Layout, m: Measure): number {
 export function sumMeasureOf(layout: Layout, column: string, [lower, upper]: Interval, mean: boolean): number {
   const centred = measureOf(layout, { kind: 'sum', column, lower, upper, shift: (lower + upper) / 2 });
   return mean ? centred : Math.max(centred, measureOf(layout, { kind: 'sum', column, lower, upper, shift: 0 }));
+}
+
+/** The centred squares measure of a column's `variance`. */
+export function squaresMeasureOf(layout: Layout, column: string, [lower, upper]: Interval): number {
+  return measureOf(layout, { kind: 'squares', column, lower, upper, shift: (lower + upper) / 2 });
 }
 
 /** Interval half-width per sd of one block's noise: the normal quantile, or for Laplace b ln(1 / (1 - level)) with b = sd / sqrt 2. */
@@ -177,6 +186,13 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
     // The delta method's sd (estimates.ts) at its largest, the mean at a bound.
     const valueSd = n === undefined ? undefined : Math.sqrt(s * s + half * half * sd[blockOfKind(layout, 'count')]! ** 2) / n;
     add(`mean(${column})`, 'sum', s, half, { valueSd });
+  }
+  for (const { column, bounds } of spec.variance) {
+    const r = (bounds[1] - bounds[0]) / 2;
+    const [s2, s1] = [sd[blockOf(layout, squaresMeasureOf(layout, column, bounds))]!, sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!];
+    // The delta method's sd (estimates.ts) at its largest: the centred mean at r, the mean square at its most.
+    const valueSd = n === undefined ? undefined : Math.sqrt(s2 * s2 + (2 * r * s1) ** 2 + (2.5 * r * r * sd[blockOfKind(layout, 'count')]!) ** 2) / n;
+    add(`variance(${column})`, 'squares', s2, (r * r) / 2, { valueSd });
   }
   for (const { column, bounds, level, critical, rankSd, exponential } of quantileTrees(spec, noised)) {
     const valueSd = n === undefined ? undefined : (rankSd * (bounds[1] - bounds[0])) / n;

@@ -8,7 +8,7 @@
 // bounded together; then per unit its groups, then per group the totals.
 import { cellMeasures, cellSql, resultColumns } from './columns.js';
 import { type Column, type ColumnType, DIALECT } from './dialect.js';
-import type { Layout } from './layout.js';
+import { type Layout, perRowOf } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
 import { sumQuantum } from './totals.js';
 
@@ -110,6 +110,10 @@ export function clickhouseQuery(spec: Spec, layout: Layout, columns: readonly Co
         // Each term is at most 2^25 quanta: an Int64 sum is exact below 2^38 rows.
         const term = `toInt64(floor((${clipped(v(m.column), m.lower, m.upper)} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5))`;
         return [`sumIf(${term}, ${good})${as}`];
+      }
+      if (m.kind === 'squares') {
+        const d = `(${clipped(v(m.column), m.lower, m.upper)} - ${double(m.shift)})`;
+        return [`sumIf(toInt64(floor((${d} * ${d} - ${double(perRowOf(m))}) / ${double(sumQuantum(m))} + 0.5)), ${good})${as}`];
       }
       if (m.kind === 'dropped') return [`countIf(${row.bad}${unit === undefined ? '' : ` AND isNotNull(${p}u)`})${as}`];
       if (m.kind === 'clipped') return [`countIf(${good} AND (${v(m.column)} < ${double(m.lower)} OR ${v(m.column)} > ${double(m.upper)}))${as}`];

@@ -1,7 +1,7 @@
 // From the noisy release vector to the statistics a user reads, each with its noise standard
 // deviation and an interval (docs/aggregates.md, "Intervals"). Everything here post-processes the
 // noisy vector and public parameters: nothing reads the exact totals.
-import { blockOf, blockOfKind, measureOf, quantileTrees, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
+import { blockOf, blockOfKind, measureOf, quantileTrees, squaresMeasureOf, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
 import { clip, type Measure } from './layout.js';
 import { quantileInterval, type TreeCounts, treeCounts, treeQuantile } from './quantiles.js';
 import type { Plan } from './plan.js';
@@ -34,7 +34,7 @@ export interface Estimate {
 export interface AggregateLine extends Estimate {
   /** The group. */
   readonly group: string;
-  /** 'count', 'units', 'sum', 'mean', 'quantile', 'histogram', 'clipped' or 'dropped'. */
+  /** 'count', 'units', 'sum', 'mean', 'variance', 'stddev', 'quantile', 'histogram', 'clipped' or 'dropped'. */
   readonly statistic: string;
   /** The column (undefined for a count). */
   readonly column: string | undefined;
@@ -114,6 +114,30 @@ export function estimatesOf(
         column,
         undefined,
         Object.freeze({ value, sd: meanSd, low: Math.max(lower, value - width * meanSd), high: Math.min(upper, value + width * meanSd) }),
+      );
+    }
+    for (const { column, bounds } of spec.variance) {
+      // docs/aggregates.md, "Variances": V = S2 / N + r^2/2 - (S1 / N)^2 from the centred sum S1 and
+      // the centred squares S2 (each term less r^2/2), within [0, r^2].
+      const r = (bounds[1] - bounds[0]) / 2;
+      const [b1, b2] = [blockOf(layout, sumMeasureOf(layout, column, bounds, true)), blockOf(layout, squaresMeasureOf(layout, column, bounds))];
+      const n = Math.max(1, count());
+      const centred = cellsAt(b1, g)[0]! / n;
+      const squares = cellsAt(b2, g)[0]! / n;
+      const value = Math.min(r * r, Math.max(0, squares + (r * r) / 2 - centred * centred));
+      // The delta method at the noisy values: dV/dS2 = 1/N, dV/dS1 = -2 S1/N^2, dV/dN = (2 (S1/N)^2 - S2/N)/N.
+      const varianceSd = Math.sqrt(sd[b2]! ** 2 + (2 * centred * sd[b1]!) ** 2 + ((2 * centred * centred - squares) * sd[countBlock]!) ** 2) / n;
+      const low = Math.max(0, value - width * varianceSd);
+      const high = Math.min(r * r, value + width * varianceSd);
+      add(`variance(${column})`, 'variance', column, undefined, Object.freeze({ value, sd: varianceSd, low, high }));
+      // The standard deviation: the root of each, its interval the roots of the variance's ends (a monotone map keeps what it covers).
+      const [root, rootLow, rootHigh] = [Math.sqrt(value), Math.sqrt(low), Math.sqrt(high)];
+      add(
+        `stddev(${column})`,
+        'stddev',
+        column,
+        undefined,
+        Object.freeze({ value: root, sd: (rootHigh - rootLow) / (2 * width), low: rootLow, high: rootHigh }),
       );
     }
     // Each tree read once for all its quantiles (deciles are nine quantiles of one tree).

@@ -9,6 +9,11 @@ export type Measure =
   | { readonly kind: 'count' }
   /** The sum of clip(x, lower, upper) - shift. */
   | { readonly kind: 'sum'; readonly column: string; readonly lower: number; readonly upper: number; readonly shift: number }
+  /**
+   * The sum of (clip(x, lower, upper) - shift)^2 - r^2 / 2, shift the midpoint and r half the
+   * range: each term in [-r^2/2, r^2/2] (a variance's, docs/aggregates.md, "Variances").
+   */
+  | { readonly kind: 'squares'; readonly column: string; readonly lower: number; readonly upper: number; readonly shift: number }
   /** Counts of clip(x) per bin: bin k holds edges[k] <= x < edges[k + 1] (the last bin includes its upper edge). */
   | { readonly kind: 'bins'; readonly column: string; readonly edges: readonly number[] }
   /** Counts of clip(x) per leaf of the quantile tree: LEAVES equal cells of [lower, upper]. */
@@ -31,6 +36,12 @@ export const LEAVES = BRANCHING ** DEPTH;
  */
 export type QuantileMethod = 'tree' | 'exponential';
 export const INTERVAL_DEPTH = 1;
+
+/** What one row adds to a sum or squares measure at most: |clip(x) - shift|, or r^2 / 2 for squares. */
+export function perRowOf(m: Measure & { kind: 'sum' | 'squares' }): number {
+  const r = Math.max(Math.abs(m.lower - m.shift), Math.abs(m.upper - m.shift));
+  return m.kind === 'sum' ? r : (r * r) / 2;
+}
 
 /** The number of cells a measure has per group. */
 export function cellsOf(m: Measure): number {
@@ -75,17 +86,23 @@ export function layoutOf(spec: Spec, centred: boolean, quantiles: QuantileMethod
       const depth = quantiles === 'tree' ? DEPTH : INTERVAL_DEPTH;
       for (let level = 1; level <= depth; level++) blocks.push({ measure: index, level, size: BRANCHING ** level, perRow: 1 });
     } else {
-      const perRow = m.kind === 'sum' ? Math.max(Math.abs(m.lower - m.shift), Math.abs(m.upper - m.shift)) : 1;
+      const perRow = m.kind === 'sum' || m.kind === 'squares' ? perRowOf(m) : 1;
       blocks.push({ measure: index, level: 0, size: cellsOf(m), perRow });
     }
     return index;
   };
   // Selecting groups needs the units first; asked for with declared groups, they come last.
   if (spec.groups === undefined) add({ kind: 'units' });
-  if (spec.count || spec.mean.length > 0 || (centred && spec.sum.length > 0)) add({ kind: 'count' });
+  if (spec.count || spec.mean.length > 0 || spec.variance.length > 0 || (centred && spec.sum.length > 0)) add({ kind: 'count' });
   for (const { column, bounds } of spec.sum) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: centred ? (bounds[0] + bounds[1]) / 2 : 0 });
   // A mean's sum is centred on its range's midpoint: half the sensitivity of the plain sum.
   for (const { column, bounds } of spec.mean) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: (bounds[0] + bounds[1]) / 2 });
+  // A variance needs its column's centred sum (as a mean) and its centred squares.
+  for (const { column, bounds } of spec.variance) {
+    const shift = (bounds[0] + bounds[1]) / 2;
+    add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift });
+    add({ kind: 'squares', column, lower: bounds[0], upper: bounds[1], shift });
+  }
   for (const { column, bounds } of spec.quantile) add({ kind: 'leaves', column, lower: bounds[0], upper: bounds[1] });
   for (const { column, edges } of spec.histogram) add({ kind: 'bins', column, edges });
   if (spec.diagnostics) {

@@ -56,7 +56,7 @@ export interface Plan extends Noised {
 /** A block's per-row bound with the exact-sum rounding (one quantum, and the final double's). */
 function perRowBound(block: Block, layout: Layout): number {
   const m = layout.measures[block.measure]!;
-  return m.kind === 'sum' ? block.perRow * (1 + ROUNDING_MARGIN) + quantumOf(block.perRow) : block.perRow;
+  return m.kind === 'sum' || m.kind === 'squares' ? block.perRow * (1 + ROUNDING_MARGIN) + quantumOf(block.perRow) : block.perRow;
 }
 
 /** The privacy asked of one aggregate: `{ epsilon, delta }` or `{ epsilon }`. */
@@ -86,7 +86,7 @@ const FACTOR_GAP = 1e-3;
 /** The statistics a spec asks for, each quantile level one. */
 function statisticsOf(spec: Spec): number {
   const quantiles = spec.quantile.reduce((n, { q }) => n + q.length, 0);
-  return (spec.count ? 1 : 0) + spec.sum.length + spec.mean.length + spec.histogram.length + quantiles;
+  return (spec.count ? 1 : 0) + spec.sum.length + spec.mean.length + spec.variance.length + spec.histogram.length + quantiles;
 }
 
 /** The spec's quantiles, each by the exponential mechanism at `epsilon` per group, when the layout says so. */

@@ -31,6 +31,8 @@ export interface AggregateRow {
   readonly dropped?: Estimate;
   readonly [sum: `sum(${string})`]: Estimate;
   readonly [mean: `mean(${string})`]: Estimate;
+  readonly [variance: `variance(${string})`]: Estimate;
+  readonly [stddev: `stddev(${string})`]: Estimate;
   readonly [quantile: `quantile(${string})`]: Estimate;
   readonly [histogram: `histogram(${string})`]: readonly HistogramBin[];
   readonly [clipped: `clipped(${string})`]: Estimate;
@@ -40,7 +42,8 @@ export interface AggregateRow {
 
 /**
  * The row of an aggregate with options `O`: any aggregate's (AggregateRow), with the statistics
- * `O` asks for sure to be there: `count`, `units`; 'sum(income)', 'mean(age)' and 'histogram(age)' for
+ * `O` asks for sure to be there: `count`, `units`; 'sum(income)', 'mean(age)', 'variance(age)',
+ * 'stddev(age)' and 'histogram(age)' for
  * each column named; 'quantile(income, 0.5)' for each column and level.
  *
  * @group Aggregates
@@ -51,6 +54,7 @@ export type RowOf<O> = AggregateRow &
       ('units' extends keyof O ? (O['units'] extends true ? Record<'units', Estimate> : unknown) : unknown) &
       Record<`sum(${keyof O['sum' & keyof O] & string})`, Estimate> &
       Record<`mean(${keyof O['mean' & keyof O] & string})`, Estimate> &
+      Record<`variance(${keyof O['variance' & keyof O] & string})` | `stddev(${keyof O['variance' & keyof O] & string})`, Estimate> &
       Record<
         {
           [K in keyof O['quantile' & keyof O] &

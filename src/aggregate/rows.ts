@@ -4,7 +4,7 @@
 import { describeKind } from '../core/validate.js';
 import { binOf, clip, LEAVES, type Layout, leafOf } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
-import { emptyTotals, type GroupTotals, quantaOf, sumQuantum, type Totals } from './totals.js';
+import { emptyTotals, type GroupTotals, quantaOf, squareQuantaOf, sumQuantum, type Totals } from './totals.js';
 import { keyOf, readNumber } from './values.js';
 
 /** Uniform integers below n from the platform CSPRNG, by rejection (no modulo bias). */
@@ -152,7 +152,7 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
 
 /** Adds one group's kept rows (per unit) to the totals' group `at`. */
 function addGroup(totals: Totals, at: number, byUnit: readonly UnitRows[], layout: Layout, columnOf: ReadonlyMap<string, number>): void {
-  const sums = layout.measures.map((m) => (m.kind === 'sum' ? new ExactSum() : undefined));
+  const sums = layout.measures.map((m) => (m.kind === 'sum' || m.kind === 'squares' ? new ExactSum() : undefined));
   for (const { rows: keptRows, invalid } of byUnit) {
     layout.measures.forEach((m, k) => {
       if (m.kind === 'units' && keptRows.length > 0) bump(totals[k]!, at); // each unit once per group it is kept in
@@ -168,6 +168,7 @@ function addGroup(totals: Totals, at: number, byUnit: readonly UnitRows[], layou
         }
         const x = values[columnOf.get(m.column)!]!;
         if (m.kind === 'sum') sums[k]!.add(quantaOf(clip(x, m.lower, m.upper), m.shift, sumQuantum(m)));
+        else if (m.kind === 'squares') sums[k]!.add(squareQuantaOf(clip(x, m.lower, m.upper), m));
         else if (m.kind === 'bins') bump(cells, at * (m.edges.length - 1) + binOf(clip(x, m.edges[0]!, m.edges.at(-1)!), m.edges));
         else if (m.kind === 'leaves') bump(cells, at * LEAVES + leafOf(clip(x, m.lower, m.upper), m.lower, m.upper));
         else if (x < m.lower || x > m.upper) bump(cells, at);
@@ -175,6 +176,6 @@ function addGroup(totals: Totals, at: number, byUnit: readonly UnitRows[], layou
     }
   }
   layout.measures.forEach((m, k) => {
-    if (m.kind === 'sum') totals[k]![at] = sums[k]!.value(sumQuantum(m));
+    if (m.kind === 'sum' || m.kind === 'squares') totals[k]![at] = sums[k]!.value(sumQuantum(m));
   });
 }

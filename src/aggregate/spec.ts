@@ -86,6 +86,12 @@ export interface AggregateSpec {
   sum?: Readonly<Record<string, Bounds>>;
   /** Means of columns, each clipped to its bounds. */
   mean?: Readonly<Record<string, Bounds>>;
+  /**
+   * Variances of columns, each clipped to its bounds: the rows have `variance(x)` and
+   * `stddev(x)` (their population forms, dividing by the count), from the column's centred sum
+   * and centred squares (docs/aggregates.md, "Variances").
+   */
+  variance?: Readonly<Record<string, Bounds>>;
   /** Quantiles of columns: `{ income: { bounds: [0, 500000], q: [0.5, 0.9] } }`. */
   quantile?: Readonly<
     Record<
@@ -166,6 +172,7 @@ export interface Spec {
   readonly integerCounts: boolean;
   readonly sum: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly mean: ReadonlyArray<{ column: string; bounds: Interval }>;
+  readonly variance: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly quantile: readonly QuantileSpec[];
   readonly histogram: ReadonlyArray<{ column: string; edges: readonly number[] }>;
   readonly weights: 'range' | 'equal';
@@ -191,6 +198,7 @@ export const SPEC_OPTIONS = [
   'integerCounts',
   'sum',
   'mean',
+  'variance',
   'quantile',
   'histogram',
   'weights',
@@ -364,6 +372,7 @@ export function readSpec(options: unknown): Spec {
     integerCounts: flag('integerCounts'),
     sum: bounded('sum'),
     mean: bounded('mean'),
+    variance: bounded('variance'),
     quantile,
     histogram,
     weights: o.weights === undefined ? 'range' : oneOf('weights', o.weights, ['range', 'equal'] as const),
@@ -384,13 +393,13 @@ export function readSpec(options: unknown): Spec {
         ? (o.onProgress as Spec['onProgress'])
         : fail(TypeError, 'onProgress', 'a function', o.onProgress),
   };
-  if (!spec.count && !spec.units && spec.sum.length + spec.mean.length + spec.quantile.length + spec.histogram.length === 0) {
-    throw new TypeError('dpnoise: ask for at least one statistic: `count`, `units`, `sum`, `mean`, `quantile` or `histogram`.');
+  if (!spec.count && !spec.units && spec.sum.length + spec.mean.length + spec.variance.length + spec.quantile.length + spec.histogram.length === 0) {
+    throw new TypeError('dpnoise: ask for at least one statistic: `count`, `units`, `sum`, `mean`, `variance`, `quantile` or `histogram`.');
   }
   return Object.freeze(spec);
 }
 
 /** Every value column the spec reads (each once). */
 export function valueColumns(spec: Spec): string[] {
-  return [...new Set([...spec.sum, ...spec.mean, ...spec.quantile, ...spec.histogram].map((s) => s.column))];
+  return [...new Set([...spec.sum, ...spec.mean, ...spec.variance, ...spec.quantile, ...spec.histogram].map((s) => s.column))];
 }

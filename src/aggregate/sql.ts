@@ -7,7 +7,7 @@ import { type Column, type ColumnType, type Dialect, DIALECT } from './dialect.j
 import { dataRows, type Engine } from './engine.js';
 import { cellMeasures, cellSql, resultColumns } from './columns.js';
 import { clickhouseQuery } from './clickhouse-sql.js';
-import { LEAVES, type Layout, type Measure } from './layout.js';
+import { LEAVES, type Layout, type Measure, perRowOf } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
 import { emptyTotals, type GroupTotals, sumQuantum } from './totals.js';
 import { isNumberText, keyOf } from './values.js';
@@ -141,6 +141,11 @@ export function aggregateQuery(spec: Spec, layout: Layout, dialect: Dialect, col
     else if (m.kind === 'sum') {
       // Each term is at most 2^25 quanta: a BIGINT; the engines sum BIGINTs exactly (HUGEINT, NUMERIC, INT64 within 2^63).
       const term = `CAST(floor((${clipped(v(m.column), m.lower, m.upper)} - ${double(m.shift)}) / ${double(sumQuantum(m))} + 0.5) AS ${dialect.bigint})`;
+      expressions.set(`m${k}`, `CAST(sum(${whenValid(term)}) AS ${dialect.string})`);
+    } else if (m.kind === 'squares') {
+      // (c - shift) (c - shift) - r^2/2 in quanta (totals.ts, squareQuantaOf): a product, which every engine rounds alike.
+      const d = `(${clipped(v(m.column), m.lower, m.upper)} - ${double(m.shift)})`;
+      const term = `CAST(floor((${d} * ${d} - ${double(perRowOf(m))}) / ${double(sumQuantum(m))} + 0.5) AS ${dialect.bigint})`;
       expressions.set(`m${k}`, `CAST(sum(${whenValid(term)}) AS ${dialect.string})`);
     } else if (m.kind === 'dropped') {
       expressions.set(`m${k}`, `CAST(count(CASE WHEN bad${spec.unit === undefined ? '' : ' AND u IS NOT NULL'} THEN 1 END) AS ${dialect.double})`);
@@ -312,7 +317,7 @@ export function totalsOfResult(byGroup: ReadonlyMap<string, ResultGroup>, spec: 
         if (result === undefined) return; // a declared group with no row
         layout.measures.forEach((m, k) => {
           const x = Number(result.total?.measures[k] ?? 0n);
-          if (m.kind === 'sum') totals[k]![at] = x * sumQuantum(m);
+          if (m.kind === 'sum' || m.kind === 'squares') totals[k]![at] = x * sumQuantum(m);
           else if (m.kind === 'count' || m.kind === 'clipped' || m.kind === 'units' || m.kind === 'dropped') totals[k]![at] = x;
         });
         result.cells.forEach((index, i) => {

@@ -3,7 +3,7 @@
 // and summed as an integer, so a sum does not depend on the order of its rows, and one row moves
 // it by at most its bound plus one quantum.
 import { powerOfTwoBelow } from '../core/rounding.js';
-import { cellsOf, type Measure } from './layout.js';
+import { cellsOf, type Measure, perRowOf } from './layout.js';
 
 /** Per measure, its cells for every group (group-major: group g's cells start at g * cells). */
 export type Totals = readonly Float64Array[];
@@ -13,14 +13,23 @@ export function quantumOf(perRow: number): number {
   return powerOfTwoBelow(perRow) * 2 ** -24;
 }
 
-/** A sum measure's quantum. */
-export function sumQuantum(m: Measure & { kind: 'sum' }): number {
-  return quantumOf(Math.max(Math.abs(m.lower - m.shift), Math.abs(m.upper - m.shift)));
+/** A sum or squares measure's quantum. */
+export function sumQuantum(m: Measure & { kind: 'sum' | 'squares' }): number {
+  return quantumOf(perRowOf(m));
 }
 
 /** A sum's term in quanta: floor((clip(x) - shift) / q + 1/2), the engines' one rule. */
 export function quantaOf(clipped: number, shift: number, q: number): number {
   return Math.floor((clipped - shift) / q + 0.5);
+}
+
+/**
+ * A squares measure's term in quanta: floor(((clip(x) - shift) (clip(x) - shift) - r^2/2) / q + 1/2),
+ * the engines' one rule (a product, never a power function, so that every engine rounds alike).
+ */
+export function squareQuantaOf(clipped: number, m: Measure & { kind: 'squares' }): number {
+  const d = clipped - m.shift;
+  return Math.floor((d * d - perRowOf(m)) / sumQuantum(m) + 0.5);
 }
 
 /** Zeroed totals for `groups` groups. */

@@ -105,7 +105,7 @@ function publicChoices(privacy: unknown, options: Record<string, unknown>) {
   const target = readAggregatePrivacy(privacy);
   const spec = readSpec({ ...options, table: [] });
   const plan = planOf(spec, target);
-  const layout = plan.layout.measures.map((m) => (m.kind === 'sum' ? { ...m, quantum: sumQuantum(m) } : { ...m }));
+  const layout = plan.layout.measures.map((m) => (m.kind === 'sum' || m.kind === 'squares' ? { ...m, quantum: sumQuantum(m) } : { ...m }));
   return { spec, plan, columns: resultColumns(plan.layout), layout };
 }
 

@@ -25,6 +25,7 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
                          [--group-by COLUMN [--groups a,b,c]]
                          [--count] [--units] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
+                         [--variance COLUMN:LOW:HIGH]...
                          [--quantile COLUMN:LOW:HIGH:Q[,Q]]... [--histogram COLUMN:E0,E1,...]...
                          [--noise gaussian|laplace] [--quantile-method exponential|tree]
                          [--weights range|equal]
@@ -34,8 +35,9 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--format csv|json] [--output stats.csv]
 
 Releases private statistics of a file (CSV, Parquet or NDJSON, by its extension; read by DuckDB,
-which needs the package @duckdb/node-api) per group: the number of rows (--count), of distinct privacy units (--units), sums and means
-of columns clipped to their bounds (--sum income:0:500000), quantiles (--quantile
+which needs the package @duckdb/node-api) per group: the number of rows (--count), of distinct
+privacy units (--units), sums, means and variances of columns clipped to their bounds (--sum
+income:0:500000; --variance also gives the standard deviation), quantiles (--quantile
 income:0:500000:0.5,0.9) and histograms over bin edges (--histogram age:0,18,65,100). Each
 statistic comes with the standard deviation of its noise and an interval (--level, default 0.95).
 --integer-counts rounds every count (rows, units, histogram bins) to a whole number at least 0,
@@ -148,6 +150,7 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
     integerCounts: values['integer-counts'] === true,
     sum: bounded('sum'),
     mean: bounded('mean'),
+    variance: bounded('variance'),
     quantile: byColumn('quantile', (text) => {
       const { column, bounds, tail } = columnBounds(text, 'quantile', true);
       return [column, { bounds, q: numbers(tail!, 'quantile') }];
@@ -194,7 +197,7 @@ function readingNotes(values: Values): string[] {
 
 /** The accuracy table; with `planning`, a note on the errors in the columns' own units. */
 function accuracyTable(plan: AggregatePlan, planning = false, expectedCount?: number): string {
-  const OF = { value: '', sum: ' (of its sum: divide by the count)', rank: ' (in rows of rank)' };
+  const OF = { value: '', sum: ' (of its sum: divide by the count)', squares: ' (of its sum of squares: divide by the count)', rank: ' (in rows of rank)' };
   const inUnits = (a: AggregatePlan['accuracy'][number]) => (expectedCount === undefined ? '' : ` ${fmt(a.valueSd ?? a.sd).padStart(14)}`);
   const lines = plan.accuracy.map(
     (a) => `  ${a.statistic.padEnd(28)} ${a.mechanism.padEnd(11)} ${fmt(a.sd).padStart(12)} ${fmt(a.halfWidth).padStart(14)}${inUnits(a)}${OF[a.of]}`,
@@ -279,6 +282,7 @@ const STATISTIC_OPTIONS = [
   'integer-counts',
   'sum',
   'mean',
+  'variance',
   'quantile',
   'histogram',
   'noise',
@@ -336,6 +340,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   integerCounts: '--integer-counts',
   sum: '--sum',
   mean: '--mean',
+  variance: '--variance',
   quantile: '--quantile',
   histogram: '--histogram',
   weights: '--weights',
@@ -393,6 +398,7 @@ async function aggregateWith(args: string[]): Promise<void> {
     'integer-counts': 'boolean',
     sum: 'strings',
     mean: 'strings',
+    variance: 'strings',
     quantile: 'strings',
     histogram: 'strings',
     epsilon: 'string',

@@ -15,16 +15,18 @@ import { memoryRun } from './engine-cases.js';
 const GROUPS = 20_000;
 const PER_GROUP = 100;
 let instance: DuckDBInstance;
-/** Exact count, sum and median of x per group g. */
-let truth: Array<{ n: number; sum: number; median: number }>;
+/** Exact count, sum, median and population variance of x per group g. */
+let truth: Array<{ n: number; sum: number; median: number; variance: number }>;
 
 beforeAll(async () => {
   instance = await DuckDBInstance.create(':memory:');
   const c = await instance.connect();
   // x takes the values 0, 0.1, ..., 9.9 in every group, in a different order.
   await c.run(`CREATE TABLE t AS SELECT i % ${GROUPS} AS g, ((i // ${GROUPS}) * 49 + i % 7) % 100 / 10.0 AS x FROM range(${GROUPS * PER_GROUP}) r(i)`);
-  const rows = (await c.runAndReadAll('SELECT g, count(*) AS n, sum(x) AS s, quantile_disc(x, 0.5) AS m FROM t GROUP BY g ORDER BY g')).getRowObjectsJS();
-  truth = rows.map((r) => ({ n: Number(r.n), sum: Number(r.s), median: Number(r.m) }));
+  const rows = (
+    await c.runAndReadAll('SELECT g, count(*) AS n, sum(x) AS s, quantile_disc(x, 0.5) AS m, var_pop(x) AS v FROM t GROUP BY g ORDER BY g')
+  ).getRowObjectsJS();
+  truth = rows.map((r) => ({ n: Number(r.n), sum: Number(r.s), median: Number(r.m), variance: Number(r.v) }));
 });
 afterAll(() => instance.closeSync());
 
@@ -35,6 +37,7 @@ const spec = {
   units: true, // no privacy unit: each row is one, so the truth is the count
   sum: { x: [0, 10] },
   mean: { x: [0, 10] },
+  variance: { x: [0, 10] },
   histogram: { x: { bins: [0, 5, 10] } },
 } as const;
 
@@ -88,6 +91,8 @@ describe.each([
       ['units', result.rows.map((r) => r.units as never), (g) => truth[g]!.n],
       ['sum', result.rows.map((r) => r['sum(x)'] as never), (g) => truth[g]!.sum],
       ['mean', result.rows.map((r) => r['mean(x)'] as never), (g) => truth[g]!.sum / truth[g]!.n],
+      ['variance', result.rows.map((r) => r['variance(x)'] as never), (g) => truth[g]!.variance],
+      ['stddev', result.rows.map((r) => r['stddev(x)'] as never), (g) => Math.sqrt(truth[g]!.variance)],
       ['histogram', result.rows.map((r) => (r['histogram(x)'] as never[])[0]!), () => PER_GROUP / 2],
     ];
     for (const [kind, released, exact] of kinds) {
@@ -311,7 +316,8 @@ describe('privacy', () => {
       unit: r.unit,
       groups: r.groups,
       keys: r.rows.map((row) => Object.keys(row)),
-      lines: r.table.map((l) => [l.group, l.statistic, l.column, l.at, l.statistic === 'mean' || l.statistic === 'quantile' ? 'noisy' : l.sd]),
+      // A mean's, a variance's and a standard deviation's sd come from the noisy values (the delta method); a quantile has none.
+      lines: r.table.map((l) => [l.group, l.statistic, l.column, l.at, ['mean', 'variance', 'stddev', 'quantile'].includes(l.statistic) ? 'noisy' : l.sd]),
     });
     const a = public_(await run(rows));
     expect(public_(await run(rows.filter((r) => r.id !== 3)))).toEqual(a);

@@ -31,6 +31,7 @@ export const STATISTICS = {
   units: true,
   sum: { age: [0, 100], income: [0, 500000] },
   mean: { age: [0, 100] },
+  variance: { age: [0, 100], income: [0, 500000] },
   quantile: { income: { bounds: [0, 700000], q: 0.5 } },
   histogram: { age: { bins: [0, 18, 65, 100] } },
   diagnostics: true,

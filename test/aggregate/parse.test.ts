@@ -62,6 +62,7 @@ function casesOf(dialect: DialectName): Case[] {
     maxGroups: 1,
     count: true,
     mean: { [COLUMNS.values[0]!]: [0, 100] },
+    variance: { [COLUMNS.values[0]!]: [0, 100] },
     quantile: { [COLUMNS.values[1]!]: { bounds: [0, 1], q: 0.5 } },
     diagnostics: true,
   };
