@@ -1,142 +1,27 @@
-// The exact discrete Laplace and discrete Gaussian samplers (assembly/noise/discrete.ts): their laws,
-// the fast path against the exact path (src/noise/discrete-exact.ts), and random words running out.
+// The exact discrete Laplace and discrete Gaussian samplers (assembly/noise/discrete.ts) on the build
+// of the test project: their laws, the fast path against the exact path (src/noise/discrete-exact.ts),
+// and random words running out. What does not depend on the build loaded (the exact path's law, the
+// SIMD build against the scalar one) is in discrete-builds.test.ts; the longest checks of the CSPRNG
+// path in discrete.long.test.ts (npm run test:long).
 import { afterEach, describe, expect, it } from 'vitest';
-import { cellTable, compareWithExp, useExactPath } from '../../src/noise/discrete-exact.js';
-import { cryptoStream } from '../../src/noise/random.js';
-import { setPoolWordsForTesting } from '../../src/wasm/host.js';
-import { wasm, type WasmExports } from '../../src/wasm/loader.js';
+import { cellTable, compareWithExp } from '../../src/noise/discrete-exact.js';
+import { wasm } from '../../src/wasm/loader.js';
 import { builds } from '../helpers.js';
+import {
+  chunk,
+  chiSquare,
+  csprngDraws,
+  type DiscreteKernel,
+  expectCsprngPmf,
+  expectLaw,
+  gaussianCdf,
+  laplaceCdf,
+  rejectsCsprng,
+  rejectsSeeded,
+  seededDraws,
+} from './discrete-laws.js';
 
-useExactPath(); // these tests call the discrete kernels directly, past the samplers that install it
-
-type DiscreteKernel = 'discreteLaplaceSamples' | 'discreteGaussianSamples';
 const w = wasm();
-const chunk = w.sampleChunkLength();
-
-/** n draws of a kernel (noise only, grid 1) from a seeded stream; with `exact`, every draw through the exact path. */
-function seededDraws(kernel: DiscreteKernel, scale: number, n: number, { seed = 0xd15c7e7en, exact = false } = {}): Float64Array {
-  new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([seed, 0x9e3779b97f4a7c15n]);
-  w.useSeededExtras();
-  w.setExactOnly(exact);
-  try {
-    return kernelLoop(w, kernel, scale, n, (start, m) => w.seededWords(start, m));
-  } finally {
-    w.setExactOnly(false);
-  }
-}
-
-/** n draws with the CSPRNG (primary words and pool), the pool refilled `poolWords` at a time (0: whole). */
-function csprngDraws(kernel: DiscreteKernel, scale: number, n: number, poolWords = 0): Float64Array {
-  setPoolWordsForTesting(poolWords);
-  try {
-    w.usePoolExtras(0);
-    cryptoStream.begin(w);
-    return kernelLoop(w, kernel, scale, n, (start, m) => cryptoStream.words(w, start, m));
-  } finally {
-    setPoolWordsForTesting(0);
-  }
-}
-
-function kernelLoop(module: WasmExports, kernel: DiscreteKernel, scale: number, n: number, words: (start: number, m: number) => void): Float64Array {
-  const out = new Float64Array(n);
-  for (let start = 0; start < n; start += chunk) {
-    const m = Math.min(chunk, n - start);
-    words(start, m);
-    module[kernel](start, m, 0, scale, 1);
-    out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
-  }
-  return out;
-}
-
-/** P(Y <= k) of the discrete Laplace P(y) proportional to exp(-|y| / t). */
-function laplaceCdf(t: number): (k: number) => number {
-  const q = Math.exp(-1 / t);
-  return (k) => (k >= 0 ? 1 - q ** (k + 1) / (1 + q) : q ** -k / (1 + q));
-}
-
-/** P(Y <= k) of the discrete Gaussian P(y) proportional to exp(-y^2 / (2 s)): summed, or the normal CDF at k + 1/2 for s >= 2500 (equal to far below 1e-100). */
-function gaussianCdf(s: number): (k: number) => number {
-  const sigma = Math.sqrt(s);
-  if (sigma >= 50) return (k) => 0.5 * erfcApprox(-(k + 0.5) / (sigma * Math.SQRT2));
-  const reach = Math.ceil(40 * sigma) + 40;
-  const pmf = Array.from({ length: 2 * reach + 1 }, (_, i) => Math.exp(-((i - reach) ** 2) / (2 * s)));
-  const total = pmf.reduce((a, b) => a + b, 0);
-  const cdf = pmf.map(
-    (
-      (sum) => (p: number) =>
-        (sum += p / total)
-    )(0),
-  );
-  return (k) => (k < -reach ? 0 : k >= reach ? 1 : cdf[k + reach]!);
-}
-
-/** erfc via the complementary normal CDF of the library would be circular here; this is W. J. Cody's rational fit's accuracy class (1e-15) by continued fraction for the tails. */
-function erfcApprox(x: number): number {
-  // For the tests' bins only: Abramowitz-Stegun 7.1.26 is too coarse, so integrate the density.
-  if (x < 0) return 2 - erfcApprox(-x);
-  if (x > 27) return 0;
-  const n = 2000;
-  const h = (27 - x) / n;
-  let sum = 0;
-  for (let i = 0; i <= n; i++) sum += (i === 0 || i === n ? 1 : i % 2 ? 4 : 2) * Math.exp(-((x + i * h) ** 2));
-  return ((2 / Math.sqrt(Math.PI)) * h * sum) / 3;
-}
-
-/**
- * Pearson chi-square of integer draws against a CDF, over bins of consecutive integers cut from
- * the left once each holds at least `minimum` expected draws (the tails are the outer bins).
- */
-function chiSquare(draws: Float64Array, cdf: (k: number) => number, minimum = Math.max(80, draws.length / 40)): { chi2: number; df: number } {
-  const n = draws.length;
-  const sorted = Float64Array.from(draws).sort();
-  const lo = sorted[0]!;
-  const hi = sorted[n - 1]!;
-  const step = Math.max(1, Math.floor((hi - lo) / 4000));
-  const edges: number[] = []; // bin b is (edges[b - 1], edges[b]]
-  let below = 0;
-  for (let k = lo; k < hi; k += step) {
-    const c = cdf(k);
-    if (n * (c - below) >= minimum && n * (1 - c) >= minimum) {
-      edges.push(k);
-      below = c;
-    }
-  }
-  let chi2 = 0;
-  let index = 0;
-  let previous = 0;
-  for (let b = 0; b <= edges.length; b++) {
-    const top = b < edges.length ? edges[b]! : Infinity;
-    let count = 0;
-    while (index < n && sorted[index]! <= top) {
-      count++;
-      index++;
-    }
-    const c = b < edges.length ? cdf(top) : 1;
-    chi2 += (count - n * (c - previous)) ** 2 / (n * (c - previous));
-    previous = c;
-  }
-  return { chi2, df: edges.length };
-}
-
-type ChiSquare = { chi2: number; df: number };
-
-/** Rejects when chi^2 is more than 5 standard deviations (sqrt(2 df)) above its mean df: for seeded draws, which cannot fail by chance. */
-const rejectsSeeded = ({ chi2, df }: ChiSquare) => chi2 > df + 5 * Math.sqrt(2 * df);
-
-/**
- * For draws from the CSPRNG: rejects above the chi-square quantile at 6.5 standard normal
- * deviations by Wilson and Hilferty's cube-root approximation, a level near 1e-11 for every df from
- * 3 to 1000 (scipy's chi2.sf), where rejectsSeeded's is 7e-4 at df = 6.
- */
-const rejectsCsprng = ({ chi2, df }: ChiSquare) => chi2 > df * (1 - 2 / (9 * df) + 6.5 * Math.sqrt(2 / (9 * df))) ** 3;
-
-/** Chi-square on the draws at the true scale passes, and at a scale 5% off either way fails (power). */
-function expectLaw(draws: Float64Array, cdfAt: (scale: number) => (k: number) => number, scale: number, where: string, rejects = rejectsSeeded): void {
-  expect(draws.every(Number.isInteger), `${where}: integers`).toBe(true);
-  expect(rejects(chiSquare(draws, cdfAt(scale))), `${where}: matches`).toBe(false);
-  expect(rejects(chiSquare(draws, cdfAt(scale * 1.05))), `${where}: 5% wider is rejected`).toBe(true);
-  expect(rejects(chiSquare(draws, cdfAt(scale / 1.05))), `${where}: 5% narrower is rejected`).toBe(true);
-}
 
 // Laplace scales t and Gaussian variances s covering every branch: below the cells' range (t < 8,
 // s < 64: discrete.ts's samplers), its first width (w = 0: t in [8, 16), s in [64, 256)), both
@@ -283,31 +168,6 @@ describe('exact discrete Laplace and Gaussian samplers (fast path)', () => {
   });
 });
 
-/**
- * n draws of `kernel` on `module` from a seeded stream, a chunk at a time: `prepare(start, m)` fills
- * the chunk's buffers and returns the call's flags and scale.
- */
-function seededChunks(
-  module: WasmExports,
-  kernel: DiscreteKernel,
-  n: number,
-  seed: bigint,
-  grid: number,
-  prepare: (start: number, m: number) => [number, number],
-): Float64Array {
-  new BigUint64Array(module.memory.buffer, module.streamPointer(), 2).set([seed, 0x9e3779b97f4a7c15n]);
-  module.useSeededExtras();
-  const out = new Float64Array(n);
-  for (let start = 0; start < n; start += chunk) {
-    const m = Math.min(chunk, n - start);
-    module.seededWords(start, m);
-    const [flags, scale] = prepare(start, m);
-    module[kernel](start, m, flags, scale, grid);
-    out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
-  }
-  return out;
-}
-
 describe('the exact path: the same function of the random words, to the last draw', () => {
   it.each([
     ['discreteLaplaceSamples', [0.01, 0.7, 1, 3.7, 31.9, 32, 1000.5, 2 ** 40]],
@@ -318,55 +178,6 @@ describe('the exact path: the same function of the random words, to the last dra
       const exact = seededDraws(kernel, scale, 600, { seed: 77n, exact: true });
       expect(Array.from(exact), `${kernel} at ${scale}`).toEqual(Array.from(fast));
     }
-  });
-
-  // The SIMD build decides most trials two at a time (assembly/noise/discrete-lanes.ts), keeps
-  // the words of those it cannot decide and draws them one by one, and (Gaussian) takes the
-  // trials after a rejection in rounds; the scalar build draws every coordinate one by one. Per
-  // coordinate scales of every size (0, below 32 where B = 1, up to 2^40), values rounded to the
-  // grid, odd chunk lengths: the same words must give the same outputs, to the bit.
-  it.each([
-    ['discreteLaplaceSamples', [0, 0.3, 2.5, 31.9, 32, 40.5, 1000.5, 3e5, 2 ** 40]],
-    ['discreteGaussianSamples', [0, 0.3, 2, 1000, 1024, 1e6 + 0.5, 4.2e10, 2 ** 79]],
-  ] as const)("%s, per coordinate: the SIMD build (two at a time, in rounds) gives the scalar build's draws", (kernel, scales) => {
-    const n = 20_001; // chunks of 8192, 8192 and 3617
-    const draw = (module: WasmExports) =>
-      seededChunks(module, kernel, n, 31n, 0.125, (start, m) => {
-        const perScale = new Float64Array(module.memory.buffer, module.scalesPointer(), m);
-        const values = new Float64Array(module.memory.buffer, module.valuesPointer(), m);
-        for (let j = 0; j < m; j++) {
-          perScale[j] = scales[(start + j) % scales.length]!;
-          values[j] = ((start + j) % 97) * 0.37 - 11.3;
-        }
-        return [module.flagPerCoordinate() | module.flagAdd(), 0];
-      });
-    const [scalar, simd] = builds.map(([, module]) => draw(module));
-    const onGrid = (i: number) => Math.floor(((i % 97) * 0.37 - 11.3) / 0.125 + 0.5) * 0.125;
-    expect(scalar!.filter((y, i) => y !== onGrid(i)).length).toBeGreaterThan(n / 2); // noise was drawn
-    expect(Array.from(simd!)).toEqual(Array.from(scalar!));
-  });
-
-  // The same with one scale for every coordinate, overwriting (no query): the lanes take that
-  // scale's parameters once, outside their loops.
-  it.each([
-    ['discreteLaplaceSamples', [2.5, 31.9, 1000.5, 2 ** 40]],
-    ['discreteGaussianSamples', [2, 1000, 4.2e10, 2 ** 70, 2 ** 79]],
-  ] as const)("%s, one scale: the SIMD build gives the scalar build's draws", (kernel, scales) => {
-    const n = 10_001;
-    for (const scale of scales) {
-      const draw = (module: WasmExports) => seededChunks(module, kernel, n, 37n, 0.5, () => [0, scale]);
-      const [scalar, simd] = builds.map(([, module]) => draw(module));
-      expect(scalar!.filter((y) => y !== 0).length, `${kernel} at ${scale}: noise was drawn`).toBeGreaterThan(n / 2);
-      expect(Array.from(simd!), `${kernel} at ${scale}`).toEqual(Array.from(scalar!));
-    }
-  });
-
-  it.each([
-    ['discreteLaplaceSamples', 1, laplaceCdf],
-    ['discreteLaplaceSamples', 40.5, laplaceCdf],
-    ['discreteGaussianSamples', 2, gaussianCdf],
-  ] as const)('%s at %d: forced through the exact path, chi-square on 60000 draws with power', (kernel, scale, cdfAt) => {
-    expectLaw(seededDraws(kernel, scale, 60_000, { seed: 5n, exact: true }), cdfAt, scale, `exact ${kernel} ${scale}`);
   });
 
   /** One coordinate of `kernel` drawn from `primary` and then `pool`, fast or forced exact: its output and whether the exact path was called. */
@@ -494,11 +305,13 @@ describe('the exact path: the same function of the random words, to the last dra
   });
 
   // Power (scipy's ncx2 at the rejection level, 6 df): 1e5 Laplace draws miss a 5% change with
-  // probability below 1e-14; the Gaussian needs 4e5 (at 1e5 a 5% change was missed with probability
-  // 0.0024 to 0.0078 per check, about one run in ten over the 20 checks; at 4e5, below 1e-30).
+  // probability below 1e-14; 1e5 Gaussian draws miss a 10% change with probability below 1e-31
+  // (noncentrality 385 to 448, as 4e5 draws against a 5% change: 417 to 451). At 1e5 a 5% change
+  // of the Gaussian is missed with probability 0.0024 to 0.0078 per check: 4e5 draws check that in
+  // discrete.long.test.ts.
   it.each([1, 2, 3, 4, 5])('pool of %i words: discrete Laplace t = 1 and discrete Gaussian s = 2 keep their law (chi-square with power)', (poolWords) => {
     expectLaw(csprngDraws('discreteLaplaceSamples', 1, 100_000, poolWords), laplaceCdf, 1, `Laplace, pool ${poolWords}`, rejectsCsprng);
-    expectLaw(csprngDraws('discreteGaussianSamples', 2, 400_000, poolWords), gaussianCdf, 2, `Gaussian, pool ${poolWords}`, rejectsCsprng);
+    expectLaw(csprngDraws('discreteGaussianSamples', 2, 100_000, poolWords), gaussianCdf, 2, `Gaussian, pool ${poolWords}`, rejectsCsprng, 1.1);
   });
 
   // At large scales the SIMD build reads words ahead (extraWordsInto, in bulk): the Laplace's L
@@ -512,25 +325,11 @@ describe('the exact path: the same function of the random words, to the last dra
     },
   );
 
-  // 5.5 SE: each of the 14 cells strays that far with probability 3.8e-8, and a bias of 0.13% at |y| = 1 is caught.
-  it('the CSPRNG path: 4e7 draws of discrete Laplace t = 1 and discrete Gaussian s = 2 within 5.5 SE of the PMF at every |y| <= 6', () => {
-    for (const [kernel, cdf] of [
-      ['discreteLaplaceSamples', laplaceCdf(1)],
-      ['discreteGaussianSamples', gaussianCdf(2)],
-    ] as const) {
-      const n = 40_000_000;
-      const counts = new Map<number, number>();
-      for (let done = 0; done < n; done += 1_000_000) {
-        for (const y of csprngDraws(kernel, kernel === 'discreteLaplaceSamples' ? 1 : 2, 1_000_000)) {
-          if (Math.abs(y) <= 6) counts.set(Math.abs(y), (counts.get(Math.abs(y)) ?? 0) + 1);
-        }
-      }
-      for (let y = 0; y <= 6; y++) {
-        const p = y === 0 ? cdf(0) - cdf(-1) : 2 * (cdf(y) - cdf(y - 1));
-        const se = Math.sqrt(n * p * (1 - p));
-        expect(Math.abs((counts.get(y) ?? 0) - n * p), `${kernel}, |y| = ${y}`).toBeLessThan(5.5 * se);
-      }
-    }
+  // 5.5 SE: each of the 14 cells strays that far with probability 3.8e-8; at |y| = 1 that band is
+  // 0.38% (Laplace) and 0.31% (Gaussian) of the count. 4e7 draws, a band of 0.12% and 0.10%, in
+  // discrete.long.test.ts.
+  it('the CSPRNG path: 4e6 draws of discrete Laplace t = 1 and discrete Gaussian s = 2 within 5.5 SE of the PMF at every |y| <= 6', () => {
+    expectCsprngPmf(4_000_000);
   });
 });
 
