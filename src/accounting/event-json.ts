@@ -7,8 +7,8 @@
 // smaller spending. It is no integrity check: an entry deleted, or edited consistently, is read as
 // written (docs/aggregates.md, "The budget").
 import { describe } from '../core/validate.js';
-import { CLOSE_RATIO, SLACK_LOWER, SLACK_UPPER } from './discrete-gaussian.js';
-import type { Event } from './events.js';
+import { CLOSE_RATIO, SLACK_LOWER, SLACK_UPPER } from '../engine/discrete-gaussian.js';
+import type { Event } from '../engine/events.js';
 
 /**
  * One recorded release in a budget's JSON: dpnoise's event, every field kept.

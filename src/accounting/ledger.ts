@@ -7,7 +7,7 @@ import { type ApproximateBudget, type PureBudget, readBudget, type Target } from
 import { hmacSha256, sameBytes } from '../core/sha256.js';
 import { describe, fail, readOptions } from '../core/validate.js';
 import { readEvent, writeEvent, type EventJson } from './event-json.js';
-import type { Event } from './events.js';
+import type { Event } from '../engine/events.js';
 import { compose, eventOf, type Privacy, privacyOfEvent, purePrivacy } from './privacy.js';
 
 /**

@@ -21,13 +21,13 @@ import { CompensatedSum } from '../core/summation.js';
 import { describe, integerIn, numberIn, readOptions, vector } from '../core/validate.js';
 import { log1p } from '../math/log1p.js';
 import { wasm } from '../wasm/loader.js';
-import { oneCall, type PldAccount, pldAccount, releases } from './accountant.js';
+import { oneCall, type PldAccount, pldAccount, releases } from '../engine/accountant.js';
 import { type DpEventJson, readDpEvent, writeDpEvent } from './dp-event.js';
-import { discreteGaussianEvents } from './discrete-gaussian.js';
-import { type Event, slackOf } from './events.js';
-import { halfSquare, lossNorm } from './loss.js';
-import { pldSupports } from './pld.js';
-import { coarsened, curveDelta, curveEpsilon, FALLBACK_ORDERS, RDP_ORDERS, rdp, rdpCurve } from './rdp.js';
+import { discreteGaussianEvents } from '../engine/discrete-gaussian.js';
+import { type Event, slackOf } from '../engine/events.js';
+import { halfSquare, lossNorm } from '../engine/loss.js';
+import { pldSupports } from '../engine/pld.js';
+import { coarsened, curveDelta, curveEpsilon, FALLBACK_ORDERS, RDP_ORDERS, rdp, rdpCurve } from '../engine/rdp.js';
 import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
 
 /**

@@ -7,7 +7,7 @@
 // noise sum_l n_l sigma_l^2 at that privacy. The usual per-layer rule sets sigma_l proportional to
 // C_l (spr); global clipping clips the whole gradient to ||C|| and adds the same noise to every
 // coordinate (iid). `dpsgd` finds the smallest z whose run meets (epsilon, delta), by the accountant.
-import { oneCall } from '../accounting/accountant.js';
+import { oneCall } from '../engine/accountant.js';
 import { certifies, compose, gdpPrivacy, type Privacy, purePrivacy, type Sampling, subsample } from '../accounting/privacy.js';
 import { gaussianCalibration, type GaussianCalibration, type LaplaceCalibration, laplaceCalibration, type Profile } from '../calibrate/allocations.js';
 import { type ApproximateBudget, readBudget } from '../core/budget.js';

@@ -17,7 +17,7 @@ import { frozenResult } from '../core/frozen.js';
 import { CompensatedSum } from '../core/summation.js';
 import { numberIn, oneOf, readOptions, type Range, readSizes, vector } from '../core/validate.js';
 import { GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
-import { oneCall } from '../accounting/accountant.js';
+import { oneCall } from '../engine/accountant.js';
 import { certifies, independentPrivacy } from '../accounting/privacy.js';
 import { type FamilyName, GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';

@@ -374,7 +374,7 @@ describe("compose: dp_accounting's DpEvent JSON", () => {
       if (direct) {
         // The discrete Gaussian (dp_accounting's PLDAccountant does not take it): its exact pair,
         // within 0.1% of dp_accounting's direct PLD at interval 1e-4 (a hair above the exact
-        // value; never below it: test/accounting/pld.test.ts, "the discrete Gaussian pair").
+        // value; never below it: test/engine/pld.test.ts, "the discrete Gaussian pair").
         const value = run.epsilon(direct.delta);
         expect(Math.abs(value / direct.epsilon - 1), c.id).toBeLessThan(1e-3);
         if (rdp) expect(value, c.id).toBeLessThan(rdp.epsilon);
