@@ -8,7 +8,8 @@
 // C_l (spr); global clipping clips the whole gradient to ||C|| and adds the same noise to every
 // coordinate (iid). `dpsgd` finds the smallest z whose run meets (epsilon, delta), by the accountant.
 import { oneCall } from '../engine/accountant.js';
-import { certifies, compose, gdpPrivacy, type Privacy, purePrivacy, type Sampling, subsample } from '../accounting/privacy.js';
+import { certifies, gdpPrivacy, type Privacy, purePrivacy } from '../accounting/privacy.js';
+import { compose, type Sampling, subsample } from '../accounting/combinators.js';
 import { gaussianCalibration, type GaussianCalibration, type LaplaceCalibration, laplaceCalibration, type Profile } from '../calibrate/allocations.js';
 import { type ApproximateBudget, readBudget } from '../core/budget.js';
 import { PROFILE_ENTRIES } from '../core/domains.js';

@@ -27,7 +27,7 @@ export const RDP_ORDERS: readonly number[] = Object.freeze([
 ]);
 
 /**
- * The orders of the Renyi route the accountant computes alongside its own figures (privacy.ts),
+ * The orders of the Renyi route the accountant computes alongside its own figures (accounting/privacy.ts),
  * which only wins near the accountant's error floor (docs/accounting.md, "Composition by FFT",
  * paragraph "Where the bound gives out"): 20 orders spread as dp_accounting's 156 are, for about
  * a fifth of the work.
