@@ -220,7 +220,7 @@ function renyiFallback(event: Event) {
   };
 }
 
-/** The RDP route: the event's RDP curve at `orders` (computed once, when first asked), converted (rdp.ts). */
+/** The RDP route: the event's RDP curve at `orders` (computed once, when first asked), converted (engine/rdp.ts). */
 export function rdpRoute(event: Event, orders: readonly number[] = RDP_ORDERS): Route & { curve(): Float64Array } {
   let curve: Float64Array | undefined;
   const curveOf = () => (curve ??= rdpCurve(event, orders));

@@ -5,7 +5,7 @@
 import { memo } from '../core/memo.js';
 import { oneCall, type PldAccount, pldAccount } from '../engine/accountant.js';
 import type { Event } from '../engine/events.js';
-/** epsilon(delta), which may stop refining once it is at most `enough` (accountant.ts, PldAccount). */
+/** epsilon(delta), which may stop refining once it is at most `enough` (engine/accountant.ts, PldAccount). */
 type Search = (delta: number, enough?: number) => number;
 /** Each privacy object's epsilon as a Search. */
 export const searches = new WeakMap<object, Search>();
@@ -32,7 +32,7 @@ interface Issuable {
 
 /** Freezes a privacy object and records it as genuine, with its event (and the lower range's). */
 export function issue<T extends Issuable>(privacy: T, event: Event, lower?: Event): T {
-  // Each figure is one call of the accountant, with its work budget (accountant.ts, oneCall).
+  // Each figure is one call of the accountant, with its work budget (engine/accountant.ts, oneCall).
   const { epsilon, delta, bounds } = privacy as T & { epsilon: Search };
   Object.assign(privacy, {
     epsilon: (d: number) => oneCall(() => epsilon(d)),
