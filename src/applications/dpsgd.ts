@@ -184,7 +184,7 @@ export function dpsgd(options: DpsgdOptions): DpsgdPlan {
   const meets = (z: number) => certifies(run(z), target.epsilon, target.delta);
   // The largest step distance 1/z that meets the budget (the one calibration search), from z = 1
   // when it meets, else from the first z that does by doubling (whose half is the ceiling). The
-  // whole search is one call of the accountant, with one work budget (accountant.ts, oneCall): a
+  // whole search is one call of the accountant, with one work budget (engine/accountant.ts, oneCall): a
   // try it cannot pay for reads as not met, the safe side.
   const z = oneCall(() => {
     let start = 1;

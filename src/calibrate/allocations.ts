@@ -357,7 +357,7 @@ const LAPLACE_SEARCH_GAP = 1e-3;
  * (epsilon, delta) budget by the accountant (docs/accounting.md, "Calibrating by the accountant"),
  * by the one calibration search (largestMeeting; a larger epsilonPure only grows the privacy
  * loss). Pure epsilon-DP at epsilon meets (epsilon, delta): the search starts there, untried.
- * The search is one call of the accountant, with one work budget (accountant.ts, oneCall): a try
+ * The search is one call of the accountant, with one work budget (engine/accountant.ts, oneCall): a try
  * it cannot pay for reads as not met, and the search ends on the budget that met (the safe side).
  */
 export function largestPureBudget(epsilon: number, meets: (epsilonPure: number) => boolean): number {
