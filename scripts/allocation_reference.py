@@ -1,4 +1,4 @@
-"""Reference values for random allocation of Gaussian releases (src/accounting/allocation.ts),
+"""Reference values for random allocation of Gaussian releases (src/engine/allocation.ts),
 by numerical integration, independent of the accountant's grids and transforms.
 
 Each record is in exactly one of t steps, chosen uniformly; each step adds N(0, 1) noise to a sum

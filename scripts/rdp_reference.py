@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Reference values for dpnoise's RDP accountant (src/accounting/rdp.ts, docs/rdp.md).
+"""Reference values for dpnoise's RDP accountant (src/engine/rdp.ts, docs/rdp.md).
 
 Writes test/fixtures/rdp.json with two kinds of values:
 
   dp_accounting   RDP curves at dp_accounting's DEFAULT_RDP_ORDERS from its RdpAccountant
                   (rdp_privacy_accountant.py, version 0.6.0), one per event, and epsilon(delta)
                   and delta(epsilon) from them with the optimal orders (compute_epsilon and
-                  compute_delta): the values src/accounting/rdp.ts ports.
+                  compute_delta): the values src/engine/rdp.ts ports.
   exact           Renyi divergences computed independently with mpmath at 50 digits, rounded
                   once to a double: the Laplace mechanism by quadrature of the divergence
                   integral; the Poisson-subsampled Gaussian and Laplace mechanisms in both

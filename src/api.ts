@@ -48,9 +48,8 @@ export {
   type CorrelatedNoise,
   type Neighbours,
 } from './mechanisms/correlated.js';
+export { gaussianPrivacy, laplacePrivacy, type AccountingOptions } from './accounting/independent.js';
 export {
-  gaussianPrivacy,
-  laplacePrivacy,
   compose,
   subsample,
   randomAllocation,
@@ -58,19 +57,20 @@ export {
   type Sampling,
   type PoissonSampling,
   type FixedSizeSampling,
-  type EpsilonRange,
-  type PldPrivacy,
-  type AccountingOptions,
-  type ApproximatePrivacy,
   type Composable,
   type ComposeOptions,
   type FromDpEvent,
   type Repeated,
-  type GdpPrivacy,
-  type Privacy,
-  type PrivacyFamily,
-  type PurePrivacy,
-  type ZcdpPrivacy,
+} from './accounting/combinators.js';
+export type {
+  EpsilonRange,
+  PldPrivacy,
+  ApproximatePrivacy,
+  GdpPrivacy,
+  Privacy,
+  PrivacyFamily,
+  PurePrivacy,
+  ZcdpPrivacy,
 } from './accounting/privacy.js';
 export type { DpEventJson } from './accounting/dp-event.js';
 export { type BudgetJson, type BudgetKey, createBudget, type PrivacyBudget, restoreBudget, signBudget, type Spending } from './accounting/ledger.js';

@@ -8,7 +8,7 @@ const root = resolve(import.meta.dirname, '..');
 
 /** Lowest first: a module may import from its own layer and the layers before it. */
 const LAYERS: Record<string, readonly string[]> = {
-  src: ['core', 'wasm', 'math', 'accounting', 'noise', 'calibrate', 'mechanisms', 'applications', 'tfjs', 'aggregate', 'cli', '.'],
+  src: ['core', 'wasm', 'math', 'engine', 'accounting', 'noise', 'calibrate', 'mechanisms', 'applications', 'tfjs', 'aggregate', 'cli', '.'],
   assembly: ['memory.ts', 'math', 'accounting', 'noise', 'calibrate', '.'],
 };
 

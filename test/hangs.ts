@@ -4,7 +4,7 @@ import * as dpnoise from '../src/index.js';
 
 /**
  * The most CPU time one call may take. The accountant's work per call is budgeted (2^24 grid
- * points of distributions, about a second here: src/accounting/accountant.ts, CALL_WORK); the
+ * points of distributions, about a second here: src/engine/accountant.ts, CALL_WORK); the
  * sums over those distributions come on top.
  */
 export const LIMIT_MS = 5000;

@@ -1,5 +1,5 @@
 // Random allocation (docs/accounting.md, "Random allocation"): the masses of a lognormal variable
-// e^D, D ~ N(mean, sd^2), on a linear grid of step g, for the sums of src/accounting/allocation.ts.
+// e^D, D ~ N(mean, sd^2), on a linear grid of step g, for the sums of src/engine/allocation.ts.
 import { normalMass } from "./pld";
 
 /** P(a < e^D <= b) for D ~ N(mean, sd^2) (a <= 0: P(e^D <= b)). */

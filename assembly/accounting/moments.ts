@@ -1,5 +1,5 @@
 // The logarithm of a mass array's moment generating function at several rates, four (eight with
-// SIMD) at a time in one pass (src/accounting/tails.ts; docs/accounting.md, "Powers in the frequency domain"): the
+// SIMD) at a time in one pass (src/engine/tails.ts; docs/accounting.md, "Powers in the frequency domain"): the
 // Chernoff bounds that choose the window of a composition in the frequency domain.
 
 /** The unit roundoff, 2^-53. */

@@ -3,7 +3,7 @@
 // an accounting can move between dp_accounting and dpnoise and be checked on either side.
 import { describe, integerIn, numberIn } from '../core/validate.js';
 import { roundUp } from '../core/rounding.js';
-import type { Event } from './events.js';
+import type { Event } from '../engine/events.js';
 
 /**
  * dp_accounting's DpEvent as JSON: its `to_named_tuple()` form, an object with `class_name`

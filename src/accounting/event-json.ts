@@ -1,4 +1,4 @@
-// dpnoise's own events (events.ts) as JSON, for a budget saved to a file and read back: every
+// dpnoise's own events (engine/events.ts) as JSON, for a budget saved to a file and read back: every
 // field kept, 'close' events included (dp_accounting's DpEvent has no such event, so the DpEvent
 // form would lose the tight figure of grid-mode Gaussian releases). Finite numbers round-trip
 // exactly through JSON; Infinity, which JSON writes as null, is written as the string 'Infinity'.
@@ -7,8 +7,8 @@
 // smaller spending. It is no integrity check: an entry deleted, or edited consistently, is read as
 // written (docs/aggregates.md, "The budget").
 import { describe } from '../core/validate.js';
-import { CLOSE_RATIO, SLACK_LOWER, SLACK_UPPER } from './discrete-gaussian.js';
-import type { Event } from './events.js';
+import { CLOSE_RATIO, SLACK_LOWER, SLACK_UPPER } from '../engine/discrete-gaussian.js';
+import type { Event } from '../engine/events.js';
 
 /**
  * One recorded release in a budget's JSON: dpnoise's event, every field kept.
@@ -92,7 +92,7 @@ function readNumber(value: unknown, where: string, field: Field): number {
 }
 
 /**
- * A close event's parts as grid-mode Gaussian noise makes them (discrete-gaussian.ts): a Gaussian
+ * A close event's parts as grid-mode Gaussian noise makes them (engine/discrete-gaussian.ts): a Gaussian
  * of distance mu above its zCDP fallback's sqrt(2 rho), by at most CLOSE_RATIO, with room for
  * rounding.
  */

@@ -7,8 +7,11 @@ import { type ApproximateBudget, type PureBudget, readBudget, type Target } from
 import { hmacSha256, sameBytes } from '../core/sha256.js';
 import { describe, fail, readOptions } from '../core/validate.js';
 import { readEvent, writeEvent, type EventJson } from './event-json.js';
-import type { Event } from './events.js';
-import { compose, eventOf, type Privacy, privacyOfEvent, purePrivacy } from './privacy.js';
+import type { Event } from '../engine/events.js';
+import { compose } from './combinators.js';
+import { eventOf } from './registry.js';
+import { type Privacy, purePrivacy } from './privacy.js';
+import { privacyOfEvent } from './reconstruct.js';
 
 /**
  * A budget's figures: epsilon at the budget's delta (pure epsilon for a pure budget).

@@ -4,7 +4,8 @@
 // release's privacy is that mechanism's composed maxGroups times (docs/aggregates.md,
 // "Sensitivity"). Nothing depends on how many groups there are.
 import { gaussianDistance } from '../accounting/distance.js';
-import { certifies, compose, type Composable, type Privacy, purePrivacy, thresholdedPrivacy } from '../accounting/privacy.js';
+import { certifies, type Privacy, purePrivacy, thresholdedPrivacy } from '../accounting/privacy.js';
+import { compose, type Composable } from '../accounting/combinators.js';
 import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { readBudget, type Target } from '../core/budget.js';
 import { memo } from '../core/memo.js';

@@ -47,7 +47,8 @@
 //    the scales of two neighbouring datasets differ). Public bounds on the features give them:
 //    |x_ij| <= B_j bounds M_j by B_j^2 (squared loss) or B_j^2 / 4 (logistic), so gamma_j = 1 / that.
 import { calibrateGridGaussian, GAUSSIAN_NOTIONS } from '../accounting/distance.js';
-import { compose, type GdpPrivacy, type Privacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { compose } from '../accounting/combinators.js';
+import type { GdpPrivacy, Privacy, ZcdpPrivacy } from '../accounting/privacy.js';
 import { ALLOCATIONS, type Allocation, type Profile } from '../calibrate/allocations.js';
 import type { GaussianBudget } from '../core/budget.js';
 import { readBudget } from '../core/budget.js';

@@ -7,8 +7,9 @@
 // noise sum_l n_l sigma_l^2 at that privacy. The usual per-layer rule sets sigma_l proportional to
 // C_l (spr); global clipping clips the whole gradient to ||C|| and adds the same noise to every
 // coordinate (iid). `dpsgd` finds the smallest z whose run meets (epsilon, delta), by the accountant.
-import { oneCall } from '../accounting/accountant.js';
-import { certifies, compose, gdpPrivacy, type Privacy, purePrivacy, type Sampling, subsample } from '../accounting/privacy.js';
+import { oneCall } from '../engine/accountant.js';
+import { certifies, gdpPrivacy, type Privacy, purePrivacy } from '../accounting/privacy.js';
+import { compose, type Sampling, subsample } from '../accounting/combinators.js';
 import { gaussianCalibration, type GaussianCalibration, type LaplaceCalibration, laplaceCalibration, type Profile } from '../calibrate/allocations.js';
 import { type ApproximateBudget, readBudget } from '../core/budget.js';
 import { PROFILE_ENTRIES } from '../core/domains.js';
@@ -183,7 +184,7 @@ export function dpsgd(options: DpsgdOptions): DpsgdPlan {
   const meets = (z: number) => certifies(run(z), target.epsilon, target.delta);
   // The largest step distance 1/z that meets the budget (the one calibration search), from z = 1
   // when it meets, else from the first z that does by doubling (whose half is the ceiling). The
-  // whole search is one call of the accountant, with one work budget (accountant.ts, oneCall): a
+  // whole search is one call of the accountant, with one work budget (engine/accountant.ts, oneCall): a
   // try it cannot pay for reads as not met, the safe side.
   const z = oneCall(() => {
     let start = 1;

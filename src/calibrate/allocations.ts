@@ -17,8 +17,9 @@ import { frozenResult } from '../core/frozen.js';
 import { CompensatedSum } from '../core/summation.js';
 import { numberIn, oneOf, readOptions, type Range, readSizes, vector } from '../core/validate.js';
 import { GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
-import { oneCall } from '../accounting/accountant.js';
-import { certifies, independentPrivacy } from '../accounting/privacy.js';
+import { oneCall } from '../engine/accountant.js';
+import { certifies } from '../accounting/privacy.js';
+import { independentPrivacy } from '../accounting/independent.js';
 import { type FamilyName, GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
@@ -356,7 +357,7 @@ const LAPLACE_SEARCH_GAP = 1e-3;
  * (epsilon, delta) budget by the accountant (docs/accounting.md, "Calibrating by the accountant"),
  * by the one calibration search (largestMeeting; a larger epsilonPure only grows the privacy
  * loss). Pure epsilon-DP at epsilon meets (epsilon, delta): the search starts there, untried.
- * The search is one call of the accountant, with one work budget (accountant.ts, oneCall): a try
+ * The search is one call of the accountant, with one work budget (engine/accountant.ts, oneCall): a try
  * it cannot pay for reads as not met, and the search ends on the budget that met (the safe side).
  */
 export function largestPureBudget(epsilon: number, meets: (epsilonPure: number) => boolean): number {

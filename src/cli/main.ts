@@ -4,7 +4,8 @@
 // input is read once, and the output appears only once every row has been checked and noised.
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { calibrateGridGaussian, gaussianDistance } from '../accounting/distance.js';
-import { certifies, compose, type Privacy } from '../accounting/privacy.js';
+import { certifies, type Privacy } from '../accounting/privacy.js';
+import { compose } from '../accounting/combinators.js';
 import { calibrateGaussian, calibrateLaplace, type Calibration, largestPureBudget } from '../calibrate/allocations.js';
 import { roundUp } from '../core/rounding.js';
 import { clip } from '../aggregate/layout.js';

@@ -10,7 +10,8 @@
 // Kamath & Steinke 2020), and close to Gaussian noise (docs/accounting.md, "Discrete Gaussian"). s is a power of two near B d^(1/4) (the t = sqrt(d) of the continuous design),
 // so sums are exact multiples of g / (2s), the output grid. The outputs are computed from the exact
 // integers s A_hat + Cg N_hat = 2 s F + s Y + Cg Z and rounded once: a function of the release.
-import { independentPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { independentPrivacy } from '../accounting/independent.js';
+import type { ZcdpPrivacy } from '../accounting/privacy.js';
 import { MAX_GRID_SCALE, SAFETY } from '../core/domains.js';
 import { powerOfTwoAbove, powerOfTwoBelow, roundUp } from '../core/rounding.js';
 import { integerIn } from '../core/validate.js';

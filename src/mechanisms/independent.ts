@@ -10,7 +10,8 @@
 // caller's own properties, and validated once here; the arrays are copied at construction; the
 // object is frozen, and the arrays it shows are fresh copies of its own.
 import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
-import { certifies, independentPrivacy, type GdpPrivacy, type Privacy, type PurePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { certifies, type GdpPrivacy, type Privacy, type PurePrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
+import { independentPrivacy } from '../accounting/independent.js';
 import {
   calibrateProfile,
   checkApproximateLaplace,

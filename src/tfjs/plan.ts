@@ -3,7 +3,8 @@
 // and the privacy of each step as that mechanism draws it, Poisson-subsampled. Grid noise is not
 // exactly the continuous noise dpsgd plans with: z is raised until the run, accounted from the
 // mechanism's own privacy, meets the budget.
-import { compose, type Privacy, purePrivacy, subsample } from '../accounting/privacy.js';
+import { compose, subsample } from '../accounting/combinators.js';
+import { type Privacy, purePrivacy } from '../accounting/privacy.js';
 import { dpsgd } from '../applications/dpsgd.js';
 import type { Allocation } from '../calibrate/allocations.js';
 import { type GaussianMechanism, gaussianMechanism, type LaplaceMechanism, laplaceMechanism } from '../mechanisms/independent.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readEvent, writeEvent } from '../../src/accounting/event-json.js';
-import type { Event } from '../../src/accounting/events.js';
+import type { Event } from '../../src/engine/events.js';
 import { type BudgetJson, restoreBudgetWith } from '../../src/accounting/ledger.js';
 import { aggregate } from '../../src/aggregate/index.js';
 import { compose, createBudget, gaussianMechanism, gaussianPrivacy, laplaceMechanism, restoreBudget, signBudget } from '../../src/index.js';

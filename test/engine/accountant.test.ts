@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { pldAccount } from '../../src/accounting/accountant.js';
+import { pldAccount } from '../../src/engine/accountant.js';
 import { readDpEvent } from '../../src/accounting/dp-event.js';
-import type { Event } from '../../src/accounting/events.js';
-import { pldSupports } from '../../src/accounting/pld.js';
+import type { Event } from '../../src/engine/events.js';
+import { pldSupports } from '../../src/engine/pld.js';
 import { gaussianEpsilon } from '../../src/index.js';
 import { fixture } from '../helpers.js';
 

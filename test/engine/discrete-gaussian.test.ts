@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discreteGaussianEvents } from '../../src/accounting/discrete-gaussian.js';
+import { discreteGaussianEvents } from '../../src/engine/discrete-gaussian.js';
 import { gaussianDelta } from '../../src/index.js';
 import { fixture } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compose, gaussianPrivacy, laplacePrivacy, randomAllocation, subsample } from '../../src/index.js';
-import { allocationFloor, allocationPmf } from '../../src/accounting/allocation.js';
-import { floorDelta, pmfDelta } from '../../src/accounting/pld.js';
+import { allocationFloor, allocationPmf } from '../../src/engine/allocation.js';
+import { floorDelta, pmfDelta } from '../../src/engine/pld.js';
 import { wasm } from '../../src/wasm/loader.js';
 import { fixture } from '../helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sumTails } from '../../src/accounting/tails.js';
+import { sumTails } from '../../src/engine/tails.js';
 
 const massAbove = (x: Float64Array, times: number, e1: number, c: number) => sumTails([{ x, times, e1 }]).above(c);
 const sumWindow = (x: Float64Array, times: number, e1: number, tail: number) => sumTails([{ x, times, e1 }]).window(tail);

@@ -26,7 +26,7 @@ export const SLACK_LOWER = 1e-51;
 /**
  * The most an upper event's distance can exceed the zCDP's sqrt(2 rho): the ratio of a scale to
  * sqrt(scale^2 - tau^2) at the smallest scale, 2 / sqrt(3) (a budget file's close events are
- * checked against it, event-json.ts).
+ * checked against it, accounting/event-json.ts).
  */
 export const CLOSE_RATIO = SMALLEST_SCALE / Math.sqrt(SMALLEST_SCALE ** 2 - TAU2);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { composeAll, convolveMasses, powerMasses, productMasses } from '../../src/accounting/masses.js';
+import { composeAll, convolveMasses, powerMasses, productMasses } from '../../src/engine/masses.js';
 import { gaussianDelta } from '../../src/index.js';
-import { eventPmf, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
+import { eventPmf, pmfDelta, pmfEpsilon } from '../../src/engine/pld.js';
 import { lcg } from '../helpers.js';
 
 /** Masses that are multiples of 2^-20 below 1: products and sums of up to 2^12 of them are exact doubles. */

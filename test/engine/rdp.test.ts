@@ -1,11 +1,11 @@
-// The RDP accountant (src/accounting/rdp.ts; docs/rdp.md): dp_accounting's RdpAccountant reproduced
+// The RDP accountant (src/engine/rdp.ts; docs/rdp.md): dp_accounting's RdpAccountant reproduced
 // (test/fixtures/accounting.json, scripts/accounting_reference.py; per-order curves in
 // test/fixtures/rdp.json, scripts/rdp_reference.py), every RDP value at least the exact Renyi
 // divergence (mpmath in test/fixtures/rdp.json), the closed forms, and the edges.
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../src/accounting/events.js';
+import type { Event } from '../../src/engine/events.js';
 import { gaussianDelta, gaussianEpsilon } from '../../src/accounting/profile.js';
-import { coarsened, FALLBACK_ORDERS, RDP_ORDERS, rdp, rdpCurve, rdpDelta, rdpEpsilon } from '../../src/accounting/rdp.js';
+import { coarsened, FALLBACK_ORDERS, RDP_ORDERS, rdp, rdpCurve, rdpDelta, rdpEpsilon } from '../../src/engine/rdp.js';
 import { EPS, expectClose, fixture, ROUND_UP } from '../helpers.js';
 
 type Json = Record<string, unknown>;

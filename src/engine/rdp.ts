@@ -9,6 +9,7 @@
 // Every exp, log and expm1 is the WebAssembly module's, so every engine computes the same bits.
 import { powerOfTwoBelow, roundUp } from '../core/rounding.js';
 import { log1p } from '../math/log1p.js';
+import { LogBinomial, logAdd, logExpm1, logSubSign, softplus, U, up, upperLogSum } from '../math/log-bounds.js';
 import { wasm } from '../wasm/loader.js';
 import type { Event } from './events.js';
 
@@ -26,7 +27,7 @@ export const RDP_ORDERS: readonly number[] = Object.freeze([
 ]);
 
 /**
- * The orders of the Renyi route the accountant computes alongside its own figures (privacy.ts),
+ * The orders of the Renyi route the accountant computes alongside its own figures (accounting/privacy.ts),
  * which only wins near the accountant's error floor (docs/accounting.md, "Composition by FFT",
  * paragraph "Where the bound gives out"): 20 orders spread as dp_accounting's 156 are, for about
  * a fifth of the work.
@@ -67,10 +68,6 @@ export function coarsened(event: Event): Event {
   }
 }
 
-/** One ulp, 2^-52 (twice the unit roundoff): the unit of the error bounds below, which also cover functions accurate to 1 ulp. */
-const U = 2 ** -52;
-/** Below this an upper bound gets an absolute 2^-1070 instead of the relative round-up (subnormal results round absolutely). */
-const TINY = 2 ** -1000;
 const LN2 = Math.LN2; // "the Number value for" ln 2 (ECMAScript): the nearest double, the same on every engine
 /** dp_accounting's _MAX_STEPS_LOG_A_FRAC. */
 const MAX_FRAC_STEPS = 1000;
@@ -99,54 +96,6 @@ function expm1(x: number): number {
   return wasm().expm1(x);
 }
 
-/** log(e^x - 1) for x > 0, without overflow or cancellation. */
-function logExpm1(x: number): number {
-  return x > 1 ? x + ln(-expm1(-x)) : ln(expm1(x));
-}
-
-/** log(1 + e^x). */
-function softplus(x: number): number {
-  return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-}
-
-/** log(e^x + e^y), dp_accounting's _log_add. */
-function logAdd(x: number, y: number): number {
-  const a = Math.min(x, y);
-  const b = Math.max(x, y);
-  if (a === -Infinity) return b;
-  return log1p(exp(a - b)) + b;
-}
-
-/** A computed upper bound x >= 0 moved past its last rounding (relative 2^-50, or absolute 2^-1070 where x is tiny). */
-function up(x: number): number {
-  const y = Math.max(x, 0);
-  return y >= TINY ? roundUp(y) : y + 2 ** -1070;
-}
-
-/**
- * An upper bound on log(sum_i e^L[i]) given |error of L[i]| <= E[i]: each term is raised by its
- * error and by the rounding of L[i] - max and of exp (an ulp each); the terms are summed with
- * Neumaier's compensation (relative error below 2u + n^2 u^2; Higham 2002, section 4.3), the log
- * is within an ulp, and the final addition within an ulp of each part.
- */
-function upperLogSum(L: ArrayLike<number>, E: ArrayLike<number>, n: number): number {
-  let max = -Infinity;
-  for (let i = 0; i < n; i++) if (L[i]! > max) max = L[i]!;
-  if (max === -Infinity || max === Infinity) return max;
-  let sum = 0;
-  let compensation = 0;
-  for (let i = 0; i < n; i++) {
-    const d = L[i]! - max;
-    if (d === -Infinity) continue;
-    const x = exp(d + E[i]! + U * (Math.abs(d) + 1));
-    const t = sum + x;
-    compensation += sum >= x ? sum - t + x : x - t + sum;
-    sum = t;
-  }
-  const logSum = ln(sum + compensation);
-  return max + logSum + (2 + n * n * U) * U + 2 * U * (Math.abs(max) + Math.abs(logSum));
-}
-
 /** A bound on |d log Q(x) / dx| = 1 / M(x): below (x + sqrt(x^2 + 4)) / 2 <= x + 1 for x >= 0, and 2 phi(x) <= e^(-x^2/2) for x < 0 (Q(x) > 1/2). */
 function logQSlope(x: number): number {
   return x >= 0 ? x + 1 : Math.min(1, exp((-x * x) / 2));
@@ -161,25 +110,6 @@ function scratch(n: number): [Float64Array, Float64Array] {
     scratchE = new Float64Array(n);
   }
   return [scratchL, scratchE];
-}
-
-/**
- * log C(alpha, i) (|C| for fractional alpha) for i = 0, 1, 2, ... by the recurrence
- * C(alpha, i) = C(alpha, i - 1) (alpha - i + 1) / i, with a running bound on its absolute error.
- * (dp_accounting takes differences of gammaln; this recurrence needs only log, and its error is
- * tracked.)
- */
-class LogBinomial {
-  value = 0;
-  error = 0;
-  private i = 0;
-  constructor(private readonly alpha: number) {}
-  next(): void {
-    this.i++;
-    const term = ln(Math.abs(this.alpha - this.i + 1) / this.i);
-    this.value += term;
-    this.error += U * (1 + 2 * Math.abs(term) + Math.abs(this.value));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,13 +280,6 @@ function sampledGaussianRdp(q: number, mu: number, alpha: number): number {
 // Sampling without replacement, replace-one neighbours (Wang, Balle & Kasiviswanathan 2019),
 // ported from dp_accounting's _compute_rdp_sample_wor_gaussian_int and _get_forward_diffs.
 // ---------------------------------------------------------------------------------------------
-
-/** log(e^x - e^y) and its sign, dp_accounting's _log_sub_sign (with log(-expm1(.)) for log1p(-exp(.))). */
-function logSubSign(x: number, y: number): [boolean, number] {
-  if (x > y) return [true, x + ln(-expm1(y - x))];
-  if (x < y) return [false, y + ln(-expm1(x - y))];
-  return [true, -Infinity];
-}
 
 /**
  * dp_accounting's _get_forward_diffs(cgf, n): log |Delta^(k+1) f(-1)| for k = 0..n+1, where

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../src/accounting/events.js';
-import { eventFloors, eventPmf, eventPmfLevels, eventPmfs, floorDelta, floorEpsilon, pldSupports, pmfDelta, pmfEpsilon } from '../../src/accounting/pld.js';
-import { convolveFloor, type FloorPair } from '../../src/accounting/masses.js';
-import { privacyOfEvent } from '../../src/accounting/privacy.js';
+import type { Event } from '../../src/engine/events.js';
+import { eventFloors, eventPmf, eventPmfLevels, eventPmfs, floorDelta, floorEpsilon, pldSupports, pmfDelta, pmfEpsilon } from '../../src/engine/pld.js';
+import { convolveFloor, type FloorPair } from '../../src/engine/masses.js';
+import { privacyOfEvent } from '../../src/accounting/reconstruct.js';
 import { gaussianDelta, normalSf } from '../../src/index.js';
 import { wasm } from '../../src/wasm/loader.js';
 import { fixture } from '../helpers.js';
