@@ -303,21 +303,21 @@ export function eventPmfs(event: Event, h: number): Pmf[] {
 
 /** delta(epsilon) of a distribution, an upper bound. */
 export function pmfDelta(pmf: Pmf, h: number, epsilon: number): number {
-  const w = wasm();
-  const n = pmf.probs.length;
-  return inArena(w, 8 * n, (at) => {
-    f64(w, at, n).set(pmf.probs);
-    return w.pldDelta(at, n, pmf.lower, h, pmf.infinity + pmf.error1, 0, epsilon);
-  });
+  return onPmf(pmf, (w, at, n) => w.pldDelta(at, n, pmf.lower, h, pmf.infinity + pmf.error1, 0, epsilon));
 }
 
 /** epsilon(delta) of a distribution, an upper bound. */
 export function pmfEpsilon(pmf: Pmf, h: number, delta: number): number {
+  return onPmf(pmf, (w, at, n) => w.pldEpsilon(at, n, pmf.lower, h, pmf.infinity + pmf.error1, 0, delta));
+}
+
+/** `f` on a distribution's masses in the module's memory (as onFloor for a floor pair). */
+function onPmf(pmf: Pmf, f: (w: WasmExports, at: number, n: number) => number): number {
   const w = wasm();
   const n = pmf.probs.length;
   return inArena(w, 8 * n, (at) => {
     f64(w, at, n).set(pmf.probs);
-    return w.pldEpsilon(at, n, pmf.lower, h, pmf.infinity + pmf.error1, 0, delta);
+    return f(w, at, n);
   });
 }
 

@@ -8,6 +8,7 @@
 //
 // Every exp, log and expm1 is the WebAssembly module's, so every engine computes the same bits.
 import { powerOfTwoBelow, roundUp } from '../core/rounding.js';
+import { exp, expm1, log as ln } from '../math/elementary.js';
 import { log1p } from '../math/log1p.js';
 import { LogBinomial, logAdd, logExpm1, logSubSign, softplus, U, up, upperLogSum } from '../math/log-bounds.js';
 import { wasm } from '../wasm/loader.js';
@@ -83,18 +84,6 @@ const MAX_SUM_ORDER = 4096;
 // ---------------------------------------------------------------------------------------------
 // Elementary functions (WebAssembly) and safe rounding.
 // ---------------------------------------------------------------------------------------------
-
-function ln(x: number): number {
-  return wasm().log(x);
-}
-
-function exp(x: number): number {
-  return wasm().exp(x);
-}
-
-function expm1(x: number): number {
-  return wasm().expm1(x);
-}
 
 /** A bound on |d log Q(x) / dx| = 1 / M(x): below (x + sqrt(x^2 + 4)) / 2 <= x + 1 for x >= 0, and 2 phi(x) <= e^(-x^2/2) for x < 0 (Q(x) > 1/2). */
 function logQSlope(x: number): number {

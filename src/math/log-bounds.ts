@@ -6,20 +6,8 @@
 //
 // Every exp, log and expm1 is the WebAssembly module's, so every engine computes the same bits.
 import { roundUp } from '../core/rounding.js';
-import { wasm } from '../wasm/loader.js';
+import { exp, expm1, log as ln } from './elementary.js';
 import { log1p } from './log1p.js';
-
-function ln(x: number): number {
-  return wasm().log(x);
-}
-
-function exp(x: number): number {
-  return wasm().exp(x);
-}
-
-function expm1(x: number): number {
-  return wasm().expm1(x);
-}
 
 /** One ulp, 2^-52 (twice the unit roundoff): the unit of the error bounds below, which also cover functions accurate to 1 ulp. */
 export const U = 2 ** -52;
