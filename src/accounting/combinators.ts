@@ -204,9 +204,19 @@ export function composeItems(items: ReadonlyArray<{ privacy: Privacy; times: num
   // One release composed once is that release: its own curves (with the routes it has, such as a
   // sampled release's dominating one) stand.
   if (items.length === 1 && items[0]!.times === 1) routes.push(routeOf(items[0]!.privacy));
+  // A random allocation is never less private than its release (randomAllocation), so neither is a
+  // composition with each allocation read as its release.
+  const released = items.map(({ privacy, times }) => ({ privacy: allocatedRelease(privacy) ?? privacy, times }));
+  if (released.some(({ privacy }, i) => privacy !== items[i]!.privacy)) routes.push(routeOf(composeItems(released, method)));
   if (pldSupports(event)) return pldPrivacy(event, 'composition', warnings, routes, floor);
   routes.push(basicRoute(items), rdpRoute(event));
   return approximatePrivacy(event, routes, warnings, floor);
+}
+
+/** The release a random allocation allocates, if the privacy is one's. */
+function allocatedRelease(privacy: Privacy): Privacy | undefined {
+  const event = genuine.get(privacy);
+  return event?.type === 'allocation' ? eventPrivacy(event.event) : undefined;
 }
 
 /**

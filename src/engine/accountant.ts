@@ -8,6 +8,7 @@
 // only the sums.
 import { type Direction, directionsOf, eventFloor, eventPmf, eventPmfLevels, floorEpsilon, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
 import { allowed, type FloorPair, MAX_WORK, type Pmf, tooLong } from './masses.js';
+import { tiltedPmf } from './tilt.js';
 import { ROUND_UP, roundUp } from '../core/rounding.js';
 import { type Event, slackOf } from './events.js';
 
@@ -151,6 +152,11 @@ interface Track {
   readonly moves: number;
 }
 
+/** The share of an answer's delta its rounding bound may take before the tilted distribution is built too (tilt.ts). */
+const TILT_WHEN = 2 ** -6;
+/** How far below the untilted masses' own epsilon the tilt's cutoff sits: the answer, with its rounding bound, lies above. */
+const TILT_BELOW = 2 ** -6;
+
 /** Refused grids a track may fall back from, each to one twice as coarse: 2^16 covers FINEST to COARSE. */
 const FALLBACKS = 16;
 
@@ -283,8 +289,35 @@ function treeAccount(event: Event): PldAccount {
     return request(here, () => eventPmf(event, h, d, tail));
   };
   const floorAt = (h: number, d: Direction): FloorPair => request(`floor ${h} ${d}`, () => eventFloor(event, h, d));
-  const epsilonAt = (h: number, d: Direction, delta: number, ahead = false) => pmfEpsilon(pmfAt(h, d, tailFor(delta), ahead), h, delta);
-  const deltaAt = (h: number, d: Direction, epsilon: number, ahead = false) => pmfDelta(pmfAt(h, d, 0, ahead), h, epsilon);
+  /**
+   * The distribution on grid h tilted towards `target` (tilt.ts), kept per target: none where the
+   * event is not a composition or no tilt helps.
+   */
+  const tiltedAt = (h: number, d: Direction, tail: number, target: number): Pmf | undefined =>
+    event.type === 'composed'
+      ? orNone(() => request(`tilted ${h} ${d} ${tail} ${target}`, () => tiltedPmf(event, h, d, tail, target)).pmf, undefined)
+      : undefined;
+  /**
+   * epsilon(delta) on grid h; where the rounding bound takes more than TILT_WHEN of delta, also
+   * from the distribution tilted towards just below the answer the masses give without it, and
+   * the smaller (both are upper bounds).
+   */
+  const epsilonAt = (h: number, d: Direction, delta: number, ahead = false) => {
+    const tail = tailFor(delta);
+    const pmf = pmfAt(h, d, tail, ahead);
+    const epsilon = pmfEpsilon(pmf, h, delta);
+    if (!(pmf.error1 > TILT_WHEN * delta)) return epsilon;
+    const tilted = tiltedAt(h, d, tail, pmfEpsilon({ ...pmf, error1: 0 }, h, delta) * (1 - TILT_BELOW));
+    return tilted ? Math.min(epsilon, pmfEpsilon(tilted, h, delta)) : epsilon;
+  };
+  /** delta(epsilon) on grid h; as epsilonAt, tilted towards epsilon where the rounding bound takes more than TILT_WHEN of the answer. */
+  const deltaAt = (h: number, d: Direction, epsilon: number, ahead = false) => {
+    const pmf = pmfAt(h, d, 0, ahead);
+    const delta = pmfDelta(pmf, h, epsilon);
+    if (!(pmf.error1 > TILT_WHEN * (delta - pmf.error1))) return delta;
+    const tilted = tiltedAt(h, d, 0, epsilon);
+    return tilted ? Math.min(delta, pmfDelta(tilted, h, epsilon)) : delta;
+  };
   /** The loss's spread, its epsilon at delta 1e-2 on the coarse grid. */
   const spread = () => Math.max(...directions.map((d) => epsilonAt(COARSE, d, 1e-2)));
 
