@@ -160,7 +160,10 @@ export function composeItems(items: ReadonlyArray<{ privacy: Privacy; times: num
   }
   const warnings = [...new Set(items.flatMap(({ privacy }) => (privacy.warning ? [privacy.warning] : [])))];
   const event: Event = { type: 'composed', events: items.map(({ privacy, times }) => [genuine.get(privacy)!, times] as const) };
-  const floor: Event = { type: 'composed', events: items.map(({ privacy, times }) => [floorOf(privacy), times] as const) };
+  // The lower end's event: the same one (and so the same accountant, its distributions shared)
+  // unless some part's lower end has its own.
+  const sameFloor = items.every(({ privacy }) => floorOf(privacy) === genuine.get(privacy));
+  const floor: Event = sameFloor ? event : { type: 'composed', events: items.map(({ privacy, times }) => [floorOf(privacy), times] as const) };
   const kinds = new Set(items.map(({ privacy }) => privacy.kind));
   const only = (...allowed: string[]) => [...kinds].every((k) => allowed.includes(k));
   if (method === 'rdp') return approximatePrivacy(event, [rdpRoute(event)], warnings);

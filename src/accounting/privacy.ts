@@ -171,11 +171,12 @@ function extras(event: Event, epsilon: (delta: number) => number, exact?: (upper
       if (exact) return Object.freeze({ lower: Math.min(upper, exact(upper)), upper });
       if (upper === Infinity || upper === 0 || !pldSupports(event)) return Object.freeze({ lower: 0, upper });
       const d = readDelta(delta);
-      const range = accountOf(event).bounds(d);
-      // The lower end from the event with parameters rounded down, less 2^-40 for parameters (mu,
-      // epsilon) that are themselves rounded up by a few ulp.
-      // A floor the accountant does not take (a bound with a margin) gives no lower end.
-      const lower = (floor === event ? range.lower : pldSupports(floor) ? accountOf(floor).bounds(d).lower : 0) * (1 - 2 ** -40);
+      // The lower end from the event with parameters rounded down, on the grids the event's own
+      // range takes, less 2^-40 for parameters (mu, epsilon) that are themselves rounded up by a
+      // few ulp. A floor the accountant does not take (a bound with a margin) gives no lower end.
+      const own = floor === event;
+      const range = accountOf(event).bounds(d, own || !pldSupports(floor) ? undefined : accountOf(floor).lowerAt);
+      const lower = (own || pldSupports(floor) ? range.lower : 0) * (1 - 2 ** -40);
       return Object.freeze({ lower: Math.min(lower, upper), upper: ownUpper ? upper : Math.min(range.upper, upper) });
     },
     rdp(alpha: number) {

@@ -87,9 +87,18 @@ export interface PldAccount {
   epsilon(delta: number, enough?: number): number;
   /** delta(epsilon), an upper bound. */
   delta(epsilon: number): number;
-  /** A certified range for epsilon(delta): the true value lies in [lower, upper]. */
-  bounds(delta: number): { lower: number; upper: number };
+  /**
+   * A certified range for epsilon(delta): the true value lies in [lower, upper]. With `lowerAt`,
+   * the lower end on each grid comes from it (another event's floor: `lowerAt` of its account)
+   * instead of this event's own.
+   */
+  bounds(delta: number, lowerAt?: LowerAt): { lower: number; upper: number };
+  /** A certified lower bound on epsilon(delta) from this event's floor on grid h in direction d (throws TooLong where the floor is refused). */
+  lowerAt: LowerAt;
 }
+
+/** A lower bound on epsilon(delta) from a floor on grid h in direction d (-Infinity for none). */
+export type LowerAt = (delta: number, h: number, d: Direction) => number;
 
 /** The largest slack the accountant takes: e^slack is then within 1 + 2^-50 of 1 (ROUND_UP). */
 const MAX_SLACK = 2 ** -60;
@@ -104,16 +113,17 @@ export function pldAccount(event: Event): PldAccount {
   const slack = slackOf(event);
   const account = failingClosed(treeAccount(event));
   if (slack === 0) return account;
-  if (!(slack <= MAX_SLACK)) return { epsilon: () => Infinity, delta: () => 1, bounds: () => ({ lower: 0, upper: Infinity }) };
+  if (!(slack <= MAX_SLACK)) return { epsilon: () => Infinity, delta: () => 1, bounds: () => ({ lower: 0, upper: Infinity }), lowerAt: () => 0 };
   const up = (x: number) => roundUp(x + 2 * slack);
   const down = (x: number) => Math.max(0, (x - 2 * slack) * (1 - ROUND_UP));
   return {
     epsilon: (delta, enough = Number.NEGATIVE_INFINITY) => up(account.epsilon(delta * (1 - ROUND_UP), (enough - 2 * slack) * (1 - 2 * ROUND_UP))),
     delta: (eps) => Math.min(1, roundUp(account.delta(eps - 2 * slack - ROUND_UP * Math.abs(eps)))),
-    bounds(delta) {
-      const upper = up(account.bounds(delta * (1 - ROUND_UP)).upper);
-      return { lower: Math.min(upper, down(account.bounds(Math.min(delta * (1 + ROUND_UP), 1 - 2 ** -53)).lower)), upper };
+    bounds(delta, lowerAt) {
+      const upper = up(account.bounds(delta * (1 - ROUND_UP), lowerAt).upper);
+      return { lower: Math.min(upper, down(account.bounds(Math.min(delta * (1 + ROUND_UP), 1 - 2 ** -53), lowerAt).lower)), upper };
     },
+    lowerAt: (delta, h, d) => down(account.lowerAt(Math.min(delta * (1 + ROUND_UP), 1 - 2 ** -53), h, d)),
   };
 }
 
@@ -128,9 +138,13 @@ function failingClosed(account: PldAccount): PldAccount {
       const delta = account.delta(epsilon);
       return Number.isNaN(delta) ? 1 : delta;
     },
-    bounds: (delta) => {
-      const { lower, upper } = account.bounds(delta);
+    bounds: (delta, lowerAt) => {
+      const { lower, upper } = account.bounds(delta, lowerAt);
       return Number.isNaN(lower) || Number.isNaN(upper) ? { lower: 0, upper: Infinity } : { lower, upper };
+    },
+    lowerAt: (delta, h, d) => {
+      const lower = account.lowerAt(delta, h, d);
+      return Number.isNaN(lower) ? 0 : lower;
     },
   };
 }
@@ -288,7 +302,23 @@ function treeAccount(event: Event): PldAccount {
     }
     return request(here, () => eventPmf(event, h, d, tail));
   };
-  const floorAt = (h: number, d: Direction): FloorPair => request(`floor ${h} ${d}`, () => eventFloor(event, h, d));
+  /** The floor pair on grid h for an answer at delta: its grids leave out what the distributions' leave above their tops (tailFor). */
+  const floorAt = (h: number, d: Direction, delta: number): FloorPair => {
+    const tail = tailFor(delta);
+    return request(`floor ${h} ${d} ${tail}`, () => eventFloor(event, h, d, tail));
+  };
+  /**
+   * pmfEpsilon, kept per distribution and delta: `bounds` asks again what `epsilon` asked (the
+   * distribution itself is still requested, and charged, by each call).
+   */
+  const searches = new WeakMap<Pmf, Map<number, number>>();
+  const searched = (pmf: Pmf, h: number, delta: number): number => {
+    let answers = searches.get(pmf);
+    if (!answers) searches.set(pmf, (answers = new Map()));
+    let epsilon = answers.get(delta);
+    if (epsilon === undefined) answers.set(delta, (epsilon = pmfEpsilon(pmf, h, delta)));
+    return epsilon;
+  };
   /**
    * The distribution on grid h tilted towards `target` (tilt.ts), kept per target: none where the
    * event is not a composition or no tilt helps.
@@ -305,10 +335,10 @@ function treeAccount(event: Event): PldAccount {
   const epsilonAt = (h: number, d: Direction, delta: number, ahead = false) => {
     const tail = tailFor(delta);
     const pmf = pmfAt(h, d, tail, ahead);
-    const epsilon = pmfEpsilon(pmf, h, delta);
+    const epsilon = searched(pmf, h, delta);
     if (!(pmf.error1 > TILT_WHEN * delta)) return epsilon;
     const tilted = tiltedAt(h, d, tail, pmfEpsilon({ ...pmf, error1: 0 }, h, delta) * (1 - TILT_BELOW));
-    return tilted ? Math.min(epsilon, pmfEpsilon(tilted, h, delta)) : epsilon;
+    return tilted ? Math.min(epsilon, searched(tilted, h, delta)) : epsilon;
   };
   /** delta(epsilon) on grid h; as epsilonAt, tilted towards epsilon where the rounding bound takes more than TILT_WHEN of the answer. */
   const deltaAt = (h: number, d: Direction, epsilon: number, ahead = false) => {
@@ -341,12 +371,14 @@ function treeAccount(event: Event): PldAccount {
   }
 
   /**
-   * A certified lower bound on epsilon(delta), at most `upper`, from the rounded-down masses on the
-   * grid h in one direction (the true delta is the larger of the directions'): floorEpsilon, in one
-   * pass over them.
+   * A certified lower bound on epsilon(delta) from the rounded-down masses on the grid h in one
+   * direction (the true delta is the larger of the directions'): floorEpsilon, in one pass over them.
    */
-  function lowerEpsilon(h: number, d: Direction, delta: number, upper: number): number {
-    return Math.min(upper, Math.max(0, floorEpsilon(floorAt(h, d), h, delta)));
+  const ownLowerAt: LowerAt = (delta, h, d) => floorEpsilon(floorAt(h, d, delta), h, delta);
+
+  /** lowerAt's bound, between 0 and `upper`. */
+  function lowerEpsilon(lowerAt: LowerAt, h: number, d: Direction, delta: number, upper: number): number {
+    return Math.min(upper, Math.max(0, lowerAt(delta, h, d)));
   }
 
   /** A distribution too long to build means far more loss than any figure worth certifying: no privacy. */
@@ -362,7 +394,9 @@ function treeAccount(event: Event): PldAccount {
   return {
     epsilon: (delta, enough) => question(() => Math.max(0, epsilonTracks(delta, enough).top.best), Infinity),
     delta: (eps) => question(() => deltaOf(eps), 1),
-    bounds: (delta) => question(() => boundsOf(delta), { lower: 0, upper: Infinity }),
+    bounds: (delta, lowerAt = ownLowerAt) => question(() => boundsOf(delta, lowerAt), { lower: 0, upper: Infinity }),
+    // A refused floor throws TooLong to the range asking (coarserFloor then tries the coarse grid).
+    lowerAt: (delta, h, d) => oneCall(() => ownLowerAt(delta, h, d)),
   };
 
   /** delta(epsilon) on grids refined until it settles; each is an upper bound, the smallest is kept. */
@@ -380,9 +414,9 @@ function treeAccount(event: Event): PldAccount {
    * tails than its upper distribution), on the coarse grid, the cheapest: every grid's floor gives
    * a valid lower end.
    */
-  function coarserFloor(h: number, d: Direction, delta: number, upper: number): number {
+  function coarserFloor(lowerAt: LowerAt, h: number, d: Direction, delta: number, upper: number): number {
     for (const step of h < COARSE ? [h, COARSE] : [h]) {
-      const lower = orNone(() => lowerEpsilon(step, d, delta, upper), undefined);
+      const lower = orNone(() => lowerEpsilon(lowerAt, step, d, delta, upper), undefined);
       if (lower !== undefined) return lower;
     }
     return 0;
@@ -390,13 +424,13 @@ function treeAccount(event: Event): PldAccount {
 
   /**
    * The certified range, refined until it is within TIGHT of its upper end (or the halvings run
-   * out); the lower end from the direction with the largest upper one.
+   * out); the lower end from the direction with the largest upper one, by lowerAt.
    */
-  function boundsOf(delta: number): { lower: number; upper: number } {
+  function boundsOf(delta: number, lowerAt: LowerAt): { lower: number; upper: number } {
     const { tracks, top } = epsilonTracks(delta);
     let h = top.h;
-    if (top.best === Infinity) return { lower: lowerEpsilon(h, top.direction, delta, Number.MAX_VALUE), upper: Infinity };
-    let lower = coarserFloor(h, top.direction, delta, top.best);
+    if (top.best === Infinity) return { lower: lowerEpsilon(lowerAt, h, top.direction, delta, Number.MAX_VALUE), upper: Infinity };
+    let lower = coarserFloor(lowerAt, h, top.direction, delta, top.best);
     let upper = top.best;
     // Past LOWER_CEILING the range is wide only where no one would certify it: finer grids would cost time for nothing.
     for (let k = 0; k < HALVINGS && upper - lower > TIGHT * upper && lower < LOWER_CEILING && h / 2 >= FINEST; k++) {
@@ -405,7 +439,7 @@ function treeAccount(event: Event): PldAccount {
         // Every direction that is the largest on the way gets its answer on the finer grid.
         for (let t = largest(tracks); t.finest > h; t = largest(tracks)) advance(t, h, epsilonAt(h, t.direction, delta), Infinity);
         const t = largest(tracks);
-        return { upper: t.best, lower: lowerEpsilon(h, t.direction, delta, t.best) };
+        return { upper: t.best, lower: lowerEpsilon(lowerAt, h, t.direction, delta, t.best) };
       }, undefined);
       if (!finer) break; // too long to build: keep the range so far
       upper = Math.min(upper, finer.upper);

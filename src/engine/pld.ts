@@ -321,10 +321,14 @@ function onPmf(pmf: Pmf, f: (w: WasmExports, at: number, n: number) => number): 
   });
 }
 
-/** The floor masses of a base pair (subsampled at rate q, in a direction). */
-function baseFloor(base: BasePair, q: number, direction: Direction, h: number): FloorPair {
+/**
+ * The floor masses of a base pair (subsampled at rate q, in a direction). `tail`, as for eventPmf:
+ * the mass the grid may leave above its top; the masses beyond the grid are left out of every test
+ * set, which only lowers the floor.
+ */
+function baseFloor(base: BasePair, q: number, direction: Direction, h: number, tail: number): FloorPair {
   const w = wasm();
-  const [lo, hi] = lossRange(w, base, q, direction, SPREAD);
+  const [lo, hi] = lossRange(w, base, q, direction, spreadFor(w, tail));
   const lower = Math.floor(lo / h) - 1; // a bin below the lowest loss: bins are (l_k, l_k+1], and an atom may sit at lo
   const n = Math.max(2, Math.ceil(hi / h) - lower + 1);
   charge(n);
@@ -339,10 +343,10 @@ function baseFloor(base: BasePair, q: number, direction: Direction, h: number): 
   });
 }
 
-/** The floor pair of an event in one direction. */
-export function eventFloor(event: Event, h: number, direction: Direction): FloorPair {
+/** The floor pair of an event in one direction (`tail` as for eventPmf; 0 for the default grids). */
+export function eventFloor(event: Event, h: number, direction: Direction, tail = 0): FloorPair {
   return eventOf(event, direction, {
-    base: (pair, q, dir) => baseFloor(pair, q, dir, h),
+    base: (pair, q, dir) => baseFloor(pair, q, dir, h, tail),
     allocation: (mu, steps, dir) => allocationFloor(mu, steps, dir, h),
     all: (items) => inTree(items, convolveFloor),
     self: (x, times) => powerFloor(x, times),

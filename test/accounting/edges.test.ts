@@ -41,11 +41,13 @@ describe('small delta', () => {
 });
 
 describe("the Renyi route near the accountant's floor", () => {
-  it('searches the orders between the fallback orders around its best: within 1% of compose(..., { method: "rdp" }) (8% above it with the 20 orders alone)', () => {
+  it('searches the orders between the fallback orders around its best: within 1% of compose(..., { method: "rdp" }) where the accountant cannot answer', () => {
     const step = subsample(gaussianPrivacy({ scales: [1], sensitivity: [1] }), { rate: 1e-3 });
-    const run = compose([{ privacy: step, times: 1e4 }]);
-    const renyi = compose([{ privacy: step, times: 1e4 }], { method: 'rdp' });
-    expect(run.epsilon(1e-10)).toBeLessThan(1.01 * renyi.epsilon(1e-10)); // 1.754 against 1.747; 1.888 before
+    // 1e4 steps at delta 1e-10 read 1.888 on the 20 orders alone, 1.754 with the band; tilted, the
+    // accountant now gives 0.864 there. 1e5 steps are past its work budget: the Renyi route answers.
+    const run = compose([{ privacy: step, times: 1e5 }]);
+    const renyi = compose([{ privacy: step, times: 1e5 }], { method: 'rdp' });
+    expect(run.epsilon(1e-10)).toBeLessThan(1.01 * renyi.epsilon(1e-10)); // 2.855 against 2.841
   });
 });
 
