@@ -45,7 +45,7 @@ export async function run(ctx) {
       text:
         'When issue 41 was filed: 185 to 570 ms against 17 to 52 ms at 1e4 to 1e5 subsampled steps, and 41.7 s (multiplier 0.5, rate 0.5) and 31 s (Laplace) where the lower end stopped at ln of the largest double (709.78). ' +
         'Before the floor was composed by one power per law (it took repeated squaring), on a quiet machine: 8.7× to 13.2× epsilon, widths 0.106%, 0.905%, 0.004% and 0.0016%. ' +
-        'Before the range reused the estimate\'s distributions and searches (a composition\'s floor event was its own accountant, refined again from the coarse grid), with floor grids as wide as delta(eps)\'s: 3.4× to 4.5× (measured while CI ran), 3.2× to 4.9× alone. ' +
+        "Before the range reused the estimate's distributions and searches (a composition's floor event was its own accountant, refined again from the coarse grid), with floor grids as wide as delta(eps)'s: 3.4× to 4.5× (measured while CI ran), 3.2× to 4.9× alone. " +
         'The lower end is found in one pass, in logarithms; the range is refined until it is within 1% of its upper end, or its halvings run out.',
       columns: ['composition', 'epsilon ms', 'bounds ms', 'bounds ÷ epsilon', 'lower', 'upper', 'width'],
       rows,

@@ -43,6 +43,7 @@ const GROUPS = [
   './bounds.mjs',
   './allocation.mjs',
   './aggregate.mjs',
+  './tables.mjs',
   './clickhouse.mjs',
   './quantiles.mjs',
   './training.mjs',

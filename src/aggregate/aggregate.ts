@@ -13,8 +13,9 @@ import type { SampleOptions } from '../noise/samplers.js';
 import { type AccuracyLine, accuracyOf, blockOfKind } from './accuracy.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
 import { chosenQuantiles, noised, type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
+import { isColumnar, memoryReader } from './columnar.js';
 import { rowTotals } from './rows.js';
-import { openEngine } from './source.js';
+import { checkColumnar, openEngine } from './source.js';
 import { engineTotals } from './sql.js';
 import type { AggregateRow, RowOf } from './row-types.js';
 import { type AggregateSpec, readSpec, type Spec, SPEC_OPTIONS } from './spec.js';
@@ -181,12 +182,15 @@ export async function aggregate<const O extends AggregateOptions>(
   const rng = sourceOf(o.rng);
   const spec = readSpec(Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'rng')));
   const plan = planOf(spec, target);
-  const source = Array.isArray(spec.source) ? undefined : await openEngine(spec);
+  const inMemory = Array.isArray(spec.source) || isColumnar(spec.source);
+  // An Arrow or Arquero table's columns are its schema, checked before anything is charged or read.
+  if (isColumnar(spec.source)) checkColumnar(spec, spec.source);
+  const source = inMemory ? undefined : await openEngine(spec);
   try {
     budget.spend(plan.privacy);
     const found = source
       ? await engineTotals(source.engine, source.columns, spec, plan.layout)
-      : rowTotals(spec.source as readonly unknown[], spec, plan.layout);
+      : rowTotals(memoryReader(spec.source as Parameters<typeof memoryReader>[0]), spec, plan.layout);
     // The rows have the statistics the options ask for, by construction (estimatesOf).
     return released(spec, plan, found, rng) as AggregateResult<RowOf<O>>;
   } finally {

@@ -1,7 +1,8 @@
-// The in-memory engine: totals of JavaScript row objects, with the same reading of values
-// (values.ts), clipping, contribution bounding and exact sums as the SQL the engines run. Rows are
-// read through their own properties only (an inherited Object.prototype.income is never a value).
-import { describeKind } from '../core/validate.js';
+// The in-memory engine: totals of a table in memory (row objects, an Arrow or an Arquero table,
+// read column by column: columnar.ts), with the same reading of values (values.ts), clipping,
+// contribution bounding and exact sums as the SQL the engines run.
+import { memo } from '../core/memo.js';
+import type { ColumnReader } from './columnar.js';
 import { binOf, clip, LEAVES, type Layout, leafOf } from './layout.js';
 import { type Spec, valueColumns } from './spec.js';
 import { emptyTotals, type GroupTotals, quantaOf, squareQuantaOf, sumQuantum, type Totals } from './totals.js';
@@ -34,8 +35,6 @@ function sample<T>(list: T[], keep: number, below: (n: number) => number): T[] {
   return list.slice(0, keep);
 }
 
-const own = (row: object, key: string): unknown => (Object.hasOwn(row, key) ? (row as Record<string, unknown>)[key] : undefined);
-
 /**
  * The group of a row's group value, by the rule of values.ts: the index of the declared group it
  * matches (by value when the groups are numbers, else by text), or its key when groups are
@@ -58,11 +57,18 @@ function grouper(spec: Spec): (value: unknown) => string | undefined {
   };
 }
 
-/** A unit's rows in one group: each valid row's values, and how many invalid rows. */
+/**
+ * A unit's rows in one group: each valid row's values, and how many invalid rows. Without a privacy
+ * unit, all of a group's rows, each its own unit: `units` of them (those with a valid row).
+ */
 interface UnitRows {
   readonly rows: number[][];
   invalid: number;
+  readonly units?: 'rows';
 }
+
+/** How many units an entry stands for in its group: each unit with a kept valid row, once. */
+const unitCount = (u: UnitRows): number => (u.units === 'rows' ? u.rows.length : u.rows.length > 0 ? 1 : 0);
 
 /** Sums of integer quanta, exact beyond 2^53: a double while it is safe, moved into a BigInt before it is not. */
 class ExactSum {
@@ -84,34 +90,44 @@ const bump = (cells: Float64Array, i: number) => {
   cells[i] = cells[i]! + 1;
 };
 
+/** The error for a row with no finite number in `what` (under `invalid: 'error'`). */
+const invalidRow = (what: string) =>
+  new RangeError(
+    `dpnoise: a row has no finite number in ${what}; clean the data first or pass \`invalid: 'drop'\` (the error reveals that such a row exists).`,
+  );
+
 /**
- * The groups of `rows` and their totals under the spec's clipping and contribution bounds: the
- * declared groups, or when groups are selected, every group with a kept row (in sorted order).
+ * The groups of a table's rows and their totals under the spec's clipping and contribution bounds:
+ * the declared groups, or when groups are selected, every group with a kept row (in sorted order).
  */
-export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout): GroupTotals {
+export function rowTotals(table: ColumnReader, spec: Spec, layout: Layout): GroupTotals {
   const columns = valueColumns(spec);
   const groupOf = grouper(spec);
+  const groupValue = spec.groupBy === undefined ? undefined : table.column(spec.groupBy);
+  const unitValue = spec.unit === undefined ? undefined : table.column(spec.unit);
+  const valuesIn = columns.map((c) => table.column(c));
   // Invalid rows with a unit are counted when a `dropped` measure asks: they take part in the bounding, as in SQL.
   const dropping = layout.measures.some((m) => m.kind === 'dropped');
   // Rows per unit, per group key: each valid row's values, read once, and the number of invalid rows.
   const units = new Map<string, Map<string, UnitRows>>();
-  let rowNumber = 0;
-  for (const row of rows) {
-    const where = `table[${rowNumber}]`;
-    rowNumber++;
-    if (typeof row !== 'object' || row === null) throw new TypeError(`dpnoise: \`${where}\` must be a row object; got ${describeKind(row)}.`);
-    const group = spec.groupBy === undefined ? 'all' : groupOf(own(row, spec.groupBy));
+  // Without a unit each row is its own, whose one row in one group every bound keeps: it goes
+  // straight to its group's kept rows, all in one entry, with nothing drawn at random.
+  const kept = new Map<string, UnitRows[]>(); // per group, each unit's kept rows
+  const rowsOf = (group: string) => memo(kept, group, (): UnitRows[] => [{ rows: [], invalid: 0, units: 'rows' }])[0]!;
+  for (let i = 0; i < table.rows; i++) {
+    const group = groupValue === undefined ? 'all' : groupOf(groupValue(i));
     if (group === undefined) continue; // no group, or not a declared one: not released
-    const values = columns.map((c) => readNumber(own(row, c)));
-    const unit = spec.unit === undefined ? `r${rowNumber}` : keyOf(own(row, spec.unit));
+    const values = valuesIn.map((value) => readNumber(value(i)));
     const valid = values.every((v) => v !== undefined);
+    if (unitValue === undefined) {
+      if (!valid && spec.invalid === 'error') throw invalidRow('a value column');
+      if (valid) rowsOf(group).rows.push(values as number[]);
+      else if (dropping) rowsOf(group).invalid++;
+      continue;
+    }
+    const unit = keyOf(unitValue(i));
     if (unit === undefined || !valid) {
-      if (spec.invalid === 'error') {
-        const what = unit === undefined ? `the privacy unit \`${spec.unit}\`` : 'a value column';
-        throw new RangeError(
-          `dpnoise: a row has no finite number in ${what}; clean the data first or pass \`invalid: 'drop'\` (the error reveals that such a row exists).`,
-        );
-      }
+      if (spec.invalid === 'error') throw invalidRow(unit === undefined ? `the privacy unit \`${spec.unit}\`` : 'a value column');
       if (unit === undefined || !dropping) continue;
     }
     const byGroup = units.get(unit) ?? new Map<string, UnitRows>();
@@ -124,7 +140,6 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
 
   // Contribution bounding: at most maxGroups groups per unit, maxRows valid rows (and maxRows invalid ones) per group, at random.
   const below = uniformBelow();
-  const kept = new Map<string, UnitRows[]>(); // per group, each unit's kept rows
   for (const byGroup of units.values()) {
     for (const group of sample([...byGroup.keys()], spec.maxGroups, below)) {
       const list = kept.get(group) ?? [];
@@ -134,7 +149,7 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
     }
   }
   // A unit counts in a group where it has a kept valid row; a selected group is one with such a unit.
-  const unitsIn = (group: string) => kept.get(group)?.filter((u) => u.rows.length > 0).length ?? 0;
+  const unitsIn = (group: string) => kept.get(group)?.reduce((sum, u) => sum + unitCount(u), 0) ?? 0;
   const groups = spec.groups ?? [...kept.keys()].filter((g) => unitsIn(g) > 0).sort();
   const columnOf = new Map(columns.map((c, i) => [c, i]));
   return {
@@ -153,9 +168,10 @@ export function rowTotals(rows: readonly unknown[], spec: Spec, layout: Layout):
 /** Adds one group's kept rows (per unit) to the totals' group `at`. */
 function addGroup(totals: Totals, at: number, byUnit: readonly UnitRows[], layout: Layout, columnOf: ReadonlyMap<string, number>): void {
   const sums = layout.measures.map((m) => (m.kind === 'sum' || m.kind === 'squares' ? new ExactSum() : undefined));
-  for (const { rows: keptRows, invalid } of byUnit) {
+  for (const unit of byUnit) {
+    const { rows: keptRows, invalid } = unit;
     layout.measures.forEach((m, k) => {
-      if (m.kind === 'units' && keptRows.length > 0) bump(totals[k]!, at); // each unit once per group it is kept in
+      if (m.kind === 'units') totals[k]![at] = totals[k]![at]! + unitCount(unit); // each unit once per group it is kept in
       if (m.kind === 'dropped') totals[k]![at] = totals[k]![at]! + invalid;
     });
     for (const values of keptRows) {

@@ -8,6 +8,7 @@ import { openClickHouse } from './clickhouse.js';
 import { openDuckDB } from './duckdb.js';
 import { isDuckDBWasmConnection, openDuckDBWasm } from './duckdb-wasm.js';
 import type { Column } from './dialect.js';
+import { type ArqueroTableLike, type ArrowTableLike, columnarColumns, refuseDecimals } from './columnar.js';
 import type { Engine } from './engine.js';
 import { openPostgres } from './postgres.js';
 import { type Spec, valueColumns } from './spec.js';
@@ -60,6 +61,17 @@ function checkColumns(spec: Spec, available: readonly Column[], schema: boolean)
     throw new TypeError(
       `dpnoise: \`groups\` must all be numbers (or texts of numbers) to match the column ${JSON.stringify(spec.groupBy)}, which holds numbers; got ${spec.groups.map((g) => JSON.stringify(g)).join(', ')}.`,
     );
+}
+
+/**
+ * Refuses a spec an Arrow or Arquero table cannot answer, from its schema alone: columns it does
+ * not have (a near name suggested: its column names are public, as a database table's), or Decimal
+ * columns.
+ */
+export function checkColumnar(spec: Spec, table: ArrowTableLike | ArqueroTableLike): void {
+  const columns = columnarColumns(table);
+  checkColumns(spec, columns, true);
+  refuseDecimals(columns, neededColumns(spec));
 }
 
 /**

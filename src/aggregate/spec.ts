@@ -4,6 +4,7 @@
 import { describe, fail, integerIn, numberIn, oneOf, readOptions } from '../core/validate.js';
 import { readNumber } from './values.js';
 import { readWarnAbove, type WarnAbove } from './guarantee.js';
+import { type ArqueroTableLike, type ArrowTableLike, isColumnar } from './columnar.js';
 
 /**
  * A column's declared range, [lower, upper].
@@ -15,7 +16,8 @@ export type Bounds = readonly number[];
 export type Interval = readonly [number, number];
 
 /**
- * Where the rows come from: JavaScript row objects (no engine needed), a local file DuckDB reads (CSV,
+ * Where the rows come from: JavaScript row objects, an Apache Arrow table or an Arquero table (no
+ * engine needed; read column by column), a local file DuckDB reads (CSV,
  * TSV, Parquet or NDJSON, by extension; .gz allowed), a table (or view) on a DuckDB connection or a PostgreSQL
  * client or pool of the caller's, or a table in the PostgreSQL database of a connection string.
  *
@@ -23,6 +25,8 @@ export type Interval = readonly [number, number];
  */
 export type AggregateSource =
   | readonly Readonly<Record<string, unknown>>[]
+  | ArrowTableLike
+  | ArqueroTableLike
   | string
   | {
       /** A DuckDB connection (`DuckDBConnection` of @duckdb/node-api, or `AsyncDuckDBConnection` of @duckdb/duckdb-wasm), or a PostgreSQL `Client` or `Pool` of pg. */
@@ -49,7 +53,7 @@ export type AggregateSource =
  * @group Aggregates
  */
 export interface AggregateSpec {
-  /** The rows: an array of objects, a file path, `{ connection, table }` with a DuckDB connection or a PostgreSQL client or pool, `{ postgres, table }` with a connection string, or `{ clickhouse, table }` with a ClickHouse server's URL. */
+  /** The rows: an array of objects, an Arrow or Arquero table, a file path, `{ connection, table }` with a DuckDB connection or a PostgreSQL client or pool, `{ postgres, table }` with a connection string, or `{ clickhouse, table }` with a ClickHouse server's URL. */
   table: AggregateSource;
   /** The column naming the person (or other unit) to protect; without it each row is its own unit. */
   privacyUnit?: string;
@@ -298,7 +302,7 @@ function readGroups(value: unknown, groupBy: string | undefined): { labels: read
 
 function readSource(value: unknown): AggregateSource {
   if (typeof value === 'string' && value.length > 0) return value;
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value) || isColumnar(value)) return value;
   if (typeof value === 'object' && value !== null) {
     const o = readOptions('table', value, ['connection', 'postgres', 'clickhouse', 'table']);
     const table = columnName('table.table', o.table);
@@ -327,7 +331,7 @@ function readSource(value: unknown): AggregateSource {
     return { connection: o.connection, table };
   }
   throw new TypeError(
-    `dpnoise: \`table\` must be an array of row objects, a file path, { connection, table }, { postgres, table } or { clickhouse, table }; got ${describe(value)}.`,
+    `dpnoise: \`table\` must be an array of row objects, an Arrow or Arquero table, a file path, { connection, table }, { postgres, table } or { clickhouse, table }; got ${describe(value)}.`,
   );
 }
 

@@ -9,6 +9,7 @@
 import { type Direction, directionsOf, eventFloor, eventPmf, eventPmfLevels, floorEpsilon, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
 import { allowed, type FloorPair, MAX_WORK, type Pmf, tooLong } from './masses.js';
 import { tiltedPmf } from './tilt.js';
+import { memo } from '../core/memo.js';
 import { ROUND_UP, roundUp } from '../core/rounding.js';
 import { type Event, slackOf } from './events.js';
 
@@ -312,13 +313,12 @@ function treeAccount(event: Event): PldAccount {
    * distribution itself is still requested, and charged, by each call).
    */
   const searches = new WeakMap<Pmf, Map<number, number>>();
-  const searched = (pmf: Pmf, h: number, delta: number): number => {
-    let answers = searches.get(pmf);
-    if (!answers) searches.set(pmf, (answers = new Map()));
-    let epsilon = answers.get(delta);
-    if (epsilon === undefined) answers.set(delta, (epsilon = pmfEpsilon(pmf, h, delta)));
-    return epsilon;
-  };
+  const searched = (pmf: Pmf, h: number, delta: number): number =>
+    memo(
+      memo(searches, pmf, () => new Map<number, number>()),
+      delta,
+      () => pmfEpsilon(pmf, h, delta),
+    );
   /**
    * The distribution on grid h tilted towards `target` (tilt.ts), kept per target: none where the
    * event is not a composition or no tilt helps.

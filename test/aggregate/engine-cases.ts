@@ -5,6 +5,7 @@ import { type Layout, layoutOf } from '../../src/aggregate/layout.js';
 import { openEngine } from '../../src/aggregate/source.js';
 import type { Spec } from '../../src/aggregate/spec.js';
 import { rowTotals } from '../../src/aggregate/rows.js';
+import { objectReader } from '../../src/aggregate/columnar.js';
 import { engineTotals } from '../../src/aggregate/sql.js';
 import type { GroupTotals } from '../../src/aggregate/totals.js';
 import { lcg } from '../helpers.js';
@@ -51,7 +52,7 @@ export async function engineRun(spec: Spec, layout = layoutOf(spec, false)) {
 }
 
 /** The groups and totals of rows in memory (the reference of every engine). */
-export const memoryRun = (rows: readonly unknown[], spec: Spec, layout: Layout) => everyGroup(rowTotals(rows, spec, layout));
+export const memoryRun = (rows: readonly unknown[], spec: Spec, layout: Layout) => everyGroup(rowTotals(objectReader(rows), spec, layout));
 
 /** Totals as plain arrays, to compare. */
 export const plain = (totals: readonly Float64Array[]) => totals.map((t) => Array.from(t));
