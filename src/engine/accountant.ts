@@ -8,7 +8,7 @@
 // only the sums.
 import { type Direction, directionsOf, eventFloor, eventPmf, eventPmfLevels, floorEpsilon, pmfDelta, pmfEpsilon, smoothLoss, TooLong } from './pld.js';
 import { allowed, type FloorPair, MAX_WORK, type Pmf, tooLong } from './masses.js';
-import { tiltedPmf } from './tilt.js';
+import { testStart, tiltedFloor, tiltedPmf } from './tilt.js';
 import { memo } from '../core/memo.js';
 import { ROUND_UP, roundUp } from '../core/rounding.js';
 import { type Event, slackOf } from './events.js';
@@ -374,7 +374,20 @@ function treeAccount(event: Event): PldAccount {
    * A certified lower bound on epsilon(delta) from the rounded-down masses on the grid h in one
    * direction (the true delta is the larger of the directions'): floorEpsilon, in one pass over them.
    */
-  const ownLowerAt: LowerAt = (delta, h, d) => floorEpsilon(floorAt(h, d, delta), h, delta);
+  const ownLowerAt: LowerAt = (delta, h, d) => {
+    const pair = floorAt(h, d, delta);
+    const lower = floorEpsilon(pair, h, delta);
+    if (!(pair.errorP > TILT_WHEN * delta) || event.type !== 'composed') return lower;
+    // As for epsilonAt: where the rounding bound takes more than TILT_WHEN of delta, the floor
+    // tilted towards just below where the test of the lower end its masses give without it
+    // starts, and the larger end.
+    const tail = tailFor(delta);
+    const start = testStart(pair, h, floorEpsilon({ ...pair, errorP: 0, errorQ: 0 }, h, delta));
+    const target = start - TILT_BELOW * Math.abs(start) - h;
+    if (!Number.isFinite(target)) return lower;
+    const tilted = orNone(() => request(`tilted floor ${h} ${d} ${tail} ${target}`, () => tiltedFloor(event, h, d, tail, target)).pair, undefined);
+    return tilted ? Math.max(lower, floorEpsilon(tilted, h, delta)) : lower;
+  };
 
   /** lowerAt's bound, between 0 and `upper`. */
   function lowerEpsilon(lowerAt: LowerAt, h: number, d: Direction, delta: number, upper: number): number {

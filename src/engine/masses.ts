@@ -382,6 +382,8 @@ export interface FloorPair {
   readonly tilt: number;
   readonly errorP: number;
   readonly errorQ: number;
+  /** Where each mass is within this relative error of the true one (a base pair's bins; errorP and errorQ then that times the l1 norms). */
+  readonly relative?: number;
 }
 
 /**

@@ -339,7 +339,7 @@ function baseFloor(base: BasePair, q: number, direction: Direction, h: number, t
     const p = f64(w, at, n).slice();
     const tilted = f64(w, at + 8 * n, n).slice();
     // Each mass is within a few ulp of the true one (16 u covers the bin's and the tilt's roundings).
-    return { lower, p, q: tilted, tilt, errorP: 16 * U * l1(p), errorQ: 16 * U * l1(tilted) };
+    return { lower, p, q: tilted, tilt, errorP: 16 * U * l1(p), errorQ: 16 * U * l1(tilted), relative: 16 * U };
   });
 }
 

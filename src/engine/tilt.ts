@@ -6,42 +6,50 @@
 // and the rounding bound with it, which is small where that factor is: above the cutoff loss.
 import { roundUp } from '../core/rounding.js';
 import type { Event } from './events.js';
-import { composeAll, l1, type Pmf, selfCompose, U } from './masses.js';
-import { type Direction, eventPmf } from './pld.js';
+import { composeAll, convolveFloor, type FloorPair, inTree, l1, type Pmf, powerFloor, selfCompose, U } from './masses.js';
+import { type Direction, eventFloor, eventPmf } from './pld.js';
 
 /** The tilts tried: 2^(k/2) for k = -4..16, 0.25 to 256. */
 const TILTS = Array.from({ length: 21 }, (_, k) => 2 ** ((k - 4) / 2));
 
-/** ln sum_i x_i e^(lambda loss_i), from the largest term down so nothing overflows (-Infinity for no finite mass). */
-function logMoment(x: Pmf, h: number, lambda: number): number {
-  const n = x.probs.length;
-  const top = lambda * h * (x.lower + n - 1);
+/** ln sum_i masses_i e^(lambda (lower + i) h), from the largest term down so nothing overflows (-Infinity for no mass). */
+function logMoment(masses: Float64Array, lower: number, h: number, lambda: number): number {
+  const n = masses.length;
+  const top = lambda * h * (lower + n - 1);
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += x.probs[i]! * Math.exp(lambda * h * (x.lower + i) - top);
+  for (let i = 0; i < n; i++) sum += masses[i]! * Math.exp(lambda * h * (lower + i) - top);
   return top + Math.log(sum);
 }
 
 /**
- * The masses x_i e^(lambda loss_i - logM), with the infinite loss left out (it composes apart),
- * and as errors their roundings: each within a relative (8 + 4 (|exponents|)) u.
+ * The masses times e^(lambda (lower + i) h - logM), and the bound on their roundings relative to
+ * each: (8 + 4 (|exponents|)) u.
  */
+function tiltMasses(masses: Float64Array, lower: number, h: number, lambda: number, logM: number): { tilted: Float64Array; relative: number } {
+  const n = masses.length;
+  const tilted = new Float64Array(n);
+  for (let i = 0; i < n; i++) tilted[i] = masses[i]! * Math.exp(lambda * h * (lower + i) - logM);
+  const largest = Math.max(Math.abs(lambda * h * lower), Math.abs(lambda * h * (lower + n)));
+  return { tilted, relative: (8 + 4 * (largest + Math.abs(logM))) * U };
+}
+
+/** A distribution's masses tilted (tiltMasses), with the infinite loss left out (it composes apart) and their roundings as errors. */
 function tilted(x: Pmf, h: number, lambda: number, logM: number): Pmf {
-  const n = x.probs.length;
-  const probs = new Float64Array(n);
-  for (let i = 0; i < n; i++) probs[i] = x.probs[i]! * Math.exp(lambda * h * (x.lower + i) - logM);
-  const largest = Math.max(Math.abs(lambda * h * x.lower), Math.abs(lambda * h * (x.lower + n)));
-  const relative = (8 + 4 * (largest + Math.abs(logM))) * U;
+  const { tilted: probs, relative } = tiltMasses(x.probs, x.lower, h, lambda, logM);
   let squares = 0;
   for (const p of probs) squares += p * p;
   return { lower: x.lower, probs, infinity: 0, error: roundUp(relative * Math.sqrt(squares)), error1: roundUp(relative * l1(probs)) };
 }
 
-/** The tilt of the list whose Chernoff factor C e^(-lambda target) = e^(sum times logM - lambda target) is the smallest, if below 1. */
-function bestTilt(parts: ReadonlyArray<{ x: Pmf; times: number }>, h: number, target: number): number | undefined {
+/**
+ * The tilt whose Chernoff factor at target, e^(sum times ln M(lambda) - lambda target), is the
+ * smallest, if below 1 (`masses` and `lower` of each part: its P-masses).
+ */
+function bestTilt(parts: ReadonlyArray<{ masses: Float64Array; lower: number; times: number }>, h: number, target: number): number | undefined {
   let best = 0;
   let chosen: number | undefined;
   for (const lambda of TILTS) {
-    const exponent = parts.reduce((sum, { x, times }) => sum + times * logMoment(x, h, lambda), 0) - lambda * target;
+    const exponent = parts.reduce((sum, { masses, lower, times }) => sum + times * logMoment(masses, lower, h, lambda), 0) - lambda * target;
     if (exponent < best) [best, chosen] = [exponent, lambda];
   }
   return chosen;
@@ -69,9 +77,13 @@ export function tiltedPmf(event: Event, h: number, direction: Direction, tail: n
  */
 export function tiltedComposition(parts: ReadonlyArray<{ x: Pmf; times: number }>, h: number, target: number): { pmf?: Pmf } {
   if (!(target > 0 && target < Infinity) || parts.length === 0) return {};
-  const lambda = bestTilt(parts, h, target);
+  const lambda = bestTilt(
+    parts.map(({ x, times }) => ({ masses: x.probs, lower: x.lower, times })),
+    h,
+    target,
+  );
   if (lambda === undefined) return {};
-  const logMs = parts.map(({ x }) => logMoment(x, h, lambda));
+  const logMs = parts.map(({ x }) => logMoment(x.probs, x.lower, h, lambda));
   const powers = parts.map(({ x, times }, j) => selfCompose(tilted(x, h, lambda, logMs[j]!), times));
   // What a power moved to infinity (its window's upper tail and cut right tail) sits above its top,
   // but combined with the other parts not above the composition's: it is left out, and its mass
@@ -127,4 +139,95 @@ function untilted(c: Pmf, h: number, lambda: number, logC: number, o: { infinity
   // More infinity than there is only moves mass up from the cutoff: the rest may be that much less.
   probs[0] = Math.max(0, roundUp(roundUp(o.whole) * (1 + 4 * U) + error1 - sum - infinity));
   return { lower: c.lower + cutoff, probs, infinity, error: error1, error1 };
+}
+
+/**
+ * Where a floor's best test for epsilon starts: the bin K whose set of outcomes with losses at
+ * or above it has the largest P-mass less e^epsilon times its Q-mass. The floor's losses are
+ * rounded down, so this lies below epsilon itself, by about T h / 2.
+ */
+export function testStart(pair: FloorPair, h: number, epsilon: number): number {
+  let [p, q, best, start] = [0, 0, Number.NEGATIVE_INFINITY, pair.lower + pair.p.length];
+  for (let k = pair.p.length - 1; k >= 0; k--) {
+    p += pair.p[k]!;
+    q += pair.q[k]! * Math.exp(-(pair.lower + k) * h - pair.tilt);
+    const gap = p - Math.exp(epsilon) * q;
+    if (gap > best) [best, start] = [gap, pair.lower + k];
+  }
+  return start * h;
+}
+
+/**
+ * The floor pair of a composed event in one direction, computed tilted towards `target` (a loss
+ * below the lower end sought; tiltedFloorComposition); absent where the event is not a composition.
+ */
+export function tiltedFloor(event: Event, h: number, direction: Direction, tail: number, target: number): { pair?: FloorPair } {
+  if (event.type !== 'composed') return {};
+  return tiltedFloorComposition(
+    event.events.filter(([, times]) => times > 0).map(([child, times]) => ({ x: eventFloor(child, h, direction, tail), times })),
+    h,
+    target,
+  );
+}
+
+/**
+ * The composition of floor pairs (docs/accounting.md, "Tilted composition"), each law tilted by
+ * e^(lambda loss) before its power or product, and multiplied back from the bin at most `target`
+ * up: the sets of outcomes whose losses reach at least that bin are tests as before, with the
+ * errors of both laws shrunk by their factors there; the bins below are left out of every test.
+ * `pair` is absent where no tilt shrinks the P-masses' factor below 1.
+ */
+export function tiltedFloorComposition(parts: ReadonlyArray<{ x: FloorPair; times: number }>, h: number, target: number): { pair?: FloorPair } {
+  if (!Number.isFinite(target) || parts.length === 0) return {};
+  const lambda = bestTilt(
+    parts.map(({ x, times }) => ({ masses: x.p, lower: x.lower, times })),
+    h,
+    target,
+  );
+  if (lambda === undefined) return {};
+  let logP = 0;
+  let logQ = 0;
+  const pairs = parts.map(({ x, times }) => {
+    const [mP, mQ] = [logMoment(x.p, x.lower, h, lambda), logMoment(x.q, x.lower, h, lambda)];
+    logP += times * mP;
+    logQ += times * mQ;
+    const p = tiltMasses(x.p, x.lower, h, lambda, mP);
+    const q = tiltMasses(x.q, x.lower, h, lambda, mQ);
+    // An error relative to each mass stays so when tilted; any other, at most at the largest factor.
+    const carried = (tilted: Float64Array, error: number, top: number) =>
+      x.relative === undefined ? error * Math.exp(top) : x.relative * l1(tilted) * (1 + 2 ** -40);
+    const pair: FloorPair = {
+      lower: x.lower,
+      p: p.tilted,
+      q: q.tilted,
+      tilt: x.tilt,
+      errorP: roundUp(p.relative * l1(p.tilted) + carried(p.tilted, x.errorP, lambda * h * (x.lower + x.p.length) - mP)),
+      errorQ: roundUp(q.relative * l1(q.tilted) + carried(q.tilted, x.errorQ, lambda * h * (x.lower + x.q.length) - mQ)),
+    };
+    return powerFloor(pair, times);
+  });
+  const c = inTree(pairs, convolveFloor);
+  const n = c.p.length;
+  const cutoff = Math.min(n - 1, Math.max(0, Math.floor(target / h) - c.lower));
+  const top = (c.lower + n) * h;
+  const p = new Float64Array(n - cutoff);
+  const q = new Float64Array(n - cutoff);
+  for (let i = cutoff; i < n; i++) {
+    const loss = (c.lower + i) * h;
+    p[i - cutoff] = c.p[i]! * Math.exp(logP - lambda * loss);
+    q[i - cutoff] = c.q[i]! * Math.exp(logQ - lambda * loss);
+  }
+  // Each law's error at the bin of the cutoff, its largest factor; the factors' roundings relative to each mass.
+  const at = (c.lower + cutoff) * h;
+  const rounding = (8 + n + 4 * (Math.max(Math.abs(logP), Math.abs(logQ)) + lambda * Math.max(Math.abs(top), Math.abs(at)))) * U;
+  return {
+    pair: {
+      lower: c.lower + cutoff,
+      p,
+      q,
+      tilt: c.tilt,
+      errorP: roundUp(c.errorP * Math.exp(logP - lambda * at) * (1 + 2 ** -40) + rounding * l1(p)),
+      errorQ: roundUp(c.errorQ * Math.exp(logQ - lambda * at) * (1 + 2 ** -40) + rounding * l1(q)),
+    },
+  };
 }

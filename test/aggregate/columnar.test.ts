@@ -44,7 +44,7 @@ const arrowTable = arrow.tableFromArrays({
   age: Int32Array.from(objects, (r) => r.age), // Int32, no nulls: its typed array is read as is
 });
 
-describe('Arrow and Arquero tables (docs/aggregates.md, "Tables")', () => {
+describe('Arrow and Arquero tables (docs/aggregates.md, "Tables in memory")', () => {
   it('release what the same rows as objects release, with the same seed', async () => {
     const expected = await run(objects);
     expect(expected.rows[0]?.count?.value).toBeGreaterThan(0);
