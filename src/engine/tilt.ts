@@ -33,12 +33,23 @@ function tiltMasses(masses: Float64Array, lower: number, h: number, lambda: numb
   return { tilted, relative: (8 + 4 * (largest + Math.abs(logM))) * U };
 }
 
-/** A distribution's masses tilted (tiltMasses), with the infinite loss left out (it composes apart) and their roundings as errors. */
+/**
+ * A distribution's masses tilted (tiltMasses), with the infinite loss left out (it composes apart);
+ * as errors their roundings, and the errors x carries (from compositions within it) at the
+ * largest factor.
+ */
 function tilted(x: Pmf, h: number, lambda: number, logM: number): Pmf {
   const { tilted: probs, relative } = tiltMasses(x.probs, x.lower, h, lambda, logM);
   let squares = 0;
   for (const p of probs) squares += p * p;
-  return { lower: x.lower, probs, infinity: 0, error: roundUp(relative * Math.sqrt(squares)), error1: roundUp(relative * l1(probs)) };
+  const largest = Math.exp(lambda * h * (x.lower + x.probs.length) - logM) * (1 + 2 ** -40);
+  return {
+    lower: x.lower,
+    probs,
+    infinity: 0,
+    error: roundUp(relative * Math.sqrt(squares) + x.error * largest),
+    error1: roundUp(relative * l1(probs) + x.error1 * largest),
+  };
 }
 
 /**
@@ -97,10 +108,10 @@ export function tiltedComposition(parts: ReadonlyArray<{ x: Pmf; times: number }
   const misplaced = powers.reduce((sum, p, j) => sum + lost(p) * others(j), 0);
   const composed = composeAll(powers.map((p) => ({ ...p, infinity: 0 })));
   let kept = 0; // ln of the probability that no release's loss is infinite
-  let whole = 0; // ln of the untilted distributions' total mass
+  let whole = 0; // ln of a bound on the untilted distributions' total mass
   parts.forEach(({ x, times }) => {
     kept += times * Math.log1p(-x.infinity);
-    whole += times * Math.log(l1(x.probs) + x.infinity);
+    whole += times * Math.log(l1(x.probs) + x.infinity + x.error1);
   });
   const logC = parts.reduce((sum, { times }, j) => sum + times * logMs[j]!, 0);
   return {
