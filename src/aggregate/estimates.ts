@@ -2,6 +2,7 @@
 // deviation and an interval (docs/aggregates.md, "Intervals"). Everything here post-processes the
 // noisy vector and public parameters: nothing reads the exact totals.
 import { blockOf, blockOfKind, measureOf, quantileTrees, squaresMeasureOf, sumMeasureOf, sumNoise, widthPerSd } from './accuracy.js';
+import { consistent } from './consistent.js';
 import { clip, type Measure } from './layout.js';
 import { quantileInterval, type TreeCounts, treeCounts, treeQuantile } from './quantiles.js';
 import type { Plan } from './plan.js';
@@ -73,11 +74,8 @@ export function estimatesOf(
     return noisy.subarray(at, at + layout.blocks[block]!.size);
   };
   const countBlock = blockOfKind(layout, 'count');
-  /** A count's estimate, whole with `integerCounts`. */
-  const counted = (value: number, block: number) => {
-    const e = estimate(value, sd[block]!, width);
-    return spec.integerCounts ? wholeCount(e) : e;
-  };
+  /** A count's estimate (as the noise gives it, or `e`), whole with `integerCounts`. */
+  const counted = (value: number, block: number, e = estimate(value, sd[block]!, width)) => (spec.integerCounts ? wholeCount(e) : e);
   const unitsBlock = blockOfKind(layout, 'units');
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
@@ -90,7 +88,29 @@ export function estimatesOf(
       table.push(Object.freeze({ group, statistic, column, at, ...e }));
     };
     const count = () => cellsAt(countBlock, g)[0]!;
-    if (spec.count) add('count', 'count', undefined, undefined, counted(count(), countBlock));
+    const histogramBlocks = spec.histogram.map(({ column, edges }) => blockOf(layout, measureOf(layout, { kind: 'bins', column, edges })));
+    // With `consistent`, the count and the bins fitted so that every histogram adds up to the count.
+    const fitted =
+      spec.consistent && histogramBlocks.length > 0
+        ? consistent(
+            { value: count(), sd: sd[countBlock]! },
+            histogramBlocks.map((b) => ({ values: Array.from(cellsAt(b, g)), sd: sd[b]! })),
+          )
+        : undefined;
+    /** A fitted value's estimate: exact for Gaussian noise; for Laplace noise, whose sums are not Laplace, the interval of the value it came from, widened to hold the fitted value. */
+    const fittedEstimate = (raw: number, block: number, value: number, fittedSd: number): Estimate => {
+      if (plan.family === 'gaussian') return counted(value, block, estimate(value, fittedSd, width));
+      const before = estimate(raw, sd[block]!, width);
+      return counted(value, block, Object.freeze({ value, sd: fittedSd, low: Math.min(before.low, value), high: Math.max(before.high, value) }));
+    };
+    if (spec.count)
+      add(
+        'count',
+        'count',
+        undefined,
+        undefined,
+        fitted ? fittedEstimate(count(), countBlock, fitted.count.value, fitted.count.sd) : counted(count(), countBlock),
+      );
     if (spec.units) add('units', 'units', undefined, undefined, counted(cellsAt(unitsBlock, g)[0]!, unitsBlock));
     for (const { column, bounds } of spec.sum) {
       const measure = sumMeasureOf(layout, column, bounds, false);
@@ -164,16 +184,16 @@ export function estimatesOf(
       const value = Math.min(interval.high, Math.max(interval.low, point));
       add(name, 'quantile', column, String(level), Object.freeze({ value, sd: undefined, rankSd, low: interval.low, high: interval.high }));
     }
-    for (const { column, edges } of spec.histogram) {
-      const b = blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }));
+    spec.histogram.forEach(({ column, edges }, h) => {
+      const b = histogramBlocks[h]!;
       const bins = Array.from(cellsAt(b, g), (value, k) => {
         const label = `[${edges[k]}, ${edges[k + 1]}${k === edges.length - 2 ? ']' : ')'}`;
-        const e = counted(value, b);
+        const e = fitted ? fittedEstimate(value, b, fitted.histograms[h]!.values[k]!, fitted.histograms[h]!.sd[k]!) : counted(value, b);
         table.push(Object.freeze({ group, statistic: 'histogram', column, at: label, ...e }));
         return Object.freeze({ bin: label, ...e });
       });
       row[`histogram(${column})`] = Object.freeze(bins);
-    }
+    });
     layout.measures.forEach((m, k) => {
       const b = blockOf(layout, k);
       if (m.kind === 'clipped')

@@ -86,6 +86,13 @@ export interface AggregateSpec {
    * numbers within it (docs/aggregates.md, "Intervals"). Default false.
    */
   integerCounts?: boolean;
+  /**
+   * Histograms consistent with the group's count: the count and every histogram's bins become the
+   * least squares fit, weighed by their noise, in which each histogram adds up to the count.
+   * Post-processing of the noisy values, which costs no privacy; the standard deviations are the
+   * fit's (docs/aggregates.md, "Consistent histograms"). Needs `count`. Default false.
+   */
+  consistent?: boolean;
   /** Sums of columns, each clipped to its bounds: `{ income: [0, 500000] }`. */
   sum?: Readonly<Record<string, Bounds>>;
   /** Means of columns, each clipped to its bounds. */
@@ -174,6 +181,7 @@ export interface Spec {
   readonly count: boolean;
   readonly units: boolean;
   readonly integerCounts: boolean;
+  readonly consistent: boolean;
   readonly sum: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly mean: ReadonlyArray<{ column: string; bounds: Interval }>;
   readonly variance: ReadonlyArray<{ column: string; bounds: Interval }>;
@@ -200,6 +208,7 @@ export const SPEC_OPTIONS = [
   'count',
   'units',
   'integerCounts',
+  'consistent',
   'sum',
   'mean',
   'variance',
@@ -359,10 +368,11 @@ export function readSpec(options: unknown): Spec {
     const h = readOptions(`histogram.${column}`, v, ['bins']);
     return { column, edges: readEdges(`histogram.${column}.bins`, h.bins) };
   });
-  const flag = (name: 'count' | 'units' | 'integerCounts') =>
+  const flag = (name: 'count' | 'units' | 'integerCounts' | 'consistent') =>
     o[name] === undefined ? false : o[name] === true || o[name] === false ? o[name] : fail(TypeError, name, 'true or false', o[name]);
   const count = flag('count');
   const units = flag('units');
+  if (flag('consistent') && !count) throw new TypeError('dpnoise: `consistent` makes histograms add up to the count, so it needs `count: true`.');
   const spec: Spec = {
     source: readSource(o.table),
     unit,
@@ -374,6 +384,7 @@ export function readSpec(options: unknown): Spec {
     count,
     units,
     integerCounts: flag('integerCounts'),
+    consistent: flag('consistent'),
     sum: bounded('sum'),
     mean: bounded('mean'),
     variance: bounded('variance'),

@@ -30,7 +30,7 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--noise gaussian|laplace] [--quantile-method exponential|tree]
                          [--weights range|equal]
                          [--invalid error|drop] [--diagnostics] [--level 0.95]
-                         [--warn-epsilon 10] [--warn-delta 1e-4] [--integer-counts]
+                         [--warn-epsilon 10] [--warn-delta 1e-4] [--integer-counts] [--consistent]
                          [--budget budget.json] [--plan [--expected-count N]]
                          [--format csv|json] [--output stats.csv]
 
@@ -42,6 +42,8 @@ income:0:500000:0.5,0.9) and histograms over bin edges (--histogram age:0,18,65,
 statistic comes with the standard deviation of its noise and an interval (--level, default 0.95).
 --integer-counts rounds every count (rows, units, histogram bins) to a whole number at least 0,
 its interval to the whole numbers within it: post-processing, at no cost in privacy.
+--consistent makes every histogram add up to its group's count (with --count): the least squares
+fit of the count and the bins, weighed by their noise; post-processing too.
 With --postgres postgresql://user@host/db --table people (schema.table allowed) the clipping,
 contribution bounding and aggregation run in that PostgreSQL database (through the package pg)
 and only the totals per group come back. With --clickhouse http://host:8123 --table people
@@ -148,6 +150,7 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
     count: values.count === true,
     units: values.units === true,
     integerCounts: values['integer-counts'] === true,
+    consistent: values.consistent === true,
     sum: bounded('sum'),
     mean: bounded('mean'),
     variance: bounded('variance'),
@@ -280,6 +283,7 @@ const STATISTIC_OPTIONS = [
   'count',
   'units',
   'integer-counts',
+  'consistent',
   'sum',
   'mean',
   'variance',
@@ -338,6 +342,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   count: '--count',
   units: '--units',
   integerCounts: '--integer-counts',
+  consistent: '--consistent',
   sum: '--sum',
   mean: '--mean',
   variance: '--variance',
@@ -396,6 +401,7 @@ async function aggregateWith(args: string[]): Promise<void> {
     count: 'boolean',
     units: 'boolean',
     'integer-counts': 'boolean',
+    consistent: 'boolean',
     sum: 'strings',
     mean: 'strings',
     variance: 'strings',
