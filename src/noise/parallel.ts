@@ -23,10 +23,12 @@ export interface ParallelOptions extends SampleOptions {
 
 /**
  * The fewest coordinates given to one thread: below it, handing a range to a worker costs more
- * than it saves. (Where the ranges start does not matter for the noise: under a seed each
- * coordinate's noise depends only on its index.)
+ * than it saves. Measured with two threads on 2 CPUs (bench/RESULTS.md, "Parallel"): at 131072
+ * coordinates (two ranges of 65536) adding noise took 1.02 times one thread's time, at 2e5 it
+ * took 0.81; 98304 keeps the calls that split above that crossover. (Where the ranges start does
+ * not matter for the noise: under a seed each coordinate's noise depends only on its index.)
  */
-const MIN_RANGE = 65536;
+const MIN_RANGE = 98304;
 
 function defaultThreads(): number {
   const cpus = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
@@ -130,6 +132,9 @@ function afterPendingMicrotasks(): Promise<void> {
 
 async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   const { kernel, values, result, shared, ranges } = call;
+  const stream = call.stream ? new SeededStream(call.stream[0], call.stream[1]) : cryptoStream;
+  // One range: the calling thread draws it at once, as the one-thread sampler does (no copies, no wait).
+  if (ranges.length === 1) return drawValidated(kernel, result, call.scales, stream, { add: values !== undefined });
   const [mine, ...theirs] = ranges as [[number, number], ...Array<[number, number]>];
   // Shared memory reused between calls: for the workers' ranges, and where the add variants stage
   // their result until the end (a new array each call would cost its page faults).
@@ -140,7 +145,6 @@ async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   // into the new result, or for the add variants into `work` (the values change only at the end).
   const [start, end] = mine;
   const into = values ? (work ?? new Float64Array(result.length)) : result;
-  const stream = call.stream ? new SeededStream(call.stream[0], call.stream[1]) : cryptoStream;
   const scales = call.scales instanceof Float64Array ? plainView(call.scales, start, end - start) : call.scales;
   drawValidated(kernel, plainView(into, start, end - start), scales, stream, {
     add: values !== undefined,
@@ -216,7 +220,8 @@ export function gaussianNoiseParallel(length: number, scales: ScalesArgument, op
 
 /**
  * Like addGaussianNoise, drawn by several threads; `values` is read when called and changes only
- * once every range is drawn.
+ * once every range is drawn (at once, before the call returns, where the vector is too short to
+ * split: under 2 x 98304 coordinates).
  *
  * @example
  * ```ts
@@ -252,7 +257,8 @@ export function laplaceNoiseParallel(length: number, scales: ScalesArgument, opt
 
 /**
  * Like addLaplaceNoise, drawn by several threads; `values` is read when called and changes only
- * once every range is drawn.
+ * once every range is drawn (at once, before the call returns, where the vector is too short to
+ * split: under 2 x 98304 coordinates).
  *
  * @example
  * ```ts
