@@ -71,13 +71,18 @@ function bestTilt(parts: ReadonlyArray<{ masses: Float64Array; lower: number; ti
  * below the answer sought; tiltedComposition); absent where the event is not a composition.
  */
 export function tiltedPmf(event: Event, h: number, direction: Direction, tail: number, target: number): { pmf?: Pmf } {
-  if (event.type !== 'composed') return {};
-  return tiltedComposition(
-    event.events.filter(([, times]) => times > 0).map(([child, times]) => ({ x: eventPmf(child, h, direction, tail), times })),
-    h,
-    target,
-  );
+  return event.type === 'composed'
+    ? tiltedComposition(
+        partsOf(event, (child) => eventPmf(child, h, direction, tail)),
+        h,
+        target,
+      )
+    : {};
 }
+
+/** A composition's parts, each built by `build` (its distribution or floor pair), with how many times it is composed. */
+const partsOf = <T>(event: Extract<Event, { type: 'composed' }>, build: (child: Event) => T) =>
+  event.events.filter(([, times]) => times > 0).map(([child, times]) => ({ x: build(child), times }));
 
 /**
  * The composition of the parts (each x repeated `times` times) on grid h, computed tilted towards
@@ -173,12 +178,13 @@ export function testStart(pair: FloorPair, h: number, epsilon: number): number {
  * below the lower end sought; tiltedFloorComposition); absent where the event is not a composition.
  */
 export function tiltedFloor(event: Event, h: number, direction: Direction, tail: number, target: number): { pair?: FloorPair } {
-  if (event.type !== 'composed') return {};
-  return tiltedFloorComposition(
-    event.events.filter(([, times]) => times > 0).map(([child, times]) => ({ x: eventFloor(child, h, direction, tail), times })),
-    h,
-    target,
-  );
+  return event.type === 'composed'
+    ? tiltedFloorComposition(
+        partsOf(event, (child) => eventFloor(child, h, direction, tail)),
+        h,
+        target,
+      )
+    : {};
 }
 
 /**
