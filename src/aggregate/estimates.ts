@@ -91,7 +91,7 @@ export function estimatesOf(
     const histogramBlocks = spec.histogram.map(({ column, edges }) => blockOf(layout, measureOf(layout, { kind: 'bins', column, edges })));
     // With `consistent`, the count and the bins fitted so that every histogram adds up to the count.
     const fitted =
-      spec.consistent && histogramBlocks.length > 0
+      spec.consistent && histogramBlocks.length > 0 && [countBlock, ...histogramBlocks].every((b) => sd[b]! > 0)
         ? consistent(
             { value: count(), sd: sd[countBlock]! },
             histogramBlocks.map((b) => ({ values: Array.from(cellsAt(b, g)), sd: sd[b]! })),
