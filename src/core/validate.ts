@@ -154,30 +154,32 @@ export type EntriesCheck = (a: Float64Array, entries: Entries) => number;
  * length but 0) whose entries all pass `entries` (as `check` finds them). Returns a plain
  * Float64Array: a view of the caller's own memory, or with `copy` (or for an array of numbers) a
  * new array. With `private`, errors name an entry's place and kind, never its value (its length is public).
+ * `beforeEntries` runs once the kind and length are checked, before any entry is read (a release
+ * charges its budget there).
  */
 export function vector(
   name: string,
   value: unknown,
   entries: Entries,
-  options: Shown & { arrays?: boolean; length?: number; copy?: boolean; check?: EntriesCheck } = {},
+  options: Shown & { arrays?: boolean; length?: number; copy?: boolean; check?: EntriesCheck; beforeEntries?: () => void } = {},
 ): Float64Array {
   const { arrays = true, length, copy = false, check = firstOutside } = options;
+  const typed = isFloat64Array(value);
+  if (!typed && !(arrays && Array.isArray(value))) fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value, options);
+  const n = typed ? plainView(value).length : (value as unknown[]).length;
+  if (length === undefined ? n === 0 : n !== length) {
+    fail(RangeError, `${name}.length`, length === undefined ? 'at least 1' : `${length} (one entry per coordinate)`, n);
+  }
+  options.beforeEntries?.();
   let out: Float64Array;
-  if (isFloat64Array(value)) {
-    out = copy ? copyOf(value) : plainView(value);
-  } else if (arrays && Array.isArray(value)) {
-    const n = value.length;
+  if (typed) out = copy ? copyOf(value) : plainView(value);
+  else {
     out = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      const x: unknown = value[i];
+      const x: unknown = (value as unknown[])[i];
       if (typeof x !== 'number') fail(TypeError, `${name}[${i}]`, 'a number', x, options);
       out[i] = x;
     }
-  } else {
-    fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value, options);
-  }
-  if (length === undefined ? out.length === 0 : out.length !== length) {
-    fail(RangeError, `${name}.length`, length === undefined ? 'at least 1' : `${length} (one entry per coordinate)`, out.length);
   }
   const bad = check(out, entries);
   if (bad >= 0) {

@@ -134,9 +134,9 @@ export function gridCorrelatedSum(
   const sumEntries = queryEntries(g); // checked before any noise is drawn: the exact integers stay finite
 
   function release(sums: Float64Array | readonly number[], count?: number, options?: ReleaseOptions): CorrelatedRelease {
-    const { random, out: lent, given } = readReleaseOptions(options, d);
+    const { random, out: lent, given, budget } = readReleaseOptions(options, d);
     const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER }, { private: true }); // the number of records is private
-    const { exact, target: out } = releaseArrays('sums', sums, sumEntries, d, lent);
+    const { exact, target: out } = releaseArrays('sums', sums, sumEntries, d, lent, { budget, privacy });
     const stream = random.stream();
     // The noises Z (the shared one, coordinate d of the stream) and Y, a chunk at a time, each
     // chunk combined exactly with 2 s F, F = round(f / g), as soon as it is drawn: each output is

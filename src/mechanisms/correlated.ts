@@ -170,16 +170,17 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     );
   }
   const releasesCount = !sparse;
+  const privacy = gdpPrivacy(mu); // the noise is calibrated to distance mu with every scale rounded up
 
   function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: ReleaseOptions): CorrelatedRelease {
-    const { random, out, given } = readReleaseOptions(releaseOptions, d);
+    const { random, out, given, budget } = readReleaseOptions(releaseOptions, d);
     if (releasesCount) {
       const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER }, { private: true }); // the number of records is private
       count = n;
     } else if (count !== undefined) {
       throw new TypeError('dpnoise: sparse records release the sums only; do not pass a `count`.');
     }
-    const { exact, target } = releaseArrays('sums', sums, FINITE_ENTRIES, d, out);
+    const { exact, target } = releaseArrays('sums', sums, FINITE_ENTRIES, d, out, { budget, privacy });
     const stream = random.stream();
     // The shared standard normal is coordinate d of the stream; the sums are coordinates 0..d-1.
     const g = drawValidated('gaussianSamples', new Float64Array(1), 1, stream, { origin: d })[0]!;
@@ -196,7 +197,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     mode,
     grid: undefined,
     budget,
-    privacy: gdpPrivacy(mu), // the noise is calibrated to distance mu with every scale rounded up
+    privacy,
     mu,
     sharedScale,
     independentScale,

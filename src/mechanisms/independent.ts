@@ -111,16 +111,22 @@ function cumulative(sizes: Float64Array): Float64Array {
 /**
  * A release: the noise of `kernel` with parameters `parameters` (per coordinate, or per group)
  * added to a copy of the query; in grid mode (`grid`) the query is rounded to the grid first. The
- * arrays are the mechanism's own copies.
+ * arrays are the mechanism's own copies; `privacy` is what a budget in the options is charged.
  */
-function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64Array | undefined, mode: ModeOptions & { grid: number | undefined }) {
+function releaser(
+  family: NoiseFamily,
+  parameters: Float64Array,
+  sizes: Float64Array | undefined,
+  mode: ModeOptions & { grid: number | undefined },
+  privacy: Privacy,
+) {
   const length = sizes ? sizes.reduce((a, b) => a + b, 0) : parameters.length;
   const entries = queryEntries(mode.grid ?? Number.MAX_VALUE);
   const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales: parameters } : parameters;
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
   return (query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array => {
-    const { random, out, given } = readReleaseOptions(options, length);
-    const { exact, target } = releaseArrays('query', query, entries, length, out);
+    const { random, out, given, budget } = readReleaseOptions(options, length);
+    const { exact, target } = releaseArrays('query', query, entries, length, out, { budget, privacy });
     drawValidated(kernel, target, perCoordinate, random.stream(), { add: true, grid: mode.grid, source: exact });
     return given ?? target;
   };
@@ -129,9 +135,9 @@ function releaser(family: NoiseFamily, parameters: Float64Array, sizes: Float64A
 /** A release of one block's values (a coordinate's, or a group's of a grouped profile) with that block's noise. */
 type BlockRelease = (block: number, query: Float64Array, options?: ReleaseOptions) => Float64Array;
 
-/** Releases of one block, any number of values at a time, each with the noise a whole release gives that block. */
-function blockReleaser(family: NoiseFamily, parameters: Float64Array, mode: ModeOptions & { grid: number | undefined }): BlockRelease {
-  return (block, query, options) => releaser(family, parameters.subarray(block, block + 1), Float64Array.of(query.length), mode)(query, options);
+/** Releases of one block, any number of values at a time, each with the noise a whole release gives that block (a budget is charged the whole release's privacy). */
+function blockReleaser(family: NoiseFamily, parameters: Float64Array, mode: ModeOptions & { grid: number | undefined }, privacy: Privacy): BlockRelease {
+  return (block, query, options) => releaser(family, parameters.subarray(block, block + 1), Float64Array.of(query.length), mode, privacy)(query, options);
 }
 
 /** Each mechanism's block release (releaseBlock). */
@@ -165,8 +171,8 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     const calibration = calibrateProfile(family, profile, distance);
     const { scales, sensitivity } = calibration;
     const privacy = independentPrivacy(family.name, sensitivity, (i) => scales[i]!);
-    const release = () => releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined });
-    const block = blockReleaser(family, scales.slice(), { ...mode, grid: undefined });
+    const release = () => releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined }, privacy);
+    const block = blockReleaser(family, scales.slice(), { ...mode, grid: undefined }, privacy);
     return { calibration, scales, privacy, grid: undefined, release, block };
   }
   const { lambda, weights, grouped } = profile;
@@ -184,8 +190,8 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
     true,
     grouped,
   );
-  const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g });
-  const block = blockReleaser(family, parameters.slice(), { ...mode, grid: g });
+  const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g }, privacy);
+  const block = blockReleaser(family, parameters.slice(), { ...mode, grid: g }, privacy);
   const scales = steps.map((s) => s * g);
   return { calibration, scales, privacy, grid: g, release, block };
 }

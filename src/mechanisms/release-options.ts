@@ -1,8 +1,11 @@
-// The options of every mechanism's `release`: the random source, and `out`, an array of the
+// The options of every mechanism's `release`: the random source; `out`, an array of the
 // caller's that receives the output instead of a new one, so that releases in a loop (DP-SGD
-// steps, long vectors) allocate nothing. Every argument is read and checked before `out` is
-// written, so a call that throws leaves it as it was; and `out` only ever receives released
-// values, never the query itself.
+// steps, long vectors) allocate nothing; and `budget`, charged for the release once every
+// argument is checked and before the query's values are read. Every argument is read and checked
+// before `out` is written, so a call that throws leaves it as it was; and `out` only ever
+// receives released values, never the query itself.
+import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
+import type { Privacy } from '../accounting/privacy.js';
 import { isFloat64Array, isShared, overlapsElsewhere } from '../core/arrays.js';
 import { type Entries, fail, readOptions } from '../core/validate.js';
 import { type RandomSource, sourceOf } from '../noise/random.js';
@@ -20,6 +23,13 @@ export interface ReleaseOptions extends SampleOptions {
    * unchanged.
    */
   out?: Float64Array;
+  /**
+   * A budget (createBudget) to charge for this release, its mechanism's `privacy`, once every
+   * argument is checked and before the query's values are read: a release it cannot pay for
+   * throws and reads nothing. A query whose values are refused (NaN, out of range) has been paid
+   * for: checking them reads them.
+   */
+  budget?: PrivacyBudget;
 }
 
 /** A release's options, read once: its random source, and the caller's `out` or undefined. */
@@ -29,17 +39,20 @@ export interface ReadReleaseOptions {
   out: Float64Array | undefined;
   /** The caller's `out` itself, which the release returns. */
   given: Float64Array | undefined;
+  /** The budget to charge, if any. */
+  budget: PrivacyBudget | undefined;
 }
 
-/** Reads `{ rng, out }`; `out` must be a Float64Array of `length` entries. */
+/** Reads `{ rng, out, budget }`; `out` must be a Float64Array of `length` entries, `budget` one made by createBudget. */
 export function readReleaseOptions(options: unknown, length: number): ReadReleaseOptions {
-  if (options === undefined) return { random: sourceOf(undefined), out: undefined, given: undefined };
-  const o = readOptions('options', options, ['rng', 'out']);
+  if (options === undefined) return { random: sourceOf(undefined), out: undefined, given: undefined, budget: undefined };
+  const o = readOptions('options', options, ['rng', 'out', 'budget']);
   const random = sourceOf(o.rng);
-  if (o.out === undefined) return { random, out: undefined, given: undefined };
+  const budget = o.budget === undefined ? undefined : readBudgetArgument(o.budget);
+  if (o.out === undefined) return { random, out: undefined, given: undefined, budget };
   const out = outputArray(o.out);
   if (out.length !== length) fail(RangeError, 'out.length', `${length} (one entry per coordinate)`, out.length);
-  return { random, out, given: o.out as Float64Array };
+  return { random, out, given: o.out as Float64Array, budget };
 }
 
 /** Where a release reads its query (`exact`, checked) and writes its output (`target`). */
@@ -59,8 +72,16 @@ export interface ReleaseArrays {
  * change it, through a platform built-in patched by the caller (crypto.getRandomValues), outside
  * the threat model of core/arrays.ts.
  */
-export function releaseArrays(name: string, query: unknown, entries: Entries, length: number, out: Float64Array | undefined): ReleaseArrays {
+export function releaseArrays(
+  name: string,
+  query: unknown,
+  entries: Entries,
+  length: number,
+  out: Float64Array | undefined,
+  charge: { budget: PrivacyBudget | undefined; privacy: Privacy },
+): ReleaseArrays {
   const copy = out === undefined || (isFloat64Array(query) && (isShared(query) || overlapsElsewhere(query, out)));
-  const exact = moduleVector(name, query, entries, { length, copy, private: true });
+  // The budget is charged once the query's kind and length are checked, before its values are read.
+  const exact = moduleVector(name, query, entries, { length, copy, private: true, beforeEntries: () => charge.budget?.spend(charge.privacy) });
   return { exact, target: out ?? exact };
 }

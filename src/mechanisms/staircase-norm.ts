@@ -114,9 +114,10 @@ export function staircaseNormMechanism(options: StaircaseNormMechanismOptions): 
   const error = best.error * width ** p;
   const shape: NormShape = { norm, dimension, width, epsilon, gamma: best.gamma };
   const entries = queryEntries(Number.MAX_VALUE);
+  const privacy = purePrivacy(target.epsilon, 'staircase');
   const release = (query: Float64Array | readonly number[], releaseOptions?: ReleaseOptions): Float64Array => {
-    const { random, out, given } = readReleaseOptions(releaseOptions, dimension);
-    const { exact, target } = releaseArrays('query', query, entries, dimension, out);
+    const { random, out, given, budget } = readReleaseOptions(releaseOptions, dimension);
+    const { exact, target } = releaseArrays('query', query, entries, dimension, out, { budget, privacy });
     const noise = drawNormShape(shape, random);
     for (let i = 0; i < dimension; i++) target[i] = exact[i]! + noise[i]!;
     return given ?? target;
@@ -133,7 +134,7 @@ export function staircaseNormMechanism(options: StaircaseNormMechanismOptions): 
     gamma: best.gamma,
     error,
     gain: laplaceCalibration(target, { ...profile, allocation: 'optimal' }).error / error,
-    privacy: purePrivacy(target.epsilon, 'staircase'),
+    privacy,
     mode: 'continuous',
     release,
   }) as StaircaseNormMechanism;

@@ -93,15 +93,16 @@ export function staircaseMechanism(options: StaircaseMechanismOptions): Staircas
   const { calibration, grid, kernel, widths, parameters } = mode.mode === 'grid' ? onGrid(target, profile, mode) : continuous(target, profile);
   const entries = queryEntries(grid ?? Number.MAX_VALUE);
   const how = { add: true, grid, staircase: parameters };
+  const privacy = purePrivacy(target.epsilon, 'staircase');
   const release = (query: Float64Array | readonly number[], releaseOptions?: ReleaseOptions): Float64Array => {
-    const { random, out, given } = readReleaseOptions(releaseOptions, widths.length);
-    const { exact, target } = releaseArrays('query', query, entries, widths.length, out);
+    const { random, out, given, budget } = readReleaseOptions(releaseOptions, widths.length);
+    const { exact, target } = releaseArrays('query', query, entries, widths.length, out, { budget, privacy });
     drawValidated(kernel, target, widths, random.stream(), { ...how, source: exact });
     return given ?? target;
   };
   return frozenResult({
     ...calibration,
-    privacy: purePrivacy(target.epsilon, 'staircase'),
+    privacy,
     mode: mode.mode,
     grid,
     release,

@@ -133,8 +133,10 @@ function afterPendingMicrotasks(): Promise<void> {
 async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   const { kernel, values, result, shared, ranges } = call;
   const stream = call.stream ? new SeededStream(call.stream[0], call.stream[1]) : cryptoStream;
-  // One range: the calling thread draws it at once, as the one-thread sampler does (no copies, no wait).
-  if (ranges.length === 1) return drawValidated(kernel, result, call.scales, stream, { add: values !== undefined });
+  // One range of new noise: the calling thread draws it at once, as the one-thread sampler does.
+  // (The add variants still stage their result and write `values` once the caller's pending code
+  // has run, as with workers: the copy that costs is what keeps that promise.)
+  if (ranges.length === 1 && !values) return drawValidated(kernel, result, call.scales, stream);
   const [mine, ...theirs] = ranges as [[number, number], ...Array<[number, number]>];
   // Shared memory reused between calls: for the workers' ranges, and where the add variants stage
   // their result until the end (a new array each call would cost its page faults).
@@ -220,8 +222,7 @@ export function gaussianNoiseParallel(length: number, scales: ScalesArgument, op
 
 /**
  * Like addGaussianNoise, drawn by several threads; `values` is read when called and changes only
- * once every range is drawn (at once, before the call returns, where the vector is too short to
- * split: under 2 x 98304 coordinates).
+ * once every range is drawn.
  *
  * @example
  * ```ts
@@ -257,8 +258,7 @@ export function laplaceNoiseParallel(length: number, scales: ScalesArgument, opt
 
 /**
  * Like addLaplaceNoise, drawn by several threads; `values` is read when called and changes only
- * once every range is drawn (at once, before the call returns, where the vector is too short to
- * split: under 2 x 98304 coordinates).
+ * once every range is drawn.
  *
  * @example
  * ```ts

@@ -6,10 +6,13 @@
 // draw.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  compose,
   correlatedSum,
+  createBudget,
   createRng,
   gaussianMechanism,
   laplaceMechanism,
+  type Privacy,
   type ReleaseOptions,
   staircaseMechanism,
   staircaseNormMechanism,
@@ -167,4 +170,56 @@ describe('release({ out })', () => {
       }
     });
   }
+});
+
+describe('the budget option: charged once the arguments are checked, before the query is read', () => {
+  const small = sensitivity.slice(0, 64);
+  const MECHANISMS: Array<[string, { privacy: object }, Release, number]> = [
+    ['laplaceMechanism', ...withRelease(laplaceMechanism({ sensitivity, epsilon: 1 })), K],
+    ['gaussianMechanism', ...withRelease(gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6 })), K],
+    ['staircaseMechanism', ...withRelease(staircaseMechanism({ sensitivity, epsilon: 2 })), K],
+    ['staircaseNormMechanism', ...withRelease(staircaseNormMechanism({ sensitivity: small, epsilon: 2, norm: 'l2', mode: 'continuous' })), 64],
+    ...(['grid', 'continuous'] as const).map((mode): [string, { privacy: object }, Release, number] => {
+      const m = correlatedSum({ dimension: K, epsilon: 1, delta: 1e-6, mode });
+      return [`correlatedSum (${mode})`, m, (q, o) => m.release(q, count, o).sums, K];
+    }),
+  ];
+  function withRelease(m: { privacy: object; release: Release }): [{ privacy: object }, Release] {
+    return [m, m.release];
+  }
+
+  it.each(MECHANISMS)("%s: one charge per release, of the mechanism's own privacy", (_, m, release, length) => {
+    const budget = createBudget({ epsilon: 20, delta: 1e-5 });
+    release(query.subarray(0, length), { budget, rng: createRng({ seed: 1 }) });
+    release(query.subarray(0, length), { budget, rng: createRng({ seed: 2 }) });
+    expect(budget.releases).toBe(2);
+    expect(budget.spent.epsilon).toBeCloseTo(compose([{ privacy: m.privacy as Privacy, times: 2 }]).epsilon(1e-5), 9);
+  });
+
+  it.each(MECHANISMS)(
+    '%s: a release the budget cannot pay for throws before reading the query (NaN unseen) and leaves out as it was',
+    (_, __, release, length) => {
+      const budget = createBudget({ epsilon: 1e-3, delta: 1e-9 });
+      const poisoned = Float64Array.from(query.subarray(0, length));
+      poisoned[3] = Number.NaN;
+      const out = new Float64Array(length).fill(7);
+      expect(() => release(poisoned, { budget, out })).toThrow(/exceed the budget/);
+      expect(out.every((x) => x === 7)).toBe(true);
+      expect(budget.releases).toBe(0);
+    },
+  );
+
+  it.each(MECHANISMS)(
+    '%s: a query of the wrong length or a budget not made by createBudget is refused before any charge; a bad value after it',
+    (_, __, release, length) => {
+      const budget = createBudget({ epsilon: 20, delta: 1e-5 });
+      expect(() => release(query.subarray(0, length - 1), { budget })).toThrow(RangeError);
+      expect(() => release(query.subarray(0, length), { budget: { spend: () => undefined } as never })).toThrow(TypeError);
+      expect(budget.releases).toBe(0);
+      const poisoned = Float64Array.from(query.subarray(0, length));
+      poisoned[3] = Number.NaN;
+      expect(() => release(poisoned, { budget })).toThrow(/query|sums/);
+      expect(budget.releases).toBe(1); // checking the values read them: paid for
+    },
+  );
 });
