@@ -28,12 +28,24 @@ export type NormPower = 1 | 2;
  */
 export function outerPiece(a: tf.Tensor2D, g: tf.Tensor2D): Piece {
   const unit = (x: tf.Tensor2D) => {
-    const largest = x.abs().max(1, true);
-    return { unit: x.div(tf.where(largest.greater(0), largest, tf.onesLike(largest))) as tf.Tensor2D, largest: largest.reshape([-1]) };
+    const largest = x.abs().max(1) as tf.Tensor1D;
+    return { unit: x.div(perExample(tf.where(largest.greater(0), largest, tf.onesLike(largest)), x)) as tf.Tensor2D, largest };
   };
   const left = unit(a);
   const right = unit(g);
   return { kind: 'outer', a: left.unit, g: right.unit, scale: left.largest.mul(right.largest) };
+}
+
+/**
+ * v[b] at every entry of example b, shaped like x (batch first): a product with a row of ones, exact
+ * (v[b] 1 + 0), because tfjs's cpu backend broadcasts an elementwise operation index by index, ten
+ * times slower than operands of one shape.
+ */
+function perExample(v: tf.Tensor1D, x: tf.Tensor): tf.Tensor {
+  return v
+    .reshape([-1, 1])
+    .matMul(tf.ones([1, x.size / x.shape[0]!]))
+    .reshape(x.shape);
 }
 
 /** Per row of x (batch first): the sum of |x|^p over the row. */
@@ -74,10 +86,17 @@ export function normTerms(piece: Piece): number {
   }
 }
 
-/** x with example b's entries times factor[b], and zero (not 0 times a non-finite entry) where keep[b] is false. */
+/** x with its non-finite entries zero: the same x for an example that counts, as its norm is finite. */
+function finite(x: tf.Tensor): tf.Tensor {
+  return tf.where(tf.isFinite(x), x, tf.zerosLike(x));
+}
+
+/**
+ * x with example b's entries times factor[b], and zero (not 0 times a non-finite entry) where
+ * keep[b] is false: the mask is applied to the factors, one per example.
+ */
 function scaled(x: tf.Tensor, factor: tf.Tensor1D, keep: tf.Tensor1D): tf.Tensor {
-  const column = [-1, ...x.shape.slice(1).map(() => 1)];
-  return tf.where(keep.reshape(column).broadcastTo(x.shape), x.mul(factor.reshape(column)), tf.zerosLike(x));
+  return finite(x).mul(perExample(tf.where(keep, factor, tf.zerosLike(factor)), x));
 }
 
 /**
@@ -91,7 +110,8 @@ export function chunkSums(piece: Piece, factor: tf.Tensor1D, keep: tf.Tensor1D, 
       const [examples, inputs] = piece.a.shape;
       const chunks = examples / chunk;
       const a = scaled(piece.a, factor.mul(piece.scale), keep).reshape([chunks, chunk, inputs]);
-      const g = scaled(piece.g, tf.onesLike(factor), keep).reshape([chunks, chunk, piece.g.shape[1]]);
+      // a's rows are zero where the example does not count, so g only needs finite entries.
+      const g = finite(piece.g).reshape([chunks, chunk, piece.g.shape[1]]);
       return tf.matMul(a as tf.Tensor3D, g as tf.Tensor3D, true, false);
     }
     case 'full': {
