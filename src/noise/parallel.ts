@@ -17,20 +17,27 @@ import { giveBack, takeShared } from './workspace.js';
  * @group Sampling
  */
 export interface ParallelOptions extends SampleOptions {
-  /** Threads to use, the calling one included (default: the number of CPUs, at most 8). */
+  /**
+   * Threads to use at most, the calling one included (default: the number of CPUs, at most 8).
+   * Never more than the host's CPUs where the engine tells them: a thread without a core of its own
+   * only slows the others.
+   */
   threads?: number;
 }
 
 /**
- * The fewest coordinates given to one thread: below it, handing a range to a worker costs more
- * than it saves. (Where the ranges start does not matter for the noise: under a seed each
- * coordinate's noise depends only on its index.)
+ * The fewest coordinates given to one thread (2^19 = 524288): below it, handing a range to a
+ * worker costs more than it saves. On a 2-core host, 2 threads measured 0.88x to 1.0x of one at
+ * K = 1e5 and 1.29x to 1.5x at 1e6 with the cores idle (bench/RESULTS.md, "Parallel"), so a
+ * vector is split from about 1e6 on. (Where the ranges start does not matter for the noise: under
+ * a seed each coordinate's noise depends only on its index, so the split never changes a result.)
  */
-const MIN_RANGE = 65536;
+export const MIN_RANGE = 524288;
 
-function defaultThreads(): number {
-  const cpus = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
-  return Math.max(1, Math.min(8, cpus));
+/** The host's CPUs, where the engine tells (browsers, Deno, Bun, Node from 21). */
+function hostCpus(): number | undefined {
+  const cpus = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  return cpus === undefined ? undefined : Math.max(1, cpus);
 }
 
 /** Splits [0, n) into at most `threads` ranges whose lengths differ by at most 1, each at least MIN_RANGE (or one range). */
@@ -63,7 +70,9 @@ interface ParallelCall {
 function prepare(kernel: Kernel, length: number, values: Float64Array | undefined, scalesArg: unknown, options: unknown): ParallelCall {
   const o = options === undefined ? {} : readOptions('options', options, ['rng', 'threads']);
   const scales = readScales(scalesArg, length);
-  const threads = o.threads === undefined ? defaultThreads() : integerIn('threads', o.threads, { min: 1, max: 64 });
+  const cpus = hostCpus();
+  const asked = o.threads === undefined ? Math.min(8, cpus ?? 2) : integerIn('threads', o.threads, { min: 1, max: 64 });
+  const threads = Math.min(asked, cpus ?? asked);
   const stream = sourceOf(o.rng).stream();
   return {
     kernel,

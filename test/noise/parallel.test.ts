@@ -1,14 +1,14 @@
 // Parallel sampling starts worker threads from the built package (dist/worker.js), so this
 // suite imports the build, which `npm test` makes first.
 import { describe, expect, it } from 'vitest';
-import { ranges } from '../../src/noise/parallel.js';
+import { MIN_RANGE, ranges } from '../../src/noise/parallel.js';
 import { built as dpnoise, builtWorkerPool } from '../built.js';
 
 const { createRng } = dpnoise;
 
 describe('the split of a vector between threads', () => {
-  it('covers it with at most `threads` ranges of nearly equal length, none shorter than 65536 unless alone', () => {
-    for (const n of [0, 1, 65_535, 65_536, 65_537, 100_000, 131_071, 131_072, 200_001, 1_000_000, 1e8 + 7]) {
+  it('covers it with at most `threads` ranges of nearly equal length, none shorter than MIN_RANGE unless alone', () => {
+    for (const n of [0, 1, MIN_RANGE - 1, MIN_RANGE, MIN_RANGE + 1, 2 * MIN_RANGE - 1, 2 * MIN_RANGE, 3 * MIN_RANGE + 2, 1e7, 1e8 + 7]) {
       for (const threads of [1, 2, 3, 8]) {
         const split = ranges(n, threads);
         expect(split.length).toBeLessThanOrEqual(threads);
@@ -17,22 +17,23 @@ describe('the split of a vector between threads', () => {
         for (let k = 1; k < split.length; k++) expect(split[k]![0]).toBe(split[k - 1]![1]);
         const lengths = split.map(([start, end]) => end - start);
         expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThanOrEqual(1);
-        if (split.length > 1) expect(Math.min(...lengths)).toBeGreaterThanOrEqual(65_536);
+        if (split.length > 1) expect(Math.min(...lengths)).toBeGreaterThanOrEqual(MIN_RANGE);
       }
     }
-    // A worker is handed a range worth its cost: not the 1 coordinate left over past 65536.
-    expect(ranges(65_537, 2)).toEqual([[0, 65_537]]);
-    expect(ranges(200_001, 3)).toEqual([
-      [0, 66_667],
-      [66_667, 133_334],
-      [133_334, 200_001],
+    // A worker is handed a range worth its cost: not the 1 coordinate left over past MIN_RANGE.
+    expect(MIN_RANGE).toBe(524_288);
+    expect(ranges(MIN_RANGE + 1, 2)).toEqual([[0, MIN_RANGE + 1]]);
+    expect(ranges(1_600_001, 3)).toEqual([
+      [0, 533_333],
+      [533_333, 1_066_667],
+      [1_066_667, 1_600_001],
     ]);
   });
 });
 
 describe('parallel sampling with worker threads', () => {
   it('equals the single-thread result under a seed, for every variant and thread count', async () => {
-    const K = 200_001; // 2 and 3 threads split it at 100000 and 66667, not at chunk boundaries
+    const K = 1_600_001; // 2 and 3 threads split it at 800000 and 533333, not at chunk boundaries
     const scales = Float64Array.from({ length: K }, (_, i) => (i % 3) * 0.5);
     // Bit-for-bit equality (toEqual on 2e5 entries would dominate the test's time).
     const same = (a: Float64Array, b: Float64Array) =>
@@ -54,7 +55,7 @@ describe('parallel sampling with worker threads', () => {
   });
 
   it('uses the CSPRNG by default, in the workers too', async () => {
-    const K = 200_000; // two ranges: the calling thread's and a worker's
+    const K = 2 * MIN_RANGE; // two ranges: the calling thread's and a worker's
     const a = await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 });
     const b = await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 });
     for (const half of [
@@ -76,7 +77,7 @@ describe('parallel sampling with worker threads', () => {
   });
 
   it('a pooled worker that died while idle is dropped: the next call starts a fresh one and succeeds', async () => {
-    const K = 200_000;
+    const K = 2 * MIN_RANGE;
     const expected = dpnoise.gaussianNoise(K, 1, { rng: createRng({ seed: 9 }) });
     await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 }); // leaves a worker in the pool
     const idle = builtWorkerPool.takeIdleWorkers(8);
