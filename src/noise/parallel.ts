@@ -7,6 +7,7 @@ import { copyOf, plainView, setAt } from '../core/arrays.js';
 import { integerIn, readOptions } from '../core/validate.js';
 import { cryptoStream, SeededStream, sourceOf } from './random.js';
 import { drawValidated, type Kernel, readLength, readScales, readValues, type SampleOptions, type Scales, type ScalesArgument } from './samplers.js';
+import { judge, threadsPay } from './thread-gate.js';
 import type { Job } from './worker.js';
 import { releaseWorker, startWorker, takeIdleWorkers } from './worker-pool.js';
 import { giveBack, takeShared } from './workspace.js';
@@ -72,7 +73,7 @@ function prepare(kernel: Kernel, length: number, values: Float64Array | undefine
   const scales = readScales(scalesArg, length);
   const cpus = hostCpus();
   const asked = o.threads === undefined ? Math.min(8, cpus ?? 2) : integerIn('threads', o.threads, { min: 1, max: 64 });
-  const threads = Math.min(asked, cpus ?? asked);
+  const threads = threadsPay() ? Math.min(asked, cpus ?? asked) : 1;
   const stream = sourceOf(o.rng).stream();
   return {
     kernel,
@@ -97,7 +98,8 @@ function copyRange(array: Float64Array, [start, end]: [number, number], into: Fl
  * Hands the workers their ranges, copied now (the caller may change its arrays once the call
  * returns): values and per-coordinate scales, into reused shared memory (`work`, `scalesWork`) or
  * as copies to transfer. Idle workers get their job at once; the others once started. One promise
- * per range: the drawn array when it was transferred, undefined once written into `work`.
+ * per range: the drawn array when it was transferred, undefined once written into `work`; and
+ * whether every worker was already running (only then does the call's time judge the threads).
  */
 function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork: Float64Array | undefined, theirs: Array<[number, number]>) {
   const { kernel, values, scales, stream } = call;
@@ -115,7 +117,7 @@ function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork
     };
   });
   const idle = takeIdleWorkers(theirs.length);
-  return jobs.map(async (job, k) => {
+  const promises = jobs.map(async (job, k) => {
     const worker = idle[k] ?? (await startWorker());
     const transfer = work ? [] : [job.target?.buffer, job.scales instanceof Float64Array ? job.scales.buffer : undefined].filter((b) => b !== undefined);
     try {
@@ -127,6 +129,7 @@ function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork
       throw error;
     }
   });
+  return { promises, pooled: idle.length === theirs.length };
 }
 
 /**
@@ -144,18 +147,21 @@ async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   // their result until the end (a new array each call would cost its page faults).
   const work = shared && (theirs.length > 0 || values !== undefined) ? takeShared(result.length) : undefined;
   const scalesWork = shared && theirs.length > 0 && call.scales instanceof Float64Array ? takeShared(result.length) : undefined;
-  const jobs = delegate(call, work, scalesWork, theirs);
+  const began = performance.now();
+  const { promises: jobs, pooled } = delegate(call, work, scalesWork, theirs);
   // The calling thread draws its range meanwhile, from the caller's arrays (still synchronously):
   // into the new result, or for the add variants into `work` (the values change only at the end).
   const [start, end] = mine;
   const into = values ? (work ?? new Float64Array(result.length)) : result;
   const stream = call.stream ? new SeededStream(call.stream[0], call.stream[1]) : cryptoStream;
   const scales = call.scales instanceof Float64Array ? plainView(call.scales, start, end - start) : call.scales;
+  const drawing = performance.now();
   drawValidated(kernel, plainView(into, start, end - start), scales, stream, {
     add: values !== undefined,
     origin: start,
     ...(values && { source: plainView(values, start, end - start) }),
   });
+  const mineMs = performance.now() - drawing;
   const settled = await Promise.allSettled(jobs);
   await afterPendingMicrotasks(); // with no worker, nothing else would wait for the caller's own code
   const failed = settled.find((s) => s.status === 'rejected');
@@ -167,6 +173,7 @@ async function drawParallel(call: ParallelCall): Promise<Float64Array> {
       else if (into !== work) setAt(into, plainView(work!, from, to - from), from);
     });
     if (values) setAt(values, into, 0);
+    if (theirs.length > 0 && pooled) judge(performance.now() - began, result.length, end - start, mineMs);
   }
   // Reused only after a call whose workers all finished (a failed worker may be stopped mid-write).
   if (!failed && work) giveBack(work);

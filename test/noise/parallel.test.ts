@@ -1,8 +1,9 @@
 // Parallel sampling starts worker threads from the built package (dist/worker.js), so this
 // suite imports the build, which `npm test` makes first.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MIN_RANGE, ranges } from '../../src/noise/parallel.js';
-import { built as dpnoise, builtWorkerPool } from '../built.js';
+import { judge, threadsPay } from '../../src/noise/thread-gate.js';
+import { built as dpnoise, builtThreadGate, builtWorkerPool } from '../built.js';
 
 const { createRng } = dpnoise;
 
@@ -31,7 +32,37 @@ describe('the split of a vector between threads', () => {
   });
 });
 
+/** A gate as at start: the last call won, no call is sent to one thread. */
+function reopen(gate: { judge: typeof judge; threadsPay: typeof threadsPay }) {
+  gate.judge(0, 1, 1, 1);
+  while (!gate.threadsPay());
+}
+
+describe('the gate that sends calls to one thread while threads lose', () => {
+  it('after a loss skips threads for 1, 2, 4, ... up to 64 calls; a win resets it', () => {
+    reopen({ judge, threadsPay });
+    const skipped = () => {
+      let n = 0;
+      while (!threadsPay()) n++;
+      return n;
+    };
+    const losses = [];
+    for (let k = 0; k < 8; k++) {
+      judge(10, 100, 50, 4); // 10 ms for what one thread would draw in 8 ms
+      losses.push(skipped());
+    }
+    expect(losses).toEqual([1, 2, 4, 8, 16, 32, 64, 64]);
+    judge(6, 100, 50, 4); // 6 ms against 8 ms: threads paid
+    expect(threadsPay()).toBe(true);
+    judge(10, 100, 50, 4);
+    expect(skipped()).toBe(1);
+  });
+});
+
 describe('parallel sampling with worker threads', () => {
+  // Every test here hands ranges to workers, whatever the host's load did to earlier calls.
+  beforeEach(() => reopen(builtThreadGate));
+
   it('equals the single-thread result under a seed, for every variant and thread count', async () => {
     const K = 1_600_001; // 2 and 3 threads split it at 800000 and 533333, not at chunk boundaries
     const scales = Float64Array.from({ length: K }, (_, i) => (i % 3) * 0.5);
