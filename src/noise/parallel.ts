@@ -21,7 +21,8 @@ export interface ParallelOptions extends SampleOptions {
   /**
    * Threads to use at most, the calling one included (default: the number of CPUs, at most 8).
    * Never more than the host's CPUs where the engine tells them: a thread without a core of its own
-   * only slows the others.
+   * only slows the others. After a call that threads made slower than one thread would have
+   * been (busy cores), the next calls use one thread for a while (thread-gate.ts).
    */
   threads?: number;
 }
