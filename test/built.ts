@@ -5,3 +5,4 @@ const load = (path: string) => import(new URL(`../dist/${path}`, import.meta.url
 
 export const built = (await load('index.js')) as typeof import('../src/index.js');
 export const builtWorkerPool = (await load('noise/worker-pool.js')) as typeof import('../src/noise/worker-pool.js');
+export const builtThreadGate = (await load('noise/thread-gate.js')) as typeof import('../src/noise/thread-gate.js');

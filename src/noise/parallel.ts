@@ -7,6 +7,7 @@ import { copyOf, plainView, setAt } from '../core/arrays.js';
 import { integerIn, readOptions } from '../core/validate.js';
 import { cryptoStream, SeededStream, sourceOf } from './random.js';
 import { drawValidated, type Kernel, readLength, readScales, readValues, type SampleOptions, type Scales, type ScalesArgument } from './samplers.js';
+import { judge, threadsPay } from './thread-gate.js';
 import type { Job } from './worker.js';
 import { releaseWorker, startWorker, takeIdleWorkers } from './worker-pool.js';
 import { giveBack, takeShared } from './workspace.js';
@@ -17,22 +18,29 @@ import { giveBack, takeShared } from './workspace.js';
  * @group Sampling
  */
 export interface ParallelOptions extends SampleOptions {
-  /** Threads to use, the calling one included (default: the number of CPUs, at most 8). */
+  /**
+   * Threads to use at most, the calling one included (default: the number of CPUs, at most 8).
+   * Never more than the host's CPUs where the engine tells them: a thread without a core of its own
+   * only slows the others. After a call that threads made slower than one thread would have
+   * been (busy cores), the next calls use one thread for a while (thread-gate.ts).
+   */
   threads?: number;
 }
 
 /**
  * The fewest coordinates given to one thread: below it, handing a range to a worker costs more
- * than it saves. Measured with two threads on 2 CPUs (bench/RESULTS.md, "Parallel"): at 131072
- * coordinates (two ranges of 65536) adding noise took 1.02 times one thread's time, at 2e5 it
- * took 0.81; 98304 keeps the calls that split above that crossover. (Where the ranges start does
- * not matter for the noise: under a seed each coordinate's noise depends only on its index.)
+ * than it saves. Measured with two threads on 2 idle CPUs (bench/RESULTS.md, "Parallel"): at
+ * 131072 coordinates (two ranges of 65536) adding noise took 1.02 times one thread's time, at 2e5
+ * it took 0.81; 98304 keeps the calls that split above that crossover. Busy cores are the thread
+ * gate's to judge (thread-gate.ts). (Where the ranges start does not matter for the noise: under a
+ * seed each coordinate's noise depends only on its index, so the split never changes a result.)
  */
-const MIN_RANGE = 98304;
+export const MIN_RANGE = 98304;
 
-function defaultThreads(): number {
-  const cpus = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
-  return Math.max(1, Math.min(8, cpus));
+/** The host's CPUs, where the engine tells (browsers, Deno, Bun, Node from 21). */
+function hostCpus(): number | undefined {
+  const cpus = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  return cpus === undefined ? undefined : Math.max(1, cpus);
 }
 
 /** Splits [0, n) into at most `threads` ranges whose lengths differ by at most 1, each at least MIN_RANGE (or one range). */
@@ -65,7 +73,9 @@ interface ParallelCall {
 function prepare(kernel: Kernel, length: number, values: Float64Array | undefined, scalesArg: unknown, options: unknown): ParallelCall {
   const o = options === undefined ? {} : readOptions('options', options, ['rng', 'threads']);
   const scales = readScales(scalesArg, length);
-  const threads = o.threads === undefined ? defaultThreads() : integerIn('threads', o.threads, { min: 1, max: 64 });
+  const cpus = hostCpus();
+  const asked = o.threads === undefined ? Math.min(8, cpus ?? 2) : integerIn('threads', o.threads, { min: 1, max: 64 });
+  const threads = threadsPay() ? Math.min(asked, cpus ?? asked) : 1;
   const stream = sourceOf(o.rng).stream();
   return {
     kernel,
@@ -90,7 +100,8 @@ function copyRange(array: Float64Array, [start, end]: [number, number], into: Fl
  * Hands the workers their ranges, copied now (the caller may change its arrays once the call
  * returns): values and per-coordinate scales, into reused shared memory (`work`, `scalesWork`) or
  * as copies to transfer. Idle workers get their job at once; the others once started. One promise
- * per range: the drawn array when it was transferred, undefined once written into `work`.
+ * per range: the drawn array when it was transferred, undefined once written into `work`; and
+ * whether every worker was already running (only then does the call's time judge the threads).
  */
 function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork: Float64Array | undefined, theirs: Array<[number, number]>) {
   const { kernel, values, scales, stream } = call;
@@ -108,7 +119,7 @@ function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork
     };
   });
   const idle = takeIdleWorkers(theirs.length);
-  return jobs.map(async (job, k) => {
+  const promises = jobs.map(async (job, k) => {
     const worker = idle[k] ?? (await startWorker());
     const transfer = work ? [] : [job.target?.buffer, job.scales instanceof Float64Array ? job.scales.buffer : undefined].filter((b) => b !== undefined);
     try {
@@ -120,6 +131,7 @@ function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork
       throw error;
     }
   });
+  return { promises, pooled: idle.length === theirs.length };
 }
 
 /**
@@ -142,17 +154,20 @@ async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   // their result until the end (a new array each call would cost its page faults).
   const work = shared && (theirs.length > 0 || values !== undefined) ? takeShared(result.length) : undefined;
   const scalesWork = shared && theirs.length > 0 && call.scales instanceof Float64Array ? takeShared(result.length) : undefined;
-  const jobs = delegate(call, work, scalesWork, theirs);
+  const began = performance.now();
+  const { promises: jobs, pooled } = delegate(call, work, scalesWork, theirs);
   // The calling thread draws its range meanwhile, from the caller's arrays (still synchronously):
   // into the new result, or for the add variants into `work` (the values change only at the end).
   const [start, end] = mine;
   const into = values ? (work ?? new Float64Array(result.length)) : result;
   const scales = call.scales instanceof Float64Array ? plainView(call.scales, start, end - start) : call.scales;
+  const drawing = performance.now();
   drawValidated(kernel, plainView(into, start, end - start), scales, stream, {
     add: values !== undefined,
     origin: start,
     ...(values && { source: plainView(values, start, end - start) }),
   });
+  const mineMs = performance.now() - drawing;
   const settled = await Promise.allSettled(jobs);
   await afterPendingMicrotasks(); // with no worker, nothing else would wait for the caller's own code
   const failed = settled.find((s) => s.status === 'rejected');
@@ -164,6 +179,7 @@ async function drawParallel(call: ParallelCall): Promise<Float64Array> {
       else if (into !== work) setAt(into, plainView(work!, from, to - from), from);
     });
     if (values) setAt(values, into, 0);
+    if (theirs.length > 0 && pooled) judge(performance.now() - began, result.length, end - start, mineMs);
   }
   // Reused only after a call whose workers all finished (a failed worker may be stopped mid-write).
   if (!failed && work) giveBack(work);

@@ -1,14 +1,15 @@
 // Parallel sampling starts worker threads from the built package (dist/worker.js), so this
 // suite imports the build, which `npm test` makes first.
-import { describe, expect, it } from 'vitest';
-import { ranges } from '../../src/noise/parallel.js';
-import { built as dpnoise, builtWorkerPool } from '../built.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MIN_RANGE, ranges } from '../../src/noise/parallel.js';
+import { judge, threadsPay } from '../../src/noise/thread-gate.js';
+import { built as dpnoise, builtThreadGate, builtWorkerPool } from '../built.js';
 
 const { createRng } = dpnoise;
 
 describe('the split of a vector between threads', () => {
-  it('covers it with at most `threads` ranges of nearly equal length, none shorter than 98304 unless alone', () => {
-    for (const n of [0, 1, 98_303, 98_304, 98_305, 150_000, 196_607, 196_608, 300_001, 1_000_000, 1e8 + 7]) {
+  it('covers it with at most `threads` ranges of nearly equal length, none shorter than MIN_RANGE unless alone', () => {
+    for (const n of [0, 1, MIN_RANGE - 1, MIN_RANGE, MIN_RANGE + 1, 2 * MIN_RANGE - 1, 2 * MIN_RANGE, 3 * MIN_RANGE + 2, 1e7, 1e8 + 7]) {
       for (const threads of [1, 2, 3, 8]) {
         const split = ranges(n, threads);
         expect(split.length).toBeLessThanOrEqual(threads);
@@ -17,12 +18,13 @@ describe('the split of a vector between threads', () => {
         for (let k = 1; k < split.length; k++) expect(split[k]![0]).toBe(split[k - 1]![1]);
         const lengths = split.map(([start, end]) => end - start);
         expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThanOrEqual(1);
-        if (split.length > 1) expect(Math.min(...lengths)).toBeGreaterThanOrEqual(98_304);
+        if (split.length > 1) expect(Math.min(...lengths)).toBeGreaterThanOrEqual(MIN_RANGE);
       }
     }
-    // A worker is handed a range worth its cost: not the 1 coordinate left over past 98304, nor
+    // A worker is handed a range worth its cost: not the 1 coordinate left over past MIN_RANGE, nor
     // two ranges of 65536 (where adding noise with a worker measured 1.02 times one thread's time).
-    expect(ranges(98_305, 2)).toEqual([[0, 98_305]]);
+    expect(MIN_RANGE).toBe(98_304);
+    expect(ranges(MIN_RANGE + 1, 2)).toEqual([[0, MIN_RANGE + 1]]);
     expect(ranges(131_072, 2)).toEqual([[0, 131_072]]);
     expect(ranges(300_001, 3)).toEqual([
       [0, 100_000],
@@ -32,7 +34,37 @@ describe('the split of a vector between threads', () => {
   });
 });
 
+/** A gate as at start: the last call won, no call is sent to one thread. */
+function reopen(gate: { judge: typeof judge; threadsPay: typeof threadsPay }) {
+  gate.judge(0, 1, 1, 1);
+  while (!gate.threadsPay());
+}
+
+describe('the gate that sends calls to one thread while threads lose', () => {
+  it('after a loss skips threads for 1, 2, 4, ... up to 64 calls; a win resets it', () => {
+    reopen({ judge, threadsPay });
+    const skipped = () => {
+      let n = 0;
+      while (!threadsPay()) n++;
+      return n;
+    };
+    const losses = [];
+    for (let k = 0; k < 8; k++) {
+      judge(10, 100, 50, 4); // 10 ms for what one thread would draw in 8 ms
+      losses.push(skipped());
+    }
+    expect(losses).toEqual([1, 2, 4, 8, 16, 32, 64, 64]);
+    judge(6, 100, 50, 4); // 6 ms against 8 ms: threads paid
+    expect(threadsPay()).toBe(true);
+    judge(10, 100, 50, 4);
+    expect(skipped()).toBe(1);
+  });
+});
+
 describe('parallel sampling with worker threads', () => {
+  // Every test here hands ranges to workers, whatever the host's load did to earlier calls.
+  beforeEach(() => reopen(builtThreadGate));
+
   it('equals the single-thread result under a seed, for every variant and thread count', async () => {
     const K = 300_001; // 2 and 3 threads split it at 150000 and 100000, not at chunk boundaries; 1 thread draws it at once
     const scales = Float64Array.from({ length: K }, (_, i) => (i % 3) * 0.5);
@@ -56,7 +88,7 @@ describe('parallel sampling with worker threads', () => {
   });
 
   it('uses the CSPRNG by default, in the workers too', async () => {
-    const K = 200_000; // two ranges: the calling thread's and a worker's
+    const K = 2 * MIN_RANGE; // two ranges: the calling thread's and a worker's
     const a = await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 });
     const b = await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 });
     for (const half of [
@@ -78,7 +110,7 @@ describe('parallel sampling with worker threads', () => {
   });
 
   it('a pooled worker that died while idle is dropped: the next call starts a fresh one and succeeds', async () => {
-    const K = 200_000;
+    const K = 2 * MIN_RANGE;
     const expected = dpnoise.gaussianNoise(K, 1, { rng: createRng({ seed: 9 }) });
     await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 }); // leaves a worker in the pool
     const idle = builtWorkerPool.takeIdleWorkers(8);
