@@ -71,7 +71,11 @@ export type AggregateTarget = ApproximateBudget | PureBudget;
  *
  * @group Aggregates
  */
-export type PlanAggregateOptions = AggregateTarget & Omit<AggregateSpec, 'table'> & { table?: AggregateSpec['table'] };
+export type PlanAggregateOptions = AggregateTarget &
+  Omit<AggregateSpec, 'table'> & {
+    /** The table, which a plan does not read: it may be left out. */
+    table?: AggregateSpec['table'];
+  };
 
 /**
  * The options of aggregate: the target, the spec, `budget` (a ledger charged before any data is
@@ -79,7 +83,12 @@ export type PlanAggregateOptions = AggregateTarget & Omit<AggregateSpec, 'table'
  *
  * @group Aggregates
  */
-export type AggregateOptions = AggregateTarget & AggregateSpec & SampleOptions & { budget?: PrivacyBudget };
+export type AggregateOptions = AggregateTarget &
+  AggregateSpec &
+  SampleOptions & {
+    /** A ledger (createBudget) charged for the release's `privacy` before any row is read: a charge it refuses throws and reads nothing. */
+    budget?: PrivacyBudget;
+  };
 
 const TARGET_OPTIONS = ['epsilon', 'delta'] as const;
 
