@@ -48,7 +48,7 @@ log(`  ${BIG_ROWS.toExponential(0)} rows in a DuckDB file, memory_limit ${MEMORY
 const timed = await timeEach(
   [
     async () => {
-      release = await aggregate(createBudget({ epsilon: 100, delta: 1e-6 }), PRIVACY, { ...SPEC, table: { connection, table: 'big' } });
+      release = await aggregate({ ...PRIVACY, budget: createBudget({ epsilon: 100, delta: 1e-6 }), ...SPEC, table: { connection, table: 'big' } });
     },
     async () => {
       exact = (await connection.runAndReadAll(baselineSql('big', { keep: 'argMin' }))).getRowObjectsJS();

@@ -189,7 +189,7 @@ export async function run(ctx) {
   let exact;
   // A new budget per release: a budget composes all it has recorded, which would grow over the runs.
   const releaseFrom = async (table) => {
-    release = await aggregate(createBudget({ epsilon: 100, delta: 1e-6 }), PRIVACY, { ...SPEC, table });
+    release = await aggregate({ ...PRIVACY, budget: createBudget({ epsilon: 100, delta: 1e-6 }), ...SPEC, table });
   };
   const baseline = (from) => async () => {
     exact = (await connection.runAndReadAll(baselineSql(from))).getRowObjectsJS();
@@ -255,7 +255,7 @@ export async function run(ctx) {
 
   // The noise: the plan (calibration of the mechanism, public inputs only) and the grid release of
   // the 4 blocks x 5 groups, by a mechanism like the plan's (sensitivity sqrt(maxGroups) x maxRows x a row's bound).
-  const plan = ctx.measure(() => planAggregate(PRIVACY, SPEC), { seconds: 0.3, batches: 5 }).perUnit;
+  const plan = ctx.measure(() => planAggregate({ ...PRIVACY, ...SPEC }), { seconds: 0.3, batches: 5 }).perUnit;
   const reach = MAX_ROWS * Math.sqrt(GROUPS.length);
   const sensitivity = [1, AGE[1], HOURS[1], (INCOME[1] - INCOME[0]) / 2].map((bound) => reach * bound);
   const mechanism = gaussianMechanism({ groups: { sizes: [5, 5, 5, 5], sensitivity }, allocation: 'spr', ...PRIVACY });
@@ -283,7 +283,7 @@ export async function run(ctx) {
       heading: `aggregate against DuckDB alone: seconds per release, ${ROWS.toExponential(0).replace('+', '')} rows`,
       text:
         `A CSV of ${ROWS.toExponential(0).replace('+', '')} rows (person_id over ${UNITS.toExponential(0).replace('+', '')} units, region in 5 groups, age, income, hours; ${fmt(CSV_BYTES / 2 ** 20)} MiB, ` +
-        `written once by a seeded generator under os.tmpdir()). *aggregate*: \`aggregate(budget, { epsilon: 1, delta: 1e-6 }, spec)\` with privacyUnit person_id, maxRows ${MAX_ROWS}, ` +
+        `written once by a seeded generator under os.tmpdir()). *aggregate*: \`aggregate({ epsilon: 1, delta: 1e-6, budget, ...spec })\` with privacyUnit person_id, maxRows ${MAX_ROWS}, ` +
         `count, sum of age in [${AGE}] and hours in [${HOURS}], mean of income in [${INCOME}], invalid: 'drop', noise: 'gaussian' (in DuckDB: one query that filters, clips, ` +
         'bounds contributions and groups, in one pass; then grid Gaussian noise on the totals). *DuckDB alone*: one query with the same filter, clipping, ' +
         '`QUALIFY row_number() OVER (PARTITION BY person_id, region ORDER BY random()) <= maxRows` and count and clipped DOUBLE sums per region, on a connection of the same process. ' +

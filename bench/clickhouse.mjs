@@ -77,7 +77,7 @@ export async function run(ctx) {
       {
         name: 'aggregate',
         fn: async () => {
-          const release = await aggregate(createBudget(PRIVACY), PRIVACY, { ...SPEC, table: { clickhouse: a.url, table: 'people' } });
+          const release = await aggregate({ ...PRIVACY, budget: createBudget(PRIVACY), ...SPEC, table: { clickhouse: a.url, table: 'people' } });
           if (exact !== undefined) ctx.check(farCount(release, exact) === undefined, 'a released count is far from the exact one');
         },
       },

@@ -42,7 +42,7 @@ async function child(kind) {
   const seconds = [];
   for (let run = 0; run < RUNS; run++) {
     const start = performance.now();
-    await aggregate(createBudget({ epsilon: 10 }), { epsilon: 1 }, options);
+    await aggregate({ ...options, epsilon: 1, budget: createBudget({ epsilon: 10 }) });
     seconds.push((performance.now() - start) / 1e3);
   }
   seconds.sort((a, b) => a - b);

@@ -35,7 +35,7 @@ addEventListener('message', async ({ data: { id, file, spec, privacy } }) => {
     try {
       await connection.query("CREATE OR REPLACE VIEW data AS SELECT * FROM read_csv_auto('data.csv')");
       const budget = createBudget(privacy);
-      const r = await aggregate(budget, privacy, { ...spec, table: { connection, table: 'data' } });
+      const r = await aggregate({ ...privacy, budget, ...spec, table: { connection, table: 'data' } });
       postMessage({ id, result: { table: r.table, unit: r.unit, groups: r.groups, level: r.level, spent: budget.spent } });
     } finally {
       await connection.close();

@@ -18,11 +18,11 @@ const spec = {
 const privacy = { epsilon: 1, delta: 1e-6 };
 
 // What the release will cost and how accurate it will be, before any row is read.
-const plan = planAggregate(privacy, spec);
+const plan = planAggregate({ ...privacy, ...spec });
 console.log(`Protects ${plan.unit}.`);
 for (const a of plan.accuracy) console.log(`  ${a.statistic.padEnd(18)} ${a.mechanism} noise, sd ${a.sd.toPrecision(3)} (of its ${a.of})`);
 
-const r = await aggregate(budget, privacy, { ...spec, invalid: 'error' });
+const r = await aggregate({ ...privacy, budget, ...spec, invalid: 'error' });
 const fmt = (x) => x.toFixed(2).padStart(9);
 console.log('\ngroup  statistic              released     sd               95% interval');
 for (const line of r.table) {
@@ -34,10 +34,10 @@ for (const line of r.table) {
 for (const warning of r.warnings) console.log(`warning: ${warning}`);
 console.log(`\nSpent epsilon ${budget.spent.epsilon.toFixed(4)} of ${budget.total.epsilon} (delta ${budget.total.delta}).`);
 
-await aggregate(budget, { epsilon: 0.9, delta: 1e-6 }, spec);
+await aggregate({ epsilon: 0.9, delta: 1e-6, budget, ...spec });
 console.log(`A second release: spent ${budget.spent.epsilon.toFixed(4)}.`);
 try {
-  await aggregate(budget, privacy, spec);
+  await aggregate({ ...privacy, budget, ...spec });
 } catch (error) {
   console.log(`A third is refused: ${error.message}`);
 }

@@ -42,7 +42,6 @@ export {
   correlatedSum,
   NEIGHBOURS,
   type CorrelatedSumOptions,
-  type CorrelatedSumSettings,
   type CorrelatedSumMechanism,
   type CorrelatedRelease,
   type CorrelatedNoise,
@@ -112,7 +111,6 @@ export {
   type CoordinateDescentProblem,
   type CoordinateDescentOptions,
   type PrivateCoordinateDescentOptions,
-  type PrivateCoordinateDescentSettings,
   type PrivateCoordinateDescentResult,
 } from './applications/coordinate-descent.js';
 export { gini } from './calibrate/gini.js';

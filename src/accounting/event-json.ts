@@ -30,7 +30,7 @@ type Field = { readonly name: string; readonly min: number; readonly max: number
 const LOSS = { min: 0, max: Infinity, minOpen: true } as const; // a loss: > 0, Infinity for no privacy
 const COUNT = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true } as const;
 const SENSITIVITY = { min: 1, max: 2 ** 40, integer: true } as const; // whole grid steps, as readDpEvent
-const NUMBERS: Record<string, readonly Field[]> = {
+const NUMBERS: Readonly<Record<Event['type'], readonly Field[]>> = {
   gaussian: [{ name: 'mu', ...LOSS }],
   laplace: [{ name: 'epsilon', ...LOSS }],
   'discrete-laplace': [
@@ -55,7 +55,7 @@ const NUMBERS: Record<string, readonly Field[]> = {
   thresholded: [{ name: 'delta', min: 0, max: 1, minOpen: true }],
 };
 /** The event fields of each type that hold events. */
-const CHILDREN: Record<string, readonly string[]> = {
+const CHILDREN: Readonly<Partial<Record<Event['type'], readonly string[]>>> = {
   poisson: ['event'],
   'without-replacement': ['event'],
   allocation: ['event'],
@@ -66,14 +66,28 @@ const MAX_DEPTH = 1000;
 
 const writeNumber = (x: number) => (Number.isFinite(x) ? x : String(x));
 
+const isType = (type: unknown): type is Event['type'] => typeof type === 'string' && Object.hasOwn(NUMBERS, type);
+const isEvent = (value: unknown): value is Event => typeof value === 'object' && value !== null && 'type' in value && isType(value.type);
+
+/** The fields of an event of this type besides `type`, in the order they are written. */
+const fieldsOf = (type: Event['type']): string[] => [
+  ...NUMBERS[type].map((f) => f.name),
+  ...(CHILDREN[type] ?? []),
+  ...(type === 'composed' ? ['events'] : []),
+];
+
+/** A field's value as JSON: a number, an event, or a composition's [event, times] pairs. */
+function writeValue(value: unknown): unknown {
+  if (typeof value === 'number') return writeNumber(value);
+  if (Array.isArray(value)) return value.map(writeValue);
+  if (isEvent(value)) return writeEvent(value);
+  throw new Error('dpnoise: internal error: an event field is neither a number, an event nor a list.');
+}
+
 /** The event as JSON. */
 export function writeEvent(event: Event): EventJson {
-  const out: Record<string, unknown> = { type: event.type };
-  const e = event as unknown as Record<string, unknown>;
-  for (const { name } of NUMBERS[event.type]!) out[name] = writeNumber(e[name] as number);
-  for (const name of CHILDREN[event.type] ?? []) out[name] = writeEvent(e[name] as Event);
-  if (event.type === 'composed') out.events = event.events.map(([child, times]) => [writeEvent(child), times]);
-  return out as EventJson;
+  const fields: Readonly<Record<string, unknown>> = event;
+  return { type: event.type, ...Object.fromEntries(fieldsOf(event.type).map((name) => [name, writeValue(fields[name])])) };
 }
 
 function damaged(where: string, what: string, value: unknown): never {
@@ -105,30 +119,61 @@ function checkClose(event: Event, fallback: Event, where: string): void {
   if (!agree) damaged(where, "a 'close' event whose Gaussian and zCDP fallback describe one release", { event, fallback });
 }
 
+/** A composition's [event, times] pairs, checked. */
+function readPairs(value: unknown, where: string, depth: number): ReadonlyArray<readonly [Event, number]> {
+  if (!Array.isArray(value)) damaged(`${where}.events`, 'an array of [event, times] pairs', value);
+  return value.map((pair: unknown, i) => {
+    if (!Array.isArray(pair) || pair.length !== 2) damaged(`${where}.events[${i}]`, 'an [event, times] pair', pair);
+    const times: unknown = pair[1];
+    if (typeof times !== 'number' || !Number.isSafeInteger(times) || times < 0) damaged(`${where}.events[${i}][1]`, 'a whole number >= 0', times);
+    return Object.freeze([readEvent(pair[0], `${where}.events[${i}][0]`, depth + 1), times] as const);
+  });
+}
+
+/** The event of this type from its checked fields, each read once. */
+function readFields(type: Event['type'], o: Readonly<Record<string, unknown>>, where: string, depth: number): Event {
+  const n = (name: string) => readNumber(o[name], `${where}.${name}`, NUMBERS[type].find((f) => f.name === name)!);
+  const e = (name: string) => readEvent(o[name], `${where}.${name}`, depth + 1);
+  switch (type) {
+    case 'gaussian':
+      return { type, mu: n('mu') };
+    case 'laplace':
+    case 'pure':
+      return { type, epsilon: n('epsilon') };
+    case 'discrete-laplace':
+      return { type, scale: n('scale'), sensitivity: n('sensitivity') };
+    case 'discrete-gaussian':
+      return { type, variance: n('variance'), sensitivity: n('sensitivity') };
+    case 'zcdp':
+      return { type, rho: n('rho') };
+    case 'poisson':
+      return { type, rate: n('rate'), event: e('event') };
+    case 'without-replacement':
+      return { type, size: n('size'), population: n('population'), event: e('event') };
+    case 'allocation':
+      return { type, steps: n('steps'), event: e('event') };
+    case 'composed':
+      return { type, events: readPairs(o.events, where, depth) };
+    case 'close':
+      return { type, slack: n('slack'), event: e('event'), fallback: e('fallback') };
+    case 'thresholded':
+      return { type, delta: n('delta'), event: e('event') };
+  }
+}
+
 /** The event written by writeEvent, checked field by field. */
 export function readEvent(json: unknown, where: string, depth = 0): Event {
   if (depth > MAX_DEPTH) throw new RangeError(`dpnoise: \`${where}\` nests events more than ${MAX_DEPTH} deep.`);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) damaged(where, 'an event object', json);
-  const o = json as Record<string, unknown>;
+  const o: Readonly<Record<string, unknown>> = { ...json };
   const type = Object.hasOwn(o, 'type') ? o.type : undefined;
-  if (typeof type !== 'string' || !Object.hasOwn(NUMBERS, type)) damaged(`${where}.type`, `one of ${Object.keys(NUMBERS).join(', ')}`, type);
-  const fields = [...NUMBERS[type]!.map((f) => f.name), ...(CHILDREN[type] ?? []), ...(type === 'composed' ? ['events'] : [])];
+  if (!isType(type)) damaged(`${where}.type`, `one of ${Object.keys(NUMBERS).join(', ')}`, type);
+  const fields = fieldsOf(type);
   const extra = Object.keys(o).find((k) => k !== 'type' && !fields.includes(k));
   if (extra !== undefined) damaged(`${where}.${extra}`, 'absent (not a field of this event)', o[extra]);
-  const out: Record<string, unknown> = { type };
-  for (const field of NUMBERS[type]!) out[field.name] = readNumber(o[field.name], `${where}.${field.name}`, field);
-  for (const name of CHILDREN[type] ?? []) out[name] = readEvent(o[name], `${where}.${name}`, depth + 1);
-  if (type === 'without-replacement' && (out.size as number) > (out.population as number))
-    damaged(`${where}.size`, `a whole number <= its population, ${out.population}`, out.size);
-  if (type === 'close') checkClose(out.event as Event, out.fallback as Event, where);
-  if (type === 'composed') {
-    if (!Array.isArray(o.events)) damaged(`${where}.events`, 'an array of [event, times] pairs', o.events);
-    out.events = (o.events as unknown[]).map((pair, i) => {
-      if (!Array.isArray(pair) || pair.length !== 2) damaged(`${where}.events[${i}]`, 'an [event, times] pair', pair);
-      const times = pair[1];
-      if (!Number.isSafeInteger(times) || (times as number) < 0) damaged(`${where}.events[${i}][1]`, 'a whole number >= 0', times);
-      return Object.freeze([readEvent(pair[0], `${where}.events[${i}][0]`, depth + 1), times as number]);
-    });
-  }
-  return Object.freeze(out) as unknown as Event;
+  const event = readFields(type, o, where, depth);
+  if (event.type === 'without-replacement' && event.size > event.population)
+    damaged(`${where}.size`, `a whole number <= its population, ${event.population}`, event.size);
+  if (event.type === 'close') checkClose(event.event, event.fallback, where);
+  return Object.freeze(event);
 }

@@ -12,7 +12,7 @@ import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { type AccuracyLine, accuracyOf, blockOfKind } from './accuracy.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
-import { chosenQuantiles, noised, type Plan, planOf, readAggregatePrivacy, releaseVector } from './plan.js';
+import { chosenQuantiles, noised, type Plan, planOf, readAggregateTarget, releaseVector } from './plan.js';
 import { isColumnar, memoryReader } from './columnar.js';
 import { rowTotals } from './rows.js';
 import { checkColumnar, openEngine } from './source.js';
@@ -60,11 +60,43 @@ export interface AggregateResult<Row = AggregateRow> extends AggregatePlan {
 }
 
 /**
- * The options of aggregate: the spec, and `rng` for the noise (default the CSPRNG; a seeded one for tests only).
+ * The target of an aggregate, as flat options: `epsilon`, and `delta` for Gaussian noise
+ * ((epsilon, delta)-DP); `epsilon` alone is pure epsilon-DP (Laplace noise).
  *
  * @group Aggregates
  */
-export type AggregateOptions = AggregateSpec & SampleOptions;
+export type AggregateTarget = ApproximateBudget | PureBudget;
+
+/**
+ * The options of planAggregate: the target and the spec (`table` may be left out).
+ *
+ * @group Aggregates
+ */
+export type PlanAggregateOptions = AggregateTarget &
+  Omit<AggregateSpec, 'table'> & {
+    /** The table, which a plan does not read: it may be left out. */
+    table?: AggregateSpec['table'];
+  };
+
+/**
+ * The options of aggregate: the target, the spec, `budget` (a ledger charged before any data is
+ * read) and `rng` for the noise (default the CSPRNG; a seeded one for tests only).
+ *
+ * @group Aggregates
+ */
+export type AggregateOptions = AggregateTarget &
+  AggregateSpec &
+  SampleOptions & {
+    /** A ledger (createBudget) charged for the release's `privacy` before any row is read: a charge it refuses throws and reads nothing. */
+    budget?: PrivacyBudget;
+  };
+
+const TARGET_OPTIONS = ['epsilon', 'delta'] as const;
+
+/** The spec's options alone, without the target, the ledger and the noise source. */
+function specOptions(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => !(TARGET_OPTIONS as readonly string[]).includes(k) && k !== 'budget' && k !== 'rng'));
+}
 
 function unitOf(spec: Spec): string {
   if (spec.unit === undefined) return 'each row (no privacy unit given: a person with several rows is protected less)';
@@ -123,25 +155,22 @@ export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: Sample
 }
 
 /**
- * The plan of an aggregate (its accuracy table and privacy) without reading any data: `table`
- * may be left out.
+ * The plan of an aggregate (its accuracy table and privacy) at the target `epsilon` (and
+ * `delta`), without reading any data: `table` may be left out.
  *
  * @group Aggregates
  */
-export function planAggregate(
-  privacy: ApproximateBudget | PureBudget,
-  options: Omit<AggregateSpec, 'table'> & { table?: AggregateSpec['table'] },
-): AggregatePlan {
-  const target = readAggregatePrivacy(privacy);
-  const o = readOptions('options', options, SPEC_OPTIONS);
-  const spec = readSpec({ ...o, table: o.table ?? [] });
+export function planAggregate(options: PlanAggregateOptions): AggregatePlan {
+  const o = readOptions('options', options, [...TARGET_OPTIONS, ...SPEC_OPTIONS]);
+  const target = readAggregateTarget(o);
+  const spec = readSpec({ ...specOptions(o), table: o.table ?? [] });
   return Object.freeze(planned(spec, planOf(spec, target)));
 }
 
 /**
  * Releases private statistics of a table over declared groups (or, without `groups`, groups
- * selected privately), charging `budget` for `privacy` first (it throws, reading nothing, if that
- * would exceed it). Each value column is clipped to
+ * selected privately) at the target `epsilon` (and `delta`), charging the optional `budget` for
+ * the release's `privacy` first (it throws, reading nothing, if that would exceed it). Each value column is clipped to
  * its declared bounds; with `privacyUnit`, each unit counts in at most `maxGroups` groups with at
  * most `maxRows` rows in each (chosen uniformly at random), and without it each row is its own
  * unit. Each group's counts, sums, means' sums, histogram bins and quantile trees are one vector
@@ -161,8 +190,8 @@ export function planAggregate(
  *   { id: 1, region: 'north', age: 34, income: 41000 },
  *   { id: 2, region: 'south', age: 51, income: 58000 },
  * ];
- * const r = await aggregate(budget, { epsilon: 1, delta: 1e-6 }, {
- *   table: rows, privacyUnit: 'id', groupBy: 'region', groups: ['north', 'south'],
+ * const r = await aggregate({
+ *   epsilon: 1, delta: 1e-6, budget, table: rows, privacyUnit: 'id', groupBy: 'region', groups: ['north', 'south'],
  *   count: true, mean: { age: [0, 100] }, sum: { income: [0, 500000] },
  * });
  * console.log(r.rows[0]); // { group: 'north', count: { value, sd, low, high }, ... }
@@ -171,23 +200,19 @@ export function planAggregate(
  *
  * @group Aggregates
  */
-export async function aggregate<const O extends AggregateOptions>(
-  budget: PrivacyBudget,
-  privacy: ApproximateBudget | PureBudget,
-  options: O,
-): Promise<AggregateResult<RowOf<O>>> {
-  readBudgetArgument(budget);
-  const target = readAggregatePrivacy(privacy);
-  const o = readOptions('options', options, [...SPEC_OPTIONS, 'rng']);
+export async function aggregate<const O extends AggregateOptions>(options: O): Promise<AggregateResult<RowOf<O>>> {
+  const o = readOptions('options', options, [...TARGET_OPTIONS, ...SPEC_OPTIONS, 'budget', 'rng']);
+  const budget = o.budget === undefined ? undefined : readBudgetArgument(o.budget);
+  const target = readAggregateTarget(o);
   const rng = sourceOf(o.rng);
-  const spec = readSpec(Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'rng')));
+  const spec = readSpec(specOptions(o));
   const plan = planOf(spec, target);
   const inMemory = Array.isArray(spec.source) || isColumnar(spec.source);
   // An Arrow or Arquero table's columns are its schema, checked before anything is charged or read.
   if (isColumnar(spec.source)) checkColumnar(spec, spec.source);
   const source = inMemory ? undefined : await openEngine(spec);
   try {
-    budget.spend(plan.privacy);
+    budget?.spend(plan.privacy);
     const found = source
       ? await engineTotals(source.engine, source.columns, spec, plan.layout)
       : rowTotals(memoryReader(spec.source as Parameters<typeof memoryReader>[0]), spec, plan.layout);

@@ -15,6 +15,8 @@ export {
   type AccuracyLine,
   type AggregateLine,
   type AggregateOptions,
+  type AggregateTarget,
+  type PlanAggregateOptions,
   type AggregatePlan,
   type AggregateResult,
   type Estimate,

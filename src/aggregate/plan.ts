@@ -9,7 +9,6 @@ import { compose, type Composable } from '../accounting/combinators.js';
 import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
 import { readBudget, type Target } from '../core/budget.js';
 import { memo } from '../core/memo.js';
-import { readOptions } from '../core/validate.js';
 import { log } from '../math/elementary.js';
 import { largestMeeting } from '../math/search.js';
 import { normalIsf } from '../math/special.js';
@@ -60,9 +59,9 @@ function perRowBound(block: Block, layout: Layout): number {
   return m.kind === 'sum' || m.kind === 'squares' ? block.perRow * (1 + ROUNDING_MARGIN) + quantumOf(block.perRow) : block.perRow;
 }
 
-/** The privacy asked of one aggregate: `{ epsilon, delta }` or `{ epsilon }`. */
-export function readAggregatePrivacy(privacy: unknown): Target {
-  return readBudget(readOptions('privacy', privacy, ['epsilon', 'delta']), ['pure', 'approximate']);
+/** The target of one aggregate, from its options' `epsilon` and `delta` (the other options already read). */
+export function readAggregateTarget(options: Readonly<Record<string, unknown>>): Target {
+  return readBudget({ epsilon: options.epsilon, delta: options.delta }, ['pure', 'approximate']);
 }
 
 /**

@@ -10,7 +10,7 @@ import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { type AggregateResult, released } from './aggregate.js';
 import { DIALECT, DIALECTS, type DialectName, tableName } from './dialect.js';
-import { planOf, readAggregatePrivacy } from './plan.js';
+import { planOf, readAggregateTarget } from './plan.js';
 import { type AggregateSpec, readSpec, SPEC_OPTIONS } from './spec.js';
 import { resultColumns } from './columns.js';
 import { aggregateQuery, readResultRows, totalsOfResult } from './sql.js';
@@ -102,7 +102,7 @@ const FILE_OPTIONS = SPEC_OPTIONS.filter((name) => name !== 'table' && name !== 
  * this version of dpnoise), the result's columns, and the layout as a plan file records it.
  */
 function publicChoices(privacy: unknown, options: Record<string, unknown>) {
-  const target = readAggregatePrivacy(privacy);
+  const target = readAggregateTarget(readOptions('privacy', privacy, ['epsilon', 'delta']));
   const spec = readSpec({ ...options, table: [] });
   const plan = planOf(spec, target);
   const layout = plan.layout.measures.map((m) => (m.kind === 'sum' || m.kind === 'squares' ? { ...m, quantum: sumQuantum(m) } : { ...m }));

@@ -117,43 +117,37 @@ export interface CoordinateDescentOptions extends CoordinateDescentProblem {
 }
 
 /**
- * Options of privateCoordinateDescent: coordinateDescent's, and the clipping, privacy and noise.
+ * Options of privateCoordinateDescent: coordinateDescent's, the target (`epsilon` and `delta`, `mu`
+ * or `rho`: the whole run meets it under replace-one neighbours), and the clipping and noise.
  *
  * @group Applications
  */
-export type PrivateCoordinateDescentOptions = PrivateCoordinateDescentSettings & GaussianBudget;
-
-/**
- * The settings of privateCoordinateDescent besides the budget (`epsilon` and `delta`, `mu` or
- * `rho`: the whole run meets it under replace-one neighbours).
- *
- * @group Applications
- */
-export interface PrivateCoordinateDescentSettings extends CoordinateDescentOptions {
-  /**
-   * Per-coordinate step sizes gamma_j > 0, required: they must not come from the private data
-   * (they weigh the noise). From public feature bounds |x_ij| <= B_j: 1 / B_j^2 for the squared
-   * loss, 4 / B_j^2 for the logistic loss.
-   */
-  stepSizes: Float64Array | readonly number[];
-  /** Clipping thresholds C_j >= 0: every record's coordinate-j gradient is clipped to [-C_j, C_j]. */
-  clip: Float64Array | readonly number[];
-  /** `optimal` (default; improved DP-CD), `spr` (DP-CD: scales proportional to C_j) or `iid`. */
-  allocation?: Allocation;
-  /**
-   * The error that `optimal` minimises, sum_j w_j sigma_j^2: `step-sizes` (default) takes
-   * w_j = gamma_j, so that it minimises the increase of F that the noise causes to first order
-   * (noise n_j moves w_j by gamma_j n_j, which costs M_j gamma_j^2 n_j^2 / 2 = gamma_j n_j^2 / 2
-   * with gamma_j = 1 / M_j); `uniform` takes w_j = 1 (the noise's MSE). Ignored by `spr`, `iid`.
-   */
-  noiseWeights?: NoiseWeights;
-  /** The random source (default: the platform CSPRNG; createRng({ seed }) for experiments). */
-  rng?: Rng;
-  /** 'grid' (default: every update's noisy gradient exact on a power-of-two grid, discrete Gaussian noise) or 'continuous' (simulations only: not floating-point safe). */
-  mode?: Mode;
-  /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
-  grid?: number;
-}
+export type PrivateCoordinateDescentOptions = CoordinateDescentOptions &
+  GaussianBudget & {
+    /**
+     * Per-coordinate step sizes gamma_j > 0, required: they must not come from the private data
+     * (they weigh the noise). From public feature bounds |x_ij| <= B_j: 1 / B_j^2 for the squared
+     * loss, 4 / B_j^2 for the logistic loss.
+     */
+    stepSizes: Float64Array | readonly number[];
+    /** Clipping thresholds C_j >= 0: every record's coordinate-j gradient is clipped to [-C_j, C_j]. */
+    clip: Float64Array | readonly number[];
+    /** `optimal` (default; improved DP-CD), `spr` (DP-CD: scales proportional to C_j) or `iid`. */
+    allocation?: Allocation;
+    /**
+     * The error that `optimal` minimises, sum_j w_j sigma_j^2: `step-sizes` (default) takes
+     * w_j = gamma_j, so that it minimises the increase of F that the noise causes to first order
+     * (noise n_j moves w_j by gamma_j n_j, which costs M_j gamma_j^2 n_j^2 / 2 = gamma_j n_j^2 / 2
+     * with gamma_j = 1 / M_j); `uniform` takes w_j = 1 (the noise's MSE). Ignored by `spr`, `iid`.
+     */
+    noiseWeights?: NoiseWeights;
+    /** The random source (default: the platform CSPRNG; createRng({ seed }) for experiments). */
+    rng?: Rng;
+    /** 'grid' (default: every update's noisy gradient exact on a power-of-two grid, discrete Gaussian noise) or 'continuous' (simulations only: not floating-point safe). */
+    mode?: Mode;
+    /** Grid mode's step, a power of two (default: fine enough that rounding costs at most 2^-10 of the smallest sensitivity). */
+    grid?: number;
+  };
 
 /**
  * What privateCoordinateDescent returns.

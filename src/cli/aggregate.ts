@@ -439,12 +439,12 @@ async function aggregateWith(args: string[]): Promise<void> {
     const planOnly = values.plan === true && values.input === undefined && values.postgres === undefined && values.clickhouse === undefined;
     const spec = specOf(values, planOnly ? [] : sourceOf(values));
     if (values.plan) {
-      const plan = planAggregate(privacy, spec);
+      const plan = planAggregate({ ...privacy, ...spec });
       console.error(plan.warnings.map((w) => `dpnoise: warning: ${w}\n`).join(''));
       return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan, true, spec.expectedCount)}`);
     }
     const bar = progressBar('reading');
-    ({ result, budget } = await charging(values, privacy, (b) => aggregate(b, privacy, { ...spec, onProgress: bar.update }).finally(bar.done)));
+    ({ result, budget } = await charging(values, privacy, (b) => aggregate({ ...privacy, budget: b, ...spec, onProgress: bar.update }).finally(bar.done)));
   }
   const output = values.output === undefined ? undefined : String(values.output);
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;

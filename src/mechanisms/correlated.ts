@@ -37,18 +37,11 @@ export const NEIGHBOURS = ['add-remove', 'replace-one'] as const;
 export type Neighbours = (typeof NEIGHBOURS)[number];
 
 /**
- * Options of `correlatedSum`: the settings, and a budget (`epsilon` and `delta`, `mu` or `rho`).
+ * Options of `correlatedSum`: the target (`epsilon` and `delta`, `mu` or `rho`) and the records' shape.
  *
  * @group Mechanisms
  */
-export type CorrelatedSumOptions = CorrelatedSumSettings & GaussianBudget;
-
-/**
- * The settings of `correlatedSum` besides the budget.
- *
- * @group Mechanisms
- */
-export interface CorrelatedSumSettings {
+export type CorrelatedSumOptions = GaussianBudget & {
   /** d, the length of each record. */
   dimension: number;
   /** C: every record lies in [0, C]^d (default 1). */
@@ -63,7 +56,7 @@ export interface CorrelatedSumSettings {
   mode?: Mode;
   /** Grid mode: the grid of the released sums, a power of two (default: g / (2s), C/g in (256, 512]). */
   grid?: number;
-}
+};
 
 /**
  * A calibrated correlated-sum mechanism.

@@ -198,7 +198,7 @@ describe('restoreBudgetWith (a budget file written as it is charged)', () => {
     });
     const readsAtCharge: number[] = [];
     const budget = restoreBudgetWith(saved(), () => readsAtCharge.push(reads));
-    await aggregate(budget, { epsilon: 0.5 }, { table, groupBy: 'g', groups: [0], count: true });
+    await aggregate({ epsilon: 0.5, budget, table, groupBy: 'g', groups: [0], count: true });
     expect(readsAtCharge).toEqual([0]);
     expect(reads).toBeGreaterThan(0);
   });

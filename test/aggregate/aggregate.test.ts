@@ -6,7 +6,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregate, planAggregate } from '../../src/aggregate/index.js';
-import { planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
+import { planOf, readAggregateTarget, releaseVector } from '../../src/aggregate/plan.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { createBudget, createRng, gaussianNoise, restoreBudget } from '../../src/index.js';
 import { estimateDelta, gaussianLosses } from '../audit.js';
@@ -59,7 +59,9 @@ describe.each([
   let result: Awaited<ReturnType<typeof aggregate>>;
   beforeAll(async () => {
     const connection = await instance.connect();
-    result = await aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), privacy, {
+    result = await aggregate({
+      ...privacy,
+      budget: createBudget({ epsilon: 1, delta: 1e-6 }),
       ...spec,
       noise: family,
       table: { connection, table: 't' },
@@ -114,7 +116,10 @@ describe('quantiles', () => {
       await connection.run('CREATE OR REPLACE TABLE big AS SELECT i % 1000 AS g, ((i // 1000) * 499 + i % 7) % 1000 / 100.0 AS x FROM range(1000000) r(i)');
       const options = { groupBy: 'g', groups: spec.groups.slice(0, 1000), quantile: { x: { bounds: [0, 10], q: 0.5 } }, quantileMethod };
       const release = async (table: unknown) =>
-        aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), { epsilon: 1, delta: 1e-6 }, {
+        aggregate({
+          epsilon: 1,
+          delta: 1e-6,
+          budget: createBudget({ epsilon: 1, delta: 1e-6 }),
           ...options,
           table,
           rng: createRng({ seed: 'quantiles' }),
@@ -141,7 +146,7 @@ describe('quantiles', () => {
 
 describe('the plan', () => {
   const plan = (options: object, privacy: { epsilon: number; delta?: number } = { epsilon: 1, delta: 1e-6 }) =>
-    planAggregate(privacy, { groupBy: 'g', groups: [0, 1], ...options });
+    planAggregate({ ...privacy, groupBy: 'g', groups: [0, 1], ...options });
   const sd = (p: ReturnType<typeof plan>, statistic: string) => p.accuracy.find((a) => a.statistic === statistic)!.sd;
 
   it('picks the exponential mechanism for a few quantiles of a column and the tree for many, and charges both to the budget', () => {
@@ -205,11 +210,14 @@ describe('partition selection (no groups declared)', () => {
   it('never releases a group with one unit at delta 1e-6, and always the large ones', async () => {
     const released = new Map<string, number>();
     for (let run = 0; run < 100; run++) {
-      const r = await aggregate(
-        createBudget({ epsilon: 1, delta: 1e-6 }),
-        { epsilon: 1, delta: 1e-6 },
-        { ...options, table: people, rng: createRng({ seed: run }) },
-      );
+      const r = await aggregate({
+        epsilon: 1,
+        delta: 1e-6,
+        budget: createBudget({ epsilon: 1, delta: 1e-6 }),
+        ...options,
+        table: people,
+        rng: createRng({ seed: run }),
+      });
       for (const g of r.groups) released.set(g, (released.get(g) ?? 0) + 1);
       expect(r.rows.map((row) => row.group)).toEqual(r.groups);
     }
@@ -217,17 +225,17 @@ describe('partition selection (no groups declared)', () => {
   });
 
   it('takes its threshold from public inputs only, and charges the budget for the selection', async () => {
-    const plan = planAggregate({ epsilon: 1, delta: 1e-6 }, options);
+    const plan = planAggregate({ epsilon: 1, delta: 1e-6, ...options });
     expect(plan.groups).toBeUndefined();
     expect(plan.threshold).toBeGreaterThan(1);
     expect(plan.privacy.family).toBe('partition-selection');
     expect(plan.privacy.epsilon(1e-6)).toBeLessThanOrEqual(1);
     const budget = createBudget({ epsilon: 1, delta: 1e-6 });
-    const r = await aggregate(budget, { epsilon: 1, delta: 1e-6 }, { ...options, table: people.slice(0, 300) });
+    const r = await aggregate({ epsilon: 1, delta: 1e-6, budget, ...options, table: people.slice(0, 300) });
     expect(r.threshold).toBe(plan.threshold);
     expect(budget.spent.epsilon).toBeLessThanOrEqual(1);
     expect(restoreBudget(JSON.parse(JSON.stringify(budget))).spent).toEqual(budget.spent);
-    expect(() => planAggregate({ epsilon: 1 }, options)).toThrow(/needs `delta`/);
+    expect(() => planAggregate({ epsilon: 1, ...options })).toThrow(/needs `delta`/);
   });
 });
 
@@ -241,16 +249,23 @@ describe('the budget', () => {
       },
     });
     const budget = createBudget({ epsilon: 1, delta: 1e-6 });
-    await aggregate(budget, { epsilon: 0.9, delta: 1e-6 }, { ...spec, groups: [0], table: rows });
+    await aggregate({ epsilon: 0.9, delta: 1e-6, budget, ...spec, groups: [0], table: rows });
     const used = reads;
     expect(used).toBeGreaterThan(0);
-    await expect(aggregate(budget, { epsilon: 0.9, delta: 1e-6 }, { ...spec, groups: [0], table: rows })).rejects.toThrow(/exceed the budget/);
+    await expect(aggregate({ epsilon: 0.9, delta: 1e-6, budget, ...spec, groups: [0], table: rows })).rejects.toThrow(/exceed the budget/);
     expect(reads).toBe(used);
     expect(budget.releases).toBe(1);
   });
 
+  it('takes its target as flat options and the budget as an optional one: without a budget it releases at its target and charges nothing', async () => {
+    const r = await aggregate({ epsilon: 1, delta: 1e-6, ...spec, groups: [0], table: [{ g: 0, x: 1 }], rng: createRng({ seed: 'no budget' }) });
+    expect(r.privacy.epsilon(1e-6)).toBeLessThanOrEqual(1);
+    await expect(aggregate({ delta: 1e-6, ...spec, groups: [0], table: [] } as never)).rejects.toThrow(TypeError);
+    await expect(aggregate({ epsilon: 1, privacy: { epsilon: 1 }, ...spec, groups: [0], table: [] } as never)).rejects.toThrow(/unknown option `privacy`/);
+  });
+
   it('returns frozen results: a caller cannot rewrite a released figure, its interval or the plan', async () => {
-    const r = await aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), { epsilon: 1, delta: 1e-6 }, { ...spec, groups: [0], table: [{ g: 0, x: 1 }] });
+    const r = await aggregate({ epsilon: 1, delta: 1e-6, budget: createBudget({ epsilon: 1, delta: 1e-6 }), ...spec, groups: [0], table: [{ g: 0, x: 1 }] });
     const count = r.rows[0]!.count as { value: number };
     expect(() => {
       count.value = 1e9;
@@ -264,10 +279,10 @@ describe('the budget', () => {
 
   it('changes nothing when the call is refused for its options', async () => {
     const budget = createBudget({ epsilon: 1, delta: 1e-6 });
-    await expect(aggregate(budget, { epsilon: 0.5, delta: 1e-6 }, { ...spec, sum: { x: [1, 0] }, table: [] })).rejects.toThrow(RangeError);
-    await expect(aggregate(budget, { epsilon: 0.5 }, { ...spec, noise: 'gaussian', table: [] })).rejects.toThrow(/give `delta`/);
-    await expect(aggregate({ spend() {} } as never, { epsilon: 0.5 }, { ...spec, table: [] })).rejects.toThrow(/createBudget/);
-    await expect(aggregate(budget, { epsilon: 0.5, delta: 1e-6 }, { ...spec, table: '/nonexistent/people.csv' })).rejects.toThrow();
+    await expect(aggregate({ epsilon: 0.5, delta: 1e-6, budget, ...spec, sum: { x: [1, 0] }, table: [] })).rejects.toThrow(RangeError);
+    await expect(aggregate({ epsilon: 0.5, budget, ...spec, noise: 'gaussian', table: [] })).rejects.toThrow(/give `delta`/);
+    await expect(aggregate({ epsilon: 0.5, budget: { spend() {} } as never, ...spec, table: [] })).rejects.toThrow(/createBudget/);
+    await expect(aggregate({ epsilon: 0.5, delta: 1e-6, budget, ...spec, table: '/nonexistent/people.csv' })).rejects.toThrow();
     expect(budget.releases).toBe(0);
   });
 });
@@ -276,7 +291,7 @@ describe('privacy', () => {
   it('passes the empirical audit on a worst-case neighbour (a unit at every bound), and catches noise 5% too small', () => {
     const options = { ...spec, groups: [0, 1, 2], privacyUnit: 'id', maxRows: 2, maxGroups: 2, table: [] };
     const s = readSpec(options);
-    const plan = planOf(s, readAggregatePrivacy({ epsilon: 1, delta: 1e-3 }));
+    const plan = planOf(s, readAggregateTarget({ epsilon: 1, delta: 1e-3 }));
     const base = Array.from({ length: 60 }, (_, i) => ({ id: i, g: i % 3, x: (i * 37) % 10 }));
     const heavy = Array.from({ length: 30 }, (_, i) => ({ id: 'heavy', g: i % 3, x: 1e9 }));
     const before = releaseVector(memoryRun(base, s, plan.layout).totals, 3, plan);
@@ -309,7 +324,7 @@ describe('privacy', () => {
   it('returns nothing but noisy values that depends on the data (add or remove a unit)', async () => {
     const options = { ...spec, groups: [0, 1], privacyUnit: 'id', quantile: { x: { bounds: [0, 10], q: [0.5] } } };
     const rows = Array.from({ length: 40 }, (_, i) => ({ id: i % 13, g: i % 2, x: (i * 7) % 11 }));
-    const run = (table: typeof rows) => aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), { epsilon: 1, delta: 1e-6 }, { ...options, table });
+    const run = (table: typeof rows) => aggregate({ epsilon: 1, delta: 1e-6, budget: createBudget({ epsilon: 1, delta: 1e-6 }), ...options, table });
     const public_ = (r: Awaited<ReturnType<typeof aggregate>>) => ({
       accuracy: r.accuracy,
       curves: [1e-9, 1e-6].map((d) => r.privacy.epsilon(d)),
@@ -322,7 +337,7 @@ describe('privacy', () => {
     const a = public_(await run(rows));
     expect(public_(await run(rows.filter((r) => r.id !== 3)))).toEqual(a);
     expect(public_(await run([...rows, { id: 99, g: 1, x: 50 }]))).toEqual(a);
-    expect(planAggregate({ epsilon: 1, delta: 1e-6 }, options).accuracy).toEqual(a.accuracy);
+    expect(planAggregate({ epsilon: 1, delta: 1e-6, ...options }).accuracy).toEqual(a.accuracy);
   });
 });
 
@@ -334,10 +349,10 @@ describe('units: the number of distinct privacy units per group', () => {
       ...Array.from({ length: 10 }, (_, p) => Array(5).fill({ id: 100 + p, g: 'b' })).flat(),
     ];
     const options = { table, privacyUnit: 'id', groupBy: 'g', groups: ['a', 'b'], maxRows: 5, units: true, count: true, rng: createRng({ seed: 'units' }) };
-    const r = await aggregate(createBudget({ epsilon: 1e4 }), { epsilon: 1e3 }, options);
+    const r = await aggregate({ epsilon: 1e3, budget: createBudget({ epsilon: 1e4 }), ...options });
     expect(r.rows.map((row) => Math.round(row.units!.value))).toEqual([40, 50]);
     expect(r.rows.map((row) => Math.round(row.count!.value))).toEqual([120, 130]);
-    const one = await aggregate(createBudget({ epsilon: 1e4 }), { epsilon: 1e3 }, { ...options, maxGroups: 1 });
+    const one = await aggregate({ epsilon: 1e3, budget: createBudget({ epsilon: 1e4 }), ...options, maxGroups: 1 });
     expect(Math.round(one.rows[0]!.units!.value) + Math.round(one.rows[1]!.units!.value)).toBe(50);
     expect(r.accuracy.map((line) => line.statistic)).toContain('units');
   });
@@ -346,18 +361,17 @@ describe('units: the number of distinct privacy units per group', () => {
     // 300 groups of 9 units each, near the threshold (9.3): a second, independent draw would put about
     // half of the released ones below it (and release the coordinate twice).
     const table = Array.from({ length: 300 * 9 }, (_, i) => ({ id: i, g: `g${Math.floor(i / 9)}` }));
-    const r = await aggregate(
-      createBudget({ epsilon: 1, delta: 1e-3 }),
-      { epsilon: 1, delta: 1e-3 },
-      {
-        table,
-        privacyUnit: 'id',
-        groupBy: 'g',
-        maxGroups: 1,
-        units: true,
-        rng: createRng({ seed: 'selected units' }),
-      },
-    );
+    const r = await aggregate({
+      epsilon: 1,
+      delta: 1e-3,
+      budget: createBudget({ epsilon: 1, delta: 1e-3 }),
+      table,
+      privacyUnit: 'id',
+      groupBy: 'g',
+      maxGroups: 1,
+      units: true,
+      rng: createRng({ seed: 'selected units' }),
+    });
     expect(r.threshold).toBeGreaterThan(8);
     expect(r.threshold).toBeLessThan(11);
     expect(r.groups.length).toBeGreaterThan(30);
@@ -382,7 +396,7 @@ describe('integerCounts: counts as whole numbers at least 0, by post-processing'
     const privacy = { epsilon: 0.5 };
     const runs = await Promise.all(
       [false, true].map((integerCounts) =>
-        aggregate(createBudget({ epsilon: 1 }), privacy, { ...options, integerCounts, rng: createRng({ seed: 'whole counts' }) }),
+        aggregate({ ...privacy, budget: createBudget({ epsilon: 1 }), ...options, integerCounts, rng: createRng({ seed: 'whole counts' }) }),
       ),
     );
     const [plain, whole] = runs.map((r) => r.table.filter((line) => line.statistic !== 'mean'));

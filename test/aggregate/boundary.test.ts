@@ -83,7 +83,7 @@ function memoryTotals(rows: readonly object[], options: object) {
 async function releasesOrSpendsNothing(table: unknown, options: object): Promise<boolean> {
   const budget = createBudget(PRIVACY);
   try {
-    await aggregate(budget, PRIVACY, { ...options, table } as never);
+    await aggregate({ ...PRIVACY, budget, ...options, table } as never);
     return true;
   } catch (error) {
     expect({ error: String(error), spent: budget.spent.epsilon }).toEqual({ error: String(error), spent: 0 });

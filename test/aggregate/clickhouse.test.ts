@@ -182,7 +182,7 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
   it('refuses a wrong table, a wrong column and an unreachable server with a clear error, spending nothing', async () => {
     const budget = createBudget({ epsilon: 1, delta: 1e-6 });
     const run = (source: unknown, extra: object = {}) =>
-      aggregate(budget, { epsilon: 1, delta: 1e-6 }, { ...options, ...extra, table: source, rng: createRng({ seed: 1 }) } as never);
+      aggregate({ epsilon: 1, delta: 1e-6, budget, ...options, ...extra, table: source, rng: createRng({ seed: 1 }) } as never);
     await expect(run(table('nobody'))).rejects.toThrow(/ClickHouse cannot read the table `nobody`: Table default.nobody doesn't exist/);
     await expect(run(table('people'), { sum: { salary: [0, 1] } })).rejects.toThrow(/no column "salary"/);
     const closed = await new Promise<number>((resolve) => {
@@ -206,7 +206,7 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
 
   it('releases an aggregate end to end: the plan runs in the cluster, the budget is charged once', async () => {
     const budget = createBudget({ epsilon: 2, delta: 1e-6 });
-    const r = await aggregate(budget, { epsilon: 1, delta: 1e-6 }, { ...options, table: table('people'), rng: createRng({ seed: 2 }) });
+    const r = await aggregate({ epsilon: 1, delta: 1e-6, budget, ...options, table: table('people'), rng: createRng({ seed: 2 }) });
     expect(r.groups).toEqual(GROUPS);
     expect(r.rows.length).toBe(3);
     // Charged once: about the release's epsilon, not twice it (the Gaussian plan with an
@@ -237,7 +237,7 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     const result = await readTextTable(path);
     rmSync(dir, { recursive: true });
     const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan, rows: result, rng: createRng({ seed: 6 }) });
-    const direct = await aggregate(createBudget(privacy), privacy, { ...single, table: table('singles'), rng: createRng({ seed: 6 }) });
+    const direct = await aggregate({ ...privacy, budget: createBudget(privacy), ...single, table: table('singles'), rng: createRng({ seed: 6 }) });
     expect(fromTotals.table).toEqual(direct.table);
   });
 

@@ -31,11 +31,14 @@ const options = {
   histogram: { age: { bins: [0, 25, 50, 75, 100] } },
 };
 const run = (table: unknown) =>
-  aggregate(
-    createBudget({ epsilon: 10, delta: 1e-6 }),
-    { epsilon: 1, delta: 1e-6 },
-    { ...options, table: table as never, rng: createRng({ seed: 'columnar' }) },
-  );
+  aggregate({
+    ...options,
+    epsilon: 1,
+    delta: 1e-6,
+    budget: createBudget({ epsilon: 10, delta: 1e-6 }),
+    table: table as never,
+    rng: createRng({ seed: 'columnar' }),
+  });
 
 const arrowTable = arrow.tableFromArrays({
   id: BigInt64Array.from(objects, (r) => BigInt(r.id)), // read as 1n, keyed as 1
@@ -77,10 +80,8 @@ describe('Arrow and Arquero tables (docs/aggregates.md, "Tables in memory")', ()
       income: objects.map((r) => r.income),
       age: Int32Array.from(objects, (r) => r.age),
     });
-    await expect(aggregate(budget, { epsilon: 1 }, { ...options, table: misspelt })).rejects.toThrow(/no column "region" \(did you mean "regoin"\?\)/);
-    await expect(aggregate(budget, { epsilon: 1 }, { ...options, table: aq.from(objects).select('id', 'region', 'income') })).rejects.toThrow(
-      /no column "age"/,
-    );
+    await expect(aggregate({ ...options, epsilon: 1, budget, table: misspelt })).rejects.toThrow(/no column "region" \(did you mean "regoin"\?\)/);
+    await expect(aggregate({ ...options, epsilon: 1, budget, table: aq.from(objects).select('id', 'region', 'income') })).rejects.toThrow(/no column "age"/);
     expect(budget.spent.epsilon).toBe(0);
   });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/aggregate/index.js';
 import { consistent } from '../../src/aggregate/consistent.js';
 import { widthPerSd } from '../../src/aggregate/accuracy.js';
-import { createBudget, createRng, gaussianNoise } from '../../src/index.js';
+import { createRng, gaussianNoise } from '../../src/index.js';
 
 const DRAWS = 200_000;
 /** True counts: a group of 500 rows in two histograms, of 4 and 7 bins. */
@@ -85,8 +85,8 @@ describe('aggregate with consistent', () => {
       { epsilon: 1, delta: 1e-6 },
       { epsilon: 1 }, // Laplace: pure epsilon
     ]) {
-      const r = await aggregate(createBudget({ epsilon: 2, delta: 1e-5 }), privacy, { ...options, rng: createRng({ seed: 'fit' }) });
-      const raw = await aggregate(createBudget({ epsilon: 2, delta: 1e-5 }), privacy, { ...options, consistent: false, rng: createRng({ seed: 'fit' }) });
+      const r = await aggregate({ ...options, ...privacy, rng: createRng({ seed: 'fit' }) });
+      const raw = await aggregate({ ...options, ...privacy, consistent: false, rng: createRng({ seed: 'fit' }) });
       r.rows.forEach((row, g) => {
         const bins = row['histogram(age)'];
         const sum = bins.reduce((s, b) => s + b.value, 0);
@@ -103,7 +103,7 @@ describe('aggregate with consistent', () => {
   });
 
   it('needs a count', async () => {
-    await expect(aggregate(createBudget({ epsilon: 1 }), { epsilon: 1 }, { ...options, count: false })).rejects.toThrow(
+    await expect(aggregate({ ...options, epsilon: 1, count: false })).rejects.toThrow(
       'dpnoise: `consistent` makes histograms add up to the count, so it needs `count: true`.',
     );
   });

@@ -30,18 +30,21 @@ describe('aggregate and planAggregate warn of a weak guarantee', () => {
   const options = { groupBy: 'g', groups: ['a', 'b'], count: true } as const;
 
   it('in the plan, before any data, and first among the result warnings, the same whatever the rows', async () => {
-    const plan = planAggregate({ epsilon: 50, delta: 1e-3 }, options);
+    const plan = planAggregate({ epsilon: 50, delta: 1e-3, ...options });
     expect(plan.warnings).toHaveLength(2);
     const tables = [[{ g: 'a' }], Array.from({ length: 500 }, (_, i) => ({ g: i % 2 ? 'a' : 'b' }))];
     for (const table of tables) {
-      const result = await aggregate(
-        createBudget({ epsilon: 100, delta: 1e-2 }),
-        { epsilon: 50, delta: 1e-3 },
-        { ...options, table, rng: createRng({ seed: 1 }) },
-      );
+      const result = await aggregate({
+        epsilon: 50,
+        delta: 1e-3,
+        budget: createBudget({ epsilon: 100, delta: 1e-2 }),
+        ...options,
+        table,
+        rng: createRng({ seed: 1 }),
+      });
       expect(result.warnings.slice(0, 2)).toEqual(plan.warnings);
     }
-    expect(planAggregate({ epsilon: 1, delta: 1e-6 }, options).warnings).toEqual([]);
-    expect(planAggregate({ epsilon: 50, delta: 1e-3 }, { ...options, warnAbove: { epsilon: 100, delta: 0.01 } }).warnings).toEqual([]);
+    expect(planAggregate({ epsilon: 1, delta: 1e-6, ...options }).warnings).toEqual([]);
+    expect(planAggregate({ epsilon: 50, delta: 1e-3, ...options, warnAbove: { epsilon: 100, delta: 0.01 } }).warnings).toEqual([]);
   });
 });

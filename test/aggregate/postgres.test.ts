@@ -141,7 +141,7 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
   it('refuses a wrong table, a wrong column and an unreachable server with a clear error, spending nothing', async () => {
     const budget = createBudget({ epsilon: 1, delta: 1e-6 });
     const run = (table: unknown, extra: object = {}) =>
-      aggregate(budget, { epsilon: 1, delta: 1e-6 }, { ...options, ...extra, table, rng: createRng({ seed: 1 }) } as never);
+      aggregate({ epsilon: 1, delta: 1e-6, budget, ...options, ...extra, table, rng: createRng({ seed: 1 }) } as never);
     await expect(run({ connection: client, table: 'nobody' })).rejects.toThrow(/PostgreSQL cannot read the table "nobody": relation "nobody" does not exist/);
     await expect(run({ connection: client, table: 'people' }, { sum: { salary: [0, 1] } })).rejects.toThrow(/no column "salary"/);
     const unreachable = `postgresql://${server.user}:secret-password@/postgres?host=${encodeURIComponent(join(server.host, 'nowhere'))}&port=${server.port}`;
@@ -156,11 +156,7 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
 
   it('releases an aggregate end to end: the plan runs in the database, the budget is charged once', async () => {
     const budget = createBudget({ epsilon: 2, delta: 1e-6 });
-    const r = await aggregate(
-      budget,
-      { epsilon: 1, delta: 1e-6 },
-      { ...options, table: { postgres: server.url, table: 'people' }, rng: createRng({ seed: 2 }) },
-    );
+    const r = await aggregate({ epsilon: 1, delta: 1e-6, budget, ...options, table: { postgres: server.url, table: 'people' }, rng: createRng({ seed: 2 }) });
     expect(r.groups).toEqual(GROUPS);
     expect(r.rows.length).toBe(3);
     // Charged once: about the release's epsilon, not twice it (the Gaussian plan with an
@@ -184,7 +180,13 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     const { sql, plan } = aggregateSql(privacy, { ...options, table: 'people' }, { dialect: 'postgres' });
     const { rows: result } = await client.query(sql);
     const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan, rows: result, rng: createRng({ seed: 6 }) });
-    const direct = await aggregate(createBudget(privacy), privacy, { ...options, table: { connection: client, table: 'people' }, rng: createRng({ seed: 6 }) });
+    const direct = await aggregate({
+      ...privacy,
+      budget: createBudget(privacy),
+      ...options,
+      table: { connection: client, table: 'people' },
+      rng: createRng({ seed: 6 }),
+    });
     expect(fromTotals.table).toEqual(direct.table);
   });
 
@@ -198,11 +200,13 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     try {
       await own.query('SET standard_conforming_strings = off');
       const spec = { groupBy: 'region', groups: attack, count: true, mean: { age: [0, 100] } };
-      const r = await aggregate(
-        createBudget({ epsilon: 1 }),
-        { epsilon: 1 },
-        { ...spec, table: { connection: own, table: 'slashes' }, rng: createRng({ seed: 3 }) },
-      );
+      const r = await aggregate({
+        epsilon: 1,
+        budget: createBudget({ epsilon: 1 }),
+        ...spec,
+        table: { connection: own, table: 'slashes' },
+        rng: createRng({ seed: 3 }),
+      });
       expect(r.groups).toEqual(attack);
       const totals = (await engineRun(readSpec({ ...spec, table: { connection: own, table: 'slashes' } }))).totals;
       expect(Array.from(totals[0]!)).toEqual([1, 0, 0]); // the group 'a\\' matches its row
@@ -231,7 +235,7 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     expect(Array.from((await engineRun(spec(['1', '2.0']))).totals[0]!)).toEqual([1, 2]);
     const budget = createBudget({ epsilon: 1 });
     await expect(
-      aggregate(budget, { epsilon: 1 }, { groupBy: 'sex', groups: ['male', 'female'], count: true, table: { connection: client, table: 'sexes' } }),
+      aggregate({ epsilon: 1, budget, groupBy: 'sex', groups: ['male', 'female'], count: true, table: { connection: client, table: 'sexes' } }),
     ).rejects.toThrow(/`groups` must all be numbers \(or texts of numbers\) to match the column "sex"/);
     expect(budget.spent.epsilon).toBe(0);
   });

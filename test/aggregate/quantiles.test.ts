@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { treeNoise } from '../../src/aggregate/accuracy.js';
 import { BRANCHING, DEPTH, LEAVES, layoutOf, type QuantileMethod } from '../../src/aggregate/layout.js';
-import { noised, planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
+import { noised, planOf, readAggregateTarget, releaseVector } from '../../src/aggregate/plan.js';
 import { consistentLeaves, exponentialQuantile, quantileDistances, quantileInterval, rankCritical, treeCounts } from '../../src/aggregate/quantiles.js';
 import { sourceOf } from '../../src/noise/random.js';
 import { wordsOf } from '../../src/noise/words.js';
@@ -150,11 +150,14 @@ describe('the methods on real data', () => {
     const error = async (quantileMethod: QuantileMethod) => {
       let total = 0;
       for (let seed = 0; seed < 60; seed++) {
-        const r = await aggregate(
-          createBudget({ epsilon: 1 }),
-          { epsilon: 1 },
-          { table: rows, quantile: { target: { bounds: [0, 400], q: 0.5 } }, quantileMethod, rng: createRng({ seed }) },
-        );
+        const r = await aggregate({
+          epsilon: 1,
+          budget: createBudget({ epsilon: 1 }),
+          table: rows,
+          quantile: { target: { bounds: [0, 400], q: 0.5 } },
+          quantileMethod,
+          rng: createRng({ seed }),
+        });
         total += Math.abs((r.rows[0]!['quantile(target, 0.5)'] as { value: number }).value - truth) / truth;
       }
       return total / 60;
@@ -186,7 +189,7 @@ function planned(q: number, family: 'gaussian' | 'laplace', epsilon: number, lev
   const key = `${q} ${family} ${epsilon} ${level} ${method}`;
   if (!plans.has(key)) {
     const spec = readSpec({ quantile: { x: { bounds: [0, 100], q } }, noise: family, quantileMethod: method, level, table: [] });
-    plans.set(key, { spec, plan: planOf(spec, readAggregatePrivacy(family === 'gaussian' ? { epsilon, delta: 1e-6 } : { epsilon })) });
+    plans.set(key, { spec, plan: planOf(spec, readAggregateTarget(family === 'gaussian' ? { epsilon, delta: 1e-6 } : { epsilon })) });
   }
   return plans.get(key)!;
 }

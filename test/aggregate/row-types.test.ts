@@ -10,21 +10,19 @@ describe('typed rows', () => {
       { g: 'a', age: 30, income: 10, hours: 5 },
       { g: 'b', age: 50, income: 20, hours: 7 },
     ];
-    const r = await aggregate(
-      createBudget({ epsilon: 2 }),
-      { epsilon: 1 },
-      {
-        table,
-        groupBy: 'g',
-        groups: ['a', 'b'],
-        count: true,
-        sum: { income: [0, 100] },
-        mean: { age: [0, 100] },
-        quantile: { hours: { bounds: [0, 10], q: [0.5, 0.9] } },
-        histogram: { age: { bins: [0, 40, 100] } },
-        rng: createRng({ seed: 1 }),
-      },
-    );
+    const r = await aggregate({
+      epsilon: 1,
+      budget: createBudget({ epsilon: 2 }),
+      table,
+      groupBy: 'g',
+      groups: ['a', 'b'],
+      count: true,
+      sum: { income: [0, 100] },
+      mean: { age: [0, 100] },
+      quantile: { hours: { bounds: [0, 10], q: [0.5, 0.9] } },
+      histogram: { age: { bins: [0, 40, 100] } },
+      rng: createRng({ seed: 1 }),
+    });
     const row = r.rows[0]!;
     expectTypeOf(row.group).toEqualTypeOf<string>();
     expectTypeOf(row.count).toEqualTypeOf<Estimate>();
@@ -41,7 +39,7 @@ describe('typed rows', () => {
   });
 
   it('without a count in the options, have none for sure', async () => {
-    const r = await aggregate(createBudget({ epsilon: 1 }), { epsilon: 1 }, { table: [{ x: 1 }], mean: { x: [0, 2] }, rng: createRng({ seed: 2 }) });
+    const r = await aggregate({ epsilon: 1, budget: createBudget({ epsilon: 1 }), table: [{ x: 1 }], mean: { x: [0, 2] }, rng: createRng({ seed: 2 }) });
     expectTypeOf(r.rows[0]!.count).toEqualTypeOf<Estimate | undefined>();
     expect(r.rows[0]!.count).toBeUndefined();
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { layoutOf } from '../../src/aggregate/layout.js';
-import { planOf, readAggregatePrivacy, releaseVector } from '../../src/aggregate/plan.js';
+import { planOf, readAggregateTarget, releaseVector } from '../../src/aggregate/plan.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { expectWithheld, lcg } from '../helpers.js';
 import { memoryRun } from './engine-cases.js';
@@ -73,7 +73,7 @@ describe('rowTotals', () => {
       [5, 2],
     ] as const) {
       const spec = readSpec({ ...options, maxRows, maxGroups });
-      const plan = planOf(spec, readAggregatePrivacy({ epsilon: 1, delta: 1e-6 }));
+      const plan = planOf(spec, readAggregateTarget({ epsilon: 1, delta: 1e-6 }));
       const base = people(300, 2);
       // The added unit puts its 1000 rows at the extremes of every column, in every group.
       const heavy = Array.from({ length: 1000 }, (_, i) => ({ id: 'heavy', g: ['a', 'b', 'c'][i % 3], x: i % 2 ? 1e9 : -1e9 }));

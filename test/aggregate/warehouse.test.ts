@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregate, aggregateFromTotals, aggregateSql, DIALECTS } from '../../src/aggregate/index.js';
 import { createBudget, createRng } from '../../src/index.js';
 import { readTextTable } from '../../src/aggregate/duckdb.js';
-import { planOf, readAggregatePrivacy } from '../../src/aggregate/plan.js';
+import { planOf, readAggregateTarget } from '../../src/aggregate/plan.js';
 import { readSpec } from '../../src/aggregate/spec.js';
 import { readResultRows } from '../../src/aggregate/sql.js';
 import { expectWithheld } from '../helpers.js';
@@ -68,7 +68,13 @@ describe('aggregateSql and aggregateFromTotals', () => {
     const rows = await runAsWarehouse(sql);
     const saved = JSON.parse(JSON.stringify(plan)); // as a file
     const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan: saved, rows, rng: createRng({ seed: 4 }) });
-    const direct = await aggregate(createBudget(privacy), privacy, { ...options, table: { connection, table: 'people' }, rng: createRng({ seed: 4 }) });
+    const direct = await aggregate({
+      ...privacy,
+      budget: createBudget(privacy),
+      ...options,
+      table: { connection, table: 'people' },
+      rng: createRng({ seed: 4 }),
+    });
     expect(fromTotals.table).toEqual(direct.table);
     expect(fromTotals.groups).toEqual(['north', "o'west"]);
   });
@@ -108,7 +114,7 @@ describe('aggregateSql and aggregateFromTotals', () => {
     const release = (r: unknown) => () => aggregateFromTotals(budget, { plan, rows: r as typeof rows });
     // Every total, count and flag of every row in turn (rows of totals and rows of cells alike), as text a hostile file could hold.
     const spec = readSpec({ ...plan.options, table: [] });
-    const { layout } = planOf(spec, readAggregatePrivacy(plan.privacy));
+    const { layout } = planOf(spec, readAggregateTarget({ ...plan.privacy }));
     const values = Object.keys(rows[0]!).filter((k) => /^(m\d+|valid|bad)$/.test(k));
     expect(values.length).toBeGreaterThan(4);
     for (const row of rows) {

@@ -10,8 +10,10 @@ const rng: Rng = dpnoise.createRng({ seed: 1 });
 const calibration: GaussianCalibration = dpnoise.calibrateGaussian({ sensitivity: [1, 2], epsilon: 1, delta: 1e-6 });
 export const noise: Promise<Float64Array> = dpnoise.gaussianNoiseParallel(2, calibration.scales, { rng, threads: 2 });
 // The budget and the generator of require('dpnoise') serve require('dpnoise/aggregate'): one build, one state.
-export const released: Promise<AggregateResult> = tables.aggregate(
-  dpnoise.createBudget({ epsilon: 1 }),
-  { epsilon: 1 },
-  { table: [{ x: 1 }], count: true, rng },
-);
+export const released: Promise<AggregateResult> = tables.aggregate({
+  epsilon: 1,
+  budget: dpnoise.createBudget({ epsilon: 1 }),
+  table: [{ x: 1 }],
+  count: true,
+  rng,
+});

@@ -16,4 +16,4 @@ calibrateGaussian({ sensitivity: [1], epsilon: 1 });
 calibrateGaussian({ sensitivity: [1], epsilon: 1, delta: 1e-6, rho: 1 });
 
 // The aggregate entry resolves through the package's exports, with its types.
-export const released: Promise<AggregateResult> = aggregate(createBudget({ epsilon: 1 }), { epsilon: 1 }, { table: [{ x: 1 }], count: true });
+export const released: Promise<AggregateResult> = aggregate({ epsilon: 1, budget: createBudget({ epsilon: 1 }), table: [{ x: 1 }], count: true });

@@ -9,7 +9,7 @@ module.exports = function releases({ createBudget, createRng, aggregate }) {
   const [postgres] = process.argv.slice(2);
   const budget = createBudget({ epsilon: 10, delta: 1e-4 });
   const spec = { groupBy: 'region', groups: ['north', 'south'], count: true, mean: { age: [0, 100] } };
-  const release = async (table) => (await aggregate(budget, { epsilon: 1, delta: 1e-6 }, { ...spec, table, rng: createRng({ seed: 7 }) })).rows;
+  const release = async (table) => (await aggregate({ epsilon: 1, delta: 1e-6, budget, ...spec, table, rng: createRng({ seed: 7 }) })).rows;
 
   async function main() {
     const file = await release('people.csv');

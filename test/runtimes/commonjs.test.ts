@@ -36,7 +36,7 @@ describe('CommonJS', () => {
     expect(names(tables)).toEqual(names(await import(new URL('../../dist/aggregate/index.js', import.meta.url).href)));
     // A budget and a generator of require('dpnoise') serve require('dpnoise/aggregate').
     const budget = index.createBudget({ epsilon: 1 });
-    await tables.aggregate(budget, { epsilon: 1 }, { table: [{ x: 1 }], count: true, rng: index.createRng({ seed: 1 }) });
+    await tables.aggregate({ epsilon: 1, budget, table: [{ x: 1 }], count: true, rng: index.createRng({ seed: 1 }) });
     expect(budget.spent.epsilon).toBeGreaterThan(0);
   });
 
