@@ -204,7 +204,11 @@ describe('the command line: what it prints for neighbouring files (one row repla
     const a = run(file('a.csv', rows));
     const b = run(file('b.csv', rows.slice(1)));
     expect(a.status, a.stderr).toBe(0);
-    expect(b.stderr).toBe(a.stderr);
+    // A quantile's "no interval narrower than the bounds" warning reads the noisy tree, so it varies
+    // from run to run on one file as on neighbours (it failed a CI run once): every other line is
+    // the same, word for word.
+    const fixed = (err: string) => err.split('\n').filter((line) => !/^dpnoise: warning: quantile\(.*no interval narrower/.test(line));
+    expect(fixed(b.stderr)).toEqual(fixed(a.stderr));
     const shape = (out: string) => out.split('\n').map((line) => line.split(',').slice(0, 4).join(','));
     expect(shape(b.stdout)).toEqual(shape(a.stdout));
   });
