@@ -382,7 +382,9 @@ function treeAccount(event: Event): PldAccount {
     // tilted towards just below where the test of the lower end its masses give without it
     // starts, and the larger end.
     const tail = tailFor(delta);
-    const start = testStart(pair, h, floorEpsilon({ ...pair, errorP: 0, errorQ: 0 }, h, delta));
+    const unrounded = floorEpsilon({ ...pair, errorP: 0, errorQ: 0 }, h, delta);
+    if (!Number.isFinite(unrounded)) return lower; // no test passes delta even without the rounding bound
+    const start = testStart(pair, h, unrounded);
     const target = start - TILT_BELOW * Math.abs(start) - h;
     if (!Number.isFinite(target)) return lower;
     const tilted = orNone(() => request(`tilted floor ${h} ${d} ${tail} ${target}`, () => tiltedFloor(event, h, d, tail, target)).pair, undefined);
