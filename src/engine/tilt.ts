@@ -6,7 +6,7 @@
 // and the rounding bound with it, which is small where that factor is: above the cutoff loss.
 import { roundUp } from '../core/rounding.js';
 import type { Event } from './events.js';
-import { composeAll, convolveFloor, type FloorPair, inTree, l1, type Pmf, powerFloor, selfCompose, U } from './masses.js';
+import { charge, composeAll, convolveFloor, type FloorPair, inTree, l1, type Pmf, powerFloor, selfCompose, U } from './masses.js';
 import { type Direction, eventFloor, eventPmf } from './pld.js';
 
 /** The tilts tried: 2^(k/2) for k = -4..16, 0.25 to 256. */
@@ -15,6 +15,7 @@ const TILTS = Array.from({ length: 21 }, (_, k) => 2 ** ((k - 4) / 2));
 /** ln sum_i masses_i e^(lambda (lower + i) h), from the largest term down so nothing overflows (-Infinity for no mass). */
 function logMoment(masses: Float64Array, lower: number, h: number, lambda: number): number {
   const n = masses.length;
+  charge(n); // every pass over masses is work the call's budget counts (masses.ts, MAX_WORK)
   const top = lambda * h * (lower + n - 1);
   let sum = 0;
   for (let i = 0; i < n; i++) sum += masses[i]! * Math.exp(lambda * h * (lower + i) - top);
@@ -27,6 +28,7 @@ function logMoment(masses: Float64Array, lower: number, h: number, lambda: numbe
  */
 function tiltMasses(masses: Float64Array, lower: number, h: number, lambda: number, logM: number): { tilted: Float64Array; relative: number } {
   const n = masses.length;
+  charge(n);
   const tilted = new Float64Array(n);
   for (let i = 0; i < n; i++) tilted[i] = masses[i]! * Math.exp(lambda * h * (lower + i) - logM);
   const largest = Math.max(Math.abs(lambda * h * lower), Math.abs(lambda * h * (lower + n)));
@@ -139,6 +141,7 @@ export function tiltedComposition(parts: ReadonlyArray<{ x: Pmf; times: number }
  */
 function untilted(c: Pmf, h: number, lambda: number, logC: number, o: { infinity: number; whole: number; misplaced: number; target: number }): Pmf {
   const n = c.probs.length;
+  charge(n);
   const cutoff = Math.min(n - 1, Math.max(0, Math.floor(o.target / h) - c.lower));
   const top = (c.lower + n) * h;
   const probs = new Float64Array(n - cutoff);
@@ -225,6 +228,7 @@ export function tiltedFloorComposition(parts: ReadonlyArray<{ x: FloorPair; time
   });
   const c = inTree(pairs, convolveFloor);
   const n = c.p.length;
+  charge(2 * n);
   const cutoff = Math.min(n - 1, Math.max(0, Math.floor(target / h) - c.lower));
   const top = (c.lower + n) * h;
   const p = new Float64Array(n - cutoff);
