@@ -77,6 +77,9 @@ export function estimatesOf(
   /** A count's estimate (as the noise gives it, or `e`), whole with `integerCounts`. */
   const counted = (value: number, block: number, e = estimate(value, sd[block]!, width)) => (spec.integerCounts ? wholeCount(e) : e);
   const unitsBlock = blockOfKind(layout, 'units');
+  const histogramBlocks = spec.histogram.map(({ column, edges }) => blockOf(layout, measureOf(layout, { kind: 'bins', column, edges })));
+  // With `consistent`, each group's count and bins are fitted so that every histogram adds up to the count.
+  const fitting = spec.consistent && histogramBlocks.length > 0 && [countBlock, ...histogramBlocks].every((b) => sd[b]! > 0);
   const rows: Record<string, unknown>[] = [];
   const table: AggregateLine[] = [];
   const warnings: string[] = [];
@@ -88,15 +91,12 @@ export function estimatesOf(
       table.push(Object.freeze({ group, statistic, column, at, ...e }));
     };
     const count = () => cellsAt(countBlock, g)[0]!;
-    const histogramBlocks = spec.histogram.map(({ column, edges }) => blockOf(layout, measureOf(layout, { kind: 'bins', column, edges })));
-    // With `consistent`, the count and the bins fitted so that every histogram adds up to the count.
-    const fitted =
-      spec.consistent && histogramBlocks.length > 0 && [countBlock, ...histogramBlocks].every((b) => sd[b]! > 0)
-        ? consistent(
-            { value: count(), sd: sd[countBlock]! },
-            histogramBlocks.map((b) => ({ values: Array.from(cellsAt(b, g)), sd: sd[b]! })),
-          )
-        : undefined;
+    const fitted = fitting
+      ? consistent(
+          { value: count(), sd: sd[countBlock]! },
+          histogramBlocks.map((b) => ({ values: Array.from(cellsAt(b, g)), sd: sd[b]! })),
+        )
+      : undefined;
     /** A fitted value's estimate: exact for Gaussian noise; for Laplace noise, whose sums are not Laplace, the interval of the value it came from, widened to hold the fitted value. */
     const fittedEstimate = (raw: number, block: number, value: number, fittedSd: number): Estimate => {
       if (plan.family === 'gaussian') return counted(value, block, estimate(value, fittedSd, width));

@@ -117,14 +117,16 @@ export function pldAccount(event: Event): PldAccount {
   if (!(slack <= MAX_SLACK)) return { epsilon: () => Infinity, delta: () => 1, bounds: () => ({ lower: 0, upper: Infinity }), lowerAt: () => 0 };
   const up = (x: number) => roundUp(x + 2 * slack);
   const down = (x: number) => Math.max(0, (x - 2 * slack) * (1 - ROUND_UP));
+  /** delta raised by its rounding, for a lower end (below 1). */
+  const raised = (delta: number) => Math.min(delta * (1 + ROUND_UP), 1 - 2 ** -53);
   return {
     epsilon: (delta, enough = Number.NEGATIVE_INFINITY) => up(account.epsilon(delta * (1 - ROUND_UP), (enough - 2 * slack) * (1 - 2 * ROUND_UP))),
     delta: (eps) => Math.min(1, roundUp(account.delta(eps - 2 * slack - ROUND_UP * Math.abs(eps)))),
     bounds(delta, lowerAt) {
       const upper = up(account.bounds(delta * (1 - ROUND_UP), lowerAt).upper);
-      return { lower: Math.min(upper, down(account.bounds(Math.min(delta * (1 + ROUND_UP), 1 - 2 ** -53), lowerAt).lower)), upper };
+      return { lower: Math.min(upper, down(account.bounds(raised(delta), lowerAt).lower)), upper };
     },
-    lowerAt: (delta, h, d) => down(account.lowerAt(Math.min(delta * (1 + ROUND_UP), 1 - 2 ** -53), h, d)),
+    lowerAt: (delta, h, d) => down(account.lowerAt(raised(delta), h, d)),
   };
 }
 

@@ -56,17 +56,26 @@ function tilted(x: Pmf, h: number, lambda: number, logM: number): Pmf {
 
 /**
  * The tilt whose Chernoff factor at target, e^(sum times ln M(lambda) - lambda target), is the
- * smallest, if below 1 (`masses` and `lower` of each part: its P-masses).
+ * smallest, if below 1 (`masses` and `lower` of each part: its P-masses), with each part's
+ * ln M at it.
  */
-function bestTilt(parts: ReadonlyArray<{ masses: Float64Array; lower: number; times: number }>, h: number, target: number): number | undefined {
+function bestTilt(
+  parts: ReadonlyArray<{ masses: Float64Array; lower: number; times: number }>,
+  h: number,
+  target: number,
+): { lambda: number; logMs: number[] } | undefined {
   let best = 0;
-  let chosen: number | undefined;
+  let chosen: { lambda: number; logMs: number[] } | undefined;
   for (const lambda of TILTS) {
-    const exponent = parts.reduce((sum, { masses, lower, times }) => sum + times * logMoment(masses, lower, h, lambda), 0) - lambda * target;
-    if (exponent < best) [best, chosen] = [exponent, lambda];
+    const logMs = parts.map(({ masses, lower }) => logMoment(masses, lower, h, lambda));
+    const exponent = parts.reduce((sum, { times }, j) => sum + times * logMs[j]!, 0) - lambda * target;
+    if (exponent < best) [best, chosen] = [exponent, { lambda, logMs }];
   }
   return chosen;
 }
+
+/** The index in masses from `lower` up (n of them) of the grid loss at most target, within them. */
+const cutoffIndex = (lower: number, n: number, h: number, target: number) => Math.min(n - 1, Math.max(0, Math.floor(target / h) - lower));
 
 /**
  * The distribution of a composed event in one direction, computed tilted towards `target` (a loss
@@ -95,13 +104,13 @@ const partsOf = <T>(event: Extract<Event, { type: 'composed' }>, build: (child: 
  */
 export function tiltedComposition(parts: ReadonlyArray<{ x: Pmf; times: number }>, h: number, target: number): { pmf?: Pmf } {
   if (!(target > 0 && target < Infinity) || parts.length === 0) return {};
-  const lambda = bestTilt(
+  const tilt = bestTilt(
     parts.map(({ x, times }) => ({ masses: x.probs, lower: x.lower, times })),
     h,
     target,
   );
-  if (lambda === undefined) return {};
-  const logMs = parts.map(({ x }) => logMoment(x.probs, x.lower, h, lambda));
+  if (tilt === undefined) return {};
+  const { lambda, logMs } = tilt;
   const powers = parts.map(({ x, times }, j) => selfCompose(tilted(x, h, lambda, logMs[j]!), times));
   // What a power moved to infinity (its window's upper tail and cut right tail) sits above its top,
   // but combined with the other parts not above the composition's: it is left out, and its mass
@@ -142,7 +151,7 @@ export function tiltedComposition(parts: ReadonlyArray<{ x: Pmf; times: number }
 function untilted(c: Pmf, h: number, lambda: number, logC: number, o: { infinity: number; whole: number; misplaced: number; target: number }): Pmf {
   const n = c.probs.length;
   charge(n);
-  const cutoff = Math.min(n - 1, Math.max(0, Math.floor(o.target / h) - c.lower));
+  const cutoff = cutoffIndex(c.lower, n, h, o.target);
   const top = (c.lower + n) * h;
   const probs = new Float64Array(n - cutoff);
   let sum = 0;
@@ -199,16 +208,17 @@ export function tiltedFloor(event: Event, h: number, direction: Direction, tail:
  */
 export function tiltedFloorComposition(parts: ReadonlyArray<{ x: FloorPair; times: number }>, h: number, target: number): { pair?: FloorPair } {
   if (!Number.isFinite(target) || parts.length === 0) return {};
-  const lambda = bestTilt(
+  const tilt = bestTilt(
     parts.map(({ x, times }) => ({ masses: x.p, lower: x.lower, times })),
     h,
     target,
   );
-  if (lambda === undefined) return {};
+  if (tilt === undefined) return {};
+  const { lambda } = tilt;
   let logP = 0;
   let logQ = 0;
-  const pairs = parts.map(({ x, times }) => {
-    const [mP, mQ] = [logMoment(x.p, x.lower, h, lambda), logMoment(x.q, x.lower, h, lambda)];
+  const pairs = parts.map(({ x, times }, j) => {
+    const [mP, mQ] = [tilt.logMs[j]!, logMoment(x.q, x.lower, h, lambda)];
     logP += times * mP;
     logQ += times * mQ;
     const p = tiltMasses(x.p, x.lower, h, lambda, mP);
@@ -229,7 +239,7 @@ export function tiltedFloorComposition(parts: ReadonlyArray<{ x: FloorPair; time
   const c = inTree(pairs, convolveFloor);
   const n = c.p.length;
   charge(2 * n);
-  const cutoff = Math.min(n - 1, Math.max(0, Math.floor(target / h) - c.lower));
+  const cutoff = cutoffIndex(c.lower, n, h, target);
   const top = (c.lower + n) * h;
   const p = new Float64Array(n - cutoff);
   const q = new Float64Array(n - cutoff);
