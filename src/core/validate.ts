@@ -164,15 +164,15 @@ export function vector(
   options: Shown & { arrays?: boolean; length?: number; copy?: boolean; check?: EntriesCheck; beforeEntries?: () => void } = {},
 ): Float64Array {
   const { arrays = true, length, copy = false, check = firstOutside } = options;
-  const typed = isFloat64Array(value);
-  if (!typed && !(arrays && Array.isArray(value))) fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value, options);
-  const n = typed ? plainView(value).length : (value as unknown[]).length;
+  const view = isFloat64Array(value) ? plainView(value) : undefined;
+  if (!view && !(arrays && Array.isArray(value))) fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value, options);
+  const n = view ? view.length : (value as unknown[]).length;
   if (length === undefined ? n === 0 : n !== length) {
     fail(RangeError, `${name}.length`, length === undefined ? 'at least 1' : `${length} (one entry per coordinate)`, n);
   }
   options.beforeEntries?.();
   let out: Float64Array;
-  if (typed) out = copy ? copyOf(value) : plainView(value);
+  if (view) out = copy ? copyOf(view) : view;
   else {
     out = new Float64Array(n);
     for (let i = 0; i < n; i++) {
