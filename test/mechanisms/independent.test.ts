@@ -10,6 +10,11 @@ import {
   laplaceMechanism,
   recommend,
 } from '../../src/index.js';
+import type { PurePrivacy } from '../../src/accounting/privacy.js';
+import { readProfile } from '../../src/calibrate/allocations.js';
+import { readMode } from '../../src/mechanisms/grid.js';
+import { independentMechanism, releaseBlock, wholeGroupsOf } from '../../src/mechanisms/independent.js';
+import { GAUSSIAN, LAPLACE } from '../../src/noise/families.js';
 import { EPS, exactSum, expectClose, expectWithheld, SAFETY } from '../helpers.js';
 
 describe('one-line mechanisms', () => {
@@ -225,5 +230,50 @@ describe('histograms (README, "Counts and histograms")', () => {
       expect(Math.abs(x - counts[i]!)).toBeLessThan(20);
     });
     expect(m.privacy.epsilonPure).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('whole groups on the grid of 1 (docs/aggregates.md, "Counts on the grid of 1")', () => {
+  // A grouped Laplace profile: a count (sensitivity 1), four bins (l1 sensitivity 1) and a group of
+  // sensitivity 0.75, which is not whole and stays on the fine grid.
+  const profile = readProfile({ groups: { sizes: [1, 4, 3], sensitivity: [1, 1, 0.75] } }, true);
+  const target = { notion: 'pure', epsilon: 1 } as const;
+  const whole = independentMechanism(LAPLACE, target, profile, readMode({}), [true, true, true]);
+  const fine = independentMechanism(LAPLACE, target, profile, readMode({}));
+
+  it('draws only Laplace groups of whole sensitivity there, at the same scales and no more privacy spent', () => {
+    expect(wholeGroupsOf(whole)).toEqual([true, true, false]);
+    expect(wholeGroupsOf(fine).includes(true)).toBe(false);
+    expect(wholeGroupsOf(independentMechanism(GAUSSIAN, { notion: 'gdp', mu: 1 }, profile, readMode({}), [true, true, true])).includes(true)).toBe(false);
+    // Calibrated to the whole groups' exact sensitivity (the fine grid rounds it up by a step per coordinate): within 0.2%.
+    whole.scales.forEach((s, k) => expect(Math.abs(s / fine.scales[k]! - 1)).toBeLessThan(2e-3));
+    const pure = (m: typeof whole) => (m.privacy as PurePrivacy).epsilonPure;
+    expect(pure(whole)).toBeLessThanOrEqual(1);
+    expect(pure(whole)).toBeGreaterThan(0.999);
+  });
+
+  it('adds discrete Laplace noise of that scale on the whole numbers: E|X| = 2p / (1 - p^2), below the continuous b', () => {
+    // One count at epsilon 1: scale 1, where the grid of 1 gains most.
+    const count = independentMechanism(LAPLACE, target, readProfile({ groups: { sizes: [1], sensitivity: [1] } }, true), readMode({}), [true]);
+    const n = 20_000;
+    const counts = releaseBlock(count, 0, new Float64Array(n).fill(7), { rng: createRng({ seed: 11 }) });
+    expect(counts.every(Number.isInteger)).toBe(true);
+    const b = count.scales[0]!;
+    expect(b).toBeCloseTo(1, 6);
+    const p = Math.exp(-1 / b);
+    const meanAbs = counts.reduce((s, x) => s + Math.abs(x - 7), 0) / n;
+    const se = Math.sqrt((2 * p * (1 + p)) / (1 - p) ** 2 / (1 - p * p) / n); // sd of |X| is below sd of X: a loose standard error
+    expect(Math.abs(meanAbs - (2 * p) / (1 - p * p))).toBeLessThan(4 * se);
+    // Power: continuous Laplace noise of the same scale has E|X| = b, many standard errors away.
+    expect(b - (2 * p) / (1 - p * p)).toBeGreaterThan(10 * se);
+    // The fine group keeps the fine grid; a whole release of the vector draws every group.
+    const vector = whole.release(Float64Array.of(3, 0, 1, 2, 5, 0.1, 0.2, 0.3), { rng: createRng({ seed: 12 }) });
+    expect(Array.from(vector.subarray(0, 5)).every(Number.isInteger)).toBe(true);
+    expect(Array.from(vector.subarray(5)).every(Number.isInteger)).toBe(false);
+  });
+
+  it('refuses a fraction in a whole group (values the caller promised whole)', () => {
+    expect(() => whole.release(Float64Array.of(3.5, 0, 1, 2, 5, 0, 0, 0))).toThrow(/internal error: a group of whole numbers holds a fraction/);
+    expect(() => releaseBlock(whole, 1, Float64Array.of(0.25))).toThrow(/internal error/);
   });
 });
