@@ -246,7 +246,9 @@ describe('whole groups on the grid of 1 (docs/aggregates.md, "Counts on the grid
     expect(wholeGroupsOf(fine).includes(true)).toBe(false);
     expect(wholeGroupsOf(independentMechanism(GAUSSIAN, { notion: 'gdp', mu: 1 }, profile, readMode({}), [true, true, true])).includes(true)).toBe(false);
     // Calibrated to the whole groups' exact sensitivity (the fine grid rounds it up by a step per coordinate): within 0.2%.
-    whole.scales.forEach((s, k) => expect(Math.abs(s / fine.scales[k]! - 1)).toBeLessThan(2e-3));
+    whole.scales.forEach((s, k) => {
+      expect(Math.abs(s / fine.scales[k]! - 1)).toBeLessThan(2e-3);
+    });
     const pure = (m: typeof whole) => (m.privacy as PurePrivacy).epsilonPure;
     expect(pure(whole)).toBeLessThanOrEqual(1);
     expect(pure(whole)).toBeGreaterThan(0.999);
