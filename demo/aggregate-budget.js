@@ -1,20 +1,16 @@
 // The session budget of the "aggregate a CSV" page: a dpnoise budget ledger kept in the page's
-// storage as the JSON of the command line's budget file, charged before a release hands the file
-// to the worker (under a lock, so that two tabs cannot both spend what is left), shown, and
-// exported as a file `dpnoise aggregate --budget` charges (docs/aggregates.md, "The budget").
+// storage (aggregate-budget-store.js) as the JSON of the command line's budget file, charged
+// before a release hands the file to the worker, shown, and exported as a file that
+// `dpnoise aggregate --budget` charges (docs/aggregates.md, "The budget").
 import { createBudget, restoreBudget } from '/dist/index.js';
+import { changeStored, readStored } from './aggregate-budget-store.js';
 import { fmt } from './aggregate-format.js';
 
-const KEY = 'dpnoise-budget';
+/** Tells the site's other tabs that the budget changed. */
+const channel = new BroadcastChannel('dpnoise-budget');
 
-/** The budget recorded in the page's storage, or undefined before the first release; throws if it cannot be read. */
-function stored() {
-  const text = localStorage.getItem(KEY);
-  return text === null ? undefined : restoreBudget(JSON.parse(text));
-}
-
-/** Runs `task` holding the page's budget lock (shared by every tab of this site), where the browser has locks. */
-const locked = (task) => (navigator.locks ? navigator.locks.request(KEY, task) : task());
+/** The ledger of a stored text (undefined before the first release); throws if it cannot be read. */
+const ledgerOf = (text) => (text === undefined ? undefined : restoreBudget(JSON.parse(text)));
 
 /** A budget's size: "1.5 at delta 1e-5" (or "1.5" for pure epsilon-DP). */
 const size = (b) => `${fmt(b.total.epsilon)}${b.total.delta === undefined ? '' : ` at delta ${fmt(b.total.delta)}`}`;
@@ -31,56 +27,61 @@ function describe(budget, target) {
 
 /**
  * The session budget shown in `view` (its line, meter and fields `epsilon` and `delta`, fixed once
- * a release is recorded), `target()` reading the fields (undefined while they are wrong).
+ * a release is recorded); `target()` reads the fields (undefined while they are wrong), and
+ * `onChange` is called when the record changes, here or in another tab.
  */
-export function sessionBudget(view, target) {
-  function show() {
-    let budget;
-    try {
-      budget = stored();
-    } catch (error) {
-      view.line.textContent = `The stored session budget cannot be read (${error.message}); releases are refused until it is removed from this site's storage.`;
-      return;
-    }
-    view.line.textContent = describe(budget, target());
-    view.meter.max = budget?.total.epsilon ?? 1;
-    view.meter.value = budget?.spent.epsilon ?? 0;
-    for (const field of [view.epsilon, view.delta]) field.disabled = budget !== undefined;
-    if (budget) {
-      view.epsilon.value = String(budget.total.epsilon);
-      view.delta.value = budget.total.delta === undefined ? '' : String(budget.total.delta);
-    }
-  }
-  addEventListener('storage', (event) => event.key === KEY && show()); // another tab's release
+export function sessionBudget(view, target, onChange) {
+  let text; // the stored JSON, as last read
+  const refresh = async () => {
+    text = await readStored();
+    onChange();
+  };
+  channel.onmessage = refresh;
 
   return {
-    show,
-    /**
-     * What spending `privacy` would leave: the record with it (a copy; nothing is stored), or the
-     * budget's refusal.
-     */
+    /** Resolves once the stored record is read. */
+    loaded: refresh(),
+    show() {
+      let budget;
+      try {
+        budget = ledgerOf(text);
+      } catch (error) {
+        view.line.textContent = `The stored session budget cannot be read (${error.message}); releases are refused until it is removed from this site's storage.`;
+        return;
+      }
+      view.line.textContent = describe(budget, target());
+      view.meter.max = budget?.total.epsilon ?? 1;
+      view.meter.value = budget?.spent.epsilon ?? 0;
+      for (const field of [view.epsilon, view.delta]) field.disabled = budget !== undefined;
+      if (budget) {
+        view.epsilon.value = String(budget.total.epsilon);
+        view.delta.value = budget.total.delta === undefined ? '' : String(budget.total.delta);
+      }
+    },
+    /** What spending `privacy` would leave: the record with it (a copy; nothing is stored), or the budget's refusal. */
     preview(privacy) {
-      const copy = stored() ?? createBudget(target());
-      const after = restoreBudget(copy.toJSON());
+      const after = restoreBudget((ledgerOf(text) ?? createBudget(target())).toJSON());
       after.spend(privacy);
       return after;
     },
     /**
-     * Records `privacy` in the stored budget, creating it from the fields at the first release;
-     * throws the budget's RangeError, storing nothing, if it would exceed it.
+     * Records `privacy` in the stored budget, created from the fields at the first release, in one
+     * transaction; rejects with the budget's RangeError, storing nothing, if it would exceed it.
      */
-    charge: (privacy) =>
-      locked(() => {
-        const budget = stored() ?? createBudget(target());
+    async charge(privacy) {
+      text = await changeStored((stored) => {
+        const budget = ledgerOf(stored) ?? createBudget(target());
         budget.spend(privacy);
-        localStorage.setItem(KEY, JSON.stringify(budget));
-        show();
-      }),
-    /** Downloads the budget as the command line's budget file: its JSON and a newline, as `dpnoise budget --output` writes it. */
-    download() {
-      const text = localStorage.getItem(KEY) ?? JSON.stringify(createBudget(target()));
+        return JSON.stringify(budget);
+      });
+      channel.postMessage('charged');
+      onChange();
+    },
+    /** Downloads the stored budget as the command line's budget file: its JSON and a newline, as `dpnoise budget --output` writes it. */
+    async download() {
+      text = await readStored();
       const link = document.createElement('a');
-      link.href = URL.createObjectURL(new Blob([`${text}\n`], { type: 'application/json' }));
+      link.href = URL.createObjectURL(new Blob([`${text ?? JSON.stringify(createBudget(target()))}\n`], { type: 'application/json' }));
       link.download = 'budget.json';
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 60_000);

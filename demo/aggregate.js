@@ -78,6 +78,7 @@ const session = sessionBudget(
     delta: fields.budgetDelta,
   },
   () => read()?.target,
+  () => ready.then(replan),
 );
 
 /** The plan of what the fields ask for, or the reason there is none. */
@@ -139,7 +140,7 @@ document.getElementById('export-budget').addEventListener('click', () => session
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  await ready;
+  await Promise.all([ready, session.loaded]);
   const asked = read();
   const { plan, reason } = planned(asked);
   const file = fields.file.files[0];
@@ -154,7 +155,6 @@ form.addEventListener('submit', async (event) => {
     status.textContent = `Not released: ${error.message}`;
     return;
   }
-  replan();
   const id = ++latest;
   button.disabled = true;
   status.textContent = 'Charged to the session budget; reading the file in this page and releasing…';
@@ -176,4 +176,4 @@ worker.onmessage = ({ data }) => {
   status.textContent = 'Released, and charged to the session budget. done';
 };
 
-ready.then(replan);
+Promise.all([ready, session.loaded]).then(replan);
