@@ -233,9 +233,19 @@ describe('the "aggregate a CSV" page', () => {
     await page.check('input[name=count]');
     await page.fill('input[name=epsilon]', '1');
     await page.fill('input[name=delta]', '1e-6');
+    const budget = page.locator('[data-testid=budget]');
+
+    // Bad input is refused by the plan, and the refusal changes nothing: no budget is recorded.
+    await addStatistic(page, 'histogram', 'age', undefined, '60, 30');
+    await expect(page.locator('[data-testid=cost]').textContent()).resolves.toMatch(/^No plan: dpnoise: `histogram\.age\.bins` must increase/);
+    await page.click('#release');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Not released'));
+    expect(await page.locator('[data-testid=status]').textContent()).toMatch(/^Not released: dpnoise: `histogram\.age\.bins` must increase/);
+    await expect(budget.textContent()).resolves.toBe('No release yet: the budget is epsilon 1.5 at delta 1e-5.');
+    await page.click('#statistics .remove');
+
     await page.click('#release');
     await statusEnding(page, 'done');
-    const budget = page.locator('[data-testid=budget]');
     await expect(budget.textContent()).resolves.toMatch(/^1 release: spent epsilon (1|0\.9999\d*) of 1\.5 at delta 1e-5; 0\.5\d* left\.$/);
 
     // Kept across a reload: the same record, and the budget's fields fixed.
