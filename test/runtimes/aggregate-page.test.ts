@@ -127,6 +127,8 @@ describe('the "aggregate a CSV" page', () => {
     await pick(page, path);
     await page.check('input[name=count]');
     await page.check('input[name=units]');
+    await page.check('input[name=integerCounts]');
+    await page.check('input[name=consistent]');
     await addStatistic(page, 'sum', 'income', [0, INCOME_TOP]);
     await addStatistic(page, 'mean', 'age', [0, 100]);
     await addStatistic(page, 'variance', 'age', [0, 100]);
@@ -148,6 +150,8 @@ describe('the "aggregate a CSV" page', () => {
       variance: { age: [0, 100] },
       quantile: { income: { bounds: [0, INCOME_TOP], q: [0.5, 0.9] } },
       histogram: { age: { bins: AGE_BINS } },
+      integerCounts: true,
+      consistent: true,
       invalid: 'drop' as const,
     };
     const plan = planAggregate({ epsilon: 1, delta: 1e-6, ...spec });
@@ -191,8 +195,16 @@ describe('the "aggregate a CSV" page', () => {
       expect(low).toBeLessThan(value);
       expect(high).toBeGreaterThan(value);
     }
-    // North's people are 5 years older: the released means show it.
     const at = (r: string, s: string) => rows.find(([g, name]) => g === r && name === s)![2] as number;
+    // Counts and bins are whole numbers (integerCounts), and each region's bins add up to its count
+    // (consistent) but for their rounding, at most 0.5 each (unfitted, they differ by about 27, the
+    // sd of the noise of four figures of sd 13.3, summed).
+    for (const r of REGIONS) {
+      const counts = ['count', 'units', ...bins].map((s) => at(r, s));
+      expect(counts.every(Number.isInteger), r).toBe(true);
+      expect(Math.abs(bins.reduce((sum, s) => sum + at(r, s), 0) - at(r, 'count')), r).toBeLessThanOrEqual(2);
+    }
+    // North's people are 5 years older: the released means show it.
     expect(at('north', 'mean(age)') - at('south', 'mean(age)')).toBeGreaterThan(4);
     // A chart per statistic and column; one interval per group (and quantile level, and bin).
     expect(await page.locator('#charts svg').count()).toBe(8);
