@@ -24,10 +24,15 @@ function row(labels, values) {
 /** The labels of a table's columns, from its header. */
 const labelsOf = (tbody) => Array.from(tbody.parentElement.tHead.rows[0].cells, (th) => th.textContent);
 
-/** The plan's accuracy table: per statistic, its noise, sd and interval half-width, from public inputs only. */
-export function showPlan(tbody, plan) {
+/**
+ * The plan's accuracy table: per statistic, its noise, sd and interval half-width, from public
+ * inputs only; with `expectedCount` n, a mean's, variance's or quantile's sd in its column's units
+ * for a group of n rows (AccuracyLine.valueSd).
+ */
+export function showPlan(tbody, plan, expectedCount) {
   const labels = labelsOf(tbody);
-  tbody.replaceChildren(...plan.accuracy.map((a) => row(labels, [a.statistic, a.mechanism, a.sd, a.halfWidth, OF[a.of]])));
+  const measures = (a) => [OF[a.of], a.valueSd === undefined ? '' : `sd ${fmt(a.valueSd)} at ${expectedCount} rows`].filter(Boolean).join('; ');
+  tbody.replaceChildren(...plan.accuracy.map((a) => row(labels, [a.statistic, a.mechanism, a.sd, a.halfWidth, measures(a)])));
 }
 
 /** The private table: per group and statistic, the value, its noise's sd (a quantile's rank sd) and its interval. */

@@ -49,8 +49,9 @@ function read() {
   fields.maxGroups.parentElement.hidden = fields.maxRows.parentElement.hidden = !unit;
   const maxGroups = unit ? number('maxGroups', whole, 'Empty (every group) or a whole number from 1.', true) : null;
   const maxRows = unit ? number('maxRows', whole, 'Empty (1) or a whole number from 1.', true) : null;
+  const expectedCount = number('expectedCount', (x) => x >= 1, 'Empty or a number from 1.', true);
   const chosen = statistics.read();
-  if ([epsilon, delta, budgetEpsilon, budgetDelta, maxGroups, maxRows, chosen].includes(undefined)) return undefined;
+  if ([epsilon, delta, budgetEpsilon, budgetDelta, maxGroups, maxRows, expectedCount, chosen].includes(undefined)) return undefined;
   const groups = fields.groups.value
     .split(',')
     .map((g) => g.trim())
@@ -67,6 +68,7 @@ function read() {
     ...(fields.integerCounts.checked ? { integerCounts: true } : {}),
     ...(fields.consistent.checked ? { consistent: true } : {}),
     ...chosen,
+    ...(expectedCount === null ? {} : { expectedCount }),
     invalid: 'drop',
   };
   const pure = (e, d) => (d === null ? { epsilon: e } : { epsilon: e, delta: d });
@@ -99,7 +101,7 @@ function replan() {
   const asked = read();
   const { plan, reason } = planned(asked);
   session.show();
-  showPlan(planBody, plan ?? { accuracy: [] });
+  showPlan(planBody, plan ?? { accuracy: [] }, asked?.spec.expectedCount);
   showWarnings(plan?.warnings ?? []);
   if (!plan) {
     cost.textContent = `No plan: ${reason}`;

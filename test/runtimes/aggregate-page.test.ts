@@ -136,6 +136,7 @@ describe('the "aggregate a CSV" page', () => {
     await addStatistic(page, 'histogram', 'age', undefined, AGE_BINS.join(', '));
     await page.fill('input[name=epsilon]', '1');
     await page.fill('input[name=delta]', '1e-6');
+    await page.fill('input[name=expectedCount]', '250000');
 
     // Before anything is released, the plan: the library's accuracy table to the last digit, and the cost.
     const spec = {
@@ -152,11 +153,19 @@ describe('the "aggregate a CSV" page', () => {
       histogram: { age: { bins: AGE_BINS } },
       integerCounts: true,
       consistent: true,
+      expectedCount: 250_000,
       invalid: 'drop' as const,
     };
     const plan = planAggregate({ epsilon: 1, delta: 1e-6, ...spec });
     await page.waitForFunction(() => document.querySelectorAll('#plan tbody tr').length === 8);
-    expect(await cells(page, '#plan')).toEqual(plan.accuracy.map((a) => [a.statistic, a.mechanism, a.sd, a.halfWidth, expect.any(String)]));
+    const planned = await cells(page, '#plan');
+    expect(planned).toEqual(plan.accuracy.map((a) => [a.statistic, a.mechanism, a.sd, a.halfWidth, expect.any(String)]));
+    // A mean's, variance's and quantile's sd in its column's units at the expected rows, to the 6 digits shown.
+    plan.accuracy.forEach((a, i) => {
+      const shown = (planned[i]![4] as string).match(/sd ([\d.e+-]+) at 250000 rows$/);
+      expect(shown === null, a.statistic).toBe(a.valueSd === undefined);
+      if (shown) expect(Math.abs(Number(shown[1]) / a.valueSd! - 1), a.statistic).toBeLessThan(1e-5);
+    });
     expect(await page.locator('[data-testid=cost]').textContent()).toMatch(/costs epsilon 1 at delta 1e-6/);
     expect(await page.locator('#result tbody tr').count()).toBe(0);
 
