@@ -98,7 +98,7 @@ function sensitivityOf(layout) {
 
 /**
  * The public mechanism of a family on one group's vector of a layout (its blocks' sizes per group),
- * with an allocation of the noise over the blocks, at a plan's per-group budget (plan.mechanism.budget).
+ * with an allocation of the noise over the blocks, at a plan's per-group target (plan.mechanism.target).
  */
 function mechanismOf(family, layout, budget, allocation) {
   const sizes = layout.blocks.map((b) => b.size);
@@ -180,7 +180,7 @@ async function rowsOf(data, aggregateItself) {
     const L = plan.layout.blocks.length;
     if (plan.length !== L || plan.offsets.some((o, k) => o !== k)) throw new Error(`length ${plan.length}, offsets ${plan.offsets}`);
     // The public mechanism with the plan's blocks and per-group budget gives the plan's noise: so its 'iid' twin below is the same release with other weights.
-    const twin = mechanismOf(plan.family, plan.layout, plan.mechanism.budget, 'spr');
+    const twin = mechanismOf(plan.family, plan.layout, plan.mechanism.target, 'spr');
     const ours = sensitivityOf(plan.layout);
     if (ours.some((s, k) => s !== plan.sensitivity[k])) throw new Error(`sensitivities ${ours}, the plan's ${plan.sensitivity}`);
     if (twin.scales.some((s, k) => s !== plan.mechanism.scales[k])) throw new Error(`scales ${twin.scales}, the plan's ${plan.mechanism.scales}`);
@@ -211,12 +211,12 @@ async function rowsOf(data, aggregateItself) {
     rows.push({
       method: 'identical noise on the same vector',
       label,
-      errors: errorsOf(simulate(mechanismOf(family, plan.layout, plan.mechanism.budget, 'iid'), plan.layout, data), data.truth),
+      errors: errorsOf(simulate(mechanismOf(family, plan.layout, plan.mechanism.target, 'iid'), plan.layout, data), data.truth),
     });
     rows.push({
       method: 'plain sums / noisy count (not centred; simulated)',
       label,
-      errors: errorsOf(simulate(mechanismOf(family, plainLayout, plan.mechanism.budget, 'spr'), plainLayout, data), data.truth),
+      errors: errorsOf(simulate(mechanismOf(family, plainLayout, plan.mechanism.target, 'spr'), plainLayout, data), data.truth),
     });
   }
   return rows;

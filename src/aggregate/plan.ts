@@ -7,7 +7,7 @@ import { gaussianDistance } from '../accounting/distance.js';
 import { certifies, type Privacy, purePrivacy, thresholdedPrivacy } from '../accounting/privacy.js';
 import { compose, type Composable } from '../accounting/combinators.js';
 import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
-import { readBudget, type Target } from '../core/budget.js';
+import { readTarget, type ValidTarget } from '../core/target.js';
 import { memo } from '../core/memo.js';
 import { log } from '../math/elementary.js';
 import { largestMeeting } from '../math/search.js';
@@ -60,8 +60,8 @@ function perRowBound(block: Block, layout: Layout): number {
 }
 
 /** The target of one aggregate, from its options' `epsilon` and `delta` (the other options already read). */
-export function readAggregateTarget(options: Readonly<Record<string, unknown>>): Target {
-  return readBudget({ epsilon: options.epsilon, delta: options.delta }, ['pure', 'approximate']);
+export function readAggregateTarget(options: Readonly<Record<string, unknown>>): ValidTarget {
+  return readTarget({ epsilon: options.epsilon, delta: options.delta }, ['pure', 'approximate']);
 }
 
 /**
@@ -101,7 +101,7 @@ function exponentialQuantiles(spec: Spec, layout: Layout, epsilon: number): read
 }
 
 /** The plan of a spec for one noise family and layout. */
-function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> {
+function candidate(spec: Spec, target: ValidTarget, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> {
   const G = spec.maxGroups;
   const pointEpsilon = (epsilon: number) => (layout.quantiles === 'exponential' ? (epsilon * POINT_SHARE) / statisticsOf(spec) / G : 0);
   const points = layout.quantiles === 'exponential' ? spec.quantile.flatMap(({ q }) => q).length : 0;
@@ -116,8 +116,8 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
   const beta = selecting ? delta * SELECTION_SHARE : 0;
   // The vector's share: what the exponential mechanism's quantiles leave (by basic composition).
   const vectorEpsilon = epsilon - points * pointEpsilon(epsilon) * G;
-  const releases: Target = { notion: 'approximate', epsilon: vectorEpsilon, delta: delta - beta };
-  const perGroup = (f: number): Target =>
+  const releases: ValidTarget = { notion: 'approximate', epsilon: vectorEpsilon, delta: delta - beta };
+  const perGroup = (f: number): ValidTarget =>
     family === 'laplace' ? { notion: 'pure', epsilon: (vectorEpsilon / G) * f } : { notion: 'gdp', mu: (gaussianDistance(releases) / Math.sqrt(G)) * f };
   // Each per-group budget scaled by f: the largest f <= 1 whose release meets the target.
   const made = new Map<number, { mechanism: GaussianMechanism | LaplaceMechanism; exponential: readonly ExponentialQuantile[]; privacy: Privacy }>();
@@ -151,7 +151,7 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
  * quantiles by the exponential mechanism or the tree (or the spec's `quantileMethod`), the one
  * with the smallest error (scoreOf).
  */
-export function planOf(spec: Spec, target: Target): Plan {
+export function planOf(spec: Spec, target: ValidTarget): Plan {
   if (spec.groups === undefined && spec.groupBy !== undefined && target.notion !== 'approximate') {
     throw new TypeError('dpnoise: selecting the groups privately (no `groups` given) needs `delta` in the privacy; or declare the groups.');
   }

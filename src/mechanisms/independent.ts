@@ -25,7 +25,7 @@ import {
   readProfile,
   withSensitivity,
 } from '../calibrate/allocations.js';
-import { BUDGET_OPTIONS, budgetOf, readBudget, type Target } from '../core/budget.js';
+import { TARGET_OPTIONS, targetOf, readTarget, type ValidTarget } from '../core/target.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
@@ -156,7 +156,7 @@ export function releaseBlock(mechanism: GaussianMechanism | LaplaceMechanism, bl
 }
 
 /** The budget value a family calibrates to in continuous mode, and grid-mode Laplace's: mu for Gaussian noise, pure epsilon for Laplace. */
-function budgetValue(family: NoiseFamily, target: Target): number {
+function budgetValue(family: NoiseFamily, target: ValidTarget): number {
   return family === LAPLACE ? (target as { epsilon: number }).epsilon : gaussianDistance(target);
 }
 
@@ -197,7 +197,7 @@ function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distan
 }
 
 /** The budget value `family` calibrates to: for Laplace noise at (epsilon, delta), the largest pure budget whose noise the accountant certifies. */
-function distanceFor(family: NoiseFamily, target: Target, at: (distance: number) => { privacy: Privacy }): number {
+function distanceFor(family: NoiseFamily, target: ValidTarget, at: (distance: number) => { privacy: Privacy }): number {
   if (family === LAPLACE && target.notion === 'approximate') {
     return largestPureBudget(target.epsilon, (e) => certifies(at(e).privacy, target.epsilon, target.delta));
   }
@@ -205,7 +205,7 @@ function distanceFor(family: NoiseFamily, target: Target, at: (distance: number)
 }
 
 /** The scales of continuous noise at the same budget and profile (for gridCost). */
-function continuousScales(family: NoiseFamily, target: Target, profile: Profile): Float64Array {
+function continuousScales(family: NoiseFamily, target: ValidTarget, profile: Profile): Float64Array {
   const continuous: ModeOptions = { mode: 'continuous', grid: undefined };
   const at = (distance: number) => madeAt(family, profile, continuous, distance);
   return at(distanceFor(family, target, at)).scales;
@@ -228,7 +228,7 @@ function rmsRatio(a: Float64Array, b: Float64Array, sizes: Float64Array | undefi
  * validated. Laplace noise for (epsilon, delta) takes the largest pure budget whose noise, as
  * drawn (on the grid, with the grid's rounding), the accountant certifies (epsilon, delta)-DP.
  */
-export function independentMechanism(family: NoiseFamily, target: Target, profile: Profile, mode: ModeOptions): GaussianMechanism | LaplaceMechanism {
+export function independentMechanism(family: NoiseFamily, target: ValidTarget, profile: Profile, mode: ModeOptions): GaussianMechanism | LaplaceMechanism {
   const at = (distance: number) => madeAt(family, profile, mode, distance);
   let made: ReturnType<typeof madeAt>;
   let distance: number;
@@ -244,8 +244,8 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
   }
   const gridCost = mode.mode === 'grid' ? rmsRatio(made.scales, continuousScales(family, target, profile), profile.grouped ? profile.weights : undefined) : 1;
   const mechanism = frozenResult({
-    family: family.name,
-    budget: budgetOf(target),
+    noise: family.name,
+    target: targetOf(target),
     allocation: profile.allocation,
     errorPower: profile.p,
     ...(family === GAUSSIAN ? { mu: distance } : {}),
@@ -283,8 +283,8 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
  * @group Mechanisms
  */
 export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMechanism {
-  const o = readOptions('options', options, [...PROFILE_OPTIONS, ...BUDGET_OPTIONS, ...MODE_OPTIONS]);
-  return independentMechanism(GAUSSIAN, readBudget(o, GAUSSIAN_NOTIONS), readProfile(o, true), readMode(o)) as GaussianMechanism;
+  const o = readOptions('options', options, [...PROFILE_OPTIONS, ...TARGET_OPTIONS, ...MODE_OPTIONS]);
+  return independentMechanism(GAUSSIAN, readTarget(o, GAUSSIAN_NOTIONS), readProfile(o, true), readMode(o)) as GaussianMechanism;
 }
 
 /**
@@ -309,5 +309,5 @@ export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMe
  */
 export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta', ...MODE_OPTIONS]);
-  return independentMechanism(LAPLACE, readBudget(o, ['pure', 'approximate']), readProfile(o, true), readMode(o)) as LaplaceMechanism;
+  return independentMechanism(LAPLACE, readTarget(o, ['pure', 'approximate']), readProfile(o, true), readMode(o)) as LaplaceMechanism;
 }

@@ -112,7 +112,7 @@ describe('group (per-layer) calibration', () => {
       /in place of `sensitivity`/,
     );
     expect(() => calibrateGaussian({ sensitivity: [1], mu: 1, epsilon: 1 } as never)).toThrow(
-      /give one budget: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `mu`/,
+      /give one privacy target: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `mu`/,
     );
   });
 });
@@ -124,8 +124,8 @@ describe('recommend', () => {
     const r = recommend({ sensitivity: profile(100, () => 1), epsilon: 1, delta: 1e-6 });
     expect(r.laplace.scales).toEqual(calibrateLaplace({ sensitivity: profile(100, () => 1), epsilon: 1, delta: 1e-6 }).scales);
     expect(r.laplace.mse / r.laplacePure.mse).toBeLessThan(0.2);
-    expect(r.laplace.budget).toEqual({ epsilon: 1, delta: 1e-6 });
-    expect(r.laplacePure.budget).toEqual({ epsilon: 1 });
+    expect(r.laplace.target).toEqual({ epsilon: 1, delta: 1e-6 });
+    expect(r.laplacePure.target).toEqual({ epsilon: 1 });
     // Groups have no Laplace pair per group: their Laplace calibration stays pure.
     const grouped = recommend({ groups: { sizes: [2, 3], sensitivity: [1, 2] }, epsilon: 1, delta: 1e-6 });
     expect(grouped.laplace).toBe(grouped.laplacePure);
@@ -148,7 +148,7 @@ describe('recommend and the staircase', () => {
     const r = recommend({ sensitivity: [0.15, 0.85], epsilon: 5, delta: 1e-6 });
     expect(r.best).toBe('staircase');
     expect(r.staircase!.error).toBeLessThan(0.99 * Math.min(r.laplace.error, r.gaussian.error));
-    expect(r.staircase!.budget).toEqual({ epsilon: 5 });
+    expect(r.staircase!.target).toEqual({ epsilon: 5 });
     expect(r.reason).toBe('The staircase: error 0.9605 (Gaussian), 0.1313 (Laplace), 0.08458 (staircase, pure epsilon).');
     // Four coordinates at epsilon 1: the staircase is 0.5% better than Laplace, not enough to switch.
     const close = recommend({ sensitivity: [0.1, 0.2, 0.4, 0.8], epsilon: 1, delta: 1e-6 });
@@ -171,7 +171,7 @@ describe('laplaceMechanism for (epsilon, delta)', () => {
       const continuous = laplaceMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' });
       const grid = laplaceMechanism({ sensitivity, epsilon: 1, delta: 1e-6 });
       for (const m of [continuous, grid]) {
-        expect(m.budget).toEqual({ epsilon: 1, delta: 1e-6 });
+        expect(m.target).toEqual({ epsilon: 1, delta: 1e-6 });
         const eps = m.privacy.epsilon(1e-6);
         expect(eps).toBeLessThanOrEqual(1);
         expect(eps).toBeGreaterThan(0.995); // the search stops within 0.1% of the pure budget
