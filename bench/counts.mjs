@@ -42,9 +42,9 @@ async function dpnoise({ rows, counts, bins }, integerCounts, seeds) {
   let bin = 0;
   for (let seed = 0; seed < seeds; seed++) {
     const byGroup = await aggregate({ epsilon: 1, table: rows, groupBy: 'sex', groups: [1, 2], count: true, integerCounts, rng: createRng({ seed }) });
-    byGroup.rows.forEach((r, g) => (count += Math.abs(r.count.value - counts[g])));
+    for (const [g, r] of byGroup.rows.entries()) count += Math.abs(r.count.value - counts[g]);
     const histogram = await aggregate({ epsilon: 1, table: rows, histogram: { age: { bins: EDGES } }, integerCounts, rng: createRng({ seed }) });
-    histogram.rows[0]['histogram(age)'].forEach((b, k) => (bin += Math.abs(b.value - bins[k])));
+    for (const [k, b] of histogram.rows[0]['histogram(age)'].entries()) bin += Math.abs(b.value - bins[k]);
   }
   return { count: count / (2 * seeds), histogram: bin / (bins.length * seeds) };
 }
@@ -78,8 +78,7 @@ export async function run(ctx) {
     },
     {
       heading: `The same over ${MORE_SEEDS} seeds`,
-      text:
-        'As above, seeds 0 to 2999 on both sides. Both add discrete Laplace noise of scale 1, whose mean absolute error is 2p / (1 - p^2) = 0.851 (p = 1/e): the counts differ by chance, each mean having a standard error of about 0.014 here (0.044 over 300 seeds). Where diffprivlib truncates at 0, dpnoise gets the same from `integerCounts`.',
+      text: 'As above, seeds 0 to 2999 on both sides. Both add discrete Laplace noise of scale 1, whose mean absolute error is 2p / (1 - p^2) = 0.851 (p = 1/e): the counts differ by chance, each mean having a standard error of about 0.014 here (0.044 over 300 seeds). Where diffprivlib truncates at 0, dpnoise gets the same from `integerCounts`.',
       columns,
       ...(await compared(MORE_SEEDS)),
     },
