@@ -166,7 +166,10 @@ export function hangCases(size: 'quick' | 'full'): Array<[string, Call[]]> {
   return [
     ['the calls reported never to return', reported],
     ['Gaussian and Laplace privacy objects: scales and sensitivities from 2^-400 to 2^400, one coordinate, two and (full grid) a thousand', privacyObjects],
-    ["calibrations (Gaussian, Laplace with and without delta, the staircase) and the mechanisms' privacy (full grid: its ranges), epsilon up to 1e4", calibrations],
+    [
+      "calibrations (Gaussian, Laplace with and without delta, the staircase) and the mechanisms' privacy (full grid: its ranges), epsilon up to 1e4",
+      calibrations,
+    ],
     ['subsampling, composition and random allocation: rates from 1e-300 to 1, up to 2^53 - 1 releases', sampling],
     ['dpsgd: rates from 1e-300 to 1, up to 1e9 steps, epsilon up to 1e4', dpsgd],
   ];
