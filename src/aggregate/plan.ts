@@ -51,12 +51,23 @@ export interface Plan extends Noised {
   readonly length: number;
   /** Warnings on the privacy asked for (guarantee.ts): from it and the thresholds alone. */
   readonly warnings: readonly string[];
+  /**
+   * With bounds found privately: per block, the power of two its data is multiplied by before
+   * the mechanism (calibrated for the widest bounds) noises it, and its noise divided by after
+   * (found-bounds.ts).
+   */
+  readonly shrink?: Float64Array;
 }
 
 /** A block's per-row bound with the exact-sum rounding (one quantum, and the final double's). */
 function perRowBound(block: Block, layout: Layout): number {
   const m = layout.measures[block.measure]!;
   return m.kind === 'sum' || m.kind === 'squares' ? block.perRow * (1 + ROUNDING_MARGIN) + quantumOf(block.perRow) : block.perRow;
+}
+
+/** What one unit can move each block of a group's vector by: 1 for its number of units, maxRows rows' worth for the rest. */
+export function sensitivityOf(spec: Spec, layout: Layout): Float64Array {
+  return Float64Array.from(layout.blocks, (b) => (layout.measures[b.measure]!.kind === 'units' ? 1 : spec.maxRows * perRowBound(b, layout)));
 }
 
 /** The target of one aggregate, from its options' `epsilon` and `delta` (the other options already read). */
@@ -105,8 +116,7 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
   const G = spec.maxGroups;
   const pointEpsilon = (epsilon: number) => (layout.quantiles === 'exponential' ? (epsilon * POINT_SHARE) / statisticsOf(spec) / G : 0);
   const points = layout.quantiles === 'exponential' ? spec.quantile.flatMap(({ q }) => q).length : 0;
-  // A unit adds at most maxRows rows to a group; to its number of units, 1.
-  const sensitivity = Float64Array.from(layout.blocks, (b) => (layout.measures[b.measure]!.kind === 'units' ? 1 : spec.maxRows * perRowBound(b, layout)));
+  const sensitivity = sensitivityOf(spec, layout);
   const sizes = layout.blocks.map((b) => b.size);
   const profile = readProfile({ groups: { sizes, sensitivity }, allocation: spec.weights === 'range' ? 'spr' : 'optimal' }, true);
   // Laplace noise meets (epsilon, delta) by meeting pure epsilon: grouped Laplace has no tighter route.
@@ -202,12 +212,22 @@ export function chosenQuantiles(totals: Totals, groups: number, plan: Plan, rng:
   return out;
 }
 
-/** Each group's vector with the plan's noise (each group's draws on their own, from `rng`). */
+/**
+ * Each group's vector with the plan's noise (each group's draws on their own, from `rng`); with
+ * `shrink`, each block's data multiplied by its power of two before and the whole divided by it
+ * after, exactly (powers of two), so the noise is the mechanism's divided by it.
+ */
 export function noised(exact: Float64Array, plan: Plan, options: SampleOptions): Float64Array {
   const out = new Float64Array(exact.length);
   const { rng } = options;
+  const factor = plan.shrink && new Float64Array(plan.length);
+  plan.layout.blocks.forEach((b, k) => {
+    factor?.fill(plan.shrink![k]!, plan.offsets[k]!, plan.offsets[k]! + b.size);
+  });
+  const scaled = factor && exact.map((x, i) => x * factor[i % plan.length]!);
   for (let at = 0; at < exact.length; at += plan.length) {
-    plan.mechanism.release(exact.subarray(at, at + plan.length), { rng, out: out.subarray(at, at + plan.length) });
+    plan.mechanism.release((scaled ?? exact).subarray(at, at + plan.length), { rng, out: out.subarray(at, at + plan.length) });
   }
+  if (factor) for (let i = 0; i < out.length; i++) out[i] = out[i]! / factor[i % plan.length]!;
   return out;
 }
