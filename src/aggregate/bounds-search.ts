@@ -1,20 +1,23 @@
 // The geometric bin search behind bounds found privately (docs/aggregates.md, "Bounds found
-// privately"): the public candidates of a column's bounds, widths 2^MIN_EXPONENT to
-// 2^MAX_EXPONENT from an anchor, the histogram edges that count the values between consecutive
+// privately"): the public candidates of a column's bounds, widths 2^MIN_EXPONENT to a public
+// widest from an anchor, the histogram edges that count the values between consecutive
 // candidates, and the choice of a bound from that histogram once noised. Public inputs and
 // noisy counts only.
 
 /** Declared bounds and histogram edges stay within this: sums of a few million rows stay exact in doubles. */
 export const VALUE_LIMIT = 1e12;
-/** The narrowest candidate width, 2^-10 (about 0.001), and the widest, 2^39 (about 5.5e11, within VALUE_LIMIT). */
+/** The narrowest candidate width, 2^-10 (about 0.001). */
 export const MIN_EXPONENT = -10;
-export const MAX_EXPONENT = 39;
 /**
- * The widest candidate of a column with a variance, 2^20 (about 1e6): its squares, up to 2^40 a
- * row, share the release's grid with the count, which wider squares would coarsen (a count's sd
- * of 8.7e3 at epsilon 1 with variance bounds [0, 2^24], 38 at [0, 2^20]).
+ * The widest candidate's width by default, 2^20 (about 1e6); 2^10 for a column with a variance,
+ * whose squares reach its square. The release is planned for the widest candidate, and one grid
+ * serves all of a group's vector: a far wider one coarsens the grid of the count (sd 8.7e3 where
+ * 38 is due, at epsilon 1 with variance bounds [0, 2^24]) and, with groups selected, of the
+ * units, which then cannot be thresholded (the plan refuses sums over [0, 2^20] at epsilon 0.1).
+ * `boundsLimit` sets it.
  */
-export const VARIANCE_MAX_EXPONENT = 20;
+export const DEFAULT_MAX_EXPONENT = 20;
+export const VARIANCE_MAX_EXPONENT = 10;
 
 /** Which end of a column's bounds is found: both (around 0), the upper one above a declared lower, or the lower one below a declared upper. */
 export type Side = 'both' | 'upper' | 'lower';

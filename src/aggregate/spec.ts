@@ -5,7 +5,7 @@ import { describe, fail, integerIn, numberIn, oneOf, readOptions } from '../core
 import { readNumber } from './values.js';
 import { readWarnAbove, type WarnAbove } from './guarantee.js';
 import { type ArqueroTableLike, type ArrowTableLike, isColumnar } from './columnar.js';
-import { MAX_EXPONENT, type SearchSpec, VALUE_LIMIT, VARIANCE_MAX_EXPONENT, widestCandidate } from './bounds-search.js';
+import { DEFAULT_MAX_EXPONENT, MIN_EXPONENT, type SearchSpec, VALUE_LIMIT, VARIANCE_MAX_EXPONENT, widestCandidate } from './bounds-search.js';
 
 /**
  * A column's declared range, [lower, upper].
@@ -132,6 +132,13 @@ export interface AggregateSpec {
    * hold, by their noisy counts (default 0.95), in (0, 1).
    */
   boundsCoverage?: number;
+  /**
+   * With bounds written 'private': the widest a found bound may be (public), its width from the
+   * declared end, or its size for `'private'`; the candidates are the powers of two from 2^-10 up
+   * to it. Default 2^20 (about 1e6), and 2^10 for a column with a variance (docs/aggregates.md,
+   * "Bounds found privately").
+   */
+  boundsLimit?: number;
   /** Quantiles of columns: `{ income: { bounds: [0, 500000], q: [0.5, 0.9] } }`. */
   quantile?: Readonly<
     Record<
@@ -245,6 +252,7 @@ export const SPEC_OPTIONS = [
   'variance',
   'boundsShare',
   'boundsCoverage',
+  'boundsLimit',
   'quantile',
   'histogram',
   'weights',
@@ -412,11 +420,13 @@ export function readSpec(options: unknown): Spec {
   }
   const maxGroups = unit === undefined ? 1 : o.maxGroups === undefined ? groups!.length : integerIn('maxGroups', o.maxGroups, { min: 1, max: MAX_GROUPS });
   const maxRows = unit === undefined || o.maxRows === undefined ? 1 : integerIn('maxRows', o.maxRows, { min: 1, max: 1e6 });
-  // A column with a variance is searched over narrower candidates (bounds-search.ts), in each of its statistics alike.
+  // The widest candidate: `boundsLimit`'s power of two, or by default narrower for a column with a variance (bounds-search.ts), in each of its statistics alike.
   const variances = new Set(columnMap('variance', o.variance).flatMap(([column, b]) => (isFindable(b) ? [column] : [])));
+  const limit =
+    o.boundsLimit === undefined ? undefined : Math.floor(Math.log2(numberIn('boundsLimit', o.boundsLimit, { min: 2 ** MIN_EXPONENT, max: VALUE_LIMIT })));
   const bounded = (name: string) =>
     columnMap(name, o[name]).map(([column, b]) =>
-      Object.freeze(readFindable(`${name}.${column}`, column, b, variances.has(column) ? VARIANCE_MAX_EXPONENT : MAX_EXPONENT)),
+      Object.freeze(readFindable(`${name}.${column}`, column, b, limit ?? (variances.has(column) ? VARIANCE_MAX_EXPONENT : DEFAULT_MAX_EXPONENT))),
     );
   const quantile = columnMap('quantile', o.quantile).map(([column, v]) => {
     const q = readOptions(`quantile.${column}`, v, ['bounds', 'q']);
@@ -470,16 +480,16 @@ export function readSpec(options: unknown): Spec {
   if (!spec.count && !spec.units && spec.sum.length + spec.mean.length + spec.variance.length + spec.quantile.length + spec.histogram.length === 0) {
     throw new TypeError('dpnoise: ask for at least one statistic: `count`, `units`, `sum`, `mean`, `variance`, `quantile` or `histogram`.');
   }
-  return Object.freeze({ ...spec, findBounds: readFindBounds(spec, o.boundsShare, o.boundsCoverage) });
+  return Object.freeze({ ...spec, findBounds: readFindBounds(spec, o.boundsShare, o.boundsCoverage, o.boundsLimit) });
 }
 
 /** `boundsShare` and `boundsCoverage`, which only bounds written 'private' take; one column's found bounds written alike wherever it is. */
-function readFindBounds(spec: Spec, share: unknown, coverage: unknown): Spec['findBounds'] {
+function readFindBounds(spec: Spec, share: unknown, coverage: unknown, limit: unknown): Spec['findBounds'] {
   const found = [...spec.sum, ...spec.mean, ...spec.variance].filter((s) => s.found !== undefined);
   if (found.length === 0) {
-    if (share !== undefined || coverage !== undefined)
+    if (share !== undefined || coverage !== undefined || limit !== undefined)
       throw new TypeError(
-        "dpnoise: `boundsShare` and `boundsCoverage` are for bounds found privately: write a bound 'private' (`mean: { age: [0, 'private'] }`).",
+        "dpnoise: `boundsShare`, `boundsCoverage` and `boundsLimit` are for bounds found privately: write a bound 'private' (`mean: { age: [0, 'private'] }`).",
       );
     return undefined;
   }
