@@ -11,10 +11,10 @@ export const MIN_EXPONENT = -10;
 /**
  * The widest candidate's width by default, 2^20 (about 1e6); 2^10 for a column with a variance,
  * whose squares reach its square. The release is planned for the widest candidate, and one grid
- * serves all of a group's vector: a far wider one coarsens the grid of the count (sd 8.7e3 where
- * 38 is due, at epsilon 1 with variance bounds [0, 2^24]) and, with groups selected, of the
- * units, which then cannot be thresholded (the plan refuses sums over [0, 2^20] at epsilon 0.1).
- * `boundsLimit` sets it.
+ * serves all of a group's vector: a far wider one coarsens the grid of the count (at epsilon 1,
+ * its sd is 8693 beside variance bounds [0, 2^24], 38 beside [0, 2^20]) and, with groups
+ * selected, of the units, which then cannot be thresholded (docs/aggregates.md, "Bounds found
+ * privately"). `boundsLimit` sets it.
  */
 export const DEFAULT_MAX_EXPONENT = 20;
 export const VARIANCE_MAX_EXPONENT = 10;
