@@ -83,7 +83,6 @@ export function findableBounds(text: string, name: string): { column: string; bo
   if (parts.length < 3) throw new UsageError(`--${name} must be COLUMN:LOW:HIGH, an end may be private (COLUMN:0:private), or COLUMN:private; got "${text}".`);
   const end = (x: string) => (x === 'private' ? x : decimal(x));
   const bounds = [end(low!), end(high!)] as [number | 'private', number | 'private'];
-  if (!bounds.every((b) => b === 'private' || Number.isFinite(b)))
-    throw new UsageError(`--${name} "${text}": the bounds must be numbers or private.`);
+  if (!bounds.every((b) => b === 'private' || Number.isFinite(b))) throw new UsageError(`--${name} "${text}": the bounds must be numbers or private.`);
   return { column: parts.slice(0, -2).join(':'), bounds };
 }
