@@ -94,22 +94,42 @@ export function widestCandidate(search: SearchSpec, name: string): readonly [num
   return searchOf(search, name).candidates.at(-1)!;
 }
 
+/** The chance that noise alone lifts some empty bin of a search to its threshold: at most this. */
+export const FALSE_BIN = 0.001;
+
 /**
- * The bounds a search's noisy histogram gives: the narrowest candidate whose noisy count of
- * values within it reaches `coverage` times the noisy total; the widest when none does (a total
- * of zero or less): a choice among public candidates, always made, never an error.
+ * The count below which a noisy bin is taken as empty: with discrete Laplace noise of scale b on
+ * each of m bins, P(Y >= x) <= e^(-x / b) for each, so that an empty bin reaches b ln(m / FALSE_BIN)
+ * with probability at most FALSE_BIN / m, and some empty bin with at most FALSE_BIN.
  */
-export function chosenBounds(search: Search, noisyBins: ArrayLike<number>, coverage: number): readonly [number, number] {
+export function emptyBelow(scale: number, bins: number): number {
+  return scale * Math.log(bins / FALSE_BIN);
+}
+
+/** The narrowest candidate whose count within it reaches `coverage` of the total, or undefined when the total is not positive. */
+function narrowestCovering(search: Search, bins: ArrayLike<number>, coverage: number): readonly [number, number] | undefined {
   const within = new Float64Array(search.candidates.length);
   let total = 0;
   for (let b = 0; b < search.candidateOfBin.length; b++) {
-    within[search.candidateOfBin[b]!]! += noisyBins[b]!;
-    total += noisyBins[b]!;
+    within[search.candidateOfBin[b]!]! += bins[b]!;
+    total += bins[b]!;
   }
   let cumulative = 0;
-  for (let j = 0; j < within.length; j++) {
+  for (let j = 0; j < within.length && total > 0; j++) {
     cumulative += within[j]!;
-    if (total > 0 && cumulative >= coverage * total) return search.candidates[j]!;
+    if (cumulative >= coverage * total) return search.candidates[j]!;
   }
-  return search.candidates.at(-1)!;
+  return undefined;
+}
+
+/**
+ * The bounds a search's noisy histogram gives: the bins below `empty` taken as empty (as Google's
+ * ApproxBounds does: the noise of many empty bins, summed, would otherwise push the choice wide),
+ * the narrowest candidate whose count within it reaches `coverage` times the total; when no bin
+ * reaches `empty`, the same on the noisy counts as they are; when their total is not positive,
+ * the widest. A choice among public candidates, always made, never an error.
+ */
+export function chosenBounds(search: Search, noisyBins: ArrayLike<number>, coverage: number, empty: number): readonly [number, number] {
+  const kept = Array.from(noisyBins, (c) => (c >= empty ? c : 0));
+  return narrowestCovering(search, kept, coverage) ?? narrowestCovering(search, noisyBins, coverage) ?? search.candidates.at(-1)!;
 }

@@ -9,7 +9,7 @@ import { certifies } from '../accounting/privacy.js';
 import type { Target } from '../core/budget.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { blockOf } from './accuracy.js';
-import { chosenBounds, type Search, searchOf } from './bounds-search.js';
+import { chosenBounds, emptyBelow, type Search, searchOf } from './bounds-search.js';
 import { type Layout, type Measure, perRowOf } from './layout.js';
 import { noised, type Plan, planOf, releaseVector, sensitivityOf } from './plan.js';
 import { type BoundedColumn, type Interval, readSpec, type Spec } from './spec.js';
@@ -82,7 +82,7 @@ export function searchedPlan(spec: Spec, target: Target, search: BoundsSearch): 
   return Object.freeze({ ...plan, privacy });
 }
 
-/** Each column's bounds from the search's exact totals: its histogram noised, then its candidate chosen (bounds-search.ts). */
+/** Each column's bounds from the search's exact totals: its histogram noised, then its candidate chosen, bins within the noise taken as empty (bounds-search.ts). */
 export function foundBounds(search: BoundsSearch, totals: GroupTotals, rng: SampleOptions['rng']): ReadonlyMap<string, Interval> {
   const { plan } = search;
   const noisy = noised(releaseVector(totals.totalsOf([0]), 1, plan), plan, { rng });
@@ -91,7 +91,9 @@ export function foundBounds(search: BoundsSearch, totals: GroupTotals, rng: Samp
     if (m.kind !== 'bins') return;
     const k = blockOf(plan.layout, i);
     const bins = noisy.subarray(plan.offsets[k]!, plan.offsets[k]! + plan.layout.blocks[k]!.size);
-    found.set(m.column, chosenBounds(search.searches.get(m.column)!, bins, search.coverage));
+    // Laplace noise of scale b has sd b sqrt 2.
+    const empty = emptyBelow(plan.sd[k]! / Math.SQRT2, bins.length);
+    found.set(m.column, chosenBounds(search.searches.get(m.column)!, bins, search.coverage, empty));
   });
   return found;
 }

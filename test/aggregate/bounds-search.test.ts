@@ -3,7 +3,7 @@
 // before, the choice is the narrowest candidate reaching the coverage, and a histogram of any
 // noisy counts (negative, zero, huge) gives a candidate, never an error.
 import { describe, expect, it } from 'vitest';
-import { chosenBounds, MIN_EXPONENT, searchOf, VALUE_LIMIT } from '../../src/aggregate/bounds-search.js';
+import { chosenBounds, emptyBelow, FALSE_BIN, MIN_EXPONENT, searchOf, VALUE_LIMIT } from '../../src/aggregate/bounds-search.js';
 
 /** The widest candidates VALUE_LIMIT allows: 2^39. */
 const MAX_EXPONENT = 39;
@@ -60,17 +60,33 @@ describe('chosenBounds', () => {
 
   it('is the narrowest candidate holding the coverage of exact counts', () => {
     const xs = Array.from({ length: 100 }, (_, i) => i - 50); // |x| up to 50: 95 of them within 45
-    expect(chosenBounds(both, histogramOf(both, xs), 0.9)).toEqual([-64, 64]);
-    expect(chosenBounds(both, histogramOf(both, xs), 0.5)).toEqual([-32, 32]);
-    expect(chosenBounds(upper, histogramOf(upper, [19, 20, 21, 50]), 0.75)).toEqual([18, 22]);
-    expect(chosenBounds(lower, histogramOf(lower, [99, 98, 90, 0]), 0.75)).toEqual([84, 100]);
+    expect(chosenBounds(both, histogramOf(both, xs), 0.9, 0.5)).toEqual([-64, 64]);
+    expect(chosenBounds(both, histogramOf(both, xs), 0.5, 0.5)).toEqual([-32, 32]);
+    expect(chosenBounds(upper, histogramOf(upper, [19, 20, 21, 50]), 0.75, 0.5)).toEqual([18, 22]);
+    expect(chosenBounds(lower, histogramOf(lower, [99, 98, 90, 0]), 0.75, 0.5)).toEqual([84, 100]);
+  });
+
+  it('takes the bins below `empty` as empty: noise in many empty bins does not widen the bounds', () => {
+    const xs = Array.from({ length: 1000 }, (_, i) => i / 20); // |x| up to 50
+    const bins = histogramOf(both, xs);
+    // Noise of 30 in every empty bin beyond 64: 76 of them, 2280 in all, twice the values.
+    const noisy = bins.map((c, b) => (c === 0 && Math.abs(both.edges[b]!) >= 64 ? 30 : c));
+    expect(chosenBounds(both, noisy, 0.95, 0)[1]).toBeGreaterThan(2 ** 30);
+    expect(chosenBounds(both, noisy, 0.95, 31)).toEqual([-64, 64]);
+    // No bin reaches `empty`: the counts as they are.
+    expect(chosenBounds(both, bins, 0.95, 1e6)).toEqual([-64, 64]);
+  });
+
+  it('sets `empty` where noise alone reaches it in some empty bin with probability at most FALSE_BIN', () => {
+    // P(Y >= x) <= e^(-x / b) per bin, m bins: m e^(-empty / b) = FALSE_BIN.
+    expect(62 * Math.exp(-emptyBelow(10, 62) / 10)).toBeCloseTo(FALSE_BIN, 12);
   });
 
   it('gives a candidate for any noisy counts: the widest when the total is not positive', () => {
     const n = both.edges.length - 1;
     for (const bins of [new Float64Array(n), new Float64Array(n).fill(-3), Float64Array.from({ length: n }, (_, i) => (i % 2 ? 1e12 : -1e12))]) {
-      expect(both.candidates).toContainEqual(chosenBounds(both, bins, 0.95));
+      expect(both.candidates).toContainEqual(chosenBounds(both, bins, 0.95, 10));
     }
-    expect(chosenBounds(both, new Float64Array(n).fill(-1), 0.95)).toEqual(both.candidates.at(-1));
+    expect(chosenBounds(both, new Float64Array(n).fill(-1), 0.95, 10)).toEqual(both.candidates.at(-1));
   });
 });

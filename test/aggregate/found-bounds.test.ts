@@ -128,10 +128,10 @@ describe('the bounds found', () => {
   });
 
   it("give the release the shrunk mechanism's noise: the mean's error over its reported sd has sd 1", async () => {
-    // 400 runs (found: 32 in 242, 64 in 151, 128 in 5, 1024 in 2; measured ratio sd 1.037): the
-    // ratio's sample sd is within 1 +- 0.15 with probability above 0.99 when the reported sd is
-    // right; an sd not divided by the shrink (2^10 or more, from the widest candidate 2^20) would
-    // give a ratio sd below 2^-10.
+    // 400 runs (found: 32 in 384, 64 in 16; measured ratio sd 1.045): the ratio's sample sd is
+    // within 1 +- 0.15 with probability above 0.99 when the reported sd is right; an sd not
+    // divided by the shrink (2^14 or more, from the widest candidate 2^20) would give a ratio sd
+    // below 2^-14.
     const rows = exponential(2000);
     const truth = (upper: number) => rows.reduce((s, r) => s + Math.min(r.x, upper), 0) / rows.length;
     const ratios: number[] = [];
