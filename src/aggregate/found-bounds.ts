@@ -98,10 +98,11 @@ export function foundBounds(search: BoundsSearch, totals: GroupTotals, rng: Samp
   return found;
 }
 
-/** A measure with the bounds found for its column (a centred one centred on their midpoint). */
+/** A measure with the bounds found for its column (a centred one centred on their midpoint; a count of clipped values, of those outside them). */
 function resolvedMeasure(m: Measure, found: ReadonlyMap<string, Interval>): Measure {
-  if ((m.kind !== 'sum' && m.kind !== 'squares') || m.found === undefined) return m;
+  if ((m.kind !== 'sum' && m.kind !== 'squares' && m.kind !== 'clipped') || m.found === undefined) return m;
   const [lower, upper] = found.get(m.column)!;
+  if (m.kind === 'clipped') return Object.freeze({ ...m, lower, upper });
   // Plain sums have shift 0; a centred one's widest candidate is never centred on 0 unless both ends are found (bounds-search.ts), and then neither is.
   const centred = m.shift !== 0 || m.lower + m.upper === 0;
   return Object.freeze({ ...m, lower, upper, shift: centred ? (lower + upper) / 2 : 0 });

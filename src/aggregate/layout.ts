@@ -19,7 +19,7 @@ export type Measure =
   /** Counts of clip(x) per leaf of the quantile tree: LEAVES equal cells of [lower, upper]. */
   | { readonly kind: 'leaves'; readonly column: string; readonly lower: number; readonly upper: number }
   /** The number of values outside [lower, upper] (clipped). */
-  | { readonly kind: 'clipped'; readonly column: string; readonly lower: number; readonly upper: number }
+  | { readonly kind: 'clipped'; readonly column: string; readonly lower: number; readonly upper: number; readonly found?: true }
   /** The number of units with a kept row (for partition selection): one unit adds 1, however many rows it has. */
   | { readonly kind: 'units' }
   /** The number of kept invalid rows (with a unit), dropped from every other measure (`invalid: 'drop'` with diagnostics). */
@@ -116,7 +116,7 @@ export function layoutOf(spec: Spec, centred: boolean, quantiles: QuantileMethod
     for (const m of [...measures]) {
       if (m.kind === 'count' || m.kind === 'units' || m.kind === 'dropped') continue;
       const [lower, upper] = m.kind === 'bins' ? [m.edges[0]!, m.edges.at(-1)!] : [m.lower, m.upper];
-      add({ kind: 'clipped', column: m.column, lower, upper });
+      add({ kind: 'clipped', column: m.column, lower, upper, ...(m.kind !== 'bins' && m.kind !== 'leaves' && m.found ? { found: true as const } : {}) });
     }
     if (spec.invalid === 'drop') add({ kind: 'dropped' });
   }

@@ -146,6 +146,19 @@ describe('the bounds found', () => {
   });
 });
 
+describe('diagnostics', () => {
+  it('count the values outside the bounds found, not the widest candidate', async () => {
+    const rows = exponential(20_000);
+    const r = await aggregate({ epsilon: 1, table: rows, mean: { x: [0, 'private'] }, diagnostics: true, rng: createRng({ seed: 'diagnostics' }) });
+    const [, upper] = r.privateBounds!.bounds.x!;
+    const line = r.table.find((l) => l.statistic === 'clipped')!;
+    expect(line.at).toBe(`[0, ${upper}]`);
+    // Values above 32 (4.1% of them, 815) or 64 (0.17%, 33): the noise's sd is a few rows.
+    const outside = rows.filter((row) => row.x > upper).length;
+    expect(Math.abs(line.value - outside)).toBeLessThan(6 * line.sd!);
+  });
+});
+
 describe('DuckDB', () => {
   let instance: DuckDBInstance;
   const rows = exponential(500).map((r, i) => ({ ...r, g: i % 2 }));
