@@ -14,7 +14,9 @@ import { aggregate } from 'dpnoise/aggregate';
 const REPS = 300;
 const DECLARED = { age: [0, 100], bmi: [15, 50], bp: [50, 150], target: [0, 400] };
 const peer = process.argv[2] === undefined ? undefined : JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const [header, ...lines] = readFileSync(new URL('../examples/data/diabetes.csv', import.meta.url), 'utf8').trim().split('\n');
+const [header, ...lines] = readFileSync(new URL('../examples/data/diabetes.csv', import.meta.url), 'utf8')
+  .trim()
+  .split('\n');
 const names = header.split(',');
 const rows = lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i], Number(v)])));
 
@@ -29,7 +31,13 @@ async function errorOf(column, bounds, extra = {}) {
     const upper = r.privateBounds?.bounds[column][1];
     if (upper !== undefined) found.set(upper, (found.get(upper) ?? 0) + 1);
   }
-  return { mae: total / REPS, found: [...found].sort((a, b) => a[0] - b[0]).map(([u, n]) => `${u}: ${n}`).join(', ') };
+  return {
+    mae: total / REPS,
+    found: [...found]
+      .sort((a, b) => a[0] - b[0])
+      .map(([u, n]) => `${u}: ${n}`)
+      .join(', '),
+  };
 }
 
 const fmt = (x) => x.toPrecision(3);
@@ -43,7 +51,9 @@ for (const column of Object.keys(DECLARED)) {
   const theirs = peer?.columns[column];
   const min = Math.min(...rows.map((r) => r[column]));
   const max = Math.max(...rows.map((r) => r[column]));
-  console.log(`| ${column} | ${min} to ${max} | ${fmt(declared.mae)} (${DECLARED[column].join(' to ')}) | ${fmt(share10.mae)} | ${fmt(share25.mae)} | ${theirs ? fmt(theirs.mae) : 'not run'} |`);
+  console.log(
+    `| ${column} | ${min} to ${max} | ${fmt(declared.mae)} (${DECLARED[column].join(' to ')}) | ${fmt(share10.mae)} | ${fmt(share25.mae)} | ${theirs ? fmt(theirs.mae) : 'not run'} |`,
+  );
   found.push(`${column}: share 0.1 found ${share10.found}; share 0.25 found ${share25.found}`);
 }
 console.log(`\nUpper bounds found (out of ${REPS} runs):\n${found.join('\n')}`);
