@@ -81,14 +81,14 @@ export function readAggregateTarget(options: Readonly<Record<string, unknown>>):
  * grid and m the steps the noise Y must reach. Discrete Gaussian noise of parameter s steps has
  * P(Y >= m) <= Q((m - 1) / s); discrete Laplace noise of scale b steps, P(Y >= m) <= e^(-m / b).
  */
-function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: Layout, family: 'gaussian' | 'laplace', beta: number): number {
+function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: Layout, family: 'gaussian' | 'laplace', beta: number): number | undefined {
   const k = blockOfKind(layout, 'units');
   const g = mechanism.grid!;
   const steps = mechanism.scales[k]! / g;
   const m = family === 'gaussian' ? 1 + Math.ceil(steps * normalIsf(beta) * (1 + 2 ** -40)) : Math.ceil(steps * -log(beta) * (1 + 2 ** -40));
-  // 1 + m g is exact: g is a power of two at most 2^-10 (the units' sensitivity is 1).
-  if (!(g <= 2 ** -10 && m < 2 ** 52)) throw new Error('dpnoise: internal error: the units are not on a fine grid.');
-  return 1 + m * g;
+  // 1 + m g is exact when g is a power of two at most 2^-10 (the units' sensitivity is 1); a grid
+  // made coarse by far wider blocks beside the units gives no such threshold.
+  return g <= 2 ** -10 && m < 2 ** 52 ? 1 + m * g : undefined;
 }
 
 /** The gap at which the search for a per-group budget factor stops, below 1 when its composition, with its rounding, passes the target by a hair. */
@@ -111,8 +111,8 @@ function exponentialQuantiles(spec: Spec, layout: Layout, epsilon: number): read
   );
 }
 
-/** The plan of a spec for one noise family and layout. */
-function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> {
+/** The plan of a spec for one noise family and layout; undefined when groups are selected and its grid is too coarse for the threshold. */
+function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> | undefined {
   const G = spec.maxGroups;
   const pointEpsilon = (epsilon: number) => (layout.quantiles === 'exponential' ? (epsilon * POINT_SHARE) / statisticsOf(spec) / G : 0);
   const points = layout.quantiles === 'exponential' ? spec.quantile.flatMap(({ q }) => q).length : 0;
@@ -143,6 +143,7 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
   const f = largestMeeting((x) => certifies(at(x).privacy, epsilon, delta), 1 / 2, { gap: FACTOR_GAP, ceiling: 1 });
   const { mechanism, exponential, privacy } = at(f);
   const threshold = selecting ? thresholdOf(mechanism, layout, family, beta / G) : undefined;
+  if (selecting && threshold === undefined) return undefined;
   const scale = mechanism.scales;
   const sd = Float64Array.from(layout.blocks, (_, k) => (family === 'gaussian' ? scale[k]! : Math.SQRT2 * scale[k]!));
   const offsets: number[] = [];
@@ -173,7 +174,11 @@ export function planOf(spec: Spec, target: Target): Plan {
   const layouts = methods.flatMap((method) =>
     spec.sum.length > 0 ? [layoutOf(spec, false, method), layoutOf(spec, true, method)] : [layoutOf(spec, false, method)],
   );
-  const candidates = families.flatMap((family) => layouts.map((layout) => candidate(spec, target, family, layout)));
+  const candidates = families.flatMap((family) => layouts.flatMap((layout) => candidate(spec, target, family, layout) ?? []));
+  if (candidates.length === 0)
+    throw new RangeError(
+      "dpnoise: the bounds are too wide beside the groups' numbers of units to select the groups privately at this privacy (one grid serves both, too coarse for the threshold): narrow the bounds (or `boundsLimit`), or declare the groups.",
+    );
   const scores = candidates.map((c) => scoreOf(spec, c));
   const best = candidates[scores.indexOf(Math.min(...scores))]!;
   return Object.freeze({ ...best, warnings: Object.freeze(guaranteeWarnings(target, spec.warnAbove)) });
