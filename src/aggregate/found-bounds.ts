@@ -9,6 +9,7 @@ import { certifies } from '../accounting/privacy.js';
 import type { Target } from '../core/budget.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { blockOf } from './accuracy.js';
+import { guaranteeWarnings } from './guarantee.js';
 import { chosenBounds, emptyBelow, type Search, searchOf } from './bounds-search.js';
 import { type Layout, type Measure, perRowOf } from './layout.js';
 import { noised, type Plan, planOf, releaseVector, sensitivityOf } from './plan.js';
@@ -79,7 +80,8 @@ export function searchedPlan(spec: Spec, target: Target, search: BoundsSearch): 
   const epsilon = (target as { epsilon: number }).epsilon;
   if (!certifies(privacy, epsilon, target.notion === 'approximate' ? target.delta : 0))
     throw new Error('dpnoise: internal error: the bounds search and the release composed pass the target.');
-  return Object.freeze({ ...plan, privacy });
+  // The warnings on the privacy asked for are on the whole target, not the release's part of it.
+  return Object.freeze({ ...plan, privacy, warnings: Object.freeze(guaranteeWarnings(target, spec.warnAbove)) });
 }
 
 /** Each column's bounds from the search's exact totals: its histogram noised, then its candidate chosen, bins within the noise taken as empty (bounds-search.ts). */

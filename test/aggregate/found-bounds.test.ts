@@ -47,6 +47,10 @@ describe('the privacy charged', () => {
     });
   }
 
+  it('warns on the whole epsilon asked for, not the part left to the release', () => {
+    expect(planAggregate({ epsilon: 10.5, mean: { x: [0, 'private'] } }).warnings).toEqual([expect.stringMatching(/epsilon 10.5/)]);
+  });
+
   it('is charged before any row is read: a refused call reads nothing and spends nothing', async () => {
     let reads = 0;
     const rows = new Proxy(exponential(10), {
