@@ -481,7 +481,7 @@ async function aggregateWith(args: string[]): Promise<void> {
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;
   const text =
     format === 'json'
-      ? `${JSON.stringify({ unit: result.unit, level: result.level, rows: result.rows }, null, 2)}\n`
+      ? `${JSON.stringify({ unit: result.unit, level: result.level, ...(result.privateBounds ? { bounds: result.privateBounds.bounds } : {}), rows: result.rows }, null, 2)}\n`
       : terminal
         ? aligned(result)
         : csvOf(result);

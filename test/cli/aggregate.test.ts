@@ -216,6 +216,9 @@ describe('dpnoise aggregate', () => {
       /Bounds found privately with epsilon 0\.2 \(--bounds-share 0\.2\), the release at 0\.8: found income \[-\d+, \d+\], age \[0, \d+\]\.\n/,
     );
     expect((parse(r.stdout, { columns: true }) as Record<string, string>[]).map((x) => x.statistic)).toEqual(['count', 'sum', 'mean', 'count', 'sum', 'mean']);
+    const json = JSON.parse(dpnoise(...ARGS, '--mean', 'age:0:private', '--format', 'json').stdout);
+    expect(Object.keys(json)).toEqual(['unit', 'level', 'bounds', 'rows']);
+    expect(json.bounds.age[0]).toBe(0);
     const plan = dpnoise('aggregate', '--plan', '--epsilon', '1', '--mean', 'age:private:100', '--bounds-limit', '1000');
     expect(plan.status, plan.stderr).toBe(0);
     expect(plan.stdout).toMatch(/the table is for the widest candidates, age \[-412, 100\]; the noise shrinks with the bounds found/);
