@@ -1,7 +1,5 @@
 // One step's batch: Poisson sampling from dpnoise's random source, and the slots the batch takes
-// in tfjs's fixed-shape micro-batches, in chunks of m slots that never mix two blocks of the
-// dataset (docs/training.md, "Rounding": with one example more or less, only the chunks of its
-// block change).
+// in tfjs's fixed-shape micro-batches.
 import type { NextWord } from '../noise/discrete-exact.js';
 
 /**
@@ -24,21 +22,13 @@ export function poissonBatch(population: number, rate: number, next: NextWord): 
 /** Marks an empty slot. */
 export const EMPTY = -1;
 
-/**
- * The slots of a batch (ascending indices): for each block of `block` consecutive dataset indices,
- * its examples in order, `chunk` to a chunk, each chunk padded with EMPTY to `chunk` slots.
- */
-export function chunkLayout(batch: Int32Array, block: number, chunk: number): Int32Array {
-  const slots: number[] = [];
-  let current = -1;
-  for (const index of batch) {
-    const owner = Math.floor(index / block);
-    if (owner !== current || slots.length % chunk === 0) {
-      while (slots.length % chunk !== 0) slots.push(EMPTY);
-      current = owner;
-    }
-    slots.push(index);
+/** The batch in micro-batches of `slots` slots each, the last padded with EMPTY; none for an empty batch. */
+export function microBatches(batch: Int32Array, slots: number): Int32Array[] {
+  const parts: Int32Array[] = [];
+  for (let start = 0; start < batch.length; start += slots) {
+    const part = new Int32Array(slots).fill(EMPTY);
+    part.set(batch.subarray(start, start + slots));
+    parts.push(part);
   }
-  while (slots.length % chunk !== 0) slots.push(EMPTY);
-  return Int32Array.from(slots);
+  return parts;
 }
