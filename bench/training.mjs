@@ -117,7 +117,14 @@ async function timeNetwork(ctx, network, digits) {
       rows.push([backend, NA, fmt(secure * 1e3), NA, NA, NA]);
     } else {
       const [ordinary, loop] = ctx.measureEach([ordinaryStep(model, optimizer, x, y), loopStep(model, optimizer, x, y)], { seconds: 2, batches: 3 });
-      rows.push([backend, fmt(ordinary.perUnit * 1e3), fmt(secure * 1e3), times(secure, ordinary.perUnit), fmt(loop.perUnit * 1e3), times(loop.perUnit, secure)]);
+      rows.push([
+        backend,
+        fmt(ordinary.perUnit * 1e3),
+        fmt(secure * 1e3),
+        times(secure, ordinary.perUnit),
+        fmt(loop.perUnit * 1e3),
+        times(loop.perUnit, secure),
+      ]);
     }
     model.dispose();
   }
@@ -125,9 +132,9 @@ async function timeNetwork(ctx, network, digits) {
 }
 
 const TEXT =
-  'The private step draws a Poisson batch (256 expected), runs one forward and one backward pass with a probe at each layer, reads the per-example tensors back (a dense layer\'s inputs and output gradients, a convolution\'s per-example kernel gradients), computes the norms, the per-layer clipping factors and the clipped sum from them in float64, and adds grid-mode Gaussian noise; ' +
-  'its batch is laid out in fixed-shape micro-batches of 289 slots (the expected batch and two standard deviations), padded. The ordinary step is tfjs\'s own gradient of the mean loss of 256 examples, applied by SGD; the loop runs tf.variableGrads once per example. ' +
-  'n/a: tfjs\'s wasm backend has no kernel for a convolution\'s weight gradient (Conv2DBackpropFilter), so tfjs cannot train the CNN there at all; the private step cuts the patches and needs none.';
+  "The private step draws a Poisson batch (256 expected), runs one forward and one backward pass with a probe at each layer, reads the per-example tensors back (a dense layer's inputs and output gradients, a convolution's per-example kernel gradients), computes the norms, the per-layer clipping factors and the clipped sum from them in float64, and adds grid-mode Gaussian noise; " +
+  "its batch is laid out in fixed-shape micro-batches of 289 slots (the expected batch and two standard deviations), padded. The ordinary step is tfjs's own gradient of the mean loss of 256 examples, applied by SGD; the loop runs tf.variableGrads once per example. " +
+  "n/a: tfjs's wasm backend has no kernel for a convolution's weight gradient (Conv2DBackpropFilter), so tfjs cannot train the CNN there at all; the private step cuts the patches and needs none.";
 
 export async function run(ctx) {
   tf.enableProdMode();

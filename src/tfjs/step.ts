@@ -5,7 +5,7 @@
 // "Rounding").
 import * as tf from '@tensorflow/tfjs';
 import { type Clipping, clipFactors } from './clipping.js';
-import { EMPTY, microBatches } from './layout.js';
+import { EMPTY, type HostRows, microBatches, takeRows } from './layout.js';
 import type { Loss } from './losses.js';
 import type { Stage } from './model.js';
 import { addClipped, type NormPower, normPowers, normTerms, type Piece, pieceSize, readPiece } from './pieces.js';
@@ -92,15 +92,11 @@ export function addMicroBatch(model: StepModel, x: tf.Tensor, y: tf.Tensor, inBa
  * The clipped sum of `batch` (dataset indices), in float64, weight after weight: the query the
  * noise is added to. Micro-batches of `slots` slots, the last padded with empty slots.
  */
-export function clippedSum(model: StepModel, data: { x: tf.Tensor; y: tf.Tensor }, batch: Int32Array, slots: number, length: number): Float64Array {
+export function clippedSum(model: StepModel, data: { x: HostRows; y: HostRows }, batch: Int32Array, slots: number, length: number): Float64Array {
   const out = new Float64Array(length);
   for (const part of microBatches(batch, slots)) {
-    // An empty slot holds example 0, whose gradient it leaves out.
-    const index = part.map((i) => Math.max(i, 0));
-    const [x, y] = tf.tidy(() => {
-      const rows = tf.tensor1d(index, 'int32');
-      return [data.x.gather(rows), data.y.gather(rows)];
-    });
+    const x = takeRows(data.x, part);
+    const y = takeRows(data.y, part);
     try {
       addMicroBatch(
         model,

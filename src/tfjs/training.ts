@@ -15,7 +15,7 @@ import { NOISES, type NoiseName } from '../noise/families.js';
 import { type Rng, sourceOf } from '../noise/random.js';
 import { wordsOf } from '../noise/words.js';
 import type { Clipping } from './clipping.js';
-import { poissonBatch } from './layout.js';
+import { hostRows, poissonBatch } from './layout.js';
 import { type Loss, type LossName, readLoss } from './losses.js';
 import { clipMargin } from './margin.js';
 import { readModel } from './model.js';
@@ -308,6 +308,7 @@ export function privateTraining(model: tf.LayersModel, options: PrivateTrainingO
     };
     // Slots of a micro-batch: the expected batch size with room for two standard deviations.
     const expected = rate * population;
+    const examples = { x: hostRows(x), y: hostRows(y) };
     const microBatch = Math.ceil(expected + 2 * Math.sqrt(expected) + 1);
     const next = wordsOf(source);
     const weights = trainable.flatMap((t) => t.weights);
@@ -318,7 +319,7 @@ export function privateTraining(model: tf.LayersModel, options: PrivateTrainingO
     try {
       while (taken < steps && !stopped) {
         const batch = poissonBatch(population, rate, next);
-        const noisy = plan.mechanism.release(clippedSum(model64, { x, y }, batch, microBatch, length), { rng });
+        const noisy = plan.mechanism.release(clippedSum(model64, examples, batch, microBatch, length), { rng });
         // The noisy sum over the expected batch size (public), rounded to float32 only now.
         let offset = 0;
         const gradients = weights.map(({ variable }) => {

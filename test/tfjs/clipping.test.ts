@@ -6,6 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import type { Clipping } from '../../src/tfjs/clipping.js';
+import { hostRows } from '../../src/tfjs/layout.js';
 import { readLoss } from '../../src/tfjs/losses.js';
 import { clipMargin } from '../../src/tfjs/margin.js';
 import { readModel } from '../../src/tfjs/model.js';
@@ -114,8 +115,9 @@ describe.each(BACKENDS)('clipping on the %s backend', (backend) => {
     const step: StepModel = { stages, loss, p, clipping, clipNorms: sensitivity.map((c) => c * margin) };
     const length = variablesOf(stages).reduce((n, v) => n + v.size, 0);
     const all = Int32Array.from({ length: examples }, (_, i) => i);
+    const examplesOf = { x: hostRows(x), y: hostRows(y) };
     // Micro-batches of 8 slots: removing an example moves every later one to another slot.
-    const sumOf = (batch: Int32Array) => clippedSum(step, { x, y }, batch, 8, length);
+    const sumOf = (batch: Int32Array) => clippedSum(step, examplesOf, batch, 8, length);
     const whole = sumOf(all);
     const firstLayer = 6 * 5 + 5;
     for (let removed = 0; removed < examples; removed++) {

@@ -1,10 +1,11 @@
 // A step's batch (src/tfjs/layout.ts) and the clipping margin (src/tfjs/margin.ts): Poisson
-// sampling at most at the accounted rate, chunks that never mix blocks, and a margin that is small.
+// sampling at most at the accounted rate, micro-batches and their rows, and a margin that is small.
+import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/index.js';
 import { sourceOf } from '../../src/noise/random.js';
 import { wordsOf } from '../../src/noise/words.js';
-import { EMPTY, microBatches, poissonBatch } from '../../src/tfjs/layout.js';
+import { EMPTY, hostRows, microBatches, poissonBatch, takeRows } from '../../src/tfjs/layout.js';
 import { clipMargin } from '../../src/tfjs/margin.js';
 
 describe('poissonBatch', () => {
@@ -56,6 +57,32 @@ describe('microBatches', () => {
     ]);
     expect(microBatches(batch.subarray(0, 8), 4)).toHaveLength(2);
     expect(microBatches(new Int32Array(0), 4)).toEqual([]);
+  });
+});
+
+describe('takeRows', () => {
+  it('copies the rows of the slots, zeros in an empty slot, keeping shape and type', () => {
+    const ids = hostRows(tf.tensor3d([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [3, 2, 2], 'int32'));
+    const taken = takeRows(ids, Int32Array.from([2, EMPTY, 0, 2]));
+    expect(taken.dtype).toBe('int32');
+    expect(taken.arraySync()).toEqual([
+      [
+        [9, 10],
+        [11, 12],
+      ],
+      [
+        [0, 0],
+        [0, 0],
+      ],
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      [
+        [9, 10],
+        [11, 12],
+      ],
+    ]);
   });
 });
 
