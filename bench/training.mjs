@@ -28,6 +28,8 @@ const NETWORKS = [
     input: (x) => x,
     // Private steps timed in each run, per backend: about half a second's worth.
     steps: { cpu: 60, wasm: 120 },
+    before:
+      'Before the norms and sums moved to float64 (float32 chunk sums of 4 examples in tfjs, 340 slots, tf.gather), in three runs of this bench alternating with three of the change on 2026-11-29 (load average 7 to 9 on the shared 2-core machine): private ÷ ordinary 2.95×, 2.97×, 2.85× on cpu and 5.31×, 4.72×, 5.72× on wasm, against 1.62×, 1.23×, 1.42× and 2.11×, 1.84×, 2.77× after; single pairs of runs after ranged from 0.82× to 2.68× on cpu. Measured with the private runs apart from the ordinary ones, as before this bench paired them: 3.49× and 5.03× (RESULTS of 01:45), 6.0× and 7.4× when issue 43 measured it.',
   },
   {
     heading: 'One step of the digits CNN conv 3x3x8, max-pool 2, dense 10 (810 parameters), 256 examples: milliseconds',
@@ -42,6 +44,8 @@ const NETWORKS = [
       }),
     input: (x) => x.reshape([-1, 8, 8, 1]),
     steps: { cpu: 4, wasm: 30 },
+    before:
+      "Before the norms and sums moved to float64, in the same alternating runs: private ÷ ordinary 1.00×, 1.17×, 0.94× on cpu against 0.97×, 0.88×, 0.75× after, and a private step of 21 to 43 ms on wasm against 24 to 45 ms; tfjs's own gradient of a convolution on the cpu backend is slower than the product of the patches.",
   },
 ];
 
@@ -178,7 +182,7 @@ export async function run(ctx) {
     const rows = await timeNetwork(ctx, network, digits);
     tables.push({
       heading: network.heading,
-      text: TEXT,
+      text: `${TEXT} ${network.before}`,
       columns: ['backend', 'ordinary step ms', 'private step ms', 'private ÷ ordinary', `each of ${RUNS} runs`, 'loop over examples ms', 'loop ÷ private'],
       rows,
     });
