@@ -51,8 +51,10 @@ export function hostRows(t: tf.Tensor): HostRows {
 export function takeRows(rows: HostRows, slots: Int32Array): tf.Tensor {
   const width = rows.values.length / rows.shape[0]!;
   const values = new (rows.values.constructor as new (n: number) => tf.TypedArray)(slots.length * width);
-  slots.forEach((index, i) => {
-    if (index !== EMPTY) values.set(rows.values.subarray(index * width, (index + 1) * width), i * width);
-  });
+  const from = rows.values;
+  for (let i = 0; i < slots.length; i++) {
+    const start = slots[i]! * width;
+    if (slots[i] !== EMPTY) for (let k = 0; k < width; k++) values[i * width + k] = from[start + k]!;
+  }
   return tf.tensor(values, [slots.length, ...rows.shape.slice(1)], rows.dtype);
 }

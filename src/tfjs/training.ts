@@ -323,7 +323,8 @@ export function privateTraining(model: tf.LayersModel, options: PrivateTrainingO
         // The noisy sum over the expected batch size (public), rounded to float32 only now.
         let offset = 0;
         const gradients = weights.map(({ variable }) => {
-          const values = Float32Array.from(noisy.subarray(offset, offset + variable.size), (v) => v / (rate * population));
+          const values = new Float32Array(variable.size);
+          for (let i = 0; i < values.length; i++) values[i] = noisy[offset + i]! / (rate * population);
           offset += variable.size;
           return { name: variable.name, tensor: tf.tensor(values, variable.shape) };
         });
