@@ -114,21 +114,35 @@ export function normTerms(piece: Piece): number {
 /**
  * Adds sum_b factor[b] (example b's gradient), in float64, to out[offset, offset + weight size)
  * (the weight's entries in tfjs's order). An example of factor 0 is left out, not multiplied: its
- * entries may not be finite. Each term takes at most two roundings (f a_i, then times g_j; or
+ * entries may not be finite. Each term takes at most two roundings (f g_j, then times a_i; or
  * f full_i), each entry adds at most one term per example: rows of one example hold distinct ids.
  */
 export function addClipped(piece: HostPiece, factor: Float64Array, out: Float64Array, offset: number): void {
+  // For `outer`: one example's nonzero entries of f g_b, and their columns.
+  const column = new Int32Array(piece.kind === 'outer' ? piece.units : 0);
+  const scaled = new Float64Array(column.length);
   for (let b = 0; b < factor.length; b++) {
     const f = factor[b]!;
     if (f === 0) continue;
     switch (piece.kind) {
       case 'outer': {
         const { a, g, inputs, units } = piece;
+        // Only the nonzero entries of f g_b and of a_b: the rest add exact zeros (both rows are
+        // finite), and a relu's output gradients and inputs are zero about half the time.
+        let nonzero = 0;
+        for (let j = 0; j < units; j++) {
+          const v = g[b * units + j]!;
+          if (v !== 0) {
+            column[nonzero] = j;
+            scaled[nonzero++] = f * v;
+          }
+        }
+        if (nonzero === 0) break;
         for (let i = 0; i < inputs; i++) {
-          const fa = f * a[b * inputs + i]!;
-          if (fa === 0) continue; // adds zeros, as g_b is finite: a relu's zeros cost nothing
+          const ai = a[b * inputs + i]!;
+          if (ai === 0) continue;
           const row = offset + i * units;
-          for (let j = 0, k = b * units; j < units; j++, k++) out[row + j]! += fa * g[k]!;
+          for (let k = 0; k < nonzero; k++) out[row + column[k]!]! += ai * scaled[k]!;
         }
         break;
       }
