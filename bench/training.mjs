@@ -29,7 +29,7 @@ const NETWORKS = [
     // Private steps timed in each run, per backend: about half a second's worth.
     steps: { cpu: 60, wasm: 120 },
     before:
-      'Before the norms and sums moved to float64 (float32 chunk sums of 4 examples in tfjs, 340 slots, tf.gather), in three runs of this bench alternating with three of the change on 2026-11-29 (load average 7 to 9 on the shared 2-core machine): private ÷ ordinary 2.95×, 2.97×, 2.85× on cpu and 5.31×, 4.72×, 5.72× on wasm, against 1.62×, 1.23×, 1.42× and 2.11×, 1.84×, 2.77× after; single pairs of runs after ranged from 0.82× to 2.68× on cpu. Measured with the private runs apart from the ordinary ones, as before this bench paired them: 3.49× and 5.03× (RESULTS of 01:45), 6.0× and 7.4× when issue 43 measured it.',
+      'Before the norms and sums moved to float64 (float32 chunk sums of 4 examples in tfjs, 340 slots, tf.gather), in three runs of this bench alternating with three of the change on 2026-11-29 (load average 3 to 9 on the shared 2-core machine): private ÷ ordinary 3.00×, 2.89×, 2.99× on cpu and 6.06×, 5.23×, 4.96× on wasm, against 1.36×, 1.27×, 1.33× and 2.01×, 1.96×, 2.03× after; single pairs of runs after ranged from 1.08× to 2.16× on cpu and 1.32× to 3.83× on wasm. Measured with the private runs apart from the ordinary ones, as before this bench paired them: 3.49× and 5.03× (RESULTS of 01:45), 6.0× and 7.4× when issue 43 measured it.',
   },
   {
     heading: 'One step of the digits CNN conv 3x3x8, max-pool 2, dense 10 (810 parameters), 256 examples: milliseconds',
@@ -45,7 +45,7 @@ const NETWORKS = [
     input: (x) => x.reshape([-1, 8, 8, 1]),
     steps: { cpu: 4, wasm: 30 },
     before:
-      "Before the norms and sums moved to float64, in the same alternating runs: private ÷ ordinary 1.00×, 1.17×, 0.94× on cpu against 0.97×, 0.88×, 0.75× after, and a private step of 21 to 43 ms on wasm against 24 to 45 ms; tfjs's own gradient of a convolution on the cpu backend is slower than the product of the patches.",
+      "Before the norms and sums moved to float64, in the same alternating runs: private ÷ ordinary 1.17×, 1.17×, 0.88× on cpu against 0.77×, 0.70×, 0.80× after, and a private step of 30, 17, 17 ms on wasm against 23, 13, 14 ms; tfjs's own gradient of a convolution on the cpu backend is slower than the product of the patches.",
   },
 ];
 
