@@ -2,44 +2,98 @@
 // of 256 expected digits, per-example gradients from the layers' inputs and output gradients,
 // per-layer clipping, the float64 sum and grid noise) against one ordinary step of the same model
 // on a batch of 256 (tfjs's own gradient of the mean loss), and against the loop over examples
-// (tf.variableGrads per example, clipped and summed), on tfjs's cpu and wasm backends.
+// (tf.variableGrads per example, clipped and summed), on tfjs's cpu and wasm backends, for an MLP
+// and a small CNN.
 import '@tensorflow/tfjs-backend-wasm';
 import * as tf from '@tensorflow/tfjs';
 import { privateTraining } from 'dpnoise/tfjs';
 import { loadDigits } from '../examples/dpsgd-digits.mjs';
-import { fmt, times } from './format.mjs';
+import { fmt, NA, times } from './format.mjs';
 
 export const title = 'Private training';
 
 const BATCH = 256;
 const CLIP = [0.5, 0.5];
+/** Private runs per backend and network, each paired with as many ordinary steps. */
+const RUNS = 5;
 
-function network() {
-  return tf.sequential({
-    layers: [tf.layers.dense({ inputShape: [64], units: 32, activation: 'relu' }), tf.layers.dense({ units: 10, activation: 'softmax' })],
+/** The networks timed: each builds its model and shapes the digits' 64 pixels as its input. */
+const NETWORKS = [
+  {
+    heading: 'One step of the digits MLP 64-32-10 (2410 parameters), 256 examples: milliseconds',
+    build: () =>
+      tf.sequential({
+        layers: [tf.layers.dense({ inputShape: [64], units: 32, activation: 'relu' }), tf.layers.dense({ units: 10, activation: 'softmax' })],
+      }),
+    input: (x) => x,
+    // Private steps timed in each run, per backend: about half a second's worth.
+    steps: { cpu: 60, wasm: 120 },
+    before:
+      'Before the norms and sums moved to float64 (float32 chunk sums of 4 examples in tfjs, 340 slots, tf.gather), in three runs of this bench alternating with three of the change on 2026-11-29 (load average 3 to 9 on the shared 2-core machine): private ÷ ordinary 3.00×, 2.89×, 2.99× on cpu and 6.06×, 5.23×, 4.96× on wasm, against 1.36×, 1.27×, 1.33× and 2.01×, 1.96×, 2.03× after; single pairs of runs after ranged from 1.08× to 2.16× on cpu and 1.32× to 3.83× on wasm. Measured with the private runs apart from the ordinary ones, as before this bench paired them: 3.49× and 5.03× (RESULTS of 01:45), 6.0× and 7.4× when issue 43 measured it.',
+  },
+  {
+    heading: 'One step of the digits CNN conv 3x3x8, max-pool 2, dense 10 (810 parameters), 256 examples: milliseconds',
+    build: () =>
+      tf.sequential({
+        layers: [
+          tf.layers.conv2d({ inputShape: [8, 8, 1], filters: 8, kernelSize: 3, activation: 'relu' }),
+          tf.layers.maxPooling2d({ poolSize: 2 }),
+          tf.layers.flatten(),
+          tf.layers.dense({ units: 10, activation: 'softmax' }),
+        ],
+      }),
+    input: (x) => x.reshape([-1, 8, 8, 1]),
+    steps: { cpu: 4, wasm: 30 },
+    before:
+      "Before the norms and sums moved to float64, in the same alternating runs: private ÷ ordinary 1.17×, 1.17×, 0.88× on cpu against 0.77×, 0.70×, 0.80× after, and a private step of 30, 17, 17 ms on wasm against 23, 13, 14 ms; tfjs's own gradient of a convolution on the cpu backend is slower than the product of the patches.",
+  },
+];
+
+/** Seconds per private step of one run of `steps` steps (planned before the clock starts). */
+async function privateRun(network, data, steps) {
+  const model = network.build();
+  const run = privateTraining(model, {
+    loss: 'categoricalCrossentropy',
+    optimizer: tf.train.sgd(0.5),
+    epsilon: 3,
+    delta: 1e-5,
+    steps,
+    sampleRate: BATCH / 1437,
+    clipNorms: CLIP,
   });
+  const start = performance.now();
+  await run.fit(data.x, data.y, { progress: false });
+  model.dispose();
+  return (performance.now() - start) / 1000 / steps;
 }
 
-/** Seconds per private step: `steps` steps of one run (planned before the clock starts), the median of `runs` runs. */
-async function privateStep(data, steps, runs) {
-  const seconds = [];
+/** Seconds per step of `steps` calls of `step`. */
+function ordinaryRun(step, steps) {
+  const start = performance.now();
+  for (let i = 0; i < steps; i++) step();
+  return (performance.now() - start) / 1000 / steps;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * The private and the ordinary step timed in turn, `runs` times: each private run of `steps`
+ * steps followed at once by `steps` ordinary steps, so that each pair sees the same load of the
+ * shared machine. Their medians, and each pair's ratio. Without `ordinary` (tfjs cannot train the
+ * model on this backend), the private runs only.
+ */
+async function privateAndOrdinary(network, data, ordinary, steps, runs) {
+  if (ordinary) for (let i = 0; i < 3; i++) ordinary(); // warm-up
+  const pairs = [];
   for (let r = 0; r < runs; r++) {
-    const model = network();
-    const run = privateTraining(model, {
-      loss: 'categoricalCrossentropy',
-      optimizer: tf.train.sgd(0.5),
-      epsilon: 3,
-      delta: 1e-5,
-      steps,
-      sampleRate: BATCH / 1437,
-      clipNorms: CLIP,
-    });
-    const start = performance.now();
-    await run.fit(data.x, data.y, { progress: false });
-    seconds.push((performance.now() - start) / 1000 / steps);
-    model.dispose();
+    const secure = await privateRun(network, data, steps);
+    pairs.push({ secure, ordinary: ordinary ? ordinaryRun(ordinary, steps) : undefined });
   }
-  return seconds.sort((a, b) => a - b)[Math.floor(runs / 2)];
+  return {
+    secure: median(pairs.map((p) => p.secure)),
+    ordinary: ordinary ? median(pairs.map((p) => p.ordinary)) : undefined,
+    ratios: ordinary ? pairs.map((p) => p.secure / p.ordinary) : [],
+  };
 }
 
 /** One ordinary step: the mean loss's gradient of a batch of 256, applied by the optimizer. */
@@ -67,33 +121,71 @@ function loopStep(model, optimizer, x, y) {
     });
 }
 
-export async function run(ctx) {
-  tf.enableProdMode();
-  await tf.setBackend('cpu'); // the data's first backend; tfjs moves it to the other on use
-  const { train } = loadDigits();
+/**
+ * Whether tfjs can take the model's gradient on the current backend: the wasm backend has no
+ * kernel for a convolution's weight gradient (Conv2DBackpropFilter), so no ordinary step there.
+ */
+function trainsOn(model, x, y) {
+  try {
+    tf.tidy(() => tf.variableGrads(() => tf.metrics.categoricalCrossentropy(y.slice(0, 1), model.apply(x.slice(0, 1))).sum()));
+    return true;
+  } catch (error) {
+    if (String(error).includes('not registered for backend')) return false;
+    throw error;
+  }
+}
+
+/** One table's rows: each backend's ordinary, private and loop steps of the network. */
+async function timeNetwork(ctx, network, digits) {
   const rows = [];
   for (const backend of ['cpu', 'wasm']) {
     await tf.setBackend(backend);
     ctx.log(`  ${backend} ...`);
-    const model = network();
+    const model = network.build();
     const optimizer = tf.train.sgd(0.5);
-    const x = train.x.slice(0, BATCH);
-    const y = train.y.slice(0, BATCH);
-    const [ordinary, loop] = ctx.measureEach([ordinaryStep(model, optimizer, x, y), loopStep(model, optimizer, x, y)], { seconds: 2, batches: 3 });
-    const secure = await privateStep(train, backend === 'cpu' ? 20 : 60, 3);
-    ctx.check(secure > 0 && ordinary.perUnit > 0, 'a step takes time');
-    rows.push([backend, fmt(ordinary.perUnit * 1e3), fmt(secure * 1e3), times(secure, ordinary.perUnit), fmt(loop.perUnit * 1e3), times(loop.perUnit, secure)]);
+    const x = digits.x.slice(0, BATCH);
+    const y = digits.y.slice(0, BATCH);
+    const trains = trainsOn(model, x, y);
+    const { secure, ordinary, ratios } = await privateAndOrdinary(
+      network,
+      digits,
+      trains && ordinaryStep(model, optimizer, x, y),
+      network.steps[backend],
+      RUNS,
+    );
+    ctx.check(secure > 0, 'a step takes time');
+    if (!trains) {
+      rows.push([backend, NA, fmt(secure * 1e3), NA, NA, NA, NA]);
+    } else {
+      const loop = ctx.measure(loopStep(model, optimizer, x, y), { seconds: 2, batches: 3 });
+      const range = `${fmt(Math.min(...ratios))} to ${fmt(Math.max(...ratios))}`;
+      rows.push([backend, fmt(ordinary * 1e3), fmt(secure * 1e3), times(median(ratios), 1), range, fmt(loop.perUnit * 1e3), times(loop.perUnit, secure)]);
+    }
     model.dispose();
   }
-  return [
-    {
-      heading: 'One step of the digits network 64-32-10 (2410 parameters), 256 examples: milliseconds',
-      text:
-        'The private step draws a Poisson batch (256 expected), runs one forward and one backward pass with a probe at each layer, clips each example per layer from the norms of its factors, sums the clipped gradients in chunks of 4 (float32) and in float64, and adds grid-mode Gaussian noise; ' +
-        'its batch is laid out in fixed-shape micro-batches, padded (about 340 slots here). The loop runs tf.variableGrads once per example. ' +
-        "Before the chunk sums stopped broadcasting (tfjs's cpu backend broadcasts an elementwise operation index by index): private ÷ ordinary 5.3×, 7.0×, 5.4× on cpu and 6.7×, 4.1×, 6.6× on wasm, in three runs alternating on 2026-11-29 with runs of the change (3.3×, 2.9×, 3.3× on cpu; 5.0×, 6.8×, 4.7× on wasm) on the shared 2-core machine; 6.0× and 7.4× when issue 43 measured it.",
-      columns: ['backend', 'ordinary step ms', 'private step ms', 'private ÷ ordinary', 'loop over examples ms', 'loop ÷ private'],
+  return rows;
+}
+
+const TEXT =
+  "The private step draws a Poisson batch (256 expected), runs one forward and one backward pass with a probe at each layer, reads the per-example tensors back (a dense layer's inputs and output gradients, a convolution's per-example kernel gradients), computes the norms, the per-layer clipping factors and the clipped sum from them in float64, and adds grid-mode Gaussian noise; " +
+  "its batch is laid out in fixed-shape micro-batches of 289 slots (the expected batch and two standard deviations), padded. The ordinary step is tfjs's own gradient of the mean loss of 256 examples, applied by SGD. Each of 5 runs times one privateTraining run of 60 private steps (MLP on cpu; 120 on wasm; CNN 4 and 30), its whole fit, then as many ordinary steps at once, so that both see the same load of the shared machine: the medians of the runs, the median of their ratios and its range. The loop runs tf.variableGrads once per example. " +
+  "n/a: tfjs's wasm backend has no kernel for a convolution's weight gradient (Conv2DBackpropFilter), so tfjs cannot train the CNN there at all; the private step cuts the patches and needs none.";
+
+export async function run(ctx) {
+  tf.enableProdMode();
+  await tf.setBackend('cpu'); // the data's first backend; tfjs moves it to the other on use
+  const { train } = loadDigits();
+  const tables = [];
+  for (const network of NETWORKS) {
+    ctx.log(` ${network.heading.split(' (')[0]}`);
+    const digits = { x: network.input(train.x), y: train.y };
+    const rows = await timeNetwork(ctx, network, digits);
+    tables.push({
+      heading: network.heading,
+      text: `${TEXT} ${network.before}`,
+      columns: ['backend', 'ordinary step ms', 'private step ms', 'private ÷ ordinary', `each of ${RUNS} runs`, 'loop over examples ms', 'loop ÷ private'],
       rows,
-    },
-  ];
+    });
+  }
+  return tables;
 }

@@ -4,7 +4,7 @@
 // the same noise everywhere (iid), per-layer clipping with noise proportional to the clipping norm
 // (spr), and per-layer clipping with dpnoise's optimal per-layer noise. The accountant chooses the
 // noise for the budget; each run reports the epsilon of the steps it took.
-// Run: node examples/dpsgd-digits.mjs [--epochs N] [--backend cpu|wasm]   (after `npm ci`; 20 to 40 s)
+// Run: node examples/dpsgd-digits.mjs [--epochs N] [--backend cpu|wasm]   (after `npm ci`; about 7 s)
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';

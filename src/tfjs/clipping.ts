@@ -1,7 +1,7 @@
 // Per-example clipping factors (docs/training.md, "Rounding"): min(1, C / ||g_b||) per layer, or
-// for the whole gradient (Abadi et al. 2016), from the norms tfjs computed in float32. An example
-// outside the batch (an empty slot) or whose norm is not finite (an overflow, a NaN) counts zero.
-import * as tf from '@tensorflow/tfjs';
+// for the whole gradient (Abadi et al. 2016), from the norms computed in float64. An example
+// outside the batch (an empty slot) or whose norm is not finite (an overflow in tfjs's float32, a
+// NaN) counts zero: its factor is 0.
 import type { NormPower } from './pieces.js';
 
 /**
@@ -12,31 +12,27 @@ import type { NormPower } from './pieces.js';
  */
 export type Clipping = 'per-layer' | 'global';
 
-/** One layer's factor for each example, and whether the example counts. */
-export interface Factors {
-  readonly factor: tf.Tensor1D;
-  readonly keep: tf.Tensor1D;
-}
-
 /**
- * Each layer's factors, from each layer's per-example ||g||_p^p and the float32 clipping norms
- * (one per layer, or one for `global`). A zero norm gives C / 0 = Infinity, so the factor 1.
+ * Each layer's factor for each example, from each layer's per-example ||g||_p^p and the clipping
+ * norms (one per layer, or one for `global`); 0 for an example that does not count. A zero norm
+ * gives C / 0 = Infinity, so the factor 1.
  */
 export function clipFactors(
-  layerPowers: readonly tf.Tensor1D[],
-  inBatch: tf.Tensor1D,
+  layerPowers: readonly Float64Array[],
+  inBatch: ArrayLike<boolean>,
   clipping: Clipping,
   p: NormPower,
   clipNorms: readonly number[],
-): Factors[] {
-  const norm = (powers: tf.Tensor1D) => (p === 2 ? powers.sqrt() : powers);
-  const factors = (n: tf.Tensor1D, clip: number): Factors => ({
-    factor: tf.minimum(1, tf.scalar(clip).div(n)),
-    keep: tf.logicalAnd(inBatch, tf.isFinite(n)),
-  });
+): Float64Array[] {
+  const factors = (powers: Float64Array, clip: number) =>
+    powers.map((power, b) => {
+      const norm = p === 2 ? Math.sqrt(power) : power;
+      return inBatch[b] && Number.isFinite(norm) ? Math.min(1, clip / norm) : 0;
+    });
   if (clipping === 'global') {
-    const whole = factors(norm(tf.addN([...layerPowers])), clipNorms[0]!);
-    return layerPowers.map(() => whole);
+    const whole = layerPowers.reduce((sum, powers) => sum.map((s, b) => s + powers[b]!), new Float64Array(inBatch.length));
+    const factor = factors(whole, clipNorms[0]!);
+    return layerPowers.map(() => factor);
   }
-  return layerPowers.map((powers, l) => factors(norm(powers), clipNorms[l]!));
+  return layerPowers.map((powers, l) => factors(powers, clipNorms[l]!));
 }

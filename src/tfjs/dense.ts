@@ -2,7 +2,7 @@
 // kernel gradient is the outer product x_b g_b^T, left as its factors; with more positions per
 // example (a dense layer on sequences), sum_t x_bt g_bt^T, one batched matrix product.
 import * as tf from '@tensorflow/tfjs';
-import { outerPiece, type Piece } from './pieces.js';
+import type { Piece } from './pieces.js';
 import { activationOf, type Layer, type Runner, weightOf } from './runner.js';
 
 export function denseRunner(layer: Layer): Runner {
@@ -25,7 +25,7 @@ export function denseRunner(layer: Layer): Runner {
       const pieces: Record<string, Piece> = {
         kernel:
           x.rank === 2
-            ? outerPiece(x as tf.Tensor2D, g as tf.Tensor2D)
+            ? { kind: 'outer', a: x as tf.Tensor2D, g: g as tf.Tensor2D }
             : { kind: 'full', full: tf.matMul(perPosition as tf.Tensor3D, gradients as tf.Tensor3D, true, false) },
       };
       if (bias) pieces.bias = { kind: 'full', full: gradients.sum(1) };

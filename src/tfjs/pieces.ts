@@ -1,84 +1,109 @@
 // The per-example gradients of one trainable weight over a micro-batch, in the form its layer gives
 // them without a loop over examples (docs/training.md, "Per-example gradients"), and what clipping
-// needs from each form: every example's norm, and the sum over each chunk of m consecutive
-// examples of the clipped gradients (docs/training.md, "Rounding").
-import * as tf from '@tensorflow/tfjs';
+// needs from each form, in float64 arithmetic on the float32 values tfjs computed: every
+// example's norm, and the sum of the clipped gradients (docs/training.md, "Rounding").
+import type * as tf from '@tensorflow/tfjs';
 
 /**
  * One weight's per-example gradients, batch first:
- * - outer: example b's gradient is the outer product scale_b a_b g_b^T (a dense layer on rows),
- *   a and g scaled to a largest entry of 1 (outerPiece);
+ * - outer: example b's gradient is the outer product a_b g_b^T (a dense layer on rows);
  * - full: example b's gradient is full[b];
  * - rows: example b's gradient has row ids[b, t] equal to rows[b, t], the ids of an example
  *   distinct where their rows are not zero, and every other row zero (an embedding).
  */
 export type Piece =
-  | { readonly kind: 'outer'; readonly a: tf.Tensor2D; readonly g: tf.Tensor2D; readonly scale: tf.Tensor1D }
+  | { readonly kind: 'outer'; readonly a: tf.Tensor2D; readonly g: tf.Tensor2D }
   | { readonly kind: 'full'; readonly full: tf.Tensor }
   | { readonly kind: 'rows'; readonly rows: tf.Tensor3D; readonly ids: tf.Tensor2D; readonly vocabulary: number };
+
+/** A piece's values read from tfjs, batch first, with the length of one example's part of each. */
+export type HostPiece =
+  | { readonly kind: 'outer'; readonly a: Float32Array; readonly g: Float32Array; readonly inputs: number; readonly units: number }
+  | { readonly kind: 'full'; readonly full: Float32Array; readonly size: number }
+  | {
+      readonly kind: 'rows';
+      readonly rows: Float32Array;
+      readonly ids: Int32Array;
+      readonly positions: number;
+      readonly width: number;
+      readonly vocabulary: number;
+    };
 
 /** The norm clipped: l2 for Gaussian noise, l1 for Laplace noise. */
 export type NormPower = 1 | 2;
 
-/**
- * The piece of the outer products a_b g_b^T, held as scale_b (a_b / max|a_b|) (g_b / max|g_b|)^T
- * with scale_b = max|a_b| max|g_b|: the norm of a row whose entries are at most 1, one of them 1,
- * does not underflow, and a product rounded below float32's normal range is never multiplied by a
- * huge factor afterwards (docs/training.md, "Rounding"). A row of zeros stays zeros, scale 0.
- */
-export function outerPiece(a: tf.Tensor2D, g: tf.Tensor2D): Piece {
-  const unit = (x: tf.Tensor2D) => {
-    const largest = x.abs().max(1) as tf.Tensor1D;
-    return { unit: x.div(perExample(tf.where(largest.greater(0), largest, tf.onesLike(largest)), x)) as tf.Tensor2D, largest };
-  };
-  const left = unit(a);
-  const right = unit(g);
-  return { kind: 'outer', a: left.unit, g: right.unit, scale: left.largest.mul(right.largest) };
-}
+/** The entries of x after the batch axis, per example. */
+const perExample = (x: tf.Tensor) => x.size / x.shape[0]!;
 
-/**
- * v[b] at every entry of example b, shaped like x (batch first): a product with a row of ones, exact
- * (v[b] 1 + 0), because tfjs's cpu backend broadcasts an elementwise operation index by index, ten
- * times slower than operands of one shape.
- */
-function perExample(v: tf.Tensor1D, x: tf.Tensor): tf.Tensor {
-  return v
-    .reshape([-1, 1])
-    .matMul(tf.ones([1, x.size / x.shape[0]!]))
-    .reshape(x.shape);
-}
-
-/** Per row of x (batch first): the sum of |x|^p over the row. */
-function rowPowers(x: tf.Tensor, p: NormPower): tf.Tensor1D {
-  const flat = x.reshape([x.shape[0]!, -1]);
-  return (p === 2 ? flat.square() : flat.abs()).sum(1);
-}
-
-/** Each example's ||gradient||_p^p: ||s a g^T||_p = s ||a||_p ||g||_p for p = 1, 2. */
-export function normPowers(piece: Piece, p: NormPower): tf.Tensor1D {
+/** The piece's values, read from tfjs (for the cpu backend, its own arrays: nothing here writes to them). */
+export function readPiece(piece: Piece): HostPiece {
   switch (piece.kind) {
-    case 'outer': {
-      const norm = (x: tf.Tensor2D) => (p === 2 ? rowPowers(x, 2).sqrt() : rowPowers(x, 1));
-      const whole = piece.scale.mul(norm(piece.a)).mul(norm(piece.g)) as tf.Tensor1D;
-      return p === 2 ? whole.square() : whole;
-    }
+    case 'outer':
+      return { kind: 'outer', a: piece.a.dataSync() as Float32Array, g: piece.g.dataSync() as Float32Array, inputs: piece.a.shape[1], units: piece.g.shape[1] };
     case 'full':
-      return rowPowers(piece.full, p);
+      return { kind: 'full', full: piece.full.dataSync() as Float32Array, size: perExample(piece.full) };
     case 'rows':
-      return rowPowers(piece.rows, p);
+      return {
+        kind: 'rows',
+        rows: piece.rows.dataSync() as Float32Array,
+        ids: Int32Array.from(piece.ids.dataSync()),
+        positions: piece.rows.shape[1],
+        width: piece.rows.shape[2],
+        vocabulary: piece.vocabulary,
+      };
+  }
+}
+
+/** The entries of the weight: of one example's gradient. */
+export function pieceSize(piece: HostPiece): number {
+  switch (piece.kind) {
+    case 'outer':
+      return piece.inputs * piece.units;
+    case 'full':
+      return piece.size;
+    case 'rows':
+      return piece.vocabulary * piece.width;
   }
 }
 
 /**
- * The most float32 roundings in one example's norm of the piece: its longest reduction; for
- * `outer`, both rows' (each entry divided by the largest), their roots, the products with the scale and
- * the square, and the product of the factor with the scale.
+ * sum |x_i|^p over x[start, start + n), in float64: the square or absolute value of a float32 is
+ * exact in float64 (a product of two 24-bit significands, within float64's range).
+ */
+function power(x: Float32Array, start: number, n: number, p: NormPower): number {
+  let sum = 0;
+  if (p === 2) for (let i = start; i < start + n; i++) sum += x[i]! * x[i]!;
+  else for (let i = start; i < start + n; i++) sum += Math.abs(x[i]!);
+  return sum;
+}
+
+/** Each of the first `examples` examples' ||gradient||_p^p: ||a g^T||_p^p = ||a||_p^p ||g||_p^p for p = 1, 2. */
+export function normPowers(piece: HostPiece, examples: number, p: NormPower): Float64Array {
+  const out = new Float64Array(examples);
+  for (let b = 0; b < examples; b++) {
+    switch (piece.kind) {
+      case 'outer':
+        out[b] = power(piece.a, b * piece.inputs, piece.inputs, p) * power(piece.g, b * piece.units, piece.units, p);
+        break;
+      case 'full':
+        out[b] = power(piece.full, b * piece.size, piece.size, p);
+        break;
+      case 'rows':
+        out[b] = power(piece.rows, b * piece.positions * piece.width, piece.positions * piece.width, p);
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * The most float64 roundings in one example's ||gradient||_p^p of the piece: the additions of its
+ * longest reduction, and for `outer` the product of the two.
  */
 export function normTerms(piece: Piece): number {
-  const perExample = (x: tf.Tensor) => x.size / x.shape[0]!;
   switch (piece.kind) {
     case 'outer':
-      return perExample(piece.a) + perExample(piece.g) + 9;
+      return perExample(piece.a) + perExample(piece.g) + 1;
     case 'full':
       return perExample(piece.full);
     case 'rows':
@@ -86,52 +111,54 @@ export function normTerms(piece: Piece): number {
   }
 }
 
-/** x with its non-finite entries zero: the same x for an example that counts, as its norm is finite. */
-function finite(x: tf.Tensor): tf.Tensor {
-  return tf.where(tf.isFinite(x), x, tf.zerosLike(x));
-}
-
 /**
- * x with example b's entries times factor[b], and zero (not 0 times a non-finite entry) where
- * keep[b] is false: the mask is applied to the factors, one per example.
+ * Adds sum_b factor[b] (example b's gradient), in float64, to out[offset, offset + weight size)
+ * (the weight's entries in tfjs's order). An example of factor 0 is left out, not multiplied: its
+ * entries may not be finite. Each term takes at most two roundings (f g_j, then times a_i; or
+ * f full_i), each entry adds at most one term per example: rows of one example hold distinct ids.
  */
-function scaled(x: tf.Tensor, factor: tf.Tensor1D, keep: tf.Tensor1D): tf.Tensor {
-  return finite(x).mul(perExample(tf.where(keep, factor, tf.zerosLike(factor)), x));
-}
-
-/**
- * The sum over each chunk of `chunk` consecutive examples of factor[b] times example b's gradient,
- * examples with keep[b] false left out: [examples / chunk, ...weight shape], in float32, each
- * chunk's sum computed from its own examples only. One matrix product per chunk for `outer`.
- */
-export function chunkSums(piece: Piece, factor: tf.Tensor1D, keep: tf.Tensor1D, chunk: number): tf.Tensor {
-  switch (piece.kind) {
-    case 'outer': {
-      const [examples, inputs] = piece.a.shape;
-      const chunks = examples / chunk;
-      const a = scaled(piece.a, factor.mul(piece.scale), keep).reshape([chunks, chunk, inputs]);
-      // a's rows are zero where the example does not count, so g only needs finite entries.
-      const g = finite(piece.g).reshape([chunks, chunk, piece.g.shape[1]]);
-      return tf.matMul(a as tf.Tensor3D, g as tf.Tensor3D, true, false);
-    }
-    case 'full': {
-      const [examples, ...shape] = piece.full.shape;
-      return scaled(piece.full, factor, keep)
-        .reshape([examples! / chunk, chunk, ...shape])
-        .sum(1);
-    }
-    case 'rows': {
-      const [examples, positions, width] = piece.rows.shape;
-      const chunks = examples / chunk;
-      const rows = scaled(piece.rows, factor, keep).reshape([examples * positions, width]);
-      // Row (b, t) adds to row ids[b, t] of chunk floor(b / chunk): at most one row per example, in slot order.
-      const owner = tf.floorDiv(tf.range(0, examples, 1, 'int32'), tf.scalar(chunk, 'int32'));
-      const target = owner
-        .reshape([examples, 1])
-        .mul(tf.scalar(piece.vocabulary, 'int32'))
-        .add(piece.ids.toInt())
-        .reshape([examples * positions, 1]);
-      return tf.scatterND(target, rows, [chunks * piece.vocabulary, width]).reshape([chunks, piece.vocabulary, width]);
+export function addClipped(piece: HostPiece, factor: Float64Array, out: Float64Array, offset: number): void {
+  // For `outer`: one example's nonzero entries of f g_b, and their columns.
+  const column = new Int32Array(piece.kind === 'outer' ? piece.units : 0);
+  const scaled = new Float64Array(column.length);
+  for (let b = 0; b < factor.length; b++) {
+    const f = factor[b]!;
+    if (f === 0) continue;
+    switch (piece.kind) {
+      case 'outer': {
+        const { a, g, inputs, units } = piece;
+        // Only the nonzero entries of f g_b and of a_b: the rest add exact zeros (both rows are
+        // finite), and a relu's output gradients and inputs are zero about half the time.
+        let nonzero = 0;
+        for (let j = 0; j < units; j++) {
+          const v = g[b * units + j]!;
+          if (v !== 0) {
+            column[nonzero] = j;
+            scaled[nonzero++] = f * v;
+          }
+        }
+        if (nonzero === 0) break;
+        for (let i = 0; i < inputs; i++) {
+          const ai = a[b * inputs + i]!;
+          if (ai === 0) continue;
+          const row = offset + i * units;
+          for (let k = 0; k < nonzero; k++) out[row + column[k]!]! += ai * scaled[k]!;
+        }
+        break;
+      }
+      case 'full': {
+        const { full, size } = piece;
+        for (let i = 0, k = b * size; i < size; i++, k++) out[offset + i]! += f * full[k]!;
+        break;
+      }
+      case 'rows': {
+        const { rows, ids, positions, width } = piece;
+        for (let t = b * positions; t < (b + 1) * positions; t++) {
+          const row = offset + ids[t]! * width;
+          for (let w = 0; w < width; w++) out[row + w]! += f * rows[t * width + w]!;
+        }
+        break;
+      }
     }
   }
 }

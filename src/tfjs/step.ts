@@ -1,14 +1,14 @@
 // One step's clipped sum: for each micro-batch of slots, one forward and one backward pass give
 // the gradient at every trainable layer's output for all examples at once (the probes, runner.ts),
-// from which each weight's per-example gradients, their norms, the clipping factors and the
-// clipped sums of each chunk of m slots follow in batched operations. The chunks' sums are added
-// in float64 (docs/training.md, "Rounding").
+// from which each weight's per-example gradients follow in batched operations; their norms, the
+// clipping factors and the clipped sum are computed from them in float64 (docs/training.md,
+// "Rounding").
 import * as tf from '@tensorflow/tfjs';
 import { type Clipping, clipFactors } from './clipping.js';
-import { EMPTY } from './layout.js';
+import { EMPTY, type HostRows, microBatches, takeRows } from './layout.js';
 import type { Loss } from './losses.js';
 import type { Stage } from './model.js';
-import { chunkSums, type NormPower, normPowers, normTerms, type Piece } from './pieces.js';
+import { addClipped, type NormPower, normPowers, normTerms, type Piece, pieceSize, readPiece } from './pieces.js';
 
 /** What a step computes with. */
 export interface StepModel {
@@ -16,10 +16,8 @@ export interface StepModel {
   readonly loss: Loss;
   readonly p: NormPower;
   readonly clipping: Clipping;
-  /** The float32 clipping norms: one per trainable layer, or one for `global`. */
+  /** The clipping norms, lowered by the margin: one per trainable layer, or one for `global`. */
   readonly clipNorms: readonly number[];
-  /** m, the slots of a chunk. */
-  readonly chunk: number;
 }
 
 /** Each trainable layer's per-example gradients of its weights (in their order), for the micro-batch x, y. */
@@ -46,7 +44,7 @@ export function layerPieces(model: Pick<StepModel, 'stages' | 'loss'>, x: tf.Ten
 }
 
 /**
- * R: the most float32 roundings in an example's norm (its longest reduction, the pieces and layers
+ * R: the most float64 roundings in an example's norm (its longest reduction, the pieces and layers
  * added, the root and the factor), from the pieces' shapes on one example of zeros like x, y.
  */
 export function normRoundings(stages: readonly Stage[], loss: Loss, x: tf.Tensor, y: tf.Tensor): number {
@@ -63,18 +61,27 @@ export function normRoundings(stages: readonly Stage[], loss: Loss, x: tf.Tensor
 }
 
 /**
- * One micro-batch's clipped per-example gradients, summed over each chunk of `model.chunk` slots:
- * one tensor per trainable weight, [chunks, ...weight shape]. `inBatch` marks the slots that hold
- * an example of the batch.
+ * Adds one micro-batch's clipped per-example gradients to `out` (every trainable weight's
+ * entries, weight after weight), in float64. `inBatch` marks the slots that hold an example of
+ * the batch.
  */
-export function microBatchSums(model: StepModel, x: tf.Tensor, y: tf.Tensor, inBatch: tf.Tensor1D): tf.Tensor[] {
+export function addMicroBatch(model: StepModel, x: tf.Tensor, y: tf.Tensor, inBatch: ArrayLike<boolean>, out: Float64Array): void {
   const saved: tf.Tensor[] = [];
   try {
-    return tf.tidy(() => {
-      const pieces = layerPieces(model, x, y, saved);
-      const powers = pieces.map((weights) => tf.addN(weights.map((piece) => normPowers(piece, model.p))));
+    tf.tidy(() => {
+      const pieces = layerPieces(model, x, y, saved).map((weights) => weights.map(readPiece));
+      const examples = inBatch.length;
+      const powers = pieces.map((weights) =>
+        weights.map((piece) => normPowers(piece, examples, model.p)).reduce((sum, next) => sum.map((s, b) => s + next[b]!)),
+      );
       const factors = clipFactors(powers, inBatch, model.clipping, model.p, model.clipNorms);
-      return pieces.flatMap((weights, l) => weights.map((piece) => chunkSums(piece, factors[l]!.factor, factors[l]!.keep, model.chunk)));
+      let offset = 0;
+      pieces.forEach((weights, l) => {
+        for (const piece of weights) {
+          addClipped(piece, factors[l]!, out, offset);
+          offset += pieceSize(piece);
+        }
+      });
     });
   } finally {
     for (const t of saved) t.dispose();
@@ -82,31 +89,25 @@ export function microBatchSums(model: StepModel, x: tf.Tensor, y: tf.Tensor, inB
 }
 
 /**
- * The clipped sum of the batch laid out in `slots` (chunkLayout), in float64, weight after weight:
- * the query the noise is added to. Micro-batches of `microBatch` slots (a multiple of the chunk);
- * the chunks' float32 sums are added in float64, in slot order.
+ * The clipped sum of `batch` (dataset indices), in float64, weight after weight: the query the
+ * noise is added to. Micro-batches of `slots` slots, the last padded with empty slots.
  */
-export function clippedSum(model: StepModel, data: { x: tf.Tensor; y: tf.Tensor }, slots: Int32Array, microBatch: number, length: number): Float64Array {
+export function clippedSum(model: StepModel, data: { x: HostRows; y: HostRows }, batch: Int32Array, slots: number, length: number): Float64Array {
   const out = new Float64Array(length);
-  for (let start = 0; start < slots.length; start += microBatch) {
-    const part = new Int32Array(microBatch).fill(EMPTY);
-    part.set(slots.subarray(start, start + microBatch));
-    const sums = tf.tidy(() => {
-      // An empty slot holds example 0, whose gradient it leaves out.
-      const index = tf.tensor1d(
-        part.map((i) => Math.max(i, 0)),
-        'int32',
+  for (const part of microBatches(batch, slots)) {
+    const x = takeRows(data.x, part);
+    const y = takeRows(data.y, part);
+    try {
+      addMicroBatch(
+        model,
+        x,
+        y,
+        Array.from(part, (i) => i !== EMPTY),
+        out,
       );
-      const inBatch = tf.tensor1d(part, 'int32').greaterEqual(0) as tf.Tensor1D;
-      return microBatchSums(model, data.x.gather(index), data.y.gather(index), inBatch);
-    });
-    let offset = 0;
-    for (const sum of sums) {
-      const values = sum.dataSync();
-      const size = values.length / sum.shape[0]!;
-      for (let c = 0; c < values.length; c += size) for (let i = 0; i < size; i++) out[offset + i]! += values[c + i]!;
-      offset += size;
-      sum.dispose();
+    } finally {
+      x.dispose();
+      y.dispose();
     }
   }
   return out;

@@ -15,9 +15,9 @@ import { NOISES, type NoiseName } from '../noise/families.js';
 import { type Rng, sourceOf } from '../noise/random.js';
 import { wordsOf } from '../noise/words.js';
 import type { Clipping } from './clipping.js';
-import { chunkLayout, poissonBatch } from './layout.js';
+import { hostRows, poissonBatch } from './layout.js';
 import { type Loss, type LossName, readLoss } from './losses.js';
-import { clipMargin, float32Below } from './margin.js';
+import { clipMargin } from './margin.js';
 import { readModel } from './model.js';
 import { planNoise, runPrivacy } from './plan.js';
 import { progressBar } from './progress.js';
@@ -149,8 +149,6 @@ export interface PrivateTraining {
 
 /** The backends whose float32 arithmetic the margin's bound assumes, and tests (docs/training.md, "Rounding"). */
 const BACKENDS = ['cpu', 'wasm'];
-/** m: the examples summed in float32 in one chunk (docs/training.md, "Rounding"). */
-const CHUNK = 4;
 /** Clipping norms taken: tfjs holds them as float32, and their roundings stay relative. */
 const CLIP_NORMS = { min: 2 ** -40, max: 2 ** 40 };
 
@@ -200,7 +198,7 @@ function readExamples(x: unknown, y: unknown): number {
  * calibrated to (epsilon, delta) by the accountant, exact grid noise by default. Supported
  * trainable layers: dense, conv2d, embedding and layerNormalization; layers without weights that
  * act on each example alone run as they are; any other layer is refused by name. The clipping
- * norms are lowered by a margin that covers float32 rounding (docs/training.md, "Rounding").
+ * norms are lowered by a margin that covers rounding (docs/training.md, "Rounding").
  *
  * @example
  * ```ts
@@ -300,20 +298,18 @@ export function privateTraining(model: tf.LayersModel, options: PrivateTrainingO
     if (started) throw new Error('dpnoise: this run has been fitted already; make a new run (privateTraining) to train again.');
     started = true;
     budget?.spend(plannedPrivacy);
-    // Blocks of about 4 chunks' worth of expected examples: one example's chunks are among its block's.
-    const block = Math.min(population, Math.ceil((4 * CHUNK) / rate));
-    const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), chunk: CHUNK, block, population });
-    const model32: StepModel = {
+    const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), population });
+    const model64: StepModel = {
       stages,
       loss,
       p: noise === 'gaussian' ? 2 : 1,
       clipping,
-      clipNorms: clipNorms.map((c) => float32Below(c * margin)),
-      chunk: CHUNK,
+      clipNorms: clipNorms.map((c) => c * margin),
     };
-    // Slots of a micro-batch: the expected chunks (rate N / m, and half a chunk of padding per block) with room for two standard deviations.
-    const chunks = (rate * population) / CHUNK + population / block / 2;
-    const microBatch = CHUNK * Math.ceil(chunks + 2 * Math.sqrt(chunks) + 1);
+    // Slots of a micro-batch: the expected batch size with room for two standard deviations.
+    const expected = rate * population;
+    const examples = { x: hostRows(x), y: hostRows(y) };
+    const microBatch = Math.ceil(expected + 2 * Math.sqrt(expected) + 1);
     const next = wordsOf(source);
     const weights = trainable.flatMap((t) => t.weights);
     const bar = progressBar(f.progress !== false);
@@ -322,12 +318,13 @@ export function privateTraining(model: tf.LayersModel, options: PrivateTrainingO
     const spentNow = () => privacyAfter(taken).epsilon(delta);
     try {
       while (taken < steps && !stopped) {
-        const slots = chunkLayout(poissonBatch(population, rate, next), block, CHUNK);
-        const noisy = plan.mechanism.release(clippedSum(model32, { x, y }, slots, microBatch, length), { rng });
+        const batch = poissonBatch(population, rate, next);
+        const noisy = plan.mechanism.release(clippedSum(model64, examples, batch, microBatch, length), { rng });
         // The noisy sum over the expected batch size (public), rounded to float32 only now.
         let offset = 0;
         const gradients = weights.map(({ variable }) => {
-          const values = Float32Array.from(noisy.subarray(offset, offset + variable.size), (v) => v / (rate * population));
+          const values = new Float32Array(variable.size);
+          for (let i = 0; i < values.length; i++) values[i] = noisy[offset + i]! / (rate * population);
           offset += variable.size;
           return { name: variable.name, tensor: tf.tensor(values, variable.shape) };
         });

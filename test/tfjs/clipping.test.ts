@@ -1,15 +1,16 @@
 // Clipping holds on adversarial examples (src/tfjs/clipping.ts, step.ts, margin.ts): huge inputs,
 // gradients that overflow float32, NaN and infinities. No example's clipped contribution exceeds
-// its clipping norm, measured in float64; and the whole float32-then-float64 clipped sum of a batch
-// moves by at most the clipping norm when one example is removed (docs/training.md, "Rounding").
+// its clipping norm, measured in float64; and the whole clipped sum of a batch, as float64
+// arithmetic computes it, moves by at most the clipping norm when one example is removed
+// (docs/training.md, "Rounding").
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import type { Clipping } from '../../src/tfjs/clipping.js';
-import { chunkLayout } from '../../src/tfjs/layout.js';
+import { hostRows } from '../../src/tfjs/layout.js';
 import { readLoss } from '../../src/tfjs/losses.js';
-import { clipMargin, float32Below } from '../../src/tfjs/margin.js';
+import { clipMargin } from '../../src/tfjs/margin.js';
 import { readModel } from '../../src/tfjs/model.js';
-import { clippedSum, microBatchSums, normRoundings, type StepModel } from '../../src/tfjs/step.js';
+import { addMicroBatch, clippedSum, normRoundings, type StepModel } from '../../src/tfjs/step.js';
 import { BACKENDS, useBackend, variablesOf } from './helpers.js';
 
 /** Rows of ordinary, huge (gradients overflowing float32), infinite, NaN and zero inputs. */
@@ -33,6 +34,22 @@ const norm = (values: ArrayLike<number>, p: 1 | 2) => {
   return p === 2 ? Math.sqrt(s) : s;
 };
 
+/** Each example's clipped contribution alone, in float64: [example][entry]. */
+function contributions(step: StepModel, x: tf.Tensor, y: tf.Tensor, length: number): Float64Array[] {
+  const examples = x.shape[0]!;
+  return Array.from({ length: examples }, (_, b) => {
+    const out = new Float64Array(length);
+    addMicroBatch(
+      step,
+      x,
+      y,
+      Array.from({ length: examples }, (_, c) => c === b),
+      out,
+    );
+    return out;
+  });
+}
+
 /** Each layer's norm within its clipping norm, or for global clipping their whole norm within the one norm. */
 function expectWithin(layers: readonly number[], sensitivity: readonly number[], clipping: Clipping, p: 1 | 2): void {
   if (clipping === 'global') expect(norm(layers, p)).toBeLessThanOrEqual(sensitivity[0]!);
@@ -55,17 +72,15 @@ describe.each(BACKENDS)('clipping on the %s backend', (backend) => {
     const y = tf.oneHot(tf.range(0, examples, 1, 'int32').mod(3).toInt(), 3).toFloat();
     const sensitivity = clipping === 'global' ? [Math.hypot(...clip)] : clip;
     const loss = readLoss('categoricalCrossentropy');
-    const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), chunk: 1, block: 1, population: examples });
-    const step: StepModel = { stages, loss, p, clipping, clipNorms: sensitivity.map((c) => float32Below(c * margin)), chunk: 1 };
-    // Chunks of one example: each chunk's sum is that example's clipped gradient. Clipped to the
-    // norm itself, without the margin, contributions measured up to 8.8e-8 above it here.
-    const sums = microBatchSums(step, x, y, tf.ones([examples]).cast('bool') as tf.Tensor1D).map((t) => t.dataSync());
-    const sizes = variablesOf(stages).map((v) => v.size);
-    for (let b = 0; b < examples; b++) {
-      const parts = sums.map((s, w) => Array.from(s.subarray(b * sizes[w]!, (b + 1) * sizes[w]!)));
-      const layers = [norm([...parts[0]!, ...parts[1]!], p), norm([...parts[2]!, ...parts[3]!], p)];
-      expectWithin(layers, sensitivity, clipping, p);
-      for (const part of parts) expect(part.every(Number.isFinite)).toBe(true);
+    const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), population: examples });
+    // Clipped to the norm itself, without the margin, 20 of the 24 cases of this file fail on one
+    // backend or the other: contributions and changes measured 1 to 4 float64 ulps above it.
+    const step: StepModel = { stages, loss, p, clipping, clipNorms: sensitivity.map((c) => c * margin) };
+    const firstLayer = 6 * 5 + 5;
+    const length = variablesOf(stages).reduce((n, v) => n + v.size, 0);
+    for (const c of contributions(step, x, y, length)) {
+      expectWithin([norm(c.subarray(0, firstLayer), p), norm(c.subarray(firstLayer), p)], sensitivity, clipping, p);
+      expect(c.every(Number.isFinite)).toBe(true);
     }
   });
 
@@ -79,11 +94,9 @@ describe.each(BACKENDS)('clipping on the %s backend', (backend) => {
       const y = tf.fill([2, 5], 1e19);
       const loss = readLoss('meanSquaredError');
       const sensitivity = [1e-6];
-      const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), chunk: 1, block: 1, population: 2 });
-      const step: StepModel = { stages, loss, p, clipping, clipNorms: sensitivity.map((c) => float32Below(c * margin)), chunk: 1 };
-      const sums = microBatchSums(step, x, y, tf.ones([2]).cast('bool') as tf.Tensor1D).map((t) => t.dataSync());
-      for (let b = 0; b < 2; b++) {
-        const kernel = Array.from(sums[0]!.subarray(b * 30, (b + 1) * 30));
+      const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), population: 2 });
+      const step: StepModel = { stages, loss, p, clipping, clipNorms: sensitivity.map((c) => c * margin) };
+      for (const kernel of contributions(step, x, y, 30)) {
         expect(norm(kernel, p)).toBeGreaterThan(0); // the example is clipped, not dropped
         expectWithin([norm(kernel, p)], sensitivity, clipping, p);
       }
@@ -98,12 +111,13 @@ describe.each(BACKENDS)('clipping on the %s backend', (backend) => {
     const y = tf.oneHot(tf.range(0, examples, 1, 'int32').mod(3).toInt(), 3).toFloat();
     const sensitivity = clipping === 'global' ? [Math.hypot(...clip)] : clip;
     const loss = readLoss('categoricalCrossentropy');
-    const block = 5;
-    const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), chunk: 4, block, population: examples });
-    const step: StepModel = { stages, loss, p, clipping, clipNorms: sensitivity.map((c) => float32Below(c * margin)), chunk: 4 };
+    const margin = clipMargin({ normRoundings: normRoundings(stages, loss, x, y), population: examples });
+    const step: StepModel = { stages, loss, p, clipping, clipNorms: sensitivity.map((c) => c * margin) };
     const length = variablesOf(stages).reduce((n, v) => n + v.size, 0);
     const all = Int32Array.from({ length: examples }, (_, i) => i);
-    const sumOf = (batch: Int32Array) => clippedSum(step, { x, y }, chunkLayout(batch, block, 4), 8, length);
+    const examplesOf = { x: hostRows(x), y: hostRows(y) };
+    // Micro-batches of 8 slots: removing an example moves every later one to another slot.
+    const sumOf = (batch: Int32Array) => clippedSum(step, examplesOf, batch, 8, length);
     const whole = sumOf(all);
     const firstLayer = 6 * 5 + 5;
     for (let removed = 0; removed < examples; removed++) {

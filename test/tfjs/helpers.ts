@@ -5,7 +5,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, expect } from 'vitest';
 import type { Loss } from '../../src/tfjs/losses.js';
 import { readModel, type Stage } from '../../src/tfjs/model.js';
-import { chunkSums } from '../../src/tfjs/pieces.js';
+import { addClipped, pieceSize, readPiece } from '../../src/tfjs/pieces.js';
 import { layerPieces } from '../../src/tfjs/step.js';
 
 tf.enableProdMode(); // no banner about tfjs-node on standard error
@@ -25,16 +25,29 @@ export function variablesOf(stages: readonly Stage[]): tf.Variable[] {
   return stages.flatMap((s) => s.trainable?.weights.map((w) => w.variable) ?? []);
 }
 
-/** Each example's gradient of each trainable weight, as the step computes it (pieces, chunks of one example, factor 1): [examples, ...shape] per weight. */
+/** Each example's gradient of each trainable weight, as the step computes it (pieces, each example alone at factor 1, rounded to float32): [examples, ...shape] per weight. */
 export function perExampleGradients(model: tf.LayersModel, loss: Loss, x: tf.Tensor, y: tf.Tensor): tf.Tensor[] {
   const stages = readModel(model);
+  const examples = x.shape[0]!;
   const saved: tf.Tensor[] = [];
   try {
     return tf.tidy(() => {
-      const pieces = layerPieces({ stages, loss }, x, y, saved).flat();
-      const ones = tf.ones([x.shape[0]!]) as tf.Tensor1D;
-      const all = tf.onesLike(ones).cast('bool') as tf.Tensor1D;
-      return pieces.map((piece, k) => chunkSums(piece, ones, all, 1).reshape([x.shape[0]!, ...variablesOf(stages)[k]!.shape]));
+      const pieces = layerPieces({ stages, loss }, x, y, saved).flat().map(readPiece);
+      return pieces.map((piece, k) => {
+        const size = pieceSize(piece);
+        const values = new Float32Array(examples * size);
+        for (let b = 0; b < examples; b++) {
+          const alone = new Float64Array(size);
+          addClipped(
+            piece,
+            Float64Array.from({ length: examples }, (_, c) => (c === b ? 1 : 0)),
+            alone,
+            0,
+          );
+          values.set(alone, b * size);
+        }
+        return tf.tensor(values, [examples, ...variablesOf(stages)[k]!.shape]);
+      });
     });
   } finally {
     for (const t of saved) t.dispose();

@@ -1,11 +1,12 @@
 // A step's batch (src/tfjs/layout.ts) and the clipping margin (src/tfjs/margin.ts): Poisson
-// sampling at most at the accounted rate, chunks that never mix blocks, and a margin that is small.
+// sampling at most at the accounted rate, micro-batches and their rows, and a margin that is small.
+import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/index.js';
 import { sourceOf } from '../../src/noise/random.js';
 import { wordsOf } from '../../src/noise/words.js';
-import { chunkLayout, EMPTY, poissonBatch } from '../../src/tfjs/layout.js';
-import { clipMargin, float32Below } from '../../src/tfjs/margin.js';
+import { EMPTY, hostRows, microBatches, poissonBatch, takeRows } from '../../src/tfjs/layout.js';
+import { clipMargin } from '../../src/tfjs/margin.js';
 
 describe('poissonBatch', () => {
   it('takes an example when its 32-bit word is below floor(rate 2^32), never at it', () => {
@@ -46,63 +47,58 @@ describe('poissonBatch', () => {
   });
 });
 
-describe('chunkLayout', () => {
-  const chunksOf = (slots: Int32Array, m: number) => Array.from({ length: slots.length / m }, (_, c) => Array.from(slots.subarray(c * m, (c + 1) * m)));
-
-  it('lays each block out in order, m to a chunk, padded with empty slots, never two blocks in a chunk', () => {
-    const batch = Int32Array.from([0, 2, 3, 5, 6, 7, 8, 9, 10, 19, 20, 31]);
-    const slots = chunkLayout(batch, 10, 4);
-    expect(chunksOf(slots, 4)).toEqual([
+describe('microBatches', () => {
+  it('cuts the batch in order into micro-batches of the given slots, the last padded with empty slots', () => {
+    const batch = Int32Array.from([0, 2, 3, 5, 6, 7, 8, 9, 10, 19]);
+    expect(microBatches(batch, 4).map((part) => Array.from(part))).toEqual([
       [0, 2, 3, 5],
       [6, 7, 8, 9],
       [10, 19, EMPTY, EMPTY],
-      [20, EMPTY, EMPTY, EMPTY],
-      [31, EMPTY, EMPTY, EMPTY],
     ]);
-    expect(Array.from(chunkLayout(new Int32Array(0), 10, 4))).toEqual([]);
+    expect(microBatches(batch.subarray(0, 8), 4)).toHaveLength(2);
+    expect(microBatches(new Int32Array(0), 4)).toEqual([]);
   });
+});
 
-  it('changes only the chunks of its block when an example is removed', () => {
-    const batch = Int32Array.from({ length: 60 }, (_, i) => 3 * i + (i % 2));
-    const key = (chunks: number[][]) => chunks.map((c) => c.join(',')).sort();
-    const all = chunksOf(chunkLayout(batch, 16, 4), 4);
-    for (const removed of batch) {
-      const rest = chunksOf(
-        chunkLayout(
-          batch.filter((i) => i !== removed),
-          16,
-          4,
-        ),
-        4,
-      );
-      const block = Math.floor(removed / 16);
-      const outside = (chunks: number[][]) => key(chunks.filter((c) => Math.floor(c[0]! / 16) !== block));
-      expect(outside(rest)).toEqual(outside(all));
-    }
+describe('takeRows', () => {
+  it('copies the rows of the slots, zeros in an empty slot, keeping shape and type', () => {
+    const ids = hostRows(tf.tensor3d([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [3, 2, 2], 'int32'));
+    const taken = takeRows(ids, Int32Array.from([2, EMPTY, 0, 2]));
+    expect(taken.dtype).toBe('int32');
+    expect(taken.arraySync()).toEqual([
+      [
+        [9, 10],
+        [11, 12],
+      ],
+      [
+        [0, 0],
+        [0, 0],
+      ],
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      [
+        [9, 10],
+        [11, 12],
+      ],
+    ]);
   });
 });
 
 describe('the clipping margin', () => {
-  it('is a small lowering of the norms: 0.007% for the digits MLP, 0.27% for an MNIST MLP at rate 256/60000', () => {
+  it('lowers the norms by less than 1e-9 for the digits MLP and 1e-6 for an MNIST MLP', () => {
     // R = 64 + 32 + 1 terms in the first layer's norm, 4 pieces, 2 layers, 4 more.
-    const digits = clipMargin({ normRoundings: 107, chunk: 4, block: Math.ceil(16 / (256 / 1437)), population: 1437 });
-    expect(1 - digits).toBeGreaterThan(0);
-    expect(1 - digits).toBeLessThan(1e-4);
-    // A 784-128-10 network: R about 1000; its 235 blocks of 3750 examples dominate.
-    const mnist = clipMargin({ normRoundings: 1000, chunk: 4, block: Math.ceil(16 / (256 / 60000)), population: 60000 });
-    expect(1 - mnist).toBeLessThan(3e-3);
-    // The norm's roundings alone grow with the longest reduction: 73728 terms (a 3x3x64x128 kernel) cost 0.44%.
-    expect(1 - clipMargin({ normRoundings: 73728, chunk: 4, block: 1, population: 1 })).toBeLessThan(5e-3);
-  });
-
-  it('float32Below gives the largest float32 at most its argument', () => {
-    for (const x of [0.5, 0.1, 1 / 3, 2 ** -40, 1e10, Math.SQRT1_2]) {
-      const f = float32Below(x);
-      expect(Math.fround(f)).toBe(f);
-      expect(f).toBeLessThanOrEqual(x);
-      const next = new Float32Array([f]);
-      new Uint32Array(next.buffer)[0]! += 1;
-      expect(next[0]!).toBeGreaterThan(x);
-    }
+    const digits = clipMargin({ normRoundings: 107, population: 1437 });
+    expect(1 - digits).toBeGreaterThan(2 * 1437 ** 2 * 2 ** -53);
+    expect(1 - digits).toBeLessThan(1e-9);
+    // A 784-128-10 network on 60000 examples: the float64 sum's 2 gamma_(N+2) N dominates.
+    const mnist = clipMargin({ normRoundings: 1000, population: 60000 });
+    expect(1 - mnist).toBeGreaterThan(2 * 60000 ** 2 * 2 ** -53);
+    expect(1 - mnist).toBeLessThan(1e-6);
+    // The norm's roundings: 73728 terms (a 3x3x64x128 kernel) cost 8e-12, past the 2^-40 kept for the formula.
+    const kernel = 1 - clipMargin({ normRoundings: 73728, population: 1 });
+    expect(kernel).toBeGreaterThan(73728 * 2 ** -53 + 2 ** -40);
+    expect(kernel).toBeLessThan(1e-11);
   });
 });
