@@ -19,8 +19,9 @@ export { minusLogUniformOf, minusLogUniformPairOf } from "./noise/log-uniform";
 export { cellTableOf, cellSplitsPointer, cellFactorsPointer, cellSize } from "./noise/cells";
 export { expMinusPairOf } from "./noise/exp-lanes";
 export { firstOutside } from "./checks";
+export { reserveVectors } from "./memory";
 export { staircaseSamples, staircaseRadiusSamples } from "./noise/staircase";
-import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";
+import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, HEAP, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";
 
 import { ADD, PER_COORDINATE } from "./noise/samplers";
 
@@ -46,3 +47,5 @@ export function randomPointer(): usize { return RANDOM; }
 export function extraPointer(): usize { return EXTRA; }
 export function streamPointer(): usize { return STREAM; }
 export function exactPointer(): usize { return EXACT; }
+/** Where the caller's vectors start (memory.ts). */
+export function heapStart(): usize { return HEAP; }

@@ -31,7 +31,8 @@ import { readOptions } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { drawValidated, type Scales } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
-import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, releasedArray, type ReleaseOptions, type VectorReleaseOptions } from './release-options.js';
+import type { WasmVector } from '../noise/wasm-vector.js';
 
 /** What every independent mechanism adds to its calibration. */
 export interface Releasing {
@@ -46,8 +47,13 @@ export interface Releasing {
    * 1 in continuous mode.
    */
   readonly gridCost: number;
-  /** A new Float64Array (or `out`): the query plus noise (in grid mode, on the grid). The query is left untouched unless it is `out`. */
-  release(query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array;
+  /**
+   * A new Float64Array (or `out`; a WasmVector `out`'s `values`): the query plus noise (in grid
+   * mode, on the grid). The query is left untouched unless it is `out`. The query and `out` may be
+   * WasmVectors, read and written where they are in the WebAssembly module's memory, with the
+   * same checks and the same noise (grid mode's exact noise unless continuous is asked for).
+   */
+  release(query: Float64Array | readonly number[] | WasmVector, options?: VectorReleaseOptions): Float64Array;
 }
 
 /**
@@ -124,11 +130,11 @@ function releaser(
   const entries = queryEntries(mode.grid ?? Number.MAX_VALUE);
   const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales: parameters } : parameters;
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
-  return (query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array => {
-    const { random, out, given, budget } = readReleaseOptions(options, length);
-    const { exact, target } = releaseArrays('query', query, entries, length, out, { budget, privacy });
+  return (query: Float64Array | readonly number[] | WasmVector, options?: VectorReleaseOptions): Float64Array => {
+    const { random, out, given, budget } = readReleaseOptions(options, length, true);
+    const { exact, target } = releaseArrays('query', query, entries, length, out, { budget, privacy }, true);
     drawValidated(kernel, target, perCoordinate, random.stream(), { add: true, grid: mode.grid, source: exact });
-    return given ?? target;
+    return releasedArray(given, target);
   };
 }
 
