@@ -10,6 +10,7 @@
 //     two never compete): standard_normal(out=buf) and the scaling (buf *= s, or np.multiply by
 //     the per-coordinate scales into buf); for Laplace, which has no out=, laplace(0, s).
 // At each K all JavaScript cases of a table are timed in one interleaved measureEach.
+import { loadavg } from 'node:os';
 import { createRng, gaussianMechanism, gaussianNoiseInto, laplaceMechanism, laplaceNoiseInto, wasmVector } from 'dpnoise';
 import { fmt, fmtK, NA, times } from './format.mjs';
 
@@ -106,6 +107,7 @@ export async function run(ctx) {
   // NumPy runs before and after the JavaScript timings, and keeps the faster of the two: on a
   // shared host, the fairer reading for NumPy.
   const numpy = () => ctx.python({ seconds: 0.4, batches: 7, tasks: [{ id: 'inPlace', kind: 'inPlace', Ks: KS, seed: SEED, scale: SCALE }] });
+  const loadBefore = loadavg()[0];
   ctx.log('  python baselines ...');
   const py = numpy();
   const pyRuns = [py];
@@ -171,6 +173,7 @@ export async function run(ctx) {
     if (main) verdicts.push({ c, np, vectorNs, arrayNs });
   }
 
+  const loadNote = `The host's load average (1 minute) was ${fmt(loadBefore)} at the start of the group and ${fmt(loadavg()[0])} at its end, on ${fmt(navigator.hardwareConcurrency)} logical cores shared with other processes: absolute times vary from run to run, the interleaved ratios less.`;
   const numpyNote = py.available
     ? `NumPy ${py.versions.numpy}, \`np.random.default_rng(${SEED})\` (${py.results.inPlace.bitGenerator}), medians of 7 batches, measured in a separate process before and after the JavaScript timings (the faster of the two runs kept per case); NumPy's scaling is a second pass over the buffer, as \`standard_normal\` has no scale argument.`
     : `NumPy baseline n/a (${py.reason}).`;
@@ -189,7 +192,7 @@ export async function run(ctx) {
         `Ratios are the baseline ÷ the WasmVector call (how many times faster the vector is). Aim (issue 46 §3): at K = ${fmtK(BIG)}, per-coordinate Gaussian noise on vectors at least ${NUMPY_AIM}× NumPy's \`standard_normal(out=)\` plus the scaling.`,
       columns: ['K', 'noise', 'source', 'scales', 'Float64Array ns', 'WasmVector ns', 'Float64Array ÷ WasmVector', 'NumPy', 'NumPy ns', 'NumPy ÷ WasmVector'],
       rows: samplerRows,
-      notes: [verdictNote, numpyNote],
+      notes: [verdictNote, numpyNote, loadNote],
     },
     {
       heading: 'Mechanism release on vectors: grid mode (the default) against continuous, ns per coordinate (CSPRNG)',
