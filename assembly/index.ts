@@ -11,7 +11,7 @@ export { lognormalGrid, lognormalMass } from "./accounting/allocation";
 export { logMoments } from "./accounting/moments";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { staircaseMoment, staircaseSplit, staircaseShapes, staircaseTableGrid, staircaseSlopePointer, staircaseShapePointer } from "./calibrate/staircase";
-export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";
+export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord, scrub } from "./noise/random";
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";
 export { discreteLaplaceSamples, discreteGaussianSamples, discreteStaircaseSamples, setExactOnly } from "./noise/discrete";
 export { correlatedRelease } from "./noise/correlated";

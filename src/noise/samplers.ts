@@ -6,7 +6,7 @@ import { MAX_SCALE } from '../core/domains.js';
 import { isFloat64Array, lengthOfArray, plainView, setAt } from '../core/arrays.js';
 import { chunkOf, copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { firstOutsideInModule } from '../wasm/checks.js';
-import { Block } from '../wasm/heap.js';
+import { Block, holdsVectors } from '../wasm/heap.js';
 import { useExactPath } from './discrete-exact.js';
 import { readRng, type Rng, type Stream } from './random.js';
 import { describe, type Entries, FINITE_ENTRIES, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
@@ -176,12 +176,12 @@ const IN_PLACE_KERNELS: ReadonlySet<Kernel> = new Set(['gaussianSamples', 'lapla
 export function drawValidated<T extends Float64Array | Block>(kernel: Kernel, target: T, scales: Scales, stream: Stream, how: DrawOptions = {}): T {
   if (drawing) throw new Error('dpnoise: a sampler was called while another one was drawing; calls cannot be nested.');
   drawing = true;
+  const w: WasmExports = wasm();
   try {
     const { add = false, origin = 0 } = how;
     const discrete = kernel.startsWith('discrete');
     if (discrete) useExactPath();
     const extra = discrete ? (how.grid ?? 1) : (how.shared ?? 0);
-    const w: WasmExports = wasm();
     // The kernels' flags, as the module defines them.
     const flags = (typeof scales === 'number' ? 0 : w.flagPerCoordinate()) | (add ? w.flagAdd() : 0);
     const scale = typeof scales === 'number' ? scales : 1;
@@ -211,6 +211,7 @@ export function drawValidated<T extends Float64Array | Block>(kernel: Kernel, ta
     });
     return target;
   } finally {
+    if (holdsVectors(w)) w.scrub(target.length);
     drawing = false;
   }
 }

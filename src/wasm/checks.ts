@@ -6,7 +6,7 @@
 // draw is using it.
 import { type Entries, firstOutside } from '../core/validate.js';
 import { copyIn } from './chunks.js';
-import type { Block } from './heap.js';
+import { type Block, holdsVectors } from './heap.js';
 import { wasm } from './loader.js';
 
 /** Below this length the JavaScript loop costs no more than a copy and a call. */
@@ -18,13 +18,18 @@ export function firstOutsideInModule(a: Float64Array, entries: Entries): number 
   const w = wasm();
   const chunk = w.sampleChunkLength();
   const { min, max, zero = false } = entries;
-  for (let start = 0; start < a.length; start += chunk) {
-    const n = Math.min(chunk, a.length - start);
-    copyIn(w, w.valuesPointer(), a, start, n);
-    const bad = w.firstOutside(w.valuesPointer(), n, min, max, zero);
-    if (bad >= 0) return start + bad;
+  try {
+    for (let start = 0; start < a.length; start += chunk) {
+      const n = Math.min(chunk, a.length - start);
+      copyIn(w, w.valuesPointer(), a, start, n);
+      const bad = w.firstOutside(w.valuesPointer(), n, min, max, zero);
+      if (bad >= 0) return start + bad;
+    }
+    return -1;
+  } finally {
+    // The caller's values copied in must not stay where a vector's view can read them.
+    if (holdsVectors(w)) w.scrub(a.length);
   }
-  return -1;
 }
 
 /** firstOutsideInModule for a block of the module's memory, read where it is. */

@@ -95,3 +95,8 @@ export function release(block: Block): void {
 export function arenaMoves(w: WasmExports): number {
   return layoutOf(w).moves;
 }
+
+/** True while `w` holds a caller's vector, whose view exposes all of its memory: calls then scrub their scratch (assembly/noise/random.ts). */
+export function holdsVectors(w: WasmExports): boolean {
+  return layoutOf(w).end > 0;
+}

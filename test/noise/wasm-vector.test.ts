@@ -7,10 +7,23 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { addGaussianNoise, compose, createRng, gaussianNoiseInto, init, laplacePrivacy, wasmVector } from '../../src/index.js';
+import {
+  addGaussianNoise,
+  compose,
+  createRng,
+  gaussianMechanism,
+  gaussianNoiseInto,
+  init,
+  laplaceMechanism,
+  laplacePrivacy,
+  type Rng,
+  wasmVector,
+} from '../../src/index.js';
+import type { RandomSource } from '../../src/noise/random.js';
 import { moduleBlock } from '../../src/noise/wasm-vector.js';
 import { FINITE_ENTRIES } from '../../src/core/validate.js';
-import { wasm } from '../../src/wasm/loader.js';
+import { embeddedBytes } from '../../src/wasm/embedded-init.js';
+import { instantiateSync, wasm } from '../../src/wasm/loader.js';
 
 const seeded = () => ({ rng: createRng({ seed: 11 }) });
 
@@ -102,6 +115,54 @@ describe('wasmVector', () => {
     v.values.fill(1e300); // over the table's memory
     v.free();
     expect(privacy().epsilon(1e-6)).toBe(before);
+  });
+
+  it("after a call returns, the module's memory a view exposes holds none of the call's random words and no copy of its query outside the vectors", () => {
+    const K = 20_000;
+    const q = Float64Array.from({ length: K }, (_, i) => 1000.123456789 + i * Math.SQRT1_2); // no constant of the module's tables
+    const sensitivity = new Float64Array(K).fill(1);
+    /** The primary words of the first stream of a generator seeded with `seed`, drawn on a fresh instance. */
+    const wordsOf = (seed: number) => {
+      const other = instantiateSync(embeddedBytes(process.env.DPNOISE_TEST_BUILD !== 'scalar'));
+      const stream = (createRng({ seed }) as Rng as RandomSource).stream();
+      stream.begin(other);
+      const words = new Set<bigint>();
+      for (let first = 0; first < K; first += other.sampleChunkLength()) {
+        const n = Math.min(other.sampleChunkLength(), K - first);
+        stream.words(other, first, n);
+        for (const word of new BigUint64Array(other.memory.buffer, other.randomPointer(), n)) words.add(word);
+      }
+      return words;
+    };
+    /** What the static region (the scratch buffers; the vectors and the arena lie past it) still holds of the words and the query. */
+    const left = (words: Set<bigint>) => {
+      const w = wasm();
+      const region = w.heapStart();
+      const asWords = new BigUint64Array(w.memory.buffer, 0, region / 8).filter((x) => words.has(x)).length;
+      const values = new Set(q);
+      const asValues = new Float64Array(w.memory.buffer, 0, region / 8).filter((x) => values.has(x)).length;
+      return [asWords, asValues];
+    };
+    const out = wasmVector(K);
+    const query = wasmVector(K);
+    query.values.set(q);
+    for (const mode of ['grid', 'continuous'] as const) {
+      for (const m of [gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode }), laplaceMechanism({ sensitivity, epsilon: 1, mode })]) {
+        for (const [seed, from] of [
+          [1, q],
+          [2, query],
+        ] as const) {
+          m.release(from, { out, rng: createRng({ seed }) });
+          expect(left(wordsOf(seed)), `${mode}, query ${from === q ? 'an array' : 'a vector'}`).toEqual([0, 0]);
+        }
+      }
+    }
+    const refused = q.slice();
+    refused[K - 1] = Number.NaN; // checked a chunk at a time in the scratch buffer, then refused
+    expect(() => gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6 }).release(refused, { out })).toThrow(RangeError);
+    expect(left(new Set())).toEqual([0, 0]);
+    out.free();
+    query.free();
   });
 
   it('a vector of a module that init() has since replaced is refused; its values can still be read', async () => {
