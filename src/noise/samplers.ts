@@ -211,7 +211,7 @@ export function drawValidated<T extends Float64Array | Block>(kernel: Kernel, ta
     });
     return target;
   } finally {
-    if (holdsVectors(w)) w.scrub(target.length);
+    if (holdsVectors(w)) w.scrub(target.length, kernel.startsWith('discrete'));
     drawing = false;
   }
 }

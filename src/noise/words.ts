@@ -24,7 +24,7 @@ export function wordsOf(source: RandomSource): NextWord {
       stream.begin(w);
       stream.words(w, first, block);
       buffer = new BigUint64Array(w.memory.buffer, w.randomPointer(), block).slice();
-      if (holdsVectors(w)) w.scrub(block); // not left where a vector's view can read them
+      if (holdsVectors(w)) w.scrub(block, false); // not left where a vector's view can read them
       first += block;
       used = 0;
     }

@@ -28,7 +28,7 @@ export function firstOutsideInModule(a: Float64Array, entries: Entries): number 
     return -1;
   } finally {
     // The caller's values copied in must not stay where a vector's view can read them.
-    if (holdsVectors(w)) w.scrub(a.length);
+    if (holdsVectors(w)) w.scrub(a.length, false);
   }
 }
 

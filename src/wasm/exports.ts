@@ -84,8 +84,8 @@ export interface WasmExports {
   useSeededExtras(): void;
   usePoolExtras(count: number): void;
   resumePoolExtras(): void;
-  /** Zeroes the scratch a call leaves that depends on its words or values (the first n chunk entries, used pool words, the exact and batch state; assembly/noise/random.ts). */
-  scrub(n: number): void;
+  /** Zeroes the scratch a call leaves that depends on its words or values (the first n chunk entries, used pool words; after a discrete draw the exact and batch state; assembly/noise/random.ts). */
+  scrub(n: number, discrete: boolean): void;
   /** The next extra word of the coordinate being drawn (a signed i64 as a bigint), for the exact path. */
   exactWord(): bigint;
   /** E|X|^p of the staircase of sensitivity 1 (assembly/calibrate/staircase.ts). */
