@@ -10,7 +10,7 @@
 //     two never compete): standard_normal(out=buf) and the scaling (buf *= s, or np.multiply by
 //     the per-coordinate scales into buf); for Laplace, which has no out=, laplace(0, s).
 // At each K all JavaScript cases of a table are timed in one interleaved measureEach.
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { createRng, gaussianMechanism, gaussianNoiseInto, laplaceMechanism, laplaceNoiseInto, wasmVector } from 'dpnoise';
 import { fmt, fmtK, NA, times } from './format.mjs';
 
@@ -173,7 +173,7 @@ export async function run(ctx) {
     if (main) verdicts.push({ c, np, vectorNs, arrayNs });
   }
 
-  const loadNote = `The host's load average (1 minute) was ${fmt(loadBefore)} at the start of the group and ${fmt(loadavg()[0])} at its end, on ${fmt(navigator.hardwareConcurrency)} logical cores shared with other processes: absolute times vary from run to run, the interleaved ratios less.`;
+  const loadNote = `The host's load average (1 minute) was ${fmt(loadBefore)} at the start of the group and ${fmt(loadavg()[0])} at its end, on ${availableParallelism()} logical cores shared with other processes: absolute times vary from run to run, the interleaved ratios less.`;
   const numpyNote = py.available
     ? `NumPy ${py.versions.numpy}, \`np.random.default_rng(${SEED})\` (${py.results.inPlace.bitGenerator}), medians of 7 batches, measured in a separate process before and after the JavaScript timings (the faster of the two runs kept per case); NumPy's scaling is a second pass over the buffer, as \`standard_normal\` has no scale argument.`
     : `NumPy baseline n/a (${py.reason}).`;
