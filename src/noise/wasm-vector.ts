@@ -38,8 +38,8 @@ export interface WasmVector {
 /** The live vectors' blocks; a freed vector keeps its entry with no block. */
 const blocks = new WeakMap<object, { block: Block | undefined }>();
 
-/** Frees the block of a vector that became unreachable without free(). */
-const registry = new FinalizationRegistry<Block>(release);
+/** Frees the block of a vector that became unreachable without free() (where the runtime has FinalizationRegistry; else free() alone does). */
+const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<Block>(release) : undefined;
 
 /** The property of a view that keeps its vector, and so its memory, alive while the view is. */
 const OWNER = Symbol('dpnoise.WasmVector');
@@ -50,7 +50,7 @@ class Vector implements WasmVector {
   constructor(block: Block) {
     this.length = block.length;
     blocks.set(this, { block });
-    registry.register(this, block, this);
+    registry?.register(this, block, this);
   }
   get values(): Float64Array {
     const block = blocks.get(this)!.block;
@@ -68,7 +68,7 @@ class Vector implements WasmVector {
   free(): void {
     const state = blocks.get(this)!;
     if (state.block === undefined) throw new TypeError('dpnoise: this WasmVector was already freed.');
-    registry.unregister(this);
+    registry?.unregister(this);
     release(state.block);
     state.block = undefined;
     this.#view = undefined;
