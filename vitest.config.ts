@@ -13,7 +13,7 @@ const ONCE = [
   'test/readme.test.ts',
   'test/docs.test.ts',
   'test/cli/**',
-  'test/generated.test.ts',
+  'test/generated.long.test.ts',
   'test/architecture.test.ts',
   // JavaScript that calls no WebAssembly, and the tests that compare the two builds themselves.
   'test/citations.test.ts',

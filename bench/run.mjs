@@ -47,6 +47,7 @@ const GROUPS = [
   './tables.mjs',
   './clickhouse.mjs',
   './quantiles.mjs',
+  './counts.mjs',
   './training.mjs',
   './training-accuracy.mjs',
 ];

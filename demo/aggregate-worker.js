@@ -34,9 +34,10 @@ addEventListener('message', async ({ data: { id, file, spec, privacy } }) => {
     const connection = await db.connect();
     try {
       await connection.query("CREATE OR REPLACE VIEW data AS SELECT * FROM read_csv_auto('data.csv')");
+      // The page has charged its session budget; this one holds exactly this release.
       const budget = createBudget(privacy);
       const r = await aggregate({ ...privacy, budget, ...spec, table: { connection, table: 'data' } });
-      postMessage({ id, result: { table: r.table, unit: r.unit, groups: r.groups, level: r.level, spent: budget.spent } });
+      postMessage({ id, result: { table: r.table, unit: r.unit, level: r.level, warnings: r.warnings } });
     } finally {
       await connection.close();
     }

@@ -1,6 +1,6 @@
 // Fails when a committed generated file is not what its generator writes now: runs the generators
 // of `npm run generate` into a temporary directory and compares every file byte for byte.
-// Needs python3 and the mpmath of scripts/requirements.txt. Run by test/generated.test.ts.
+// Needs python3 and the mpmath of scripts/requirements.txt. Run by test/generated.long.test.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

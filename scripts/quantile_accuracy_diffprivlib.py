@@ -13,13 +13,8 @@ import math
 import sys
 
 import numpy as np
-import sklearn.tree._tree
 
-# diffprivlib 0.6.6 imports these two dtypes of scikit-learn's tree module at import time (for its
-# forests); scikit-learn 1.9 no longer has them. The tools used here never touch trees.
-for name, dtype in (("DTYPE", np.float32), ("DOUBLE", np.float64)):
-    if not hasattr(sklearn.tree._tree, name):
-        setattr(sklearn.tree._tree, name, dtype)
+import diffprivlib_shim  # noqa: E402,F401  (before diffprivlib)
 
 from diffprivlib import BudgetAccountant  # noqa: E402
 from diffprivlib.tools import quantile  # noqa: E402

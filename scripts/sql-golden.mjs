@@ -9,11 +9,11 @@ import { aggregateSql, DIALECTS } from 'dpnoise/aggregate';
 
 // The spec (test/fixtures/sql/spec.json): every statistic kind, contribution bounds on units and
 // groups, and a group name that needs quoting.
-const { privacy, options } = JSON.parse(readFileSync(new URL('../test/fixtures/sql/spec.json', import.meta.url), 'utf8'));
+const { target, options } = JSON.parse(readFileSync(new URL('../test/fixtures/sql/spec.json', import.meta.url), 'utf8'));
 
 for (const dialect of DIALECTS) {
-  const { sql } = aggregateSql(privacy, options, { dialect });
+  const { sql } = aggregateSql({ ...target, ...options, dialect });
   writeFileSync(new URL(`../test/fixtures/sql/${dialect}.sql`, import.meta.url), sql);
-  const oneRow = aggregateSql(privacy, { ...options, maxRows: 1 }, { dialect }).sql;
+  const oneRow = aggregateSql({ ...target, ...options, maxRows: 1, dialect }).sql;
   writeFileSync(new URL(`../test/fixtures/sql/${dialect}-one-row.sql`, import.meta.url), oneRow);
 }

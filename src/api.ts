@@ -68,14 +68,15 @@ export type {
   ApproximatePrivacy,
   GdpPrivacy,
   Privacy,
-  PrivacyFamily,
+  PrivacyForm,
+  PrivacyNoise,
   PurePrivacy,
   ZcdpPrivacy,
 } from './accounting/privacy.js';
 export type { DpEventJson } from './accounting/dp-event.js';
 export { type BudgetJson, type BudgetKey, createBudget, type PrivacyBudget, restoreBudget, signBudget, type Spending } from './accounting/ledger.js';
 export type { EventJson } from './accounting/event-json.js';
-export type { ApproximateBudget, Budget, GaussianBudget, GdpBudget, PureBudget, ZcdpBudget } from './core/budget.js';
+export type { ApproximateTarget, PrivacyTarget, GaussianTarget, GdpTarget, PureTarget, ZcdpTarget } from './core/target.js';
 export {
   gaussianMechanism,
   laplaceMechanism,
@@ -116,4 +117,4 @@ export {
 } from './applications/coordinate-descent.js';
 export { gini } from './calibrate/gini.js';
 export { MODES, type Mode } from './mechanisms/grid.js';
-export { NOISE_FAMILIES, type NoiseFamilyName } from './noise/families.js';
+export { NOISES, type NoiseName } from './noise/families.js';

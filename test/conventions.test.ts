@@ -131,7 +131,7 @@ const POSITIONAL = [
   'restoreBudget',
   'signBudget',
 ];
-const CONSTANTS = ['ALLOCATIONS', 'LOSSES', 'MODES', 'NEIGHBOURS', 'NOISE_FAMILIES', 'NOISE_WEIGHTS'];
+const CONSTANTS = ['ALLOCATIONS', 'LOSSES', 'MODES', 'NEIGHBOURS', 'NOISES', 'NOISE_WEIGHTS'];
 
 describe('the API conventions (README, "Conventions")', () => {
   it('every export is classified here, so a new one meets the conventions before it ships', () => {
@@ -162,6 +162,20 @@ describe('the API conventions (README, "Conventions")', () => {
     for (const b of refused) expect(() => call(b), JSON.stringify(b)).toThrow(/dpnoise: /);
   });
 
+  it.each(Object.entries(OPTIONS).filter(([name, c]) => c.budget && name !== 'createBudget'))(
+    '%s: one vocabulary: the target it was given is echoed as `target` (where echoed), the noise as `noise`, never `budget` or `family`',
+    (_name, { call, budget }) => {
+      for (const b of budgets(budget)) {
+        const result = call(b);
+        if (typeof result !== 'object' || result === null || ArrayBuffer.isView(result)) continue;
+        const keys = Object.keys(result);
+        expect(keys).not.toContain('family');
+        expect(keys).not.toContain('budget');
+        if ('target' in result) expect(result.target).toEqual(b);
+      }
+    },
+  );
+
   it.each(Object.entries(OPTIONS).filter(([, c]) => c.releases))(
     '%s: releases carry a genuine, frozen privacy object; rng in the options decides the noise',
     (_name, { call, budget, releases }) => {
@@ -169,7 +183,8 @@ describe('the API conventions (README, "Conventions")', () => {
       const result = call(b!) as { privacy: dpnoise.Privacy };
       expect(Object.isFrozen(result.privacy)).toBe(true);
       expect(['pure', 'gdp', 'zcdp', 'approximate']).toContain(result.privacy.kind);
-      expect(typeof result.privacy.family).toBe('string');
+      expect(['noise', 'composition', 'subsampled', 'partition-selection', 'exponential']).toContain(result.privacy.form);
+      expect(result.privacy.form === 'noise').toBe(result.privacy.noise !== undefined);
       expect(compose([result.privacy]).epsilon(1e-6)).toBeGreaterThan(0);
       expect(releases!(result)).toEqual(releases!(call(b!)));
     },

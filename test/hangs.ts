@@ -84,7 +84,9 @@ export function hangCases(size: 'quick' | 'full'): Array<[string, Call[]]> {
         ...curves(`${family} scales ${scale}, 2 x ${scale}`, () => make({ scales: [scale, 2 * scale], sensitivity: [sensitivity, sensitivity] })),
       );
     }
-    // A thousand Laplace coordinates of three scales: the accountant composes their pairs.
+    // A thousand Laplace coordinates of three scales: the accountant composes their pairs (the
+    // full grid only: at the extremes each call takes its whole work budget, about 2 s).
+    if (!full) continue;
     const scales = Array.from({ length: 1000 }, (_, i) => scale * (1 + (i % 3)));
     privacyObjects.push(
       ...curves(`laplace 1000 coordinates, scale ${scale} sensitivity ${sensitivity}`, () =>
@@ -120,6 +122,8 @@ export function hangCases(size: 'quick' | 'full'): Array<[string, Call[]]> {
         calibrations.push(
           ...curves(`staircaseMechanism ${mode} ${epsilon} ${sensitivity}`, () => dpnoise.staircaseMechanism({ epsilon, sensitivity: two, mode }).privacy),
         );
+        // The mechanisms' certified ranges: at the extremes each takes its whole work budget (the full grid only).
+        if (!full) continue;
         for (const delta of DELTAS) {
           const options = { epsilon, delta, sensitivity: two, mode };
           calibrations.push([`gaussianMechanism ${JSON.stringify(options)}: bounds`, () => dpnoise.gaussianMechanism(options).privacy.bounds(delta)]);
@@ -161,8 +165,11 @@ export function hangCases(size: 'quick' | 'full'): Array<[string, Call[]]> {
 
   return [
     ['the calls reported never to return', reported],
-    ['Gaussian and Laplace privacy objects: scales and sensitivities from 2^-400 to 2^400, one coordinate, two and a thousand', privacyObjects],
-    ["calibrations (Gaussian, Laplace with and without delta, the staircase) and the mechanisms' privacy, epsilon up to 1e4", calibrations],
+    ['Gaussian and Laplace privacy objects: scales and sensitivities from 2^-400 to 2^400, one coordinate, two and (full grid) a thousand', privacyObjects],
+    [
+      "calibrations (Gaussian, Laplace with and without delta, the staircase) and the mechanisms' privacy (full grid: its ranges), epsilon up to 1e4",
+      calibrations,
+    ],
     ['subsampling, composition and random allocation: rates from 1e-300 to 1, up to 2^53 - 1 releases', sampling],
     ['dpsgd: rates from 1e-300 to 1, up to 1e9 steps, epsilon up to 1e4', dpsgd],
   ];

@@ -128,3 +128,17 @@ export async function expectWithheld(
   const printed = inspect(thrown, { depth: 5 });
   for (const secret of secrets) expect(printed).not.toContain(secret);
 }
+
+/** An array of `values` whose entries count their reads in `counter.reads`: to show that a call read none of them. */
+export function watchedArray(values: readonly number[], counter: { reads: number }): number[] {
+  const array = new Array<number>(values.length);
+  values.forEach((value, i) => {
+    Object.defineProperty(array, i, {
+      get: () => {
+        counter.reads++;
+        return value;
+      },
+    });
+  });
+  return array;
+}

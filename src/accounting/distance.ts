@@ -2,7 +2,7 @@
 // budget into mu, for continuous noise (the exact Gaussian curve) and for grid mode's discrete
 // Gaussian noise (by the continuous Gaussians around it, docs/accounting.md "Discrete Gaussian",
 // or through rho-zCDP, rho = mu^2 / 2, converted to (epsilon, delta) by zcdp.ts).
-import type { Target } from '../core/budget.js';
+import type { ValidTarget } from '../core/target.js';
 import { memo } from '../core/memo.js';
 import { largestMeeting } from '../math/search.js';
 import { wasm } from '../wasm/loader.js';
@@ -12,7 +12,7 @@ import { zcdpMu } from './zcdp.js';
 export const GAUSSIAN_NOTIONS = ['approximate', 'gdp', 'zcdp'] as const;
 
 /** The largest mu at which continuous Gaussian noise meets `target` (approximate: mu0(epsilon, delta); rho-zCDP: sqrt(2 rho)). */
-export function gaussianDistance(target: Target): number {
+export function gaussianDistance(target: ValidTarget): number {
   switch (target.notion) {
     case 'approximate':
       return wasm().gaussianMu(target.epsilon, target.delta);
@@ -31,7 +31,7 @@ export function gaussianDistance(target: Target): number {
  * mu whose zCDP conversion gives it (below the continuous mu0, as the conversion is never tighter);
  * mu and rho as asked.
  */
-export function gridGaussianDistance(target: Target): number {
+export function gridGaussianDistance(target: ValidTarget): number {
   if (target.notion !== 'approximate') return gaussianDistance(target);
   const { epsilon, delta } = target;
   const mu = zcdpMu(epsilon, delta, wasm().gaussianMu(epsilon, delta));
@@ -58,7 +58,7 @@ const GRID_SEARCH_GAP = 1e-6;
  * meets the budget, as it does on fine grids; otherwise the largest distance below it that meets
  * it, to 1e-6 (largestMeeting), from the zCDP distance, which always does. Other budgets: as asked.
  */
-export function calibrateGridGaussian<T extends GridGaussianRelease>(target: Target, build: (mu: number) => T): [mu: number, release: T] {
+export function calibrateGridGaussian<T extends GridGaussianRelease>(target: ValidTarget, build: (mu: number) => T): [mu: number, release: T] {
   if (target.notion !== 'approximate') {
     const mu = gaussianDistance(target);
     return [mu, build(mu)];

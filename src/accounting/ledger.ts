@@ -3,7 +3,7 @@
 // budget. The spending is always accounted from the record (the releases' events, composed as
 // compose reads them), so a budget restored from its JSON reports exactly what the saved one did
 // (docs/aggregates.md, "The budget").
-import { type ApproximateBudget, type PureBudget, readBudget, type Target } from '../core/budget.js';
+import { type ApproximateTarget, type PureTarget, readTarget, type ValidTarget } from '../core/target.js';
 import { hmacSha256, sameBytes } from '../core/sha256.js';
 import { describe, fail, readOptions } from '../core/validate.js';
 import { readEvent, writeEvent, type EventJson } from './event-json.js';
@@ -110,7 +110,7 @@ function macOf(json: Omit<BudgetJson, 'mac'>, key: Uint8Array): string {
 }
 
 /** The epsilon a privacy spends at the budget's delta (pure: at delta 0). */
-function epsilonAt(target: Target, privacy: Privacy): number {
+function epsilonAt(target: ValidTarget, privacy: Privacy): number {
   return privacy.epsilon(target.notion === 'approximate' ? target.delta : 0);
 }
 
@@ -138,7 +138,7 @@ export function readBudgetArgument(value: unknown): PrivacyBudget {
  */
 type OnSpend = (json: BudgetJson) => void;
 
-function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record: Event[], onSpend?: OnSpend): PrivacyBudget {
+function makeBudget(target: ValidTarget & { notion: 'pure' | 'approximate' }, record: Event[], onSpend?: OnSpend): PrivacyBudget {
   const delta = target.notion === 'approximate' ? target.delta : undefined;
   const jsonOf = (events: readonly Event[]): BudgetJson => ({
     format: 'dpnoise-budget',
@@ -194,8 +194,8 @@ function makeBudget(target: Target & { notion: 'pure' | 'approximate' }, record:
   return budget;
 }
 
-function readTarget(o: Record<string, unknown>): Target & { notion: 'pure' | 'approximate' } {
-  return readBudget(o, ['pure', 'approximate']) as Target & { notion: 'pure' | 'approximate' };
+function readLedgerTarget(o: Record<string, unknown>): ValidTarget & { notion: 'pure' | 'approximate' } {
+  return readTarget(o, ['pure', 'approximate']) as ValidTarget & { notion: 'pure' | 'approximate' };
 }
 
 /**
@@ -219,9 +219,9 @@ function readTarget(o: Record<string, unknown>): Target & { notion: 'pure' | 'ap
  *
  * @group Accounting
  */
-export function createBudget(options: ApproximateBudget | PureBudget): PrivacyBudget {
+export function createBudget(options: ApproximateTarget | PureTarget): PrivacyBudget {
   const o = readOptions('options', options, ['epsilon', 'delta']);
-  return makeBudget(readTarget(o), []);
+  return makeBudget(readLedgerTarget(o), []);
 }
 
 /**
@@ -288,7 +288,7 @@ export function restoreBudgetWith(json: BudgetJson, onSpend?: OnSpend): PrivacyB
     );
   }
   if (!Array.isArray(o.releases)) throw new TypeError(`dpnoise: \`json.releases\` must be an array of events; got ${describe(o.releases)}.`);
-  const target = readTarget({ epsilon: o.epsilon, delta: o.delta });
+  const target = readLedgerTarget({ epsilon: o.epsilon, delta: o.delta });
   return makeBudget(
     target,
     (o.releases as unknown[]).map((e, i) => readEvent(e, `json.releases[${i}]`)),

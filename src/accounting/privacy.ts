@@ -6,7 +6,8 @@
 //
 // Every privacy object has one shape (README, "Conventions"): `kind`, the notion its numbers
 // certify ('pure', 'gdp', 'zcdp', 'pld' for the accountant's numeric distributions, 'approximate'
-// for the best of several conversions); `family`, the noise that gives it; its own numbers
+// for the best of several conversions); `form`, what it accounts for, and for one release of noise
+// `noise`, which; its own numbers
 // (epsilonPure, mu, rho); epsilon(delta), delta(epsilon), bounds(delta) (the certified range of
 // epsilon), rdp(alpha) and toDpEvent(). Behind each is an event (engine/events.ts): what was
 // released, which compose combines and the accountant evaluates. It is frozen, and genuine: compose
@@ -29,21 +30,32 @@ import { zcdpDelta, zcdpEpsilon } from './zcdp.js';
 import { accountOf, genuine, issue as register, searches } from './registry.js';
 
 /**
- * The noise a privacy object accounts for: a family of noise, its exact discrete version, or a
- * composition of releases.
+ * The noise of a privacy object that accounts for one release of additive noise: a family of
+ * noise, or its exact discrete version.
  *
  * @group Accounting
  */
-export type PrivacyFamily =
-  | 'gaussian'
-  | 'laplace'
-  | 'discrete-gaussian'
-  | 'discrete-laplace'
-  | 'staircase'
-  | 'composition'
-  | 'subsampled'
-  | 'partition-selection'
-  | 'exponential';
+export type PrivacyNoise = 'gaussian' | 'laplace' | 'discrete-gaussian' | 'discrete-laplace' | 'staircase';
+
+const PRIVACY_NOISES: readonly PrivacyNoise[] = ['gaussian', 'laplace', 'discrete-gaussian', 'discrete-laplace', 'staircase'];
+
+/**
+ * What a privacy object accounts for: one release of additive noise ('noise', named by its
+ * `noise`), a composition of releases, a subsampled or allocated release, a release with
+ * partition selection, or the exponential mechanism.
+ *
+ * @group Accounting
+ */
+export type PrivacyForm = 'noise' | 'composition' | 'subsampled' | 'partition-selection' | 'exponential';
+
+/** What the constructors are told: the noise of one release, or the form of anything else. */
+export type Released = PrivacyNoise | Exclude<PrivacyForm, 'noise'>;
+
+/** The `form` and `noise` fields of an object for what it releases. */
+function formOf(released: Released): { form: PrivacyForm; noise?: PrivacyNoise } {
+  const noise = PRIVACY_NOISES.find((n) => n === released);
+  return noise === undefined ? { form: released as Exclude<Released, PrivacyNoise> } : { form: 'noise', noise };
+}
 
 /**
  * A certified range of epsilon(delta), as `bounds` gives it.
@@ -59,8 +71,10 @@ export interface EpsilonRange {
 
 /** What every privacy object offers. */
 interface Curves {
-  /** The noise it accounts for. */
-  readonly family: PrivacyFamily;
+  /** What it accounts for: one release of noise ('noise'), a composition, a subsampled release, ... */
+  readonly form: PrivacyForm;
+  /** The noise, when `form` is 'noise'. */
+  readonly noise?: PrivacyNoise;
   /** The smallest delta (or a safe upper bound) for which the release is (epsilon, delta)-DP. */
   delta(epsilon: number): number;
   /** The smallest epsilon (or a safe upper bound) for which the release is (epsilon, delta)-DP; delta in [0, 1). */
@@ -290,16 +304,19 @@ export function pureCurves(epsilonPure: number): Pick<Curves, 'delta' | 'epsilon
 const belowGaussianEpsilon = (mu: number) => (upper: number) => (mu <= 1000 ? upper * (1 - 1e-11) : 0);
 
 /** A mu-GDP privacy object (Gaussian noise by default); its event, a Gaussian mechanism at distance mu unless given. */
-export function gdpPrivacy(
-  mu: number,
-  family: PrivacyFamily = 'gaussian',
-  warnings: readonly string[] = [],
-  event: Event = { type: 'gaussian', mu },
-): GdpPrivacy {
+export function gdpPrivacy(mu: number, released: Released = 'gaussian', warnings: readonly string[] = [], event: Event = { type: 'gaussian', mu }): GdpPrivacy {
   parameter('mu', mu);
   const curves = gaussianCurves(mu);
   return issue(
-    { kind: 'gdp', family, mu, rho: halfSquare(mu), ...curves, ...extras(event, curves.epsilon, belowGaussianEpsilon(mu)), ...warningFor([mu], warnings) },
+    {
+      kind: 'gdp',
+      ...formOf(released),
+      mu,
+      rho: halfSquare(mu),
+      ...curves,
+      ...extras(event, curves.epsilon, belowGaussianEpsilon(mu)),
+      ...warningFor([mu], warnings),
+    },
     event,
   );
 }
@@ -310,7 +327,7 @@ export function gdpPrivacy(
  */
 export function purePrivacy(
   epsilonPure: number,
-  family: PrivacyFamily = 'laplace',
+  released: Released = 'laplace',
   warnings: readonly string[] = [],
   event: Event = { type: 'pure', epsilon: epsilonPure },
   floor: Event = event,
@@ -334,7 +351,7 @@ export function purePrivacy(
     return Math.min(best, renyi!.delta(eps));
   };
   return issue(
-    { kind: 'pure', family, epsilonPure, delta, epsilon, ...extras(event, epsilon, undefined, floor), ...warningFor([epsilonPure], warnings) },
+    { kind: 'pure', ...formOf(released), epsilonPure, delta, epsilon, ...extras(event, epsilon, undefined, floor), ...warningFor([epsilonPure], warnings) },
     event,
     floor,
   );
@@ -347,7 +364,7 @@ export function purePrivacy(
  */
 export function zcdpPrivacy(
   rho: number,
-  family: PrivacyFamily = 'discrete-gaussian',
+  released: Released = 'discrete-gaussian',
   warnings: readonly string[] = [],
   event: Event = { type: 'zcdp', rho },
   floor: Event = event,
@@ -364,7 +381,11 @@ export function zcdpPrivacy(
     const converted = rho === Infinity ? 1 : zcdpDelta(rho, readEpsilon(eps));
     return tighter ? Math.min(converted, tighter.delta(eps)) : converted;
   };
-  return issue({ kind: 'zcdp', family, rho, delta, epsilon, ...extras(event, epsilon, undefined, floor), ...warningFor([rho], warnings) }, event, floor);
+  return issue(
+    { kind: 'zcdp', ...formOf(released), rho, delta, epsilon, ...extras(event, epsilon, undefined, floor), ...warningFor([rho], warnings) },
+    event,
+    floor,
+  );
 }
 
 /**
@@ -408,7 +429,7 @@ export function gaussianDistanceOf(event: Event): number | undefined {
  * Renyi route when they give less (at a delta below the accountant's own rounding bound, which
  * grows with the number of releases, the Renyi route stays finite).
  */
-export function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readonly string[], routes: Route[] = [], floor: Event = event): PldPrivacy {
+export function pldPrivacy(event: Event, released: Released, warnings: readonly string[], routes: Route[] = [], floor: Event = event): PldPrivacy {
   const account = accountOf(event);
   const renyi = renyiFallback(event);
   const epsilon = (delta: number, enough?: number) => {
@@ -421,7 +442,7 @@ export function pldPrivacy(event: Event, family: PrivacyFamily, warnings: readon
     const best = Math.min(account.delta(e), ...routes.map((route) => route.delta(e)));
     return Math.min(best, renyi.delta(e));
   };
-  return issue({ kind: 'pld', family, epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) }, event, floor);
+  return issue({ kind: 'pld', ...formOf(released), epsilon, delta, ...extras(event, epsilon, undefined, floor), ...warningFor([], warnings) }, event, floor);
 }
 
 /**
@@ -468,7 +489,7 @@ export function approximatePrivacy(
   routes: Route[],
   warnings: readonly string[],
   floor: Event = event,
-  family: PrivacyFamily = 'composition',
+  released: Released = 'composition',
 ): ApproximatePrivacy {
   const epsilon = (delta: number) => {
     const d = readDelta(delta);
@@ -480,7 +501,11 @@ export function approximatePrivacy(
   };
   // Its own figures' range: the accountant's lower end, and its own epsilon as the upper one, so
   // that the range holds the estimate (the accountant's upper end may be below a route's figure).
-  return issue({ kind: 'approximate', family, epsilon, delta, ...extras(event, epsilon, undefined, floor, true), ...warningFor([], warnings) }, event, floor);
+  return issue(
+    { kind: 'approximate', ...formOf(released), epsilon, delta, ...extras(event, epsilon, undefined, floor, true), ...warningFor([], warnings) },
+    event,
+    floor,
+  );
 }
 
 /** The pure epsilon of an event made only of pure releases composed (Laplace, discrete Laplace), or undefined. */
@@ -517,14 +542,14 @@ export function eventPrivacy(given: Event): Privacy {
   if (event.type === 'gaussian') return gdpPrivacy(event.mu, 'gaussian', [], event);
   if (event.type === 'laplace') return purePrivacy(event.epsilon, 'laplace', [], event);
   const sampled = event.type === 'poisson' || event.type === 'without-replacement' || event.type === 'allocation';
-  const family = sampled ? 'subsampled' : 'composition';
+  const released = sampled ? 'subsampled' : 'composition';
   const epsilonPure = pureTotal(event);
-  if (epsilonPure !== undefined) return purePrivacy(roundUp(epsilonPure), family, [], event);
+  if (epsilonPure !== undefined) return purePrivacy(roundUp(epsilonPure), released, [], event);
   // A sampled or allocated release is never less private than the release itself: the
   // hockey-stick divergence is jointly convex, and the record is in it or not.
   const dominating = sampled ? [routeOf(eventPrivacy(event.event))] : [];
-  if (pldSupports(event)) return pldPrivacy(event, family, [], dominating);
-  return approximatePrivacy(event, [rdpRoute(event), ...dominating], [], event, family);
+  if (pldSupports(event)) return pldPrivacy(event, released, [], dominating);
+  return approximatePrivacy(event, [rdpRoute(event), ...dominating], [], event, released);
 }
 
 /**
@@ -560,7 +585,14 @@ export function thresholdedPrivacy(inner: Privacy, beta: number): ApproximatePri
     return Math.max(inner.epsilon(target - beta), roundUp(inner.epsilon(target) + lambda));
   };
   const privacy = issue(
-    { kind: 'approximate', family: 'partition-selection', epsilon, delta, ...extras(event, epsilon), ...warningFor([], inner.warning ? [inner.warning] : []) },
+    {
+      kind: 'approximate',
+      ...formOf('partition-selection'),
+      epsilon,
+      delta,
+      ...extras(event, epsilon),
+      ...warningFor([], inner.warning ? [inner.warning] : []),
+    },
     event,
   );
   thresholds.set(privacy, { inner, beta });

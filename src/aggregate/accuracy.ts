@@ -2,7 +2,7 @@
 // standard deviation and interval width per statistic that the accuracy table reports, the
 // estimates use, and the plan compares candidate noises by (docs/aggregates.md, "Intervals").
 import { MAX_SEARCH_STEPS } from '../core/rounding.js';
-import { exp, log } from '../math/elementary.js';
+import { exp, expm1, log } from '../math/elementary.js';
 import { normalIsf } from '../math/special.js';
 import type { Layout, Measure } from './layout.js';
 import { type ExponentialQuantile, quantileSensitivity, rankCritical, type TreeNoise } from './quantiles.js';
@@ -14,8 +14,12 @@ export interface Noised {
   readonly family: 'gaussian' | 'laplace';
   readonly sensitivity: Float64Array;
   readonly sd: Float64Array;
-  /** The grid the noise is drawn on. */
+  /** Each block's interval half-width per coordinate at the spec's level (blockHalfWidths). */
+  readonly halfWidth: Float64Array;
+  /** The grid the noise is drawn on (whole counts: the grid of 1, `whole`). */
   readonly grid: number;
+  /** The blocks of whole counts drawn on the grid of 1 (the mechanism's wholeGroupsOf). */
+  readonly whole: readonly boolean[];
   /** With quantiles by the exponential mechanism: each of them (in the spec's order), run in every group released. */
   readonly exponential: readonly ExponentialQuantile[];
 }
@@ -82,6 +86,41 @@ export function squaresMeasureOf(layout: Layout, column: string, [lower, upper]:
 /** Interval half-width per sd of one block's noise: the normal quantile, or for Laplace b ln(1 / (1 - level)) with b = sd / sqrt 2. */
 export function widthPerSd(family: 'gaussian' | 'laplace', level: number): number {
   return family === 'gaussian' ? normalIsf((1 - level) / 2) : -log(1 - level) / Math.SQRT2;
+}
+
+/**
+ * Discrete Laplace noise of scale b on the grid of 1 (P(k) proportional to p^|k|, p = e^(-1/b);
+ * docs/aggregates.md, "Counts on the grid of 1"): its standard deviation, sqrt(2 p) / (1 - p), below the
+ * continuous sqrt(2) b.
+ */
+export function wholeLaplaceSd(b: number): number {
+  return Math.sqrt(2 * exp(-1 / b)) / -expm1(-1 / b);
+}
+
+/**
+ * The smallest whole h with P(|X| > h) = 2 p^(h+1) / (1 + p) <= 1 - level for that noise: the
+ * interval value +- h holds the truth with probability at least `level`. (The continuous width
+ * b ln(1 / (1 - level)) can miss: at b = 1 and level 0.95, P(|X| >= 3) = 0.073.)
+ */
+export function wholeLaplaceHalfWidth(b: number, level: number): number {
+  const p = exp(-1 / b);
+  const tail = (h: number) => (2 * exp(-(h + 1) / b)) / (1 + p);
+  let h = Math.max(0, Math.ceil(-b * log(((1 - level) * (1 + p)) / 2)) - 1);
+  while (h > 0 && tail(h - 1) <= 1 - level) h--;
+  while (tail(h) > 1 - level) h++;
+  return h;
+}
+
+/** Each block's interval half-width per coordinate: width per sd times the sd, or a whole count's (wholeLaplaceHalfWidth of its scale). */
+export function blockHalfWidths(
+  family: 'gaussian' | 'laplace',
+  sd: Float64Array,
+  scales: Float64Array,
+  whole: readonly boolean[],
+  level: number,
+): Float64Array {
+  const width = widthPerSd(family, level);
+  return sd.map((s, k) => (whole[k] ? wholeLaplaceHalfWidth(scales[k]!, level) : width * s));
 }
 
 /**
@@ -174,8 +213,10 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
     lines.push({ line: Object.freeze(line), perRow, intervalSd });
   };
   const n = spec.expectedCount;
-  if (spec.count) add('count', 'value', sd[blockOfKind(layout, 'count')]!, 1);
-  if (spec.units) add('units', 'value', sd[blockOfKind(layout, 'units')]!, 1);
+  /** A block of one count per coordinate, with its own half-width. */
+  const counts = (statistic: string, block: number) => add(statistic, 'value', sd[block]!, 1, { halfWidth: noised.halfWidth[block]! });
+  if (spec.count) counts('count', blockOfKind(layout, 'count'));
+  if (spec.units) counts('units', blockOfKind(layout, 'units'));
   for (const { column, bounds } of spec.sum) {
     const { sd: s, halfWidth } = sumNoise(noised, sumMeasureOf(layout, column, bounds, false), spec.level);
     add(`sum(${column})`, 'value', s, Math.max(Math.abs(bounds[0]), Math.abs(bounds[1])), { halfWidth });
@@ -203,11 +244,10 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
       valueSd,
     });
   }
-  for (const { column, edges } of spec.histogram)
-    add(`histogram(${column})`, 'value', sd[blockOf(layout, measureOf(layout, { kind: 'bins', column, edges }))]!, 1);
+  for (const { column, edges } of spec.histogram) counts(`histogram(${column})`, blockOf(layout, measureOf(layout, { kind: 'bins', column, edges })));
   layout.measures.forEach((m, k) => {
-    if (m.kind === 'clipped') add(`clipped(${m.column})`, 'value', sd[blockOf(layout, k)]!, 1);
-    if (m.kind === 'dropped') add('dropped', 'value', sd[blockOf(layout, k)]!, 1);
+    if (m.kind === 'clipped') counts(`clipped(${m.column})`, blockOf(layout, k));
+    if (m.kind === 'dropped') counts('dropped', blockOf(layout, k));
   });
   return lines;
 }

@@ -5,7 +5,7 @@
 // nothing and any failure after the data is read has been paid for.
 import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
 import type { Privacy } from '../accounting/privacy.js';
-import type { ApproximateBudget, PureBudget } from '../core/budget.js';
+import type { ApproximateTarget, PureTarget } from '../core/target.js';
 import { readOptions } from '../core/validate.js';
 import { releaseBlock } from '../mechanisms/independent.js';
 import { sourceOf } from '../noise/random.js';
@@ -65,7 +65,7 @@ export interface AggregateResult<Row = AggregateRow> extends AggregatePlan {
  *
  * @group Aggregates
  */
-export type AggregateTarget = ApproximateBudget | PureBudget;
+export type AggregateTarget = ApproximateTarget | PureTarget;
 
 /**
  * The options of planAggregate: the target and the spec (`table` may be left out).

@@ -9,6 +9,11 @@ import { NUMBER_PATTERN, NUMBER_TEXT_LENGTH, OVERFLOW, UNDERFLOW } from './value
 
 /** The dialects, by name. */
 export const DIALECTS = ['duckdb', 'postgres', 'bigquery', 'spark', 'clickhouse'] as const;
+/**
+ * A dialect's name: a warehouse aggregateSql writes for.
+ *
+ * @group Aggregates
+ */
 export type DialectName = (typeof DIALECTS)[number];
 
 /**

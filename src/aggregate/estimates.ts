@@ -43,7 +43,8 @@ export interface AggregateLine extends Estimate {
   readonly at: string | undefined;
 }
 
-const estimate = (value: number, sd: number, width: number): Estimate => Object.freeze({ value, sd, low: value - width * sd, high: value + width * sd });
+const within = (value: number, sd: number, halfWidth: number): Estimate => Object.freeze({ value, sd, low: value - halfWidth, high: value + halfWidth });
+const estimate = (value: number, sd: number, width: number): Estimate => within(value, sd, width * sd);
 
 /**
  * A count as a whole number at least 0 (`integerCounts`), by post-processing: the interval keeps
@@ -66,7 +67,7 @@ export function estimatesOf(
   spec: Spec,
   plan: Plan,
 ): { rows: Record<string, unknown>[]; table: AggregateLine[]; warnings: string[] } {
-  const { layout, offsets, sd } = plan;
+  const { layout, offsets, sd, halfWidth } = plan;
   const width = widthPerSd(plan.family, spec.level);
   /** A block's coordinates for group g. */
   const cellsAt = (block: number, g: number) => {
@@ -75,7 +76,7 @@ export function estimatesOf(
   };
   const countBlock = blockOfKind(layout, 'count');
   /** A count's estimate (as the noise gives it, or `e`), whole with `integerCounts`. */
-  const counted = (value: number, block: number, e = estimate(value, sd[block]!, width)) => (spec.integerCounts ? wholeCount(e) : e);
+  const counted = (value: number, block: number, e = within(value, sd[block]!, halfWidth[block]!)) => (spec.integerCounts ? wholeCount(e) : e);
   const unitsBlock = blockOfKind(layout, 'units');
   const histogramBlocks = spec.histogram.map(({ column, edges }) => blockOf(layout, measureOf(layout, { kind: 'bins', column, edges })));
   // With `consistent`, each group's count and bins are fitted so that every histogram adds up to the count.
@@ -100,7 +101,7 @@ export function estimatesOf(
     /** A fitted value's estimate: exact for Gaussian noise; for Laplace noise, whose sums are not Laplace, the interval of the value it came from, widened to hold the fitted value. */
     const fittedEstimate = (raw: number, block: number, value: number, fittedSd: number): Estimate => {
       if (plan.family === 'gaussian') return counted(value, block, estimate(value, fittedSd, width));
-      const before = estimate(raw, sd[block]!, width);
+      const before = within(raw, sd[block]!, halfWidth[block]!);
       return counted(value, block, Object.freeze({ value, sd: fittedSd, low: Math.min(before.low, value), high: Math.max(before.high, value) }));
     };
     if (spec.count)

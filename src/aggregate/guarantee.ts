@@ -1,6 +1,6 @@
 // Warnings for a guarantee that means little: they depend on the privacy asked for and on the
 // thresholds, never on the data (docs/aggregates.md, "Weak guarantees").
-import type { Target } from '../core/budget.js';
+import type { ValidTarget } from '../core/target.js';
 import { numberIn, readOptions } from '../core/validate.js';
 
 /** Above these, a release is said to promise little (each overridable by `warnAbove`). */
@@ -31,7 +31,7 @@ export function readWarnAbove(value: unknown): Required<WarnAbove> {
 }
 
 /** The warnings for `target` above the thresholds. */
-export function guaranteeWarnings(target: Target, above: Required<WarnAbove>): string[] {
+export function guaranteeWarnings(target: ValidTarget, above: Required<WarnAbove>): string[] {
   const warnings: string[] = [];
   if (target.notion !== 'pure' && target.notion !== 'approximate') return warnings;
   if (target.epsilon > above.epsilon) {

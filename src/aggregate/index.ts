@@ -25,5 +25,12 @@ export type { AggregateRow, HistogramBin, RowOf } from './row-types.js';
 export type { AggregateSource, AggregateSpec, Bounds } from './spec.js';
 export type { ArqueroTableLike, ArrowFieldLike, ArrowTableLike, ArrowTypeLike, ArrowVectorLike } from './columnar.js';
 export type { WarnAbove } from './guarantee.js';
-export { aggregateFromTotals, type AggregatePlanFile, type AggregatePrivacy, type AggregateQuery, aggregateSql } from './warehouse.js';
-export { DIALECTS } from './dialect.js';
+export {
+  aggregateFromTotals,
+  type AggregateFromTotalsOptions,
+  type AggregatePlanFile,
+  type AggregateQuery,
+  aggregateSql,
+  type AggregateSqlOptions,
+} from './warehouse.js';
+export { DIALECTS, type DialectName } from './dialect.js';

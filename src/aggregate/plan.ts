@@ -6,8 +6,8 @@
 import { gaussianDistance } from '../accounting/distance.js';
 import { certifies, type Privacy, purePrivacy, thresholdedPrivacy } from '../accounting/privacy.js';
 import { compose, type Composable } from '../accounting/combinators.js';
-import { independentMechanism, type GaussianMechanism, type LaplaceMechanism } from '../mechanisms/independent.js';
-import { readBudget, type Target } from '../core/budget.js';
+import { independentMechanism, type GaussianMechanism, type LaplaceMechanism, wholeGroupsOf } from '../mechanisms/independent.js';
+import { readTarget, type ValidTarget } from '../core/target.js';
 import { memo } from '../core/memo.js';
 import { log } from '../math/elementary.js';
 import { largestMeeting } from '../math/search.js';
@@ -15,7 +15,7 @@ import { normalIsf } from '../math/special.js';
 import { readProfile } from '../calibrate/allocations.js';
 import { readMode } from '../mechanisms/grid.js';
 import { GAUSSIAN, LAPLACE } from '../noise/families.js';
-import { blockOfKind, type Noised, scoreOf } from './accuracy.js';
+import { blockHalfWidths, blockOfKind, type Noised, scoreOf, sumMeasureOf, wholeLaplaceSd } from './accuracy.js';
 import { type ExponentialQuantile, exponentialQuantile } from './quantiles.js';
 import { type Block, LEAVES, layoutOf, type Layout, type QuantileMethod } from './layout.js';
 import type { Spec } from './spec.js';
@@ -60,8 +60,8 @@ function perRowBound(block: Block, layout: Layout): number {
 }
 
 /** The target of one aggregate, from its options' `epsilon` and `delta` (the other options already read). */
-export function readAggregateTarget(options: Readonly<Record<string, unknown>>): Target {
-  return readBudget({ epsilon: options.epsilon, delta: options.delta }, ['pure', 'approximate']);
+export function readAggregateTarget(options: Readonly<Record<string, unknown>>): ValidTarget {
+  return readTarget({ epsilon: options.epsilon, delta: options.delta }, ['pure', 'approximate']);
 }
 
 /**
@@ -100,8 +100,22 @@ function exponentialQuantiles(spec: Spec, layout: Layout, epsilon: number): read
   );
 }
 
+/**
+ * The blocks of whole counts a Laplace mechanism may draw on the grid of 1 (docs/aggregates.md,
+ * "Counts on the grid of 1"): the count, the histograms' bins, the clipped and dropped counts. Not
+ * the count when a sum is released as S + shift N, whose interval takes N's noise as continuous
+ * (sumNoise); nor the units, whose threshold is set on the fine grid.
+ */
+function wholeBlocks(spec: Spec, layout: Layout): boolean[] {
+  const shifted = spec.sum.some(({ column, bounds }) => (layout.measures[sumMeasureOf(layout, column, bounds, false)] as { shift: number }).shift !== 0);
+  return layout.blocks.map((b) => {
+    const kind = layout.measures[b.measure]!.kind;
+    return kind === 'bins' || kind === 'clipped' || kind === 'dropped' || (kind === 'count' && !shifted);
+  });
+}
+
 /** The plan of a spec for one noise family and layout. */
-function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> {
+function candidate(spec: Spec, target: ValidTarget, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> {
   const G = spec.maxGroups;
   const pointEpsilon = (epsilon: number) => (layout.quantiles === 'exponential' ? (epsilon * POINT_SHARE) / statisticsOf(spec) / G : 0);
   const points = layout.quantiles === 'exponential' ? spec.quantile.flatMap(({ q }) => q).length : 0;
@@ -116,14 +130,15 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
   const beta = selecting ? delta * SELECTION_SHARE : 0;
   // The vector's share: what the exponential mechanism's quantiles leave (by basic composition).
   const vectorEpsilon = epsilon - points * pointEpsilon(epsilon) * G;
-  const releases: Target = { notion: 'approximate', epsilon: vectorEpsilon, delta: delta - beta };
-  const perGroup = (f: number): Target =>
+  const releases: ValidTarget = { notion: 'approximate', epsilon: vectorEpsilon, delta: delta - beta };
+  const perGroup = (f: number): ValidTarget =>
     family === 'laplace' ? { notion: 'pure', epsilon: (vectorEpsilon / G) * f } : { notion: 'gdp', mu: (gaussianDistance(releases) / Math.sqrt(G)) * f };
   // Each per-group budget scaled by f: the largest f <= 1 whose release meets the target.
   const made = new Map<number, { mechanism: GaussianMechanism | LaplaceMechanism; exponential: readonly ExponentialQuantile[]; privacy: Privacy }>();
+  const whole = wholeBlocks(spec, layout);
   const at = (f: number) =>
     memo(made, f, () => {
-      const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, perGroup(f), profile, readMode({}));
+      const mechanism = independentMechanism(family === 'gaussian' ? GAUSSIAN : LAPLACE, perGroup(f), profile, readMode({}), whole);
       const exponential = exponentialQuantiles(spec, layout, pointEpsilon(epsilon) * f);
       const parts: Composable[] = [{ privacy: mechanism.privacy, times: G }];
       if (points > 0) parts.push({ privacy: purePrivacy(points * pointEpsilon(epsilon) * f, 'exponential'), times: G });
@@ -134,14 +149,32 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
   const { mechanism, exponential, privacy } = at(f);
   const threshold = selecting ? thresholdOf(mechanism, layout, family, beta / G) : undefined;
   const scale = mechanism.scales;
-  const sd = Float64Array.from(layout.blocks, (_, k) => (family === 'gaussian' ? scale[k]! : Math.SQRT2 * scale[k]!));
+  const drawnWhole = wholeGroupsOf(mechanism);
+  const sd = Float64Array.from(layout.blocks, (_, k) =>
+    family === 'gaussian' ? scale[k]! : drawnWhole[k] ? wholeLaplaceSd(scale[k]!) : Math.SQRT2 * scale[k]!,
+  );
+  const halfWidth = blockHalfWidths(family, sd, scale, drawnWhole, spec.level);
   const offsets: number[] = [];
   let length = 0;
   for (const size of sizes) {
     offsets.push(length);
     length += size;
   }
-  return Object.freeze({ layout, family, mechanism, privacy, threshold, sensitivity, sd, grid: mechanism.grid!, offsets, length, exponential });
+  return Object.freeze({
+    layout,
+    family,
+    mechanism,
+    privacy,
+    threshold,
+    sensitivity,
+    sd,
+    halfWidth,
+    grid: mechanism.grid!,
+    whole: drawnWhole,
+    offsets,
+    length,
+    exponential,
+  });
 }
 
 /**
@@ -151,7 +184,7 @@ function candidate(spec: Spec, target: Target, family: 'gaussian' | 'laplace', l
  * quantiles by the exponential mechanism or the tree (or the spec's `quantileMethod`), the one
  * with the smallest error (scoreOf).
  */
-export function planOf(spec: Spec, target: Target): Plan {
+export function planOf(spec: Spec, target: ValidTarget): Plan {
   if (spec.groups === undefined && spec.groupBy !== undefined && target.notion !== 'approximate') {
     throw new TypeError('dpnoise: selecting the groups privately (no `groups` given) needs `delta` in the privacy; or declare the groups.');
   }

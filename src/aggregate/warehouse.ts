@@ -4,11 +4,10 @@
 // (aggregateFromTotals). The plan's identifier is written in every result row, and the file is
 // checked against its own identifier, so a result made under other bounds is refused.
 import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
-import type { ApproximateBudget, PureBudget } from '../core/budget.js';
 import { describe, describeKind, oneOf, readOptions } from '../core/validate.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
-import { type AggregateResult, released } from './aggregate.js';
+import { type AggregateResult, type AggregateTarget, released } from './aggregate.js';
 import { DIALECT, DIALECTS, type DialectName, tableName } from './dialect.js';
 import { planOf, readAggregateTarget } from './plan.js';
 import { type AggregateSpec, readSpec, SPEC_OPTIONS } from './spec.js';
@@ -25,13 +24,13 @@ export interface AggregatePlanFile {
   /** What the file is. */
   readonly dpnoise: 'aggregate-plan';
   /** Its format's version. */
-  readonly version: 1;
+  readonly version: 3;
   /** The dialect the query was written in. */
   readonly dialect: DialectName;
   /** The table the query reads. */
   readonly table: string;
-  /** The privacy the release will spend. */
-  readonly privacy: AggregatePrivacy;
+  /** The target the release is calibrated to (and spends). */
+  readonly target: AggregateTarget;
   /** The statistics and their public settings (aggregate's options without `table`). */
   readonly options: Readonly<Record<string, unknown>>;
   /** The columns of the query's result. */
@@ -43,15 +42,32 @@ export interface AggregatePlanFile {
 }
 
 /**
- * The privacy of a plan file: (epsilon, delta), or pure epsilon.
+ * The options of aggregateSql: the target (`epsilon`, and `delta`), the warehouse's `dialect`,
+ * `table` (its name there) and aggregate's statistics and settings.
  *
  * @group Aggregates
  */
-export interface AggregatePrivacy {
-  /** The budget's epsilon. */
-  readonly epsilon: number;
-  /** Its delta, if any. */
-  readonly delta?: number;
+export type AggregateSqlOptions = AggregateTarget &
+  Omit<AggregateSpec, 'table' | 'onProgress'> & {
+    /** The table's name in the warehouse (schema.table allowed). */
+    table: string;
+    /** The warehouse's dialect. */
+    dialect: DialectName;
+  };
+
+/**
+ * The options of aggregateFromTotals: the plan file, the query's result rows, an optional ledger
+ * and the noise source.
+ *
+ * @group Aggregates
+ */
+export interface AggregateFromTotalsOptions extends SampleOptions {
+  /** The plan file aggregateSql wrote beside the query. */
+  plan: AggregatePlanFile;
+  /** The query's result rows, as objects (every value may be text, NULL an empty string). */
+  rows: readonly Readonly<Record<string, unknown>>[];
+  /** A ledger (createBudget) charged for the release's `privacy` before any total is read. */
+  budget?: PrivacyBudget;
 }
 
 /**
@@ -101,8 +117,8 @@ const FILE_OPTIONS = SPEC_OPTIONS.filter((name) => name !== 'table' && name !== 
  * The plan's public choices, checked: the spec, its layout (which depends on the privacy and on
  * this version of dpnoise), the result's columns, and the layout as a plan file records it.
  */
-function publicChoices(privacy: unknown, options: Record<string, unknown>) {
-  const target = readAggregateTarget(readOptions('privacy', privacy, ['epsilon', 'delta']));
+function publicChoices(asked: Record<string, unknown>, options: Record<string, unknown>) {
+  const target = readAggregateTarget(asked);
   const spec = readSpec({ ...options, table: [] });
   const plan = planOf(spec, target);
   const layout = plan.layout.measures.map((m) => (m.kind === 'sum' || m.kind === 'squares' ? { ...m, quantum: sumQuantum(m) } : { ...m }));
@@ -119,33 +135,28 @@ function publicChoices(privacy: unknown, options: Record<string, unknown>) {
  * ```ts
  * import { aggregateSql } from 'dpnoise/aggregate';
  *
- * const { sql, plan } = aggregateSql({ epsilon: 1, delta: 1e-6 }, {
- *   table: 'analytics.people', privacyUnit: 'person_id', groupBy: 'region', groups: ['north', 'south'],
+ * const { sql, plan } = aggregateSql({
+ *   epsilon: 1, delta: 1e-6, dialect: 'bigquery', table: 'analytics.people',
+ *   privacyUnit: 'person_id', groupBy: 'region', groups: ['north', 'south'],
  *   count: true, mean: { income: [0, 500000] },
- * }, { dialect: 'bigquery' });
+ * });
  * console.log(sql.startsWith('-- dpnoise'), plan.id);
  * ```
  *
  * @group Aggregates
  */
-export function aggregateSql(
-  privacy: ApproximateBudget | PureBudget,
-  options: Omit<AggregateSpec, 'table' | 'onProgress'> & { table: string },
-  how: { dialect: DialectName },
-): AggregateQuery {
-  const o = readOptions('options', options, ['table', ...FILE_OPTIONS]);
-  const d = readOptions('third argument', how, ['dialect']);
-  const dialect = DIALECT[oneOf('dialect', d.dialect, DIALECTS)];
+export function aggregateSql(options: AggregateSqlOptions): AggregateQuery {
+  const o = readOptions('options', options, ['epsilon', 'delta', 'dialect', 'table', ...FILE_OPTIONS]);
+  const dialect = DIALECT[oneOf('dialect', o.dialect, DIALECTS)];
   if (typeof o.table !== 'string' || o.table.length === 0)
     throw new TypeError(`dpnoise: \`table\` must be a table name (schema.table allowed); got ${describe(o.table)}.`);
   const table = o.table;
   // Every value is read once, here: the query, the plan file and its checksum are made from these
   // copies, so a getter or a later change of the caller's objects cannot set them apart.
-  const p = readOptions('privacy', privacy, ['epsilon', 'delta']);
-  const record = p.delta === undefined ? { epsilon: p.epsilon } : { epsilon: p.epsilon, delta: p.delta };
-  const rest = plainCopy('options', Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'table')));
-  const { spec, plan, columns, layout } = publicChoices(record, rest);
-  const body = { dpnoise: 'aggregate-plan', version: 2, dialect: dialect.name, table, privacy: record, options: rest, columns, layout } as const;
+  const target = o.delta === undefined ? { epsilon: o.epsilon } : { epsilon: o.epsilon, delta: o.delta };
+  const rest = plainCopy('options', Object.fromEntries(Object.entries(o).filter(([k]) => !['epsilon', 'delta', 'dialect', 'table'].includes(k))));
+  const { spec, plan, columns, layout } = publicChoices(target, rest);
+  const body = { dpnoise: 'aggregate-plan', version: 3, dialect: dialect.name, table, target, options: rest, columns, layout } as const;
   const id = checksum(canonical(body));
   // The query's own tables are named after the plan (queryNames): a table of that name would have to
   // hold, in its name, the checksum of a plan that names it.
@@ -162,9 +173,9 @@ export function aggregateSql(
 /** A plan file read back, checked against its own checksum. */
 function readPlanFile(value: unknown): AggregatePlanFile {
   // One read of every value (a copy), so that what the checksum covers is what is used.
-  const o = plainCopy('plan', readOptions('plan', value, ['dpnoise', 'version', 'dialect', 'table', 'privacy', 'options', 'columns', 'layout', 'id']));
-  if (o.dpnoise !== 'aggregate-plan' || o.version !== 2)
-    throw new TypeError('dpnoise: `plan` must be a plan file of aggregateSql (version 2); write it again with this version.');
+  const o = plainCopy('plan', readOptions('plan', value, ['dpnoise', 'version', 'dialect', 'table', 'target', 'options', 'columns', 'layout', 'id']));
+  if (o.dpnoise !== 'aggregate-plan' || o.version !== 3)
+    throw new TypeError('dpnoise: `plan` must be a plan file of aggregateSql (version 3); write it again with this version.');
   const { id, ...body } = o;
   if (typeof id !== 'string' || checksum(canonical(body)) !== id) {
     throw new RangeError('dpnoise: the plan file does not match its checksum: it was edited after aggregateSql wrote it.');
@@ -175,7 +186,7 @@ function readPlanFile(value: unknown): AggregatePlanFile {
 /**
  * Releases the result of aggregateSql's query, run in a warehouse: `rows` are its result rows as
  * objects (every value may be text, NULL an empty string), `plan` the plan file. Refuses, before
- * charging `budget`, a plan file edited after it was written or laid out by another version of
+ * charging the optional `budget`, a plan file edited after it was written or laid out by another version of
  * dpnoise, and a result its query did not make (sql.ts, readResultRows: another plan's, other
  * columns, a group NULL, undeclared or given twice, a cell outside its measure, a total that is
  * not a whole number); then charges the plan's privacy, reads the totals and adds the noise, as
@@ -184,20 +195,17 @@ function readPlanFile(value: unknown): AggregatePlanFile {
  *
  * @group Aggregates
  */
-export async function aggregateFromTotals(
-  budget: PrivacyBudget,
-  options: { plan: AggregatePlanFile; rows: readonly Readonly<Record<string, unknown>>[] } & SampleOptions,
-): Promise<AggregateResult> {
-  readBudgetArgument(budget);
-  const o = readOptions('options', options, ['plan', 'rows', 'rng']);
+export async function aggregateFromTotals(options: AggregateFromTotalsOptions): Promise<AggregateResult> {
+  const o = readOptions('options', options, ['plan', 'rows', 'budget', 'rng']);
+  const budget = o.budget === undefined ? undefined : readBudgetArgument(o.budget);
   const rng = sourceOf(o.rng);
   const file = readPlanFile(o.plan);
-  const { spec, plan, layout } = publicChoices(file.privacy, { ...file.options });
+  const { spec, plan, layout } = publicChoices({ ...file.target }, { ...file.options });
   // Another version of dpnoise may lay the same options out otherwise: its result would be read under the wrong bounds.
   if (canonical(layout) !== canonical(file.layout))
     throw new RangeError('dpnoise: the plan file lays its result out as another version of dpnoise did: write the plan again and rerun its query.');
   if (!Array.isArray(o.rows)) throw new TypeError(`dpnoise: \`rows\` must be the result's rows, an array of objects; got ${describeKind(o.rows)}.`);
   const result = readResultRows(o.rows, spec, plan.layout, file.id);
-  budget.spend(plan.privacy);
+  budget?.spend(plan.privacy);
   return released(spec, plan, totalsOfResult(result, spec, plan.layout), rng);
 }

@@ -46,16 +46,16 @@
 //    from the features (coordinateDescent's 1 / M_j, which the paper assumes public, would make
 //    the scales of two neighbouring datasets differ). Public bounds on the features give them:
 //    |x_ij| <= B_j bounds M_j by B_j^2 (squared loss) or B_j^2 / 4 (logistic), so gamma_j = 1 / that.
+import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
 import { calibrateGridGaussian, GAUSSIAN_NOTIONS } from '../accounting/distance.js';
 import { compose } from '../accounting/combinators.js';
 import type { GdpPrivacy, Privacy, ZcdpPrivacy } from '../accounting/privacy.js';
 import { ALLOCATIONS, type Allocation, type Profile } from '../calibrate/allocations.js';
-import type { GaussianBudget } from '../core/budget.js';
-import { readBudget } from '../core/budget.js';
+import { type GaussianTarget, readTarget } from '../core/target.js';
 import { frozenResult } from '../core/frozen.js';
 import { GAUSSIAN } from '../noise/families.js';
 import { summationFactor } from '../core/summation.js';
-import { type Entries, FINITE_ENTRIES, fail, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
+import { type Entries, FINITE_ENTRIES, fail, integerIn, numberIn, oneOf, readOptions, type Range, vector, vectorLength } from '../core/validate.js';
 import { type Mode, type ModeOptions, readMode } from '../mechanisms/grid.js';
 import { type GaussianMechanism, independentMechanism, releaseBlock } from '../mechanisms/independent.js';
 import { sourceOf, type Rng } from '../noise/random.js';
@@ -123,7 +123,7 @@ export interface CoordinateDescentOptions extends CoordinateDescentProblem {
  * @group Applications
  */
 export type PrivateCoordinateDescentOptions = CoordinateDescentOptions &
-  GaussianBudget & {
+  GaussianTarget & {
     /**
      * Per-coordinate step sizes gamma_j > 0, required: they must not come from the private data
      * (they weigh the noise). From public feature bounds |x_ij| <= B_j: 1 / B_j^2 for the squared
@@ -141,6 +141,8 @@ export type PrivateCoordinateDescentOptions = CoordinateDescentOptions &
      * with gamma_j = 1 / M_j); `uniform` takes w_j = 1 (the noise's MSE). Ignored by `spr`, `iid`.
      */
     noiseWeights?: NoiseWeights;
+    /** A ledger (createBudget) charged the run's `privacy` once the options and the records' shape are checked, before any record is read. */
+    budget?: PrivacyBudget;
     /** The random source (default: the platform CSPRNG; createRng({ seed }) for experiments). */
     rng?: Rng;
     /** 'grid' (default: every update's noisy gradient exact on a power-of-two grid, discrete Gaussian noise) or 'continuous' (simulations only: not floating-point safe). */
@@ -190,7 +192,7 @@ const PASSES: Range = { min: 1, max: 1e6 };
 
 const PROBLEM_OPTIONS = ['features', 'labels', 'loss', 'l1', 'l2'] as const;
 const DESCENT_OPTIONS = [...PROBLEM_OPTIONS, 'passes', 'stepSizes'] as const;
-const PRIVATE_OPTIONS = [...DESCENT_OPTIONS, 'clip', 'epsilon', 'delta', 'mu', 'rho', 'allocation', 'noiseWeights', 'rng', 'mode', 'grid'] as const;
+const PRIVATE_OPTIONS = [...DESCENT_OPTIONS, 'clip', 'epsilon', 'delta', 'mu', 'rho', 'allocation', 'noiseWeights', 'budget', 'rng', 'mode', 'grid'] as const;
 
 interface Problem {
   x: Float64Array;
@@ -203,28 +205,36 @@ interface Problem {
   l2: number;
 }
 
-function readProblem(o: Record<string, unknown>): Problem {
+/** A problem's public part: the loss, the regularisation and the records' shape (n and d), no record read. */
+type ProblemShape = Omit<Problem, 'x' | 'y'>;
+
+function readShape(o: Record<string, unknown>): ProblemShape {
   const loss = oneOf('loss', o.loss, LOSSES);
-  // The records are private: errors name an entry, never its value.
-  const y = vector('labels', o.labels, loss === 'logistic' ? LOGISTIC_LABELS : FEATURE_ENTRIES, { private: true });
-  if (loss === 'logistic') {
-    const bad = y.findIndex((v) => v !== 1 && v !== -1);
-    if (bad >= 0) fail(RangeError, `labels[${bad}]`, '-1 or 1 for the logistic loss', y[bad], { private: true });
-  }
-  const n = y.length;
-  const x = vector('features', o.features, FEATURE_ENTRIES, { arrays: false, private: true });
-  if (x.length % n !== 0) {
-    throw new RangeError(`dpnoise: \`features.length\` must be a multiple of \`labels.length\` (${n}); got ${x.length}.`);
-  }
+  const n = vectorLength('labels', o.labels, { private: true });
+  if (n === 0) fail(RangeError, 'labels.length', 'at least 1', 0);
+  const m = vectorLength('features', o.features, { arrays: false, private: true });
+  if (m === 0) fail(RangeError, 'features.length', 'at least 1', 0);
+  if (m % n !== 0) throw new RangeError(`dpnoise: \`features.length\` must be a multiple of \`labels.length\` (${n}); got ${m}.`);
   return {
-    x,
-    y,
     n,
-    d: x.length / n,
+    d: m / n,
     loss,
     l1: o.l1 === undefined ? 0 : numberIn('l1', o.l1, STRENGTH),
     l2: o.l2 === undefined ? 0 : numberIn('l2', o.l2, STRENGTH),
   };
+}
+
+/** The problem: its shape (readShape), then its records, of that shape. */
+function readProblem(o: Record<string, unknown>, shape: ProblemShape = readShape(o)): Problem {
+  const { n, d, loss } = shape;
+  // The records are private: errors name an entry, never its value.
+  const y = vector('labels', o.labels, loss === 'logistic' ? LOGISTIC_LABELS : FEATURE_ENTRIES, { length: n, private: true });
+  if (loss === 'logistic') {
+    const bad = y.findIndex((v) => v !== 1 && v !== -1);
+    if (bad >= 0) fail(RangeError, `labels[${bad}]`, '-1 or 1 for the logistic loss', y[bad], { private: true });
+  }
+  const x = vector('features', o.features, FEATURE_ENTRIES, { arrays: false, length: n * d, private: true });
+  return { ...shape, x, y };
 }
 
 /** M_j: the coordinate-wise smoothness constants of the (unregularised) average loss. */
@@ -236,8 +246,13 @@ function smoothness({ x, n, d, loss }: Problem): Float64Array {
   return m;
 }
 
+/** The given step sizes, public. */
+function givenStepSizes(o: Record<string, unknown>, d: number): Float64Array {
+  return Float64Array.from(vector('stepSizes', o.stepSizes, STEP_ENTRIES, { length: d }));
+}
+
 function readStepSizes(o: Record<string, unknown>, p: Problem): Float64Array {
-  if (o.stepSizes !== undefined) return Float64Array.from(vector('stepSizes', o.stepSizes, STEP_ENTRIES, { length: p.d }));
+  if (o.stepSizes !== undefined) return givenStepSizes(o, p.d);
   const m = smoothness(p);
   const zero = m.findIndex((v) => !(v > 0));
   if (zero >= 0) throw new RangeError(`dpnoise: feature column ${zero} is all zeros, so it has no default step size; drop it or pass \`stepSizes\`.`);
@@ -427,29 +442,33 @@ function passMechanism(profile: Profile, mode: ModeOptions, passes: number, runM
  */
 export function privateCoordinateDescent(options: PrivateCoordinateDescentOptions): PrivateCoordinateDescentResult {
   const o = readOptions('options', options, PRIVATE_OPTIONS);
-  const p = readProblem(o);
+  const shape = readShape(o);
   const passes = integerIn('passes', o.passes, PASSES);
-  const clip = Float64Array.from(vector('clip', o.clip, CLIP_ENTRIES, { length: p.d }));
-  const target = readBudget(o, GAUSSIAN_NOTIONS);
+  const clip = Float64Array.from(vector('clip', o.clip, CLIP_ENTRIES, { length: shape.d }));
+  const target = readTarget(o, GAUSSIAN_NOTIONS);
   const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
   const noiseWeights = o.noiseWeights === undefined ? 'step-sizes' : oneOf('noiseWeights', o.noiseWeights, NOISE_WEIGHTS);
   const mode = readMode(o);
   sourceOf(o.rng); // throws for anything but a generator from createRng
   const rng = o.rng as Rng | undefined;
+  const budget = o.budget === undefined ? undefined : readBudgetArgument(o.budget);
   if (o.stepSizes === undefined) {
     throw new TypeError(
       'dpnoise: `stepSizes` is required by privateCoordinateDescent: step sizes computed from the private features would make the noise depend on them. Give public values, e.g. from bounds |x_ij| <= B_j: 1 / B_j^2 (squared loss) or 4 / B_j^2 (logistic loss).',
     );
   }
-  const steps = readStepSizes(o, p);
+  const steps = givenStepSizes(o, shape.d);
 
   // Delta_j = 2 C_j / n, raised to cover the floating-point sum over the n records.
-  const sensitivity = clip.map((c) => ((2 * c) / p.n) * summationFactor(p.n));
+  const sensitivity = clip.map((c) => ((2 * c) / shape.n) * summationFactor(shape.n));
   const weighted = allocation === 'optimal' && noiseWeights === 'step-sizes';
   const profile: Profile = { lambda: sensitivity, weights: weighted ? steps : undefined, grouped: false, allocation, p: 2 };
   // The run's distance: the largest whose `passes` passes meet the budget by their own figures
   // (for continuous noise mu0 itself, less 2^-40), by the one Gaussian calibration.
   const [mu, { mechanism, privacy }] = calibrateGridGaussian(target, (runMu) => passMechanism(profile, mode, passes, runMu));
+  // Everything public is read and the run calibrated: the budget is charged before a record is read.
+  budget?.spend(privacy);
+  const p = readProblem(o, shape);
   // Update j of a pass releases coordinate j alone: the pass is the mechanism's release, its
   // coordinates drawn independently, each as soon as its query is known.
   const noisyPass: NoisyPass = () => (j, average) => releaseBlock(mechanism, j, Float64Array.of(average), rng === undefined ? undefined : { rng })[0]!;

@@ -11,13 +11,14 @@ import { oneCall } from '../engine/accountant.js';
 import { certifies, gdpPrivacy, type Privacy, purePrivacy } from '../accounting/privacy.js';
 import { compose, type Sampling, subsample } from '../accounting/combinators.js';
 import { gaussianCalibration, type GaussianCalibration, type LaplaceCalibration, laplaceCalibration, type Profile } from '../calibrate/allocations.js';
-import { type ApproximateBudget, readBudget } from '../core/budget.js';
+import { type ApproximateTarget, readTarget } from '../core/target.js';
 import { PROFILE_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
 import { memo } from '../core/memo.js';
 import { MAX_SEARCH_STEPS, roundUp } from '../core/rounding.js';
 import { largestMeeting } from '../math/search.js';
-import { describe, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
+import { integerIn, numberIn, oneOf, readOptions, readSizes, vector } from '../core/validate.js';
+import { NOISES, type NoiseName } from '../noise/families.js';
 
 /**
  * Options of perLayerNoise.
@@ -107,7 +108,7 @@ export interface DpsgdOptions {
   /** The run's delta. */
   delta: number;
   /** 'gaussian' (the default) or 'laplace'. */
-  noise?: 'gaussian' | 'laplace';
+  noise?: NoiseName;
 }
 
 /**
@@ -116,8 +117,8 @@ export interface DpsgdOptions {
  * @group Applications
  */
 export interface DpsgdPlan {
-  /** The noise family. */
-  readonly noise: 'gaussian' | 'laplace';
+  /** The noise. */
+  readonly noise: NoiseName;
   /** z: each step is 1/z-GDP (Gaussian) or (1/z)-DP (Laplace); the smallest that meets the budget, rounded up. */
   readonly noiseMultiplier: number;
   /** The optimal per-layer scales (optimal.scales): standard deviations, or Laplace scales. */
@@ -130,8 +131,8 @@ export interface DpsgdPlan {
   readonly global: GaussianCalibration | LaplaceCalibration;
   /** The privacy of the whole run (the same for the three rules). */
   readonly privacy: Privacy;
-  /** The budget asked for. */
-  readonly budget: ApproximateBudget;
+  /** The target asked for. */
+  readonly target: ApproximateTarget;
 }
 
 /** The relative gap at which the search for z stops (the upper end, which meets the budget, is kept). */
@@ -170,9 +171,8 @@ export function dpsgd(options: DpsgdOptions): DpsgdPlan {
   const o = readOptions('options', options, ['layerSizes', 'clipNorms', 'batch', 'steps', 'epsilon', 'delta', 'noise']);
   const layers = readLayers(o);
   const steps = integerIn('steps', o.steps, { min: 1, max: 1e9 });
-  const target = readBudget(o, ['approximate']) as { notion: 'approximate'; epsilon: number; delta: number };
-  const noise = o.noise ?? 'gaussian';
-  if (noise !== 'gaussian' && noise !== 'laplace') throw new TypeError(`dpnoise: \`noise\` must be 'gaussian' or 'laplace'; got ${describe(noise)}.`);
+  const target = readTarget(o, ['approximate']) as { notion: 'approximate'; epsilon: number; delta: number };
+  const noise = o.noise === undefined ? 'gaussian' : oneOf('noise', o.noise, NOISES);
   // Read once: a getter must not answer one rate to the search and another to the reported privacy.
   const batch = readOptions('batch', o.batch, ['rate', 'size', 'population', 'sampling']) as unknown as Sampling;
   const runs = new Map<number, Privacy>();
@@ -209,6 +209,6 @@ export function dpsgd(options: DpsgdOptions): DpsgdPlan {
     spr: calibrate('spr'),
     global: calibrate('iid'),
     privacy: run(z),
-    budget: { epsilon: target.epsilon, delta: target.delta },
+    target: { epsilon: target.epsilon, delta: target.delta },
   });
 }

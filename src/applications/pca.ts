@@ -31,12 +31,13 @@
 // calibrated to those joint sensitivities (Dwork et al.'s "Analyze Gauss" for Gaussian noise) is
 // much more accurate than either allocation here. The allocations are compared on equal terms.
 import { GAUSSIAN_NOTIONS } from '../accounting/distance.js';
+import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
 import { ALLOCATIONS, type Allocation } from '../calibrate/allocations.js';
-import { BUDGET_OPTIONS, readBudget } from '../core/budget.js';
+import { TARGET_OPTIONS, readTarget } from '../core/target.js';
 import { frozenResult } from '../core/frozen.js';
 import { powerOfTwoBelow } from '../core/rounding.js';
-import { fail, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector } from '../core/validate.js';
-import { GAUSSIAN, LAPLACE, NOISE_FAMILIES, type NoiseFamilyName } from '../noise/families.js';
+import { fail, FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range, vector, vectorLength } from '../core/validate.js';
+import { GAUSSIAN, LAPLACE, NOISES, type NoiseName } from '../noise/families.js';
 import { sourceOf, type Rng } from '../noise/random.js';
 import { type Mode, MODE_OPTIONS, readMode } from '../mechanisms/grid.js';
 import { roundHalfUp } from '../core/rounding.js';
@@ -63,7 +64,7 @@ export interface CovarianceClip {
 export interface PrivateCovarianceOptions {
   /** The n rows (users) of X, each of length d, finite; rows of l2 norm <= 1 are released unclipped. */
   data: readonly (Float64Array | readonly number[])[];
-  /** The budget: `epsilon` and `delta` (Gaussian noise), `mu` or `rho` (Gaussian), or `epsilon` alone (Laplace). */
+  /** The target: `epsilon` and `delta` (Gaussian noise), `mu` or `rho` (Gaussian), or `epsilon` alone (Laplace). */
   epsilon?: number;
   /** delta in [1e-300, 1), with `epsilon`, for Gaussian noise. */
   delta?: number;
@@ -72,11 +73,13 @@ export interface PrivateCovarianceOptions {
   /** rho-zCDP, for Gaussian noise. */
   rho?: number;
   /** 'gaussian' ((epsilon, delta)-DP, mu-GDP or rho-zCDP) or 'laplace' (pure epsilon-DP). */
-  noise: NoiseFamilyName;
+  noise: NoiseName;
   /** How the noise is spread over the d(d+1)/2 entries (default 'optimal'). */
   allocation?: Allocation;
   /** Per-entry clip levels (default: 1 on the diagonal, 1/2 off it, which unit rows never exceed). */
   clip?: CovarianceClip;
+  /** A ledger (createBudget) charged the release's `privacy` once the options and the data's shape are checked, before any entry of a row is read. */
+  budget?: PrivacyBudget;
   /** The random source (default: the platform CSPRNG). */
   rng?: Rng;
   /** 'grid' (default: floating-point-safe exact discrete noise) or 'continuous' (simulations only), as for the mechanisms. */
@@ -143,14 +146,18 @@ export function covarianceSensitivity(d: number, clip?: CovarianceClip): Float64
 }
 
 /** The rows as Float64Arrays of one length d, every entry finite; private, so errors name a row or entry, never its value. */
-function readRows(data: unknown): { rows: Float64Array[]; d: number } {
+/** d, the length of the first row: the data's shape is public, its kind checked and no entry read. */
+function dimensionOf(data: unknown): number {
   if (!Array.isArray(data)) fail(TypeError, 'data', 'an array of rows (Float64Arrays or arrays of numbers)', data, { private: true });
   if (data.length === 0) fail(RangeError, 'data.length', 'at least 1', 0);
-  const first = vector('data[0]', data[0], FINITE_ENTRIES, { private: true });
-  const d = integerIn('data[0].length', first.length, MATRIX_DIMENSION);
-  const rows = [first];
-  for (let r = 1; r < data.length; r++) rows.push(vector(`data[${r}]`, data[r], FINITE_ENTRIES, { length: d, private: true }));
-  return { rows, d };
+  const d = vectorLength('data[0]', data[0], { private: true });
+  if (d === 0) fail(RangeError, 'data[0].length', 'at least 1', 0);
+  return integerIn('data[0].length', d, MATRIX_DIMENSION);
+}
+
+/** The rows of `data` (dimensionOf checked its kind), each of length d and finite. */
+function readRows(data: readonly unknown[], d: number): Float64Array[] {
+  return Array.from({ length: data.length }, (_, r) => vector(`data[${r}]`, data[r], FINITE_ENTRIES, { length: d, private: true }));
 }
 
 /** sum_users clip(x x^T), upper triangle in profile order (limits undefined: no clipping). */
@@ -216,7 +223,8 @@ function mirror(upper: Float64Array, d: number): Float64Array {
  * @group Applications
  */
 export function gramMatrix(data: readonly (Float64Array | readonly number[])[], clip?: CovarianceClip): Float64Array {
-  const { rows, d } = readRows(data);
+  const d = dimensionOf(data);
+  const rows = readRows(data, d);
   const limits = clip === undefined ? undefined : readClip(clip);
   return mirror(upperGram(rows, d, limits), d);
 }
@@ -249,16 +257,17 @@ export function gramMatrix(data: readonly (Float64Array | readonly number[])[], 
  * @group Applications
  */
 export function privateCovariance(options: PrivateCovarianceOptions): PrivateCovariance {
-  const o = readOptions('options', options, ['data', ...BUDGET_OPTIONS, 'noise', 'allocation', 'clip', 'rng', ...MODE_OPTIONS]);
-  const family = oneOf('noise', o.noise, NOISE_FAMILIES) === 'gaussian' ? GAUSSIAN : LAPLACE;
-  const target = readBudget(o, family === GAUSSIAN ? GAUSSIAN_NOTIONS : ['pure']);
+  const o = readOptions('options', options, ['data', ...TARGET_OPTIONS, 'noise', 'allocation', 'clip', 'budget', 'rng', ...MODE_OPTIONS]);
+  const family = oneOf('noise', o.noise, NOISES) === 'gaussian' ? GAUSSIAN : LAPLACE;
+  const target = readTarget(o, family === GAUSSIAN ? GAUSSIAN_NOTIONS : ['pure']);
   const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
   const mode = readMode(o);
   const rng = sourceOf(o.rng);
-  const { rows, d } = readRows(o.data);
+  const budget = o.budget === undefined ? undefined : readBudgetArgument(o.budget);
+  const d = dimensionOf(o.data);
   const limits = readClip(o.clip);
-  // Everything is read and checked; nothing below reads the rows' count or values until the sums:
-  // the calibration is public.
+  // Everything public is read and checked; nothing below reads the rows' count or values until
+  // the budget is charged: the calibration is public.
   const clipLevels = covarianceSensitivity(d, limits);
   const largest = Math.max(limits.diagonal, limits.offDiagonal);
   const finest = powerOfTwoBelow(largest) * 2 ** -20; // ceil(c / q) <= 2^21 for every clip level c
@@ -276,7 +285,8 @@ export function privateCovariance(options: PrivateCovarianceOptions): PrivateCov
     mechanism = build(clipLevels, finest); // clip levels far apart: the finest grid the exact sums allow
   }
   const quantum = mechanism.grid ?? finest;
-  const released = mechanism.release(quantizedGram(rows, d, limits, quantum), { rng });
+  budget?.spend(mechanism.privacy);
+  const released = mechanism.release(quantizedGram(readRows(o.data as unknown[], d), d, limits, quantum), { rng });
   return frozenResult({ matrix: mirror(released, d), dimension: d, sensitivity: mechanism.sensitivity, calibration: mechanism, privacy: mechanism.privacy }, [
     'matrix',
   ]);

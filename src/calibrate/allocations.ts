@@ -11,7 +11,7 @@
 // Laplace noise). The constraint is the same over groups, and the error counts every coordinate,
 // so groups are the weighted problem with w_g = n_g (docs/calibration.md, "Allocations": the weighted formula).
 import { largestMeeting } from '../math/search.js';
-import { type Budget, budgetOf, type GaussianBudget, readBudget, type Target } from '../core/budget.js';
+import { type PrivacyTarget, targetOf, type GaussianTarget, readTarget, type ValidTarget } from '../core/target.js';
 import { PROFILE_ENTRIES, SAFETY, WEIGHT_ENTRIES } from '../core/domains.js';
 import { frozenResult } from '../core/frozen.js';
 import { CompensatedSum } from '../core/summation.js';
@@ -20,7 +20,7 @@ import { GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
 import { oneCall } from '../engine/accountant.js';
 import { certifies } from '../accounting/privacy.js';
 import { independentPrivacy } from '../accounting/independent.js';
-import { type FamilyName, GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
+import { type NoiseName, GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
 
@@ -88,7 +88,7 @@ export interface LaplaceCalibrationOptions extends ProfileOptions {
  *
  * @group Calibration
  */
-export type GaussianCalibrationOptions = ProfileOptions & GaussianBudget;
+export type GaussianCalibrationOptions = ProfileOptions & GaussianTarget;
 
 /**
  * What a calibration returns (frozen; each read of an array field is a fresh copy).
@@ -96,10 +96,10 @@ export type GaussianCalibrationOptions = ProfileOptions & GaussianBudget;
  * @group Calibration
  */
 export interface Calibration {
-  /** The noise family. */
-  readonly family: FamilyName;
-  /** The budget calibrated to, as asked: `{ epsilon, delta }`, `{ epsilon }`, `{ mu }` or `{ rho }`. */
-  readonly budget: Budget;
+  /** The noise. */
+  readonly noise: NoiseName;
+  /** The target calibrated to, as asked: `{ epsilon, delta }`, `{ epsilon }`, `{ mu }` or `{ rho }`. */
+  readonly target: PrivacyTarget;
   /** The allocation used. */
   readonly allocation: Allocation;
   /** The p of the error the allocation minimises. */
@@ -125,7 +125,7 @@ export interface Calibration {
  * @group Calibration
  */
 export interface GaussianCalibration extends Calibration {
-  readonly family: 'gaussian';
+  readonly noise: 'gaussian';
   /** The Mahalanobis distance the scales are calibrated to: mu0(epsilon, delta), `mu`, or sqrt(2 rho). */
   readonly mu: number;
 }
@@ -136,7 +136,7 @@ export interface GaussianCalibration extends Calibration {
  * @group Calibration
  */
 export interface LaplaceCalibration extends Calibration {
-  readonly family: 'laplace';
+  readonly noise: 'laplace';
 }
 
 /** A validated profile: what a calibration reads, checked once. */
@@ -312,15 +312,15 @@ function calibration<T extends Calibration>(fields: T): T {
 }
 
 /** calibrateGaussian for options already read: the target and the profile. */
-export function gaussianCalibration(target: Target, profile: Profile, mu = gaussianDistance(target)): GaussianCalibration {
+export function gaussianCalibration(target: ValidTarget, profile: Profile, mu = gaussianDistance(target)): GaussianCalibration {
   const result = calibrateProfile(GAUSSIAN, profile, mu);
-  return calibration({ family: 'gaussian', budget: budgetOf(target), allocation: profile.allocation, errorPower: profile.p, mu, ...result });
+  return calibration({ noise: 'gaussian', target: targetOf(target), allocation: profile.allocation, errorPower: profile.p, mu, ...result });
 }
 
 /** calibrateLaplace for options already read. */
-export function laplaceCalibration(target: Target & { notion: 'pure' }, profile: Profile): LaplaceCalibration {
+export function laplaceCalibration(target: ValidTarget & { notion: 'pure' }, profile: Profile): LaplaceCalibration {
   const result = calibrateProfile(LAPLACE, profile, target.epsilon);
-  return calibration({ family: 'laplace', budget: budgetOf(target), allocation: profile.allocation, errorPower: profile.p, ...result });
+  return calibration({ noise: 'laplace', target: targetOf(target), allocation: profile.allocation, errorPower: profile.p, ...result });
 }
 
 /**
@@ -345,7 +345,7 @@ export function laplaceCalibration(target: Target & { notion: 'pure' }, profile:
  */
 export function calibrateGaussian(options: GaussianCalibrationOptions): GaussianCalibration {
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta', 'mu', 'rho']);
-  const target = readBudget(o, GAUSSIAN_NOTIONS);
+  const target = readTarget(o, GAUSSIAN_NOTIONS);
   return gaussianCalibration(target, readProfile(o));
 }
 
@@ -365,7 +365,7 @@ export function largestPureBudget(epsilon: number, meets: (epsilonPure: number) 
 }
 
 /** The refusal of `delta` for Laplace noise by groups, or of an epsilon that is not positive. */
-export function checkApproximateLaplace(target: Target & { notion: 'approximate' }, profile: Profile): void {
+export function checkApproximateLaplace(target: ValidTarget & { notion: 'approximate' }, profile: Profile): void {
   if (profile.grouped) {
     throw new TypeError(
       'dpnoise: `delta` applies to Laplace noise per coordinate, not with `groups` (a group with an l1 sensitivity has no Laplace pair to account); give `sensitivity`, or no `delta`.',
@@ -375,7 +375,7 @@ export function checkApproximateLaplace(target: Target & { notion: 'approximate'
 }
 
 /** calibrateLaplace for (epsilon, delta): the allocation's shape at the largest pure budget whose Laplace noise is (epsilon, delta)-DP. */
-export function approximateLaplaceCalibration(target: Target & { notion: 'approximate' }, profile: Profile): LaplaceCalibration {
+export function approximateLaplaceCalibration(target: ValidTarget & { notion: 'approximate' }, profile: Profile): LaplaceCalibration {
   checkApproximateLaplace(target, profile);
   const at = (epsilonPure: number) => laplaceCalibration({ notion: 'pure', epsilon: epsilonPure }, profile);
   const epsilonPure = largestPureBudget(target.epsilon, (e) => {
@@ -386,7 +386,7 @@ export function approximateLaplaceCalibration(target: Target & { notion: 'approx
       target.delta,
     );
   });
-  return calibration({ ...at(epsilonPure), budget: budgetOf(target) });
+  return calibration({ ...at(epsilonPure), target: targetOf(target) });
 }
 
 /**
@@ -412,7 +412,7 @@ export function approximateLaplaceCalibration(target: Target & { notion: 'approx
  */
 export function calibrateLaplace(options: LaplaceCalibrationOptions): LaplaceCalibration {
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta']);
-  const target = readBudget(o, ['pure', 'approximate']);
+  const target = readTarget(o, ['pure', 'approximate']);
   if (target.notion === 'approximate') return approximateLaplaceCalibration(target, readProfile(o));
-  return laplaceCalibration(target as Target & { notion: 'pure' }, readProfile(o));
+  return laplaceCalibration(target as ValidTarget & { notion: 'pure' }, readProfile(o));
 }

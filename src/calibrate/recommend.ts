@@ -1,7 +1,7 @@
 // Which noise family has the lower error for a profile and budget: the optimal Gaussian and
 // Laplace calibrations side by side, both for (epsilon, delta)-DP (Laplace by the accountant), and
 // the staircase at pure epsilon.
-import { budgetOf, readBudget } from '../core/budget.js';
+import { targetOf, readTarget } from '../core/target.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
 import {
@@ -81,10 +81,10 @@ export interface RecommendOptions {
  */
 export function recommend(options: RecommendOptions): Recommendation {
   const o = readOptions('options', options, ['sensitivity', 'groups', 'epsilon', 'delta', 'errorPower', 'weights']);
-  const target = readBudget(o, ['approximate']);
+  const target = readTarget(o, ['approximate']);
   const profile = readProfile(o);
   const gaussian = gaussianCalibration(target, profile);
-  const pure = { notion: 'pure', epsilon: (budgetOf(target) as { epsilon: number }).epsilon } as const;
+  const pure = { notion: 'pure', epsilon: (targetOf(target) as { epsilon: number }).epsilon } as const;
   const laplacePure = laplaceCalibration(pure, profile);
   const laplace = profile.grouped ? laplacePure : approximateLaplaceCalibration(target as typeof target & { notion: 'approximate' }, profile);
   const staircase = profile.grouped || !staircasePower(profile.p) ? undefined : staircaseCalibration(pure, profile);

@@ -1,7 +1,7 @@
 // The joint staircase in d dimensions for the l1 or l2 norm (docs/staircase.md, "The joint
 // staircase"): density proportional to b^phi(||x|| / Delta), its error minimised over the shape,
 // to compare with the i.n.i.d. staircase of calibrateStaircase.
-import { readBudget, type Target } from '../core/budget.js';
+import { readTarget, type ValidTarget } from '../core/target.js';
 import { fail, integerIn, oneOf, readOptions } from '../core/validate.js';
 import { MOST_DIMENSIONS, NORMS } from '../noise/staircase-norm.js';
 import { goldenMinimum } from './staircase.js';
@@ -94,7 +94,7 @@ export function staircaseNormError(options: StaircaseNormOptions): number {
   const d = integerIn('dimension', o.dimension, { min: 1, max: MOST_DIMENSIONS });
   const norm = oneOf('norm', o.norm, NORMS);
   if (o.errorPower !== undefined && o.errorPower !== 1 && o.errorPower !== 2) fail(RangeError, 'errorPower', '1 or 2', o.errorPower);
-  const { epsilon } = readBudget({ epsilon: o.epsilon }, ['pure']) as Target & { notion: 'pure' };
+  const { epsilon } = readTarget({ epsilon: o.epsilon }, ['pure']) as ValidTarget & { notion: 'pure' };
   return normError(d, norm, o.errorPower === 2 ? 2 : 1, Math.min(epsilon, 700));
 }
 
@@ -114,7 +114,7 @@ export function staircaseNormError(options: StaircaseNormOptions): number {
  */
 export function staircase2dError(options: { epsilon: number }): number {
   const o = readOptions('options', options, ['epsilon']);
-  const target = readBudget({ epsilon: o.epsilon }, ['pure']) as Target & { notion: 'pure' };
+  const target = readTarget({ epsilon: o.epsilon }, ['pure']) as ValidTarget & { notion: 'pure' };
   return normError(2, 'l1', 1, Math.min(target.epsilon, 700));
 }
 

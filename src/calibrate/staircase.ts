@@ -2,7 +2,7 @@
 // 1-D staircase (in WebAssembly, assembly/calibrate/staircase.ts), its best shape gamma, and the
 // split of a pure epsilon across the coordinates of a sensitivity profile that minimises
 // sum_i w_i lambda_i^p V_p(eps_i), chunk by chunk in WebAssembly over a table made here once per p.
-import { type Budget, budgetOf, readBudget, type Target } from '../core/budget.js';
+import { type PrivacyTarget, targetOf, readTarget, type ValidTarget } from '../core/target.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
 import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
@@ -200,10 +200,10 @@ export interface StaircaseCalibrationOptions extends Omit<ProfileOptions, 'group
  * @group Calibration
  */
 export interface StaircaseCalibration {
-  /** The noise family. */
-  readonly family: 'staircase';
-  /** The budget calibrated to: `{ epsilon }` (pure epsilon-DP). */
-  readonly budget: Budget;
+  /** The noise. */
+  readonly noise: 'staircase';
+  /** The target calibrated to: `{ epsilon }` (pure epsilon-DP). */
+  readonly target: PrivacyTarget;
   /** The allocation used. */
   readonly allocation: Allocation;
   /** The p of the error E|X|^p the allocation minimises: 1 or 2. */
@@ -251,9 +251,9 @@ export function calibrateStaircase(options: StaircaseCalibrationOptions): Stairc
 export const staircasePower = (p: number): boolean => Number.isInteger(p) && p >= 1 && p <= STAIRCASE_POWERS;
 
 /** A staircase's budget and profile, validated: pure epsilon, sensitivity per coordinate (no groups), errorPower a whole number from 1 to 8. */
-export function readStaircaseOptions(o: Record<string, unknown>): { target: Target & { notion: 'pure' }; profile: Profile } {
+export function readStaircaseOptions(o: Record<string, unknown>): { target: ValidTarget & { notion: 'pure' }; profile: Profile } {
   if (o.groups !== undefined) throw new TypeError('dpnoise: the staircase takes `sensitivity` per coordinate, not `groups`.');
-  const target = readBudget(o, ['pure']) as Target & { notion: 'pure' };
+  const target = readTarget(o, ['pure']) as ValidTarget & { notion: 'pure' };
   const profile = readProfile(o, true);
   if (!staircasePower(profile.p))
     throw new RangeError(`dpnoise: \`errorPower\` must be a whole number from 1 to ${STAIRCASE_POWERS} for the staircase; got ${profile.p}.`);
@@ -261,7 +261,7 @@ export function readStaircaseOptions(o: Record<string, unknown>): { target: Targ
 }
 
 /** calibrateStaircase for options already read (not frozen). */
-export function staircaseCalibration(target: Target & { notion: 'pure' }, profile: Profile): StaircaseCalibration {
+export function staircaseCalibration(target: ValidTarget & { notion: 'pure' }, profile: Profile): StaircaseCalibration {
   const { lambda, allocation } = profile;
   const p = profile.p;
   const K = lambda.length;
@@ -286,8 +286,8 @@ export function staircaseCalibration(target: Target & { notion: 'pure' }, profil
   const { gammas, error } = shapesAndError(p, epsilons, (i) => weights[i]! * sensitivity[i]! ** p);
   const laplace = laplaceCalibration(target, { ...profile, allocation: 'optimal' }).error;
   return {
-    family: 'staircase',
-    budget: budgetOf(target),
+    noise: 'staircase',
+    target: targetOf(target),
     allocation,
     errorPower: p,
     sensitivity,

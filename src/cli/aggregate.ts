@@ -9,7 +9,7 @@ import { createBudget, type PrivacyBudget, restoreBudget } from '../accounting/l
 import { aggregate, type AggregateResult, planAggregate } from '../aggregate/aggregate.js';
 import { DIALECTS } from '../aggregate/dialect.js';
 import { readTextTable } from '../aggregate/duckdb.js';
-import { aggregateFromTotals, aggregateSql } from '../aggregate/warehouse.js';
+import { aggregateFromTotals, aggregateSql, type AggregateSqlOptions } from '../aggregate/warehouse.js';
 import type { AggregatePlan } from '../aggregate/aggregate.js';
 import type { AggregateSpec } from '../aggregate/spec.js';
 import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
@@ -233,11 +233,11 @@ function csvOf(result: AggregateResult): string {
  */
 async function charging<T>(
   values: Values,
-  privacy: { epsilon: number; delta?: number },
+  target: { epsilon: number; delta?: number },
   release: (budget: PrivacyBudget) => Promise<T>,
 ): Promise<{ result: T; budget: PrivacyBudget }> {
   if (values.budget !== undefined) return chargeBudgetFile(String(values.budget), release);
-  const budget = createBudget(privacy as never);
+  const budget = createBudget(target as never);
   return { result: await release(budget), budget };
 }
 
@@ -304,14 +304,16 @@ const STATISTIC_OPTIONS = [
 const warehouse = (args: string[]) => args.some((a) => a === '--sql' || a === '--aggregated' || a.startsWith('--aggregated='));
 
 /** --sql: the query for a warehouse on standard output (or --output), its plan in the --plan file. */
-async function sqlCommand(values: Values, privacy: { epsilon: number; delta?: number }): Promise<void> {
+async function sqlCommand(values: Values, target: { epsilon: number; delta?: number }): Promise<void> {
   if (values.input !== undefined || values.postgres !== undefined || values.clickhouse !== undefined)
     throw new UsageError('--sql prints the query for --table; it takes no --input, --postgres or --clickhouse.');
   const planFile = required(values, 'plan');
   required(values, 'dialect');
-  const { sql, plan } = aggregateSql(privacy, specOf(values, required(values, 'table')) as Parameters<typeof aggregateSql>[1], {
+  const { sql, plan } = aggregateSql({
+    ...target,
+    ...(specOf(values, required(values, 'table')) as Omit<AggregateSqlOptions, 'epsilon' | 'delta' | 'dialect'>),
     dialect: choice(values, 'dialect', DIALECTS),
-  });
+  } as AggregateSqlOptions);
   await save(planFile, `${JSON.stringify(plan, null, 2)}\n`);
   await save(values.output === undefined ? undefined : String(values.output), sql);
 }
@@ -319,16 +321,16 @@ async function sqlCommand(values: Values, privacy: { epsilon: number; delta?: nu
 /** --aggregated: the warehouse's result (CSV, read by DuckDB) released under the --plan file. */
 async function aggregatedCommand(
   values: Values,
-  privacy: { epsilon: number; delta?: number } | undefined,
+  target: { epsilon: number; delta?: number } | undefined,
 ): Promise<AggregateResult & { budget: PrivacyBudget }> {
   const given = STATISTIC_OPTIONS.filter((name) => values[name] !== undefined && values[name] !== false);
   if (given.length > 0) throw new UsageError(`--aggregated takes the statistics from --plan; drop --${given.join(', --')}.`);
   const plan = JSON.parse(readFileSync(required(values, 'plan'), 'utf8'));
-  if (privacy !== undefined && JSON.stringify(privacy) !== JSON.stringify(plan.privacy)) {
-    throw new UsageError(`--epsilon and --delta must be the plan's (${JSON.stringify(plan.privacy)}), or left out.`);
+  if (target !== undefined && JSON.stringify(target) !== JSON.stringify(plan.target)) {
+    throw new UsageError(`--epsilon and --delta must be the plan's (${JSON.stringify(plan.target)}), or left out.`);
   }
   const rows = await readTextTable(required(values, 'aggregated'));
-  const { result, budget } = await charging(values, plan.privacy, (b) => aggregateFromTotals(b, { plan, rows }));
+  const { result, budget } = await charging(values, plan.target, (b) => aggregateFromTotals({ budget: b, plan, rows }));
   return { ...result, budget };
 }
 
@@ -426,25 +428,25 @@ async function aggregateWith(args: string[]): Promise<void> {
   if (values.help) return void console.log(AGGREGATE_HELP);
   const epsilon = optionalNumber(values, 'epsilon');
   const delta = optionalNumber(values, 'delta');
-  const privacy = epsilon === undefined ? undefined : delta === undefined ? { epsilon } : { epsilon, delta };
+  const target = epsilon === undefined ? undefined : delta === undefined ? { epsilon } : { epsilon, delta };
   const format = choice(values, 'format', ['csv', 'json'] as const);
   let result: AggregateResult;
   let budget: PrivacyBudget;
   if (values.aggregated !== undefined) {
-    ({ budget, ...result } = await aggregatedCommand(values, privacy));
+    ({ budget, ...result } = await aggregatedCommand(values, target));
   } else {
-    if (privacy === undefined) throw new UsageError('--epsilon is required.');
-    if (values.sql) return sqlCommand(values, privacy);
+    if (target === undefined) throw new UsageError('--epsilon is required.');
+    if (values.sql) return sqlCommand(values, target);
     // The plan reads no data: it needs no source.
     const planOnly = values.plan === true && values.input === undefined && values.postgres === undefined && values.clickhouse === undefined;
     const spec = specOf(values, planOnly ? [] : sourceOf(values));
     if (values.plan) {
-      const plan = planAggregate({ ...privacy, ...spec });
+      const plan = planAggregate({ ...target, ...spec });
       console.error(plan.warnings.map((w) => `dpnoise: warning: ${w}\n`).join(''));
       return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan, true, spec.expectedCount)}`);
     }
     const bar = progressBar('reading');
-    ({ result, budget } = await charging(values, privacy, (b) => aggregate({ ...privacy, budget: b, ...spec, onProgress: bar.update }).finally(bar.done)));
+    ({ result, budget } = await charging(values, target, (b) => aggregate({ ...target, budget: b, ...spec, onProgress: bar.update }).finally(bar.done)));
   }
   const output = values.output === undefined ? undefined : String(values.output);
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;

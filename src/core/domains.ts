@@ -1,6 +1,6 @@
 // The domains of the privacy parameters and the numeric limits that several modules share.
 // docs/core.md, "Numbers at the edges", gives the reason for every bound.
-import { type Entries, numberIn, type Range } from './validate.js';
+import type { Entries, Range } from './validate.js';
 
 /** Epsilon for Gaussian noise: beyond 1e6 no meaningful privacy is left and accuracy degrades. */
 export const GAUSSIAN_EPSILON: Range = { min: 0, max: 1e6 };
@@ -33,15 +33,3 @@ export const MAX_GRID_SCALE = 2 ** 40;
 
 /** Grids from 2^-1000 to 2^800: grid units stay normal doubles, and outputs cannot overflow. */
 export const GRID: Range = { min: 2 ** -1000, max: 2 ** 800 };
-
-/** The Gaussian privacy asked for. */
-export type GaussianBudget = { mu: number } | { epsilon: number; delta: number };
-
-/** (epsilon, delta), or mu given directly: exactly one of the two, each in its domain. */
-export function readGaussianBudget(o: Record<string, unknown>): GaussianBudget {
-  if (o.mu !== undefined) {
-    if (o.epsilon !== undefined || o.delta !== undefined) throw new TypeError('dpnoise: give either `epsilon` and `delta` or `mu`, not both.');
-    return { mu: numberIn('mu', o.mu, MU) };
-  }
-  return { epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
-}

@@ -149,6 +149,23 @@ export const FINITE_ENTRIES: Entries = { min: -Number.MAX_VALUE, max: Number.MAX
 /** How vector() finds the first entry outside: firstOutside, or the same answer found faster (src/wasm/checks.ts). */
 export type EntriesCheck = (a: Float64Array, entries: Entries) => number;
 
+/** A vector's kind checked, and its length: a plain view of a Float64Array, or an array's length. */
+function shapeOf(name: string, value: unknown, options: Shown & { arrays?: boolean }): { view: Float64Array | undefined; n: number } {
+  const { arrays = true } = options;
+  const view = isFloat64Array(value) ? plainView(value) : undefined;
+  if (!view && !(arrays && Array.isArray(value))) fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value, options);
+  return { view, n: view ? view.length : (value as unknown[]).length };
+}
+
+/**
+ * The length of a vector `vector` would read (a Float64Array, or with `arrays` an array of
+ * numbers), its kind checked and no entry read: a vector's length is public, so a calibration
+ * that needs it can be done, and a budget charged, before the private entries are read.
+ */
+export function vectorLength(name: string, value: unknown, options: Shown & { arrays?: boolean } = {}): number {
+  return shapeOf(name, value, options).n;
+}
+
 /**
  * A Float64Array (or, with `arrays`, an array of numbers) of the given length (default: any
  * length but 0) whose entries all pass `entries` (as `check` finds them). Returns a plain
@@ -163,10 +180,8 @@ export function vector(
   entries: Entries,
   options: Shown & { arrays?: boolean; length?: number; copy?: boolean; check?: EntriesCheck; beforeEntries?: () => void } = {},
 ): Float64Array {
-  const { arrays = true, length, copy = false, check = firstOutside } = options;
-  const view = isFloat64Array(value) ? plainView(value) : undefined;
-  if (!view && !(arrays && Array.isArray(value))) fail(TypeError, name, arrays ? 'a Float64Array or an array of numbers' : 'a Float64Array', value, options);
-  const n = view ? view.length : (value as unknown[]).length;
+  const { length, copy = false, check = firstOutside } = options;
+  const { view, n } = shapeOf(name, value, options);
   if (length === undefined ? n === 0 : n !== length) {
     fail(RangeError, `${name}.length`, length === undefined ? 'at least 1' : `${length} (one entry per coordinate)`, n);
   }

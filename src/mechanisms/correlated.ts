@@ -12,8 +12,8 @@
 // is optimal and the count is public: that is what `neighbours: 'replace-one'` releases.
 import { calibrateGridGaussian, GAUSSIAN_NOTIONS, gaussianDistance } from '../accounting/distance.js';
 import { gdpPrivacy, type GdpPrivacy, type ZcdpPrivacy } from '../accounting/privacy.js';
-import type { GaussianBudget } from '../core/budget.js';
-import { budgetOf, type Budget, BUDGET_OPTIONS, readBudget } from '../core/budget.js';
+import type { GaussianTarget } from '../core/target.js';
+import { targetOf, type PrivacyTarget, TARGET_OPTIONS, readTarget } from '../core/target.js';
 import { MAX_SCALE, SAFETY } from '../core/domains.js';
 import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range } from '../core/validate.js';
 import { drawValidated } from '../noise/samplers.js';
@@ -41,7 +41,7 @@ export type Neighbours = (typeof NEIGHBOURS)[number];
  *
  * @group Mechanisms
  */
-export type CorrelatedSumOptions = GaussianBudget & {
+export type CorrelatedSumOptions = GaussianTarget & {
   /** d, the length of each record. */
   dimension: number;
   /** C: every record lies in [0, C]^d (default 1). */
@@ -72,8 +72,8 @@ export interface CorrelatedSumMechanism extends CorrelatedNoise {
   readonly mode: Mode;
   /** Grid mode: the released sums are exact multiples of this power of two. */
   readonly grid?: number;
-  /** The budget calibrated to, as asked. */
-  readonly budget: Budget;
+  /** The target calibrated to, as asked. */
+  readonly target: PrivacyTarget;
   /** The privacy the release guarantees (never less than asked): rho-zCDP in grid mode, mu-GDP in continuous mode. */
   readonly privacy: ZcdpPrivacy | GdpPrivacy;
 }
@@ -123,13 +123,13 @@ function sparseDesign(d: number, k: number): Design {
  * @group Mechanisms
  */
 export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMechanism {
-  const o = readOptions('options', options, ['dimension', ...BUDGET_OPTIONS, 'bound', 'sparsity', 'tradeoff', 'neighbours', ...MODE_OPTIONS]);
+  const o = readOptions('options', options, ['dimension', ...TARGET_OPTIONS, 'bound', 'sparsity', 'tradeoff', 'neighbours', ...MODE_OPTIONS]);
   const d = integerIn('dimension', o.dimension, DIMENSION);
   const C = o.bound === undefined ? 1 : numberIn('bound', o.bound, BOUND);
   const neighbours = o.neighbours === undefined ? 'add-remove' : oneOf('neighbours', o.neighbours, NEIGHBOURS);
   const { mode, grid } = readMode(o);
-  const target = readBudget(o, GAUSSIAN_NOTIONS);
-  const budget = budgetOf(target);
+  const target = readTarget(o, GAUSSIAN_NOTIONS);
+  const asked = targetOf(target);
   if (mode === 'grid') {
     if (o.sparsity !== undefined || o.tradeoff !== undefined || neighbours !== 'add-remove') {
       throw new TypeError(
@@ -137,7 +137,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
       );
     }
     const [, made] = calibrateGridGaussian(target, (mu) => gridCorrelatedSum(d, C, (mu * mu) / 2, gaussianDistance(target), grid));
-    return Object.freeze({ dimension: d, neighbours, mode, budget, ...made.noise });
+    return Object.freeze({ dimension: d, neighbours, mode, target: asked, ...made.noise });
   }
   const mu = gaussianDistance(target);
   const sparse = o.sparsity !== undefined;
@@ -189,7 +189,7 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
     neighbours,
     mode,
     grid: undefined,
-    budget,
+    target: asked,
     privacy,
     mu,
     sharedScale,

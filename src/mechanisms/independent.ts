@@ -25,14 +25,14 @@ import {
   readProfile,
   withSensitivity,
 } from '../calibrate/allocations.js';
-import { BUDGET_OPTIONS, budgetOf, readBudget, type Target } from '../core/budget.js';
+import { TARGET_OPTIONS, targetOf, readTarget, type ValidTarget } from '../core/target.js';
 import { frozenResult } from '../core/frozen.js';
 import { readOptions } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { drawValidated, type Scales } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
 import { readReleaseOptions, releaseArrays, releasedArray, type ReleaseOptions, type VectorReleaseOptions } from './release-options.js';
-import type { WasmVector } from '../noise/wasm-vector.js';
+import { arrayOf, type WasmVector } from '../noise/wasm-vector.js';
 
 /** What every independent mechanism adds to its calibration. */
 export interface Releasing {
@@ -118,6 +118,7 @@ function cumulative(sizes: Float64Array): Float64Array {
  * A release: the noise of `kernel` with parameters `parameters` (per coordinate, or per group)
  * added to a copy of the query; in grid mode (`grid`) the query is rounded to the grid first. The
  * arrays are the mechanism's own copies; `privacy` is what a budget in the options is charged.
+ * Groups marked `whole` hold whole numbers and are drawn on the grid of 1 (wholeGroups).
  */
 function releaser(
   family: NoiseFamily,
@@ -125,15 +126,28 @@ function releaser(
   sizes: Float64Array | undefined,
   mode: ModeOptions & { grid: number | undefined },
   privacy: Privacy,
+  whole: readonly boolean[] = [],
 ) {
   const length = sizes ? sizes.reduce((a, b) => a + b, 0) : parameters.length;
   const entries = queryEntries(mode.grid ?? Number.MAX_VALUE);
-  const perCoordinate: Scales = sizes ? { ends: cumulative(sizes), scales: parameters } : parameters;
+  const ends = sizes ? cumulative(sizes) : undefined;
+  const perCoordinate: Scales = ends ? { ends, scales: parameters } : parameters;
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
   return (query: Float64Array | readonly number[] | WasmVector, options?: VectorReleaseOptions): Float64Array => {
     const { random, out, given, budget } = readReleaseOptions(options, length, true);
     const { exact, target } = releaseArrays('query', query, entries, length, out, { budget, privacy }, true);
-    drawValidated(kernel, target, perCoordinate, random.stream(), { add: true, grid: mode.grid, source: exact });
+    const stream = random.stream();
+    if (!whole.includes(true) || !ends) drawValidated(kernel, target, perCoordinate, stream, { add: true, grid: mode.grid, source: exact });
+    else {
+      // Group by group, each coordinate from its own place in the stream: the same draws as one call where the grids agree.
+      const [from, into] = [arrayOf(exact), arrayOf(target)];
+      ends.forEach((end, k) => {
+        const start = k === 0 ? 0 : ends[k - 1]!;
+        const source = from.subarray(start, end);
+        if (whole[k] && !source.every(Number.isInteger)) throw new Error('dpnoise: internal error: a group of whole numbers holds a fraction.');
+        drawValidated(kernel, into.subarray(start, end), parameters[k]!, stream, { add: true, grid: whole[k] ? 1 : mode.grid, source, origin: start });
+      });
+    }
     return releasedArray(given, target);
   };
 }
@@ -142,12 +156,38 @@ function releaser(
 type BlockRelease = (block: number, query: Float64Array, options?: ReleaseOptions) => Float64Array;
 
 /** Releases of one block, any number of values at a time, each with the noise a whole release gives that block (a budget is charged the whole release's privacy). */
-function blockReleaser(family: NoiseFamily, parameters: Float64Array, mode: ModeOptions & { grid: number | undefined }, privacy: Privacy): BlockRelease {
-  return (block, query, options) => releaser(family, parameters.subarray(block, block + 1), Float64Array.of(query.length), mode, privacy)(query, options);
+function blockReleaser(
+  family: NoiseFamily,
+  parameters: Float64Array,
+  mode: ModeOptions & { grid: number | undefined },
+  privacy: Privacy,
+  whole: readonly boolean[] = [],
+): BlockRelease {
+  return (block, query, options) =>
+    releaser(family, parameters.subarray(block, block + 1), Float64Array.of(query.length), mode, privacy, [whole[block] === true])(query, options);
 }
 
-/** Each mechanism's block release (releaseBlock). */
+/** Each mechanism's block release (releaseBlock), and its groups drawn on the grid of 1 (wholeGroupsOf). */
 const blockReleases = new WeakMap<object, BlockRelease>();
+const wholeOf = new WeakMap<object, readonly boolean[]>();
+
+/**
+ * The groups of a grouped Laplace profile, among those `asked` (whose values the caller
+ * guarantees are whole numbers), drawn on the grid of 1 instead of the mechanism's grid g: where
+ * g <= 1 and the group's sensitivity is a whole number. Whole values lie on that grid, so a
+ * neighbour moves the group by at most its sensitivity in whole steps (no rounding to add), and
+ * discrete Laplace noise of scale b there costs lambda / b, as on the fine grid, with less error
+ * (docs/aggregates.md, "Counts on the grid of 1").
+ */
+function wholeGroups(family: NoiseFamily, profile: Profile, g: number, asked: readonly boolean[]): boolean[] {
+  if (family !== LAPLACE || !profile.grouped || !(g <= 1)) return [];
+  return Array.from(profile.lambda, (l, k) => asked[k] === true && l > 0 && Number.isInteger(l));
+}
+
+/** The groups `mechanism` draws on the grid of 1 (independentMechanism's `whole`). */
+export function wholeGroupsOf(mechanism: GaussianMechanism | LaplaceMechanism): readonly boolean[] {
+  return wholeOf.get(mechanism) ?? [];
+}
 
 /**
  * `query`, values of one block of `mechanism`'s profile (of many releases: say one group's count
@@ -162,7 +202,7 @@ export function releaseBlock(mechanism: GaussianMechanism | LaplaceMechanism, bl
 }
 
 /** The budget value a family calibrates to in continuous mode, and grid-mode Laplace's: mu for Gaussian noise, pure epsilon for Laplace. */
-function budgetValue(family: NoiseFamily, target: Target): number {
+function budgetValue(family: NoiseFamily, target: ValidTarget): number {
   return family === LAPLACE ? (target as { epsilon: number }).epsilon : gaussianDistance(target);
 }
 
@@ -172,38 +212,42 @@ function budgetValue(family: NoiseFamily, target: Target): number {
  * the scales in grid units need not be whole steps, and the privacy is computed from the integer
  * changes and the noise drawn.
  */
-function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distance: number) {
+function madeAt(family: NoiseFamily, profile: Profile, mode: ModeOptions, distance: number, wholeAsked: readonly boolean[] = []) {
   if (mode.mode === 'continuous') {
     const calibration = calibrateProfile(family, profile, distance);
     const { scales, sensitivity } = calibration;
     const privacy = independentPrivacy(family.name, sensitivity, (i) => scales[i]!);
     const release = () => releaser(family, scales.slice(), calibration.sizes?.slice(), { ...mode, grid: undefined }, privacy);
     const block = blockReleaser(family, scales.slice(), { ...mode, grid: undefined }, privacy);
-    return { calibration, scales, privacy, grid: undefined, release, block };
+    return { calibration, scales, privacy, grid: undefined, release, block, whole: [] as readonly boolean[] };
   }
   const { lambda, weights, grouped } = profile;
   const sizes = grouped ? weights : undefined;
   const first = calibrateProfile(family, profile, distance);
   const g = mode.grid ?? defaultGrid(roundingScale(lambda, sizes, family.q), largest(first.scales));
-  const rounded = gridSensitivity(lambda, g, sizes, family.q);
+  // Groups of whole numbers go on the grid of 1 (wholeGroups): their sensitivity whole and exact
+  // (nothing to round), their scale in value units a step of that grid; the rest on grid g.
+  const whole = wholeGroups(family, profile, g, wholeAsked);
+  const rounded = gridSensitivity(lambda, g, sizes, family.q).map((l, k) => (whole[k] ? lambda[k]! : l));
   const calibration = calibrateProfile(family, withSensitivity(profile, rounded), distance);
-  const parameters = gridUnits(calibration.scales, g, family.scaleName).map(family.gridParameter);
+  const fine = gridUnits(calibration.scales, g, family.scaleName).map(family.gridParameter);
+  const scales = fine.map((p) => family.gridScale(p) * g);
+  const parameters = fine.map((p, k) => (whole[k] ? family.gridParameter(scales[k]!) : p));
   const steps = parameters.map(family.gridScale);
   const privacy = independentPrivacy(
     family.name,
-    rounded.map((l) => l / g),
+    rounded.map((l, k) => (whole[k] ? l : l / g)),
     (i) => steps[i]!,
     true,
     grouped,
   );
-  const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g }, privacy);
-  const block = blockReleaser(family, parameters.slice(), { ...mode, grid: g }, privacy);
-  const scales = steps.map((s) => s * g);
-  return { calibration, scales, privacy, grid: g, release, block };
+  const release = () => releaser(family, parameters, sizes?.slice(), { ...mode, grid: g }, privacy, whole);
+  const block = blockReleaser(family, parameters.slice(), { ...mode, grid: g }, privacy, whole);
+  return { calibration, scales, privacy, grid: g, release, block, whole };
 }
 
 /** The budget value `family` calibrates to: for Laplace noise at (epsilon, delta), the largest pure budget whose noise the accountant certifies. */
-function distanceFor(family: NoiseFamily, target: Target, at: (distance: number) => { privacy: Privacy }): number {
+function distanceFor(family: NoiseFamily, target: ValidTarget, at: (distance: number) => { privacy: Privacy }): number {
   if (family === LAPLACE && target.notion === 'approximate') {
     return largestPureBudget(target.epsilon, (e) => certifies(at(e).privacy, target.epsilon, target.delta));
   }
@@ -211,7 +255,7 @@ function distanceFor(family: NoiseFamily, target: Target, at: (distance: number)
 }
 
 /** The scales of continuous noise at the same budget and profile (for gridCost). */
-function continuousScales(family: NoiseFamily, target: Target, profile: Profile): Float64Array {
+function continuousScales(family: NoiseFamily, target: ValidTarget, profile: Profile): Float64Array {
   const continuous: ModeOptions = { mode: 'continuous', grid: undefined };
   const at = (distance: number) => madeAt(family, profile, continuous, distance);
   return at(distanceFor(family, target, at)).scales;
@@ -233,9 +277,16 @@ function rmsRatio(a: Float64Array, b: Float64Array, sizes: Float64Array | undefi
  * The mechanism of `family` for a budget, a profile (owned by the mechanism) and a mode, all
  * validated. Laplace noise for (epsilon, delta) takes the largest pure budget whose noise, as
  * drawn (on the grid, with the grid's rounding), the accountant certifies (epsilon, delta)-DP.
+ * `whole` marks groups of a grouped Laplace profile whose values are whole numbers (wholeGroups).
  */
-export function independentMechanism(family: NoiseFamily, target: Target, profile: Profile, mode: ModeOptions): GaussianMechanism | LaplaceMechanism {
-  const at = (distance: number) => madeAt(family, profile, mode, distance);
+export function independentMechanism(
+  family: NoiseFamily,
+  target: ValidTarget,
+  profile: Profile,
+  mode: ModeOptions,
+  whole: readonly boolean[] = [],
+): GaussianMechanism | LaplaceMechanism {
+  const at = (distance: number) => madeAt(family, profile, mode, distance, whole);
   let made: ReturnType<typeof madeAt>;
   let distance: number;
   if (family === LAPLACE && target.notion === 'approximate') {
@@ -250,8 +301,8 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
   }
   const gridCost = mode.mode === 'grid' ? rmsRatio(made.scales, continuousScales(family, target, profile), profile.grouped ? profile.weights : undefined) : 1;
   const mechanism = frozenResult({
-    family: family.name,
-    budget: budgetOf(target),
+    noise: family.name,
+    target: targetOf(target),
     allocation: profile.allocation,
     errorPower: profile.p,
     ...(family === GAUSSIAN ? { mu: distance } : {}),
@@ -264,6 +315,7 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
     release: made.release(),
   }) as GaussianMechanism | LaplaceMechanism;
   blockReleases.set(mechanism, made.block);
+  wholeOf.set(mechanism, made.whole);
   return mechanism;
 }
 
@@ -289,8 +341,8 @@ export function independentMechanism(family: NoiseFamily, target: Target, profil
  * @group Mechanisms
  */
 export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMechanism {
-  const o = readOptions('options', options, [...PROFILE_OPTIONS, ...BUDGET_OPTIONS, ...MODE_OPTIONS]);
-  return independentMechanism(GAUSSIAN, readBudget(o, GAUSSIAN_NOTIONS), readProfile(o, true), readMode(o)) as GaussianMechanism;
+  const o = readOptions('options', options, [...PROFILE_OPTIONS, ...TARGET_OPTIONS, ...MODE_OPTIONS]);
+  return independentMechanism(GAUSSIAN, readTarget(o, GAUSSIAN_NOTIONS), readProfile(o, true), readMode(o)) as GaussianMechanism;
 }
 
 /**
@@ -315,5 +367,5 @@ export function gaussianMechanism(options: GaussianMechanismOptions): GaussianMe
  */
 export function laplaceMechanism(options: LaplaceMechanismOptions): LaplaceMechanism {
   const o = readOptions('options', options, [...PROFILE_OPTIONS, 'epsilon', 'delta', ...MODE_OPTIONS]);
-  return independentMechanism(LAPLACE, readBudget(o, ['pure', 'approximate']), readProfile(o, true), readMode(o)) as LaplaceMechanism;
+  return independentMechanism(LAPLACE, readTarget(o, ['pure', 'approximate']), readProfile(o, true), readMode(o)) as LaplaceMechanism;
 }

@@ -2,7 +2,7 @@
 // l1 or l2 norm of the whole noise vector, for a box sensitivity profile whose norm is the step
 // width, with the shape of least error, released in floating point.
 import { type PurePrivacy, purePrivacy } from '../accounting/privacy.js';
-import { type Budget, budgetOf, readBudget, type Target } from '../core/budget.js';
+import { type PrivacyTarget, targetOf, readTarget, type ValidTarget } from '../core/target.js';
 import { frozenResult } from '../core/frozen.js';
 import { fail, oneOf, readOptions } from '../core/validate.js';
 import { laplaceCalibration, readProfile } from '../calibrate/allocations.js';
@@ -35,10 +35,10 @@ export interface StaircaseNormMechanismOptions {
  * @group Mechanisms
  */
 export interface StaircaseNormMechanism {
-  /** The noise family. */
-  readonly family: 'staircase';
-  /** The budget calibrated to: `{ epsilon }`. */
-  readonly budget: Budget;
+  /** The noise. */
+  readonly noise: 'staircase';
+  /** The target calibrated to: `{ epsilon }`. */
+  readonly target: PrivacyTarget;
   /** The norm whose shells are the steps. */
   readonly norm: 'l1' | 'l2';
   /** The number of coordinates. */
@@ -99,7 +99,7 @@ function normAbove(lambda: Float64Array, norm: 'l1' | 'l2'): number {
  */
 export function staircaseNormMechanism(options: StaircaseNormMechanismOptions): StaircaseNormMechanism {
   const o = readOptions('options', options, ['sensitivity', 'epsilon', 'norm', 'errorPower', 'mode']);
-  const target = readBudget(o, ['pure']) as Target & { notion: 'pure' };
+  const target = readTarget(o, ['pure']) as ValidTarget & { notion: 'pure' };
   const norm = oneOf('norm', o.norm, NORMS);
   if (o.errorPower !== undefined && o.errorPower !== 1 && o.errorPower !== 2) fail(RangeError, 'errorPower', '1 or 2', o.errorPower);
   if (o.mode !== 'continuous') fail(RangeError, 'mode', "'continuous' for the joint staircase (it has no exact grid form yet)", o.mode);
@@ -123,8 +123,8 @@ export function staircaseNormMechanism(options: StaircaseNormMechanismOptions): 
     return given ?? target;
   };
   return frozenResult({
-    family: 'staircase',
-    budget: budgetOf(target),
+    noise: 'staircase',
+    target: targetOf(target),
     norm,
     dimension,
     errorPower: p,

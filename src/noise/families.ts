@@ -6,25 +6,22 @@ import type { WasmExports } from '../wasm/exports.js';
 import type { Kernel } from './samplers.js';
 
 /**
- * The noise families of the library's independent noise, for functions that offer several (`noise` option).
+ * The noises of the library's independent noise, for functions that offer several (the `noise` option; results' `noise`).
  *
  * @group Mechanisms
  */
-export const NOISE_FAMILIES = ['gaussian', 'laplace'] as const;
+export const NOISES = ['gaussian', 'laplace'] as const;
 
 /**
- * A noise family's name.
+ * A noise's name: 'gaussian' or 'laplace'.
  *
  * @group Mechanisms
  */
-export type NoiseFamilyName = (typeof NOISE_FAMILIES)[number];
-
-/** A noise family's name (internal alias). */
-export type FamilyName = NoiseFamilyName;
+export type NoiseName = (typeof NOISES)[number];
 
 /** What a noise family is to the rest of the library. */
 export interface NoiseFamily {
-  readonly name: FamilyName;
+  readonly name: NoiseName;
   /** The exponent q of the privacy constraint sum_i (lambda_i / scale_i)^q <= budget^q (l2 for Gaussian, l1 for Laplace). */
   readonly q: 1 | 2;
   /** Var(n) / scale^2. */

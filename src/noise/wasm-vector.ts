@@ -139,3 +139,8 @@ export function moduleBlock(name: string, value: WasmVector, entries?: Entries, 
 export function viewOf(block: Block): Float64Array {
   return new Float64Array(block.w.memory.buffer, block.pointer, block.length);
 }
+
+/** An array, or a view made now of a block (for code that slices what it draws into). */
+export function arrayOf(place: Float64Array | Block): Float64Array {
+  return place instanceof Float64Array ? place : viewOf(place);
+}

@@ -9,6 +9,7 @@ import { dpsgd } from '../applications/dpsgd.js';
 import type { Allocation } from '../calibrate/allocations.js';
 import { type GaussianMechanism, gaussianMechanism, type LaplaceMechanism, laplaceMechanism } from '../mechanisms/independent.js';
 import type { Mode } from '../mechanisms/grid.js';
+import type { NoiseName } from '../noise/families.js';
 
 /** What the plan is made from. */
 export interface NoiseRequest {
@@ -17,7 +18,7 @@ export interface NoiseRequest {
   /** Each group's sensitivity: its clipping norm (l2 for Gaussian noise, l1 for Laplace). */
   readonly sensitivity: readonly number[];
   readonly allocation: Allocation;
-  readonly noise: 'gaussian' | 'laplace';
+  readonly noise: NoiseName;
   readonly mode: Mode;
   /** The Poisson rate each step samples at. */
   readonly rate: number;

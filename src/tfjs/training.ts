@@ -11,6 +11,7 @@ import { memo } from '../core/memo.js';
 import { fail, integerIn, numberIn, oneOf, readOptions } from '../core/validate.js';
 import { MODES, type Mode } from '../mechanisms/grid.js';
 import type { GaussianMechanism, LaplaceMechanism } from '../mechanisms/independent.js';
+import { NOISES, type NoiseName } from '../noise/families.js';
 import { type Rng, sourceOf } from '../noise/random.js';
 import { wordsOf } from '../noise/words.js';
 import type { Clipping } from './clipping.js';
@@ -49,7 +50,7 @@ export interface PrivateTrainingOptions {
   /** Global clipping: the norm of each example's whole gradient (l2 for Gaussian noise, l1 for Laplace noise). */
   clipNorm?: number;
   /** 'gaussian' (the default) or 'laplace'. */
-  noise?: 'gaussian' | 'laplace';
+  noise?: NoiseName;
   /** How the noise is spread over the layers: 'optimal' (the default), 'spr' (scales proportional to the clipping norms) or 'iid'. */
   allocation?: Allocation;
   /** 'grid' (the default: exact discrete noise) or 'continuous'. */
@@ -257,7 +258,7 @@ export function privateTraining(model: tf.LayersModel, options: PrivateTrainingO
   const steps = readSteps(o, stepsPerEpoch);
   const clipping = o.clipping === undefined ? 'per-layer' : oneOf('clipping', o.clipping, ['per-layer', 'global'] as const);
   const clipNorms = readClipNorms(o, clipping, trainable.length);
-  const noise = o.noise === undefined ? 'gaussian' : oneOf('noise', o.noise, ['gaussian', 'laplace'] as const);
+  const noise = o.noise === undefined ? 'gaussian' : oneOf('noise', o.noise, NOISES);
   const allocation = o.allocation === undefined ? 'optimal' : oneOf('allocation', o.allocation, ALLOCATIONS);
   const mode = o.mode === undefined ? 'grid' : oneOf('mode', o.mode, MODES);
   const budget = o.budget === undefined ? undefined : readBudgetArgument(o.budget);

@@ -27,7 +27,7 @@ describe('compose', () => {
     const both = compose([a, b]);
     const joint = gaussianPrivacy({ scales: [1, 2, 3], sensitivity: [1, 1, 2] });
     expect(both.kind).toBe('gdp');
-    expect(both.family).toBe('composition');
+    expect(both.form).toBe('composition');
     // Both are MU above the exact value; compose rounds up once more (ROUND_UP): measured 3.84 EPS.
     expectClose((both as typeof a).mu, joint.mu, MU, 'mu');
     // k identical steps: mu sqrt(k). The step's mu is 6 EPS high and compose rounds up once more
@@ -54,7 +54,7 @@ describe('compose', () => {
     const l = laplacePrivacy({ scales: [2], sensitivity: [1] });
     const m = compose([g, l, compose([g])]);
     expect(m.kind).toBe('pld');
-    expect(m.family).toBe('composition');
+    expect(m.form).toBe('composition');
     // Basic composition: (0.5 + epsilon_G(delta; sqrt 2), delta) is valid, and the accountant's
     // figure never exceeds it (it is the smaller of the two, and here the tight one is smaller).
     const basic = 0.5 + gaussianEpsilon(Math.SQRT2, 1e-5);
@@ -97,7 +97,9 @@ describe('compose', () => {
     const refused = /`list\[0\]` must be a privacy object made by dpnoise .*; got an object of that shape that dpnoise did not make/;
     expect(() => compose([saved])).toThrow(refused);
     expect(() => compose([{ ...gaussianPrivacy({ scales: [1], sensitivity: [1] }) }])).toThrow(refused); // a copy
-    expect(() => compose([{ kind: 'pure', family: 'laplace', epsilonPure: 0.001, epsilon: () => 0.001, delta: () => 0 } as never])).toThrow(refused);
+    expect(() => compose([{ kind: 'pure', form: 'noise', noise: 'laplace', epsilonPure: 0.001, epsilon: () => 0.001, delta: () => 0 } as never])).toThrow(
+      refused,
+    );
     expect(() => compose([{ kind: 'laplace', epsilonPure: 0.001 } as never])).toThrow(refused); // the review's example
     expect(() => compose(['gdp' as never])).toThrow(/`list\[0\]` must be a privacy object made by dpnoise .*; got "gdp"/);
     // Infinity stays no privacy.

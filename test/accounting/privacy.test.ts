@@ -26,7 +26,12 @@ describe('accounting fails closed: never NaN, null or negative; overflow is Infi
       compose([gaussianPrivacy({ scales: [1], sensitivity: [1] }), gaussianMechanism({ sensitivity: [1], rho: 0.1 }).privacy]),
     ];
     expect(objects.map((p) => p.kind)).toEqual(['gdp', 'pure', 'pld', 'zcdp']);
-    expect(objects.map((p) => p.family)).toEqual(['gaussian', 'laplace', 'composition', 'composition']);
+    expect(objects.map((p) => [p.form, p.noise])).toEqual([
+      ['noise', 'gaussian'],
+      ['noise', 'laplace'],
+      ['composition', undefined],
+      ['composition', undefined],
+    ]);
     for (const p of objects) {
       expect(typeof p.epsilon).toBe('function');
       expect(typeof p.delta).toBe('function');
@@ -171,7 +176,7 @@ describe('partition selection (thresholdedPrivacy)', () => {
     const both = compose([t, { privacy: t, times: 2 }]);
     const expected = thresholdedPrivacy(compose([{ privacy: inner, times: 3 }]), 3 * beta);
     expect(both.epsilon(1e-5)).toBeCloseTo(expected.epsilon(1e-5), 10);
-    expect(both.family).toBe('partition-selection');
+    expect(both.form).toBe('partition-selection');
     expect(t.rdp(2)).toBe(Infinity);
     expect(() => t.toDpEvent()).toThrow(/partition selection/);
   });

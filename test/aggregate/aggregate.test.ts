@@ -228,7 +228,7 @@ describe('partition selection (no groups declared)', () => {
     const plan = planAggregate({ epsilon: 1, delta: 1e-6, ...options });
     expect(plan.groups).toBeUndefined();
     expect(plan.threshold).toBeGreaterThan(1);
-    expect(plan.privacy.family).toBe('partition-selection');
+    expect(plan.privacy.form).toBe('partition-selection');
     expect(plan.privacy.epsilon(1e-6)).toBeLessThanOrEqual(1);
     const budget = createBudget({ epsilon: 1, delta: 1e-6 });
     const r = await aggregate({ epsilon: 1, delta: 1e-6, budget, ...options, table: people.slice(0, 300) });

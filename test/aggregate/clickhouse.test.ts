@@ -130,7 +130,7 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     const count = layout.measures.findIndex((m) => m.kind === 'count');
     // The attack: with distributed_group_by_no_merge each shard finishes its own GROUP BY, and
     // the unit's rows are bounded once per shard: it counts twice.
-    const { sql } = aggregateSql({ epsilon: 1, delta: 1e-6 }, { ...spec, table: 'attack' }, { dialect: 'clickhouse' });
+    const { sql } = aggregateSql({ epsilon: 1, delta: 1e-6, ...spec, table: 'attack', dialect: 'clickhouse' });
     const naive = JSON.parse(await runClickHouse(`${url}/?distributed_group_by_no_merge=1`, `${sql.replace(/;\s*$/, '')}\nFORMAT JSON`)).data as Record<
       string,
       string
@@ -230,13 +230,13 @@ describe.skipIf(!bin)('the ClickHouse engine, on a real two-shard cluster', () =
     // One row per unit, so that the totals do not depend on which rows are kept.
     await runClickHouse(url, 'CREATE TABLE singles ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM people LIMIT 1 BY id');
     const single = { ...options, privacyUnit: 'id' };
-    const { sql, plan } = aggregateSql(privacy, { ...single, table: 'singles' }, { dialect: 'clickhouse' });
+    const { sql, plan } = aggregateSql({ ...privacy, ...single, table: 'singles', dialect: 'clickhouse' });
     const dir = mkdtempSync(join(tmpdir(), 'dpnoise-ch-csv-'));
     const path = join(dir, 'result.csv');
     writeFileSync(path, await runClickHouse(url, `${sql.replace(/;\s*$/, '')}\nFORMAT CSVWithNames`));
     const result = await readTextTable(path);
     rmSync(dir, { recursive: true });
-    const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan, rows: result, rng: createRng({ seed: 6 }) });
+    const fromTotals = await aggregateFromTotals({ budget: createBudget(privacy), plan, rows: result, rng: createRng({ seed: 6 }) });
     const direct = await aggregate({ ...privacy, budget: createBudget(privacy), ...single, table: table('singles'), rng: createRng({ seed: 6 }) });
     expect(fromTotals.table).toEqual(direct.table);
   });

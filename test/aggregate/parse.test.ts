@@ -47,7 +47,7 @@ interface Case {
 /** The queries of a dialect: its golden files, and the golden spec with hostile groups and with hostile columns. */
 function casesOf(dialect: DialectName): Case[] {
   const print = (options: object, name: string, literals: readonly string[], names: readonly string[]): Case => {
-    const { sql, plan } = aggregateSql(golden.privacy, options as never, { dialect });
+    const { sql, plan } = aggregateSql({ ...golden.target, ...(options as object), dialect });
     return { name, sql, plan: plan.id, literals, names };
   };
   // sqlparser-rs reads no backslash escape in BigQuery's quoted names (BigQuery reads them as in

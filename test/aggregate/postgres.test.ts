@@ -177,9 +177,9 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
 
   it("runs aggregateSql's PostgreSQL rendering as printed, and its result releases as aggregate releases the table", async () => {
     const privacy = { epsilon: 1, delta: 1e-6 };
-    const { sql, plan } = aggregateSql(privacy, { ...options, table: 'people' }, { dialect: 'postgres' });
+    const { sql, plan } = aggregateSql({ ...privacy, ...options, table: 'people', dialect: 'postgres' });
     const { rows: result } = await client.query(sql);
-    const fromTotals = await aggregateFromTotals(createBudget(privacy), { plan, rows: result, rng: createRng({ seed: 6 }) });
+    const fromTotals = await aggregateFromTotals({ budget: createBudget(privacy), plan, rows: result, rng: createRng({ seed: 6 }) });
     const direct = await aggregate({
       ...privacy,
       budget: createBudget(privacy),
@@ -211,7 +211,7 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
       const totals = (await engineRun(readSpec({ ...spec, table: { connection: own, table: 'slashes' } }))).totals;
       expect(Array.from(totals[0]!)).toEqual([1, 0, 0]); // the group 'a\\' matches its row
       // The printed query holds under the same setting.
-      const { sql } = aggregateSql({ epsilon: 1 }, { ...spec, table: 'slashes' }, { dialect: 'postgres' });
+      const { sql } = aggregateSql({ epsilon: 1, ...spec, table: 'slashes', dialect: 'postgres' });
       expect((await own.query(sql)).rows.length).toBeGreaterThan(0);
     } finally {
       await own.end();

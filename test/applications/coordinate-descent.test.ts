@@ -7,8 +7,8 @@ import {
   type CoordinateDescentProblem,
   type NoiseWeights,
 } from '../../src/applications/coordinate-descent.js';
-import { calibrateGaussian, createRng, gaussianDelta, gaussianMu, gaussianNoise, type Allocation } from '../../src/index.js';
-import { EPS, exactSum, expectClose, expectWithheld, SAFETY } from '../helpers.js';
+import { calibrateGaussian, createBudget, createRng, gaussianDelta, gaussianMu, gaussianNoise, type Allocation } from '../../src/index.js';
+import { EPS, exactSum, expectClose, expectWithheld, SAFETY, watchedArray } from '../helpers.js';
 
 /**
  * An orthogonal design: n = 2^12 rows, column j = s_j times a Walsh function (signs
@@ -533,5 +533,42 @@ describe('bad input', () => {
       ),
     ).toThrow(new RangeError('dpnoise: `parameters[0]` must be a finite number; got Infinity.'));
     expect(() => coordinateSmoothness({ ...lasso, loss: 'hinge' } as never)).toThrow(RangeError);
+  });
+});
+
+describe('privateCoordinateDescent with a budget: charged once its public inputs are checked, before a record is read', () => {
+  const steps = [1, 1];
+  const base = { loss: 'squared', stepSizes: steps, passes: 2, clip: [1, 1], epsilon: 1, delta: 1e-6 } as const;
+  /** Labels and features whose entries count their reads; the first label is NaN. */
+  const watched = () => {
+    const counter = { reads: 0 };
+    return { labels: watchedArray([Number.NaN, 1], counter), features: Float64Array.of(1, 0, 0, 1), reads: () => counter.reads };
+  };
+
+  it('charges the run its privacy, once', () => {
+    const budget = createBudget({ epsilon: 3, delta: 1e-5 });
+    const r = privateCoordinateDescent({ ...base, features: Float64Array.of(1, 0, 0, 1), labels: [1, 2], budget, rng: createRng({ seed: 1 }) });
+    const alone = createBudget({ epsilon: 3, delta: 1e-5 });
+    alone.spend(r.privacy);
+    expect(budget.releases).toBe(1);
+    expect(budget.spent).toEqual(alone.spent);
+  });
+
+  it('throws the budget refusal, reading no label (a NaN unseen), when the budget cannot pay', () => {
+    const budget = createBudget({ epsilon: 0.5, delta: 1e-6 });
+    const { labels, features, reads } = watched();
+    expect(() => privateCoordinateDescent({ ...base, features, labels, budget })).toThrow(/exceed the budget/);
+    expect(reads()).toBe(0);
+    expect(budget.releases).toBe(0);
+  });
+
+  it('refuses a fake budget and a bad public option before any read; a bad record after the charge', () => {
+    const { labels, features, reads } = watched();
+    expect(() => privateCoordinateDescent({ ...base, features, labels, budget: { spend: () => undefined } as never })).toThrow(TypeError);
+    expect(() => privateCoordinateDescent({ ...base, features, labels, l1: -1, budget: createBudget({ epsilon: 2, delta: 1e-6 }) })).toThrow(/`l1`/);
+    expect(reads()).toBe(0);
+    const budget = createBudget({ epsilon: 2, delta: 1e-6 });
+    expect(() => privateCoordinateDescent({ ...base, features, labels, budget })).toThrow(/`labels\[0\]`/);
+    expect(budget.releases).toBe(1);
   });
 });

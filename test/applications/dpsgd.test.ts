@@ -104,7 +104,7 @@ describe('dpsgd: the noise multiplier of a run, by the accountant', () => {
     const base = { layerSizes, clipNorms, batch: { rate: 0.01 }, steps: 100, epsilon: 1, delta: 1e-5 };
     expect(() => dpsgd({ ...base, steps: 1.5 })).toThrow(/`steps` must be/);
     expect(() => dpsgd({ ...base, delta: undefined as never })).toThrow(TypeError);
-    expect(() => dpsgd({ ...base, noise: 'cauchy' as never })).toThrow(/`noise` must be 'gaussian' or 'laplace'/);
+    expect(() => dpsgd({ ...base, noise: 'cauchy' as never })).toThrow(/`noise` must be one of 'gaussian', 'laplace'/);
     expect(() => dpsgd({ ...base, batch: { sampling: 'shuffle' } as never })).toThrow(/Shuffled epochs/);
     expect(() => dpsgd({ ...base, epsilon: 1e-5, delta: 1e-12, steps: 1e6 })).toThrow(RangeError);
   });

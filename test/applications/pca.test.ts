@@ -2,8 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { covarianceSensitivity, gramMatrix, privateCovariance } from '../../src/applications/pca.js';
 import { subspaceError, topEigenvectors } from '../../src/applications/subspaces.js';
 import { syntheticPcaData } from '../../src/applications/synthetic-pca.js';
-import { addGaussianNoise, calibrateGaussian, createRng, gaussianMechanism, gaussianMu, gaussianNoise, laplaceMechanism } from '../../src/index.js';
-import { EPS, expectClose, expectNear, expectWithheld, SAFETY } from '../helpers.js';
+import {
+  addGaussianNoise,
+  calibrateGaussian,
+  createBudget,
+  createRng,
+  gaussianMechanism,
+  gaussianMu,
+  gaussianNoise,
+  laplaceMechanism,
+} from '../../src/index.js';
+import { EPS, expectClose, expectNear, expectWithheld, SAFETY, watchedArray } from '../helpers.js';
 
 /**
  * The Gram matrix's upper triangle as privateCovariance sums it: each contribution x_i x_j rounded
@@ -100,7 +109,7 @@ describe('privateCovariance', () => {
 
       const l = privateCovariance({ data: rows, epsilon: 2, noise: 'laplace', allocation, rng: createRng({ seed: 8 }) });
       const lm = laplaceMechanism({ sensitivity: l.sensitivity, epsilon: 2, allocation });
-      expect(l.calibration.family).toBe('laplace');
+      expect(l.calibration.noise).toBe('laplace');
       expect(l.calibration.privacy.epsilon(1e-10)).toBeLessThanOrEqual(2);
       expect(Array.from(upper(l.matrix, d))).toEqual(Array.from(lm.release(quantizedUpper(rows, lm.grid!), { rng: createRng({ seed: 8 }) })));
 
@@ -303,5 +312,40 @@ describe('bad input', () => {
     const a = privateCovariance({ data: rows, epsilon: 1, noise: 'laplace', rng }).matrix;
     const b = privateCovariance({ data: rows, epsilon: 1, noise: 'laplace', rng: createRng({ seed: 'unused' }) }).matrix;
     expect(a).toEqual(b);
+  });
+});
+
+describe('privateCovariance with a budget: charged once its public inputs are checked, before a row is read', () => {
+  const rows = () => [Float64Array.of(0.6, 0.8), Float64Array.of(1, 0), Float64Array.of(0, 1)];
+  /** Rows whose entries count their reads, and whose second row holds a NaN. */
+  const watched = () => {
+    const counter = { reads: 0 };
+    return { data: [watchedArray([0.6, 0.8], counter), watchedArray([Number.NaN, 0], counter)], reads: () => counter.reads };
+  };
+
+  it('charges the release its privacy, once', () => {
+    const budget = createBudget({ epsilon: 3, delta: 1e-5 });
+    const r = privateCovariance({ data: rows(), epsilon: 1, delta: 1e-6, noise: 'gaussian', budget, rng: createRng({ seed: 1 }) });
+    const alone = createBudget({ epsilon: 3, delta: 1e-5 });
+    alone.spend(r.privacy);
+    expect(budget.releases).toBe(1);
+    expect(budget.spent).toEqual(alone.spent);
+  });
+
+  it('throws the budget refusal, reading no entry (a NaN unseen), when the budget cannot pay', () => {
+    const budget = createBudget({ epsilon: 0.5 });
+    const { data, reads } = watched();
+    expect(() => privateCovariance({ data, epsilon: 1, noise: 'laplace', budget })).toThrow(/exceed the budget/);
+    expect(reads()).toBe(0);
+    expect(budget.releases).toBe(0);
+  });
+
+  it('refuses a fake budget before any read; a bad entry after the charge (checking it read it)', () => {
+    const { data, reads } = watched();
+    expect(() => privateCovariance({ data, epsilon: 1, noise: 'laplace', budget: { spend: () => undefined } as never })).toThrow(TypeError);
+    expect(reads()).toBe(0);
+    const budget = createBudget({ epsilon: 2 });
+    expect(() => privateCovariance({ data, epsilon: 1, noise: 'laplace', budget })).toThrow(/data\[1\]\[0\]/);
+    expect(budget.releases).toBe(1);
   });
 });

@@ -310,7 +310,7 @@ describe('Laplace noise for (epsilon, delta), by the accountant', () => {
       .cases.find((c) => c.id === 'laplace_b10_T100')!
       .results.find((r) => r.method === 'pld' && r.value_discretization_interval === 1e-5)!.epsilon; // 4.69267
     const c = calibrateLaplace({ sensitivity: ones, epsilon: reference, delta: 1e-6 });
-    expect(c.budget).toEqual({ epsilon: reference, delta: 1e-6 });
+    expect(c.target).toEqual({ epsilon: reference, delta: 1e-6 });
     expect(c.scales[0]! / 10 - 1).toBeGreaterThanOrEqual(0); // never below the scale that meets it
     expect(c.scales[0]! / 10 - 1).toBeLessThan(1e-3); // measured 4.9e-4
   });

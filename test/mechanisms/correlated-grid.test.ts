@@ -207,7 +207,7 @@ describe('correlatedSum in grid mode (exact discrete Gaussian noise on integers)
       'rho and epsilon',
       () => correlatedSum({ dimension: 3, rho: 1, epsilon: 1, delta: 1e-6, mode: 'grid' } as never),
       TypeError,
-      /give one budget: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `delta` and `rho`/,
+      /give one privacy target: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `delta` and `rho`/,
     ],
     ['unknown mode', () => correlatedSum({ dimension: 3, rho: 1, mode: 'exact' as never }), RangeError, /`mode` must be one of/],
     [

@@ -194,7 +194,7 @@ describe('bad input throws before any noise is drawn', () => {
       'rho and epsilon',
       () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, epsilon: 1, delta: 1e-5 } as never),
       TypeError,
-      /give one budget: `epsilon` and `delta`, `mu` or `rho`/,
+      /give one privacy target: `epsilon` and `delta`, `mu` or `rho`/,
     ],
     ['no privacy', () => correlatedSum({ mode: 'continuous', dimension: 3 } as never), TypeError, /`epsilon` must be a number/],
     ['negative bound', () => correlatedSum({ mode: 'continuous', dimension: 3, rho: 1, bound: -1 }), RangeError, /`bound`/],

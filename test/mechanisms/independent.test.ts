@@ -10,6 +10,11 @@ import {
   laplaceMechanism,
   recommend,
 } from '../../src/index.js';
+import type { PurePrivacy } from '../../src/accounting/privacy.js';
+import { readProfile } from '../../src/calibrate/allocations.js';
+import { readMode } from '../../src/mechanisms/grid.js';
+import { independentMechanism, releaseBlock, wholeGroupsOf } from '../../src/mechanisms/independent.js';
+import { GAUSSIAN, LAPLACE } from '../../src/noise/families.js';
 import { EPS, exactSum, expectClose, expectWithheld, SAFETY } from '../helpers.js';
 
 describe('one-line mechanisms', () => {
@@ -112,7 +117,7 @@ describe('group (per-layer) calibration', () => {
       /in place of `sensitivity`/,
     );
     expect(() => calibrateGaussian({ sensitivity: [1], mu: 1, epsilon: 1 } as never)).toThrow(
-      /give one budget: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `mu`/,
+      /give one privacy target: `epsilon` and `delta`, `mu` or `rho`; got `epsilon` and `mu`/,
     );
   });
 });
@@ -124,8 +129,8 @@ describe('recommend', () => {
     const r = recommend({ sensitivity: profile(100, () => 1), epsilon: 1, delta: 1e-6 });
     expect(r.laplace.scales).toEqual(calibrateLaplace({ sensitivity: profile(100, () => 1), epsilon: 1, delta: 1e-6 }).scales);
     expect(r.laplace.mse / r.laplacePure.mse).toBeLessThan(0.2);
-    expect(r.laplace.budget).toEqual({ epsilon: 1, delta: 1e-6 });
-    expect(r.laplacePure.budget).toEqual({ epsilon: 1 });
+    expect(r.laplace.target).toEqual({ epsilon: 1, delta: 1e-6 });
+    expect(r.laplacePure.target).toEqual({ epsilon: 1 });
     // Groups have no Laplace pair per group: their Laplace calibration stays pure.
     const grouped = recommend({ groups: { sizes: [2, 3], sensitivity: [1, 2] }, epsilon: 1, delta: 1e-6 });
     expect(grouped.laplace).toBe(grouped.laplacePure);
@@ -148,7 +153,7 @@ describe('recommend and the staircase', () => {
     const r = recommend({ sensitivity: [0.15, 0.85], epsilon: 5, delta: 1e-6 });
     expect(r.best).toBe('staircase');
     expect(r.staircase!.error).toBeLessThan(0.99 * Math.min(r.laplace.error, r.gaussian.error));
-    expect(r.staircase!.budget).toEqual({ epsilon: 5 });
+    expect(r.staircase!.target).toEqual({ epsilon: 5 });
     expect(r.reason).toBe('The staircase: error 0.9605 (Gaussian), 0.1313 (Laplace), 0.08458 (staircase, pure epsilon).');
     // Four coordinates at epsilon 1: the staircase is 0.5% better than Laplace, not enough to switch.
     const close = recommend({ sensitivity: [0.1, 0.2, 0.4, 0.8], epsilon: 1, delta: 1e-6 });
@@ -171,7 +176,7 @@ describe('laplaceMechanism for (epsilon, delta)', () => {
       const continuous = laplaceMechanism({ sensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' });
       const grid = laplaceMechanism({ sensitivity, epsilon: 1, delta: 1e-6 });
       for (const m of [continuous, grid]) {
-        expect(m.budget).toEqual({ epsilon: 1, delta: 1e-6 });
+        expect(m.target).toEqual({ epsilon: 1, delta: 1e-6 });
         const eps = m.privacy.epsilon(1e-6);
         expect(eps).toBeLessThanOrEqual(1);
         expect(eps).toBeGreaterThan(0.995); // the search stops within 0.1% of the pure budget
@@ -225,5 +230,52 @@ describe('histograms (README, "Counts and histograms")', () => {
       expect(Math.abs(x - counts[i]!)).toBeLessThan(20);
     });
     expect(m.privacy.epsilonPure).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('whole groups on the grid of 1 (docs/aggregates.md, "Counts on the grid of 1")', () => {
+  // A grouped Laplace profile: a count (sensitivity 1), four bins (l1 sensitivity 1) and a group of
+  // sensitivity 0.75, which is not whole and stays on the fine grid.
+  const profile = readProfile({ groups: { sizes: [1, 4, 3], sensitivity: [1, 1, 0.75] } }, true);
+  const target = { notion: 'pure', epsilon: 1 } as const;
+  const whole = independentMechanism(LAPLACE, target, profile, readMode({}), [true, true, true]);
+  const fine = independentMechanism(LAPLACE, target, profile, readMode({}));
+
+  it('draws only Laplace groups of whole sensitivity there, at the same scales and no more privacy spent', () => {
+    expect(wholeGroupsOf(whole)).toEqual([true, true, false]);
+    expect(wholeGroupsOf(fine).includes(true)).toBe(false);
+    expect(wholeGroupsOf(independentMechanism(GAUSSIAN, { notion: 'gdp', mu: 1 }, profile, readMode({}), [true, true, true])).includes(true)).toBe(false);
+    // Calibrated to the whole groups' exact sensitivity (the fine grid rounds it up by a step per coordinate): within 0.2%.
+    whole.scales.forEach((s, k) => {
+      expect(Math.abs(s / fine.scales[k]! - 1)).toBeLessThan(2e-3);
+    });
+    const pure = (m: typeof whole) => (m.privacy as PurePrivacy).epsilonPure;
+    expect(pure(whole)).toBeLessThanOrEqual(1);
+    expect(pure(whole)).toBeGreaterThan(0.999);
+  });
+
+  it('adds discrete Laplace noise of that scale on the whole numbers: E|X| = 2p / (1 - p^2), below the continuous b', () => {
+    // One count at epsilon 1: scale 1, where the grid of 1 gains most.
+    const count = independentMechanism(LAPLACE, target, readProfile({ groups: { sizes: [1], sensitivity: [1] } }, true), readMode({}), [true]);
+    const n = 20_000;
+    const counts = releaseBlock(count, 0, new Float64Array(n).fill(7), { rng: createRng({ seed: 11 }) });
+    expect(counts.every(Number.isInteger)).toBe(true);
+    const b = count.scales[0]!;
+    expect(b).toBeCloseTo(1, 6);
+    const p = Math.exp(-1 / b);
+    const meanAbs = counts.reduce((s, x) => s + Math.abs(x - 7), 0) / n;
+    const se = Math.sqrt((2 * p * (1 + p)) / (1 - p) ** 2 / (1 - p * p) / n); // sd of |X| is below sd of X: a loose standard error
+    expect(Math.abs(meanAbs - (2 * p) / (1 - p * p))).toBeLessThan(4 * se);
+    // Power: continuous Laplace noise of the same scale has E|X| = b, many standard errors away.
+    expect(b - (2 * p) / (1 - p * p)).toBeGreaterThan(10 * se);
+    // The fine group keeps the fine grid; a whole release of the vector draws every group.
+    const vector = whole.release(Float64Array.of(3, 0, 1, 2, 5, 0.1, 0.2, 0.3), { rng: createRng({ seed: 12 }) });
+    expect(Array.from(vector.subarray(0, 5)).every(Number.isInteger)).toBe(true);
+    expect(Array.from(vector.subarray(5)).every(Number.isInteger)).toBe(false);
+  });
+
+  it('refuses a fraction in a whole group (values the caller promised whole)', () => {
+    expect(() => whole.release(Float64Array.of(3.5, 0, 1, 2, 5, 0, 0, 0))).toThrow(/internal error: a group of whole numbers holds a fraction/);
+    expect(() => releaseBlock(whole, 1, Float64Array.of(0.25))).toThrow(/internal error/);
   });
 });

@@ -17,7 +17,7 @@ describe('staircaseMechanism', () => {
     expect(Array.from(out, (y) => Number.isInteger(y / m.grid!))).toEqual([true, true, true]);
     expect(out[2]).toBe(5); // sensitivity 0: no noise
     expect(m.privacy.kind).toBe('pure');
-    expect(m.privacy.family).toBe('staircase');
+    expect(m.privacy.noise).toBe('staircase');
     expect(m.privacy.epsilon(0)).toBe(5);
     // The calibration is to the sensitivities rounded up to the grid.
     expect(Array.from(m.sensitivity)).toEqual([Math.ceil(0.15 / m.grid!) * m.grid!, Math.ceil(0.85 / m.grid!) * m.grid!, 0]);

@@ -9,7 +9,7 @@ const root = new URL('..', import.meta.url).pathname;
 const probe = spawnSync('python3', ['-c', 'import mpmath'], { encoding: 'utf8' });
 const missing = probe.error ? 'no python3' : probe.status !== 0 ? 'no mpmath' : undefined;
 const skipped = `skipped, ${missing}: the generators need Python >= 3.9 and scripts/requirements.txt`;
-if (missing !== undefined) console.warn(`test/generated.test.ts ${skipped}`); // the default reporter shows no skipped titles
+if (missing !== undefined) console.warn(`test/generated.long.test.ts ${skipped}`); // the default reporter shows no skipped titles
 
 /** Runs the check without blocking the worker (the generators take 20 s or more). */
 function check(): Promise<{ status: number | null; output: string }> {

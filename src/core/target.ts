@@ -1,7 +1,7 @@
-// The privacy budget, asked for in one shape everywhere (README, "Conventions"): flat options
+// The privacy target, asked for in one shape everywhere (README, "Conventions"): flat options
 // `epsilon` with `delta` for (epsilon, delta)-DP, `epsilon` alone for pure epsilon-DP, `mu` for
 // mu-GDP, or `rho` for rho-zCDP; exactly one form. Each function says which forms its noise can
-// meet; readBudget validates them once, into a Target the inner layers take as it is.
+// meet; readTarget validates them once, into a ValidTarget the inner layers take as it is.
 import { DELTA, GAUSSIAN_EPSILON, MU, RHO } from './domains.js';
 import { numberIn, POSITIVE } from './validate.js';
 
@@ -10,7 +10,7 @@ import { numberIn, POSITIVE } from './validate.js';
  *
  * @group Accounting
  */
-export interface ApproximateBudget {
+export interface ApproximateTarget {
   /** epsilon >= 0. */
   epsilon: number;
   /** delta in [1e-300, 1). */
@@ -26,7 +26,7 @@ export interface ApproximateBudget {
  *
  * @group Accounting
  */
-export interface PureBudget {
+export interface PureTarget {
   /** epsilon > 0. */
   epsilon: number;
   /** Absent: pure DP has no delta. */
@@ -42,7 +42,7 @@ export interface PureBudget {
  *
  * @group Accounting
  */
-export interface GdpBudget {
+export interface GdpTarget {
   /** mu in (0, 2000]. */
   mu: number;
   /** Not with mu. */
@@ -58,7 +58,7 @@ export interface GdpBudget {
  *
  * @group Accounting
  */
-export interface ZcdpBudget {
+export interface ZcdpTarget {
   /** rho in (0, 5e5]. */
   rho: number;
   /** Not with rho. */
@@ -70,31 +70,31 @@ export interface ZcdpBudget {
 }
 
 /**
- * A privacy budget: `{ epsilon, delta }` ((epsilon, delta)-DP), `{ epsilon }` (pure epsilon-DP),
+ * A privacy target: `{ epsilon, delta }` ((epsilon, delta)-DP), `{ epsilon }` (pure epsilon-DP),
  * `{ mu }` (mu-GDP) or `{ rho }` (rho-zCDP). Options objects take these fields directly.
  *
  * @group Accounting
  */
-export type Budget = ApproximateBudget | PureBudget | GdpBudget | ZcdpBudget;
+export type PrivacyTarget = ApproximateTarget | PureTarget | GdpTarget | ZcdpTarget;
 
 /**
- * A budget Gaussian noise can meet: (epsilon, delta)-DP, mu-GDP or rho-zCDP; exactly one.
+ * A target Gaussian noise can meet: (epsilon, delta)-DP, mu-GDP or rho-zCDP; exactly one.
  *
  * @group Accounting
  */
-export type GaussianBudget = ApproximateBudget | GdpBudget | ZcdpBudget;
+export type GaussianTarget = ApproximateTarget | GdpTarget | ZcdpTarget;
 
-/** A validated budget: the notion, and its numbers. */
-export type Target =
+/** A validated target: the notion, and its numbers. */
+export type ValidTarget =
   | { readonly notion: 'pure'; readonly epsilon: number }
   | { readonly notion: 'approximate'; readonly epsilon: number; readonly delta: number }
   | { readonly notion: 'gdp'; readonly mu: number }
   | { readonly notion: 'zcdp'; readonly rho: number };
 
-export type Notion = Target['notion'];
+export type Notion = ValidTarget['notion'];
 
-/** The budget's fields, for options lists. */
-export const BUDGET_OPTIONS = ['epsilon', 'delta', 'mu', 'rho'] as const;
+/** The target's fields, for options lists. */
+export const TARGET_OPTIONS = ['epsilon', 'delta', 'mu', 'rho'] as const;
 
 const FORMS: Record<Notion, string> = {
   pure: '`epsilon` (pure epsilon-DP)',
@@ -110,16 +110,16 @@ function forms(accepted: readonly Notion[]): string {
 }
 
 /**
- * The budget of options `o` (a snapshot from readOptions), one of the `accepted` notions. Epsilon
+ * The target of options `o` (a snapshot from readOptions), one of the `accepted` notions. Epsilon
  * with delta is (epsilon, delta)-DP, epsilon alone pure DP; `mu` and `rho` stand alone.
  */
-export function readBudget(o: Record<string, unknown>, accepted: readonly Notion[]): Target {
-  const given = BUDGET_OPTIONS.filter((k) => o[k] !== undefined);
+export function readTarget(o: Record<string, unknown>, accepted: readonly Notion[]): ValidTarget {
+  const given = TARGET_OPTIONS.filter((k) => o[k] !== undefined);
   if (given.includes('mu') || given.includes('rho')) {
     const key = given.includes('mu') ? 'mu' : 'rho';
-    if (given.length > 1) throw new TypeError(`dpnoise: give one budget: ${forms(accepted)}; got ${given.map((k) => `\`${k}\``).join(' and ')}.`);
+    if (given.length > 1) throw new TypeError(`dpnoise: give one privacy target: ${forms(accepted)}; got ${given.map((k) => `\`${k}\``).join(' and ')}.`);
     if (!accepted.includes(key === 'mu' ? 'gdp' : 'zcdp'))
-      throw new TypeError(`dpnoise: \`${key}\` is not a budget this noise can meet; give ${forms(accepted)}.`);
+      throw new TypeError(`dpnoise: \`${key}\` is not a target this noise can meet; give ${forms(accepted)}.`);
     return key === 'mu' ? { notion: 'gdp', mu: numberIn('mu', o.mu, MU) } : { notion: 'zcdp', rho: numberIn('rho', o.rho, RHO) };
   }
   if (o.delta === undefined && accepted.includes('pure')) return { notion: 'pure', epsilon: numberIn('epsilon', o.epsilon, POSITIVE) };
@@ -129,8 +129,8 @@ export function readBudget(o: Record<string, unknown>, accepted: readonly Notion
   return { notion: 'approximate', epsilon: numberIn('epsilon', o.epsilon, GAUSSIAN_EPSILON), delta: numberIn('delta', o.delta, DELTA) };
 }
 
-/** The budget as the caller's shape, for results to echo. */
-export function budgetOf(target: Target): Budget {
+/** The target as the caller's shape, for results to echo. */
+export function targetOf(target: ValidTarget): PrivacyTarget {
   switch (target.notion) {
     case 'pure':
       return { epsilon: target.epsilon };
