@@ -176,11 +176,13 @@ export function scrub(n: i32, discrete: bool): void {
   memory.fill(SCALES, 0, bytes);
   memory.fill(EXTRA, 0, <usize>poolNext << 3);
   if (!discrete) return;
+  // A batch holds at most n coordinates, and n / 2 pairs (rounded up).
+  const batch = <usize>min(n, BATCH);
   memory.fill(EXACT, 0, 8 << 3);
-  memory.fill(STASH, 0, <usize>BATCH << 3);
-  memory.fill(PENDING, 0, <usize>BATCH << 2);
-  memory.fill(PENDING_NEXT, 0, <usize>BATCH << 2);
-  memory.fill(HOPS, 0, <usize>BATCH << 2);
-  memory.fill(PAIRS, 0, <usize>PAIR_BATCH * PAIR_BYTES);
-  memory.fill(SLOW, 0, <usize>BATCH << 1);
+  memory.fill(STASH, 0, batch << 3);
+  memory.fill(PENDING, 0, batch << 2);
+  memory.fill(PENDING_NEXT, 0, batch << 2);
+  memory.fill(HOPS, 0, batch << 2);
+  memory.fill(PAIRS, 0, <usize>min((n + 1) >> 1, PAIR_BATCH) * PAIR_BYTES);
+  memory.fill(SLOW, 0, batch << 1);
 }
