@@ -23,6 +23,7 @@ const SEED = 20240601;
 /** Issue 46 §3's aims: at K = 1e7, per-coordinate Gaussian noise at least 3x NumPy's out= plus scaling; grid within 1.5x continuous on the same vectors. */
 const NUMPY_AIM = 3;
 const GRID_AIM = 1.5;
+const ROUNDS = 3;
 const TIMING = { 1e6: { seconds: 0.4, batches: 7 }, 1e7: { seconds: 0.3, batches: 7, warmup: 0.05 } };
 const RELEASE_TIMING = { 1e6: { seconds: 0.4, batches: 7 }, 1e7: { seconds: 0.6, batches: 5, warmup: 0.05 } };
 
@@ -103,27 +104,10 @@ function releaseTimes(ctx, K, out, releaseRows, gridVerdicts) {
   released.free();
 }
 
-export async function run(ctx) {
-  // NumPy runs before and after the JavaScript timings, and keeps the faster of the two: on a
-  // shared host, the fairer reading for NumPy.
-  const numpy = () => ctx.python({ seconds: 0.4, batches: 7, tasks: [{ id: 'inPlace', kind: 'inPlace', Ks: KS, seed: SEED, scale: SCALE }] });
-  const loadBefore = loadavg()[0];
-  ctx.log('  python baselines ...');
-  const py = numpy();
-  const pyRuns = [py];
-  const numpyAt = (K, op) => {
-    const all = pyRuns.filter((r) => r.available).map((r) => r.results.inPlace.rows.find((row) => row.K === K)?.[op]);
-    return all.length > 0 ? Math.min(...all) : undefined;
-  };
-  sameNoise(ctx);
-
-  const samplerTimes = [];
-  const samplerRows = [];
-  const releaseRows = [];
-  const verdicts = [];
-  const gridVerdicts = [];
+/** One round of the samplers at every K, all cases of a K interleaved: per case { K, c, arrayNs, vectorNs }, in a fixed order. */
+function samplerRound(ctx) {
+  const measured = [];
   for (const K of KS) {
-    ctx.log(`  K = ${fmtK(K)}: samplers ...`);
     const scales = perCoordinate(K);
     const out = new Float64Array(K);
     const outVector = wasmVector(K);
@@ -144,18 +128,53 @@ export async function run(ctx) {
       cases.flatMap((c) => [c.array, c.vector]),
       { units: K, ...TIMING[K] },
     );
-    for (const [i, c] of cases.entries()) samplerTimes.push({ K, c, arrayNs: timings[2 * i].perUnit * 1e9, vectorNs: timings[2 * i + 1].perUnit * 1e9 });
+    for (const [i, c] of cases.entries()) measured.push({ K, c, arrayNs: timings[2 * i].perUnit * 1e9, vectorNs: timings[2 * i + 1].perUnit * 1e9 });
     outVector.free();
     scalesVector.free();
-    releaseTimes(ctx, K, out, releaseRows, gridVerdicts);
   }
-  if (py.available) {
-    ctx.log('  python baselines again ...');
-    pyRuns.push(numpy());
+  return measured;
+}
+
+const median = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2] : 0.5 * (a[a.length / 2 - 1] + a[a.length / 2]);
+};
+
+export async function run(ctx) {
+  // NumPy runs in its own process between the rounds of JavaScript timings (before the first,
+  // after each): a round is compared with the mean of the NumPy runs on either side of it, so a
+  // change of the shared host's load hits both sides alike; the tables give the median over the rounds.
+  const numpy = () => ctx.python({ seconds: 0.4, batches: 7, tasks: [{ id: 'inPlace', kind: 'inPlace', Ks: KS, seed: SEED, scale: SCALE }] });
+  const loadBefore = loadavg()[0];
+  ctx.log('  python baselines ...');
+  const py = numpy();
+  const pyRuns = [py];
+  sameNoise(ctx);
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    ctx.log(`  round ${r + 1} of ${ROUNDS}: samplers, then NumPy ...`);
+    rounds.push(samplerRound(ctx));
+    if (py.available) pyRuns.push(numpy());
   }
-  for (const { K, c, arrayNs, vectorNs } of samplerTimes) {
+  /** NumPy's time for `op` at K beside round r: the mean of the runs before and after it. */
+  const numpyBeside = (r, K, op) => {
+    const at = (run) => (run?.available ? run.results.inPlace.rows.find((row) => row.K === K)?.[op] : undefined);
+    const [before, after] = [at(pyRuns[r]), at(pyRuns[r + 1])];
+    return before === undefined || after === undefined ? undefined : 0.5 * (before + after);
+  };
+
+  const samplerRows = [];
+  const releaseRows = [];
+  const verdicts = [];
+  const gridVerdicts = [];
+  for (const [i, { K, c }] of rounds[0].entries()) {
     const op = c.d.numpy[c.scaling];
-    const np = numpyAt(K, op);
+    const arrayNs = median(rounds.map((round) => round[i].arrayNs));
+    const vectorNs = median(rounds.map((round) => round[i].vectorNs));
+    const numpyNs = rounds.map((_, r) => numpyBeside(r, K, op));
+    const ratios = py.available ? rounds.map((round, r) => numpyNs[r] / round[i].vectorNs) : [];
+    const np = py.available ? median(numpyNs) : undefined;
+    const ratio = py.available ? median(ratios) : undefined;
     const main = K === BIG && c.d.name === 'Gaussian';
     const b = (text) => (main ? `**${text}**` : text);
     samplerRows.push([
@@ -165,22 +184,25 @@ export async function run(ctx) {
       c.scaling === 'one' ? 'one' : 'per coordinate',
       fmt(arrayNs),
       b(fmt(vectorNs)),
-      times(arrayNs, vectorNs),
+      times(median(rounds.map((round) => round[i].arrayNs / round[i].vectorNs)), 1),
       NUMPY_LABEL[op],
       np === undefined ? NA : fmt(np),
-      np === undefined ? NA : b(times(np, vectorNs)),
+      ratio === undefined ? NA : b(times(ratio, 1)),
+      ratios.map((x) => times(x, 1)).join(', ') || NA,
     ]);
-    if (main) verdicts.push({ c, np, vectorNs, arrayNs });
+    if (main) verdicts.push({ c, np, vectorNs, arrayNs, ratio, ratios });
   }
+  const out = new Float64Array(BIG);
+  for (const K of KS) releaseTimes(ctx, K, K === BIG ? out : new Float64Array(K), releaseRows, gridVerdicts);
 
   const loadNote = `The host's load average (1 minute) was ${fmt(loadBefore)} at the start of the group and ${fmt(loadavg()[0])} at its end, on ${availableParallelism()} logical cores shared with other processes: absolute times vary from run to run, the interleaved ratios less.`;
   const numpyNote = py.available
-    ? `NumPy ${py.versions.numpy}, \`np.random.default_rng(${SEED})\` (${py.results.inPlace.bitGenerator}), medians of 7 batches, measured in a separate process before and after the JavaScript timings (the faster of the two runs kept per case); NumPy's scaling is a second pass over the buffer, as \`standard_normal\` has no scale argument.`
+    ? `NumPy ${py.versions.numpy}, \`np.random.default_rng(${SEED})\` (${py.results.inPlace.bitGenerator}), medians of 7 batches, measured in a separate process before the first round of JavaScript timings and after each (${ROUNDS} rounds): a round's ratio takes the mean of the NumPy runs on either side of it, and the tables give medians over the rounds; NumPy's scaling is a second pass over the buffer, as \`standard_normal\` has no scale argument.`
     : `NumPy baseline n/a (${py.reason}).`;
   const verdictNote = verdicts
-    .map(({ c, np, vectorNs, arrayNs }) => {
-      const ratio = np / vectorNs;
-      return `Gaussian, ${c.source.name}, ${c.scaling === 'one' ? 'one scale' : 'per-coordinate scales'}: ${fmt(vectorNs)} ns on a WasmVector (${fmt(arrayNs)} on a Float64Array), ${times(np, vectorNs)} NumPy's ${fmt(np)} ns (aim ${NUMPY_AIM}×: ${Number.isFinite(ratio) ? (ratio >= NUMPY_AIM ? 'met' : '**not met**') : NA})`;
+    .map(({ c, np, vectorNs, arrayNs, ratio, ratios }) => {
+      const verdict = ratio === undefined ? NA : ratio >= NUMPY_AIM ? 'met' : '**not met**';
+      return `Gaussian, ${c.source.name}, ${c.scaling === 'one' ? 'one scale' : 'per-coordinate scales'}: ${fmt(vectorNs)} ns on a WasmVector (${fmt(arrayNs)} on a Float64Array), ${ratio === undefined ? NA : times(ratio, 1)} NumPy's ${np === undefined ? NA : fmt(np)} ns, rounds ${ratios.map((x) => times(x, 1)).join(', ')} (aim ${NUMPY_AIM}×: ${verdict})`;
     })
     .join('; ');
   return [
@@ -188,9 +210,21 @@ export async function run(ctx) {
       heading: 'Noise into a preallocated vector: WebAssembly memory, Float64Array and NumPy, ns per coordinate',
       text:
         `\`gaussianNoiseInto(out, scales, { rng })\` and \`laplaceNoiseInto\`, overwriting one reused vector: *Float64Array* is \`out\` (and per-coordinate \`scales\`) in JavaScript memory, streamed through the module's scratch buffers; *WasmVector* is \`out\` (and \`scales\`) made by \`wasmVector(K)\`, drawn into where it is. ` +
-        `Medians of ${TIMING[BIG].batches} batches, all cases of a K interleaved. *Source*: CSPRNG is \`createRng()\` (crypto.getRandomValues, the default), seeded is \`createRng({ seed })\`. *Scales*: one is the number ${SCALE}; per coordinate 0.5 + (i % 10)/10, NumPy's too. ` +
+        `Medians over ${ROUNDS} rounds of the medians of ${TIMING[BIG].batches} batches, all cases of a K interleaved within a round. *Source*: CSPRNG is \`createRng()\` (crypto.getRandomValues, the default), seeded is \`createRng({ seed })\`. *Scales*: one is the number ${SCALE}; per coordinate 0.5 + (i % 10)/10, NumPy's too. ` +
         `Ratios are the baseline ÷ the WasmVector call (how many times faster the vector is). Aim (issue 46 §3): at K = ${fmtK(BIG)}, per-coordinate Gaussian noise on vectors at least ${NUMPY_AIM}× NumPy's \`standard_normal(out=)\` plus the scaling.`,
-      columns: ['K', 'noise', 'source', 'scales', 'Float64Array ns', 'WasmVector ns', 'Float64Array ÷ WasmVector', 'NumPy', 'NumPy ns', 'NumPy ÷ WasmVector'],
+      columns: [
+        'K',
+        'noise',
+        'source',
+        'scales',
+        'Float64Array ns',
+        'WasmVector ns',
+        'Float64Array ÷ WasmVector',
+        'NumPy',
+        'NumPy ns',
+        'NumPy ÷ WasmVector',
+        'NumPy ÷ WasmVector, each round',
+      ],
       rows: samplerRows,
       notes: [verdictNote, numpyNote, loadNote],
     },
