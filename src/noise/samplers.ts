@@ -175,8 +175,8 @@ const IN_PLACE_KERNELS: ReadonlySet<Kernel> = new Set(['gaussianSamples', 'lapla
  */
 export function drawValidated<T extends Float64Array | Block>(kernel: Kernel, target: T, scales: Scales, stream: Stream, how: DrawOptions = {}): T {
   if (drawing) throw new Error('dpnoise: a sampler was called while another one was drawing; calls cannot be nested.');
+  const w: WasmExports = wasm(); // before the flag: without a module (no init() outside Node) this throws, and later calls must not see a draw under way
   drawing = true;
-  const w: WasmExports = wasm();
   try {
     const { add = false, origin = 0 } = how;
     const discrete = kernel.startsWith('discrete');
