@@ -1,5 +1,5 @@
-// Counts: not a speed but an accuracy comparison, dpnoise's against diffprivlib's on real data
-// (docs/aggregates.md, "Counts on the grid of 1"). dpnoise's side here with the built package's
+// Counts and variances: not a speed but an accuracy comparison, dpnoise's against diffprivlib's on
+// real data (docs/aggregates.md, "Counts on the grid of 1" and "Variances"). dpnoise's side here with the built package's
 // `aggregate`; diffprivlib 0.6.6's by scripts/count_accuracy_diffprivlib.py with python3 ("—"
 // where it or diffprivlib is missing). Pure epsilon 1, 300 seeds, scikit-learn's diabetes data.
 import { spawnSync } from 'node:child_process';
@@ -9,19 +9,19 @@ import { createRng } from 'dpnoise';
 import { aggregate } from 'dpnoise/aggregate';
 import { NONE } from './format.mjs';
 
-export const title = 'Counts against diffprivlib';
+export const title = 'Counts and variances against diffprivlib';
 
 const SEEDS = 300;
 /** Again over this many seeds: the two laws are the same, and 300 seeds leave their means 2% apart by chance. */
 const MORE_SEEDS = 3000;
 const EDGES = Array.from({ length: 11 }, (_, i) => 10 * i);
 
-/** diffprivlib's mean absolute errors of the count and of the histogram's bins, or the reason it did not run. */
+/** diffprivlib's mean absolute errors of the count and of the histogram's bins and mean relative errors of the variances, or the reason it did not run. */
 function diffprivlib(seeds) {
   const script = fileURLToPath(new URL('../scripts/count_accuracy_diffprivlib.py', import.meta.url));
   const run = spawnSync('python3', [script, String(seeds)], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' });
   if (run.status !== 0) return { reason: (run.stderr || run.error?.message || 'python3 failed').trim().split('\n').at(-1) };
-  return { errors: Object.fromEntries([...run.stdout.matchAll(/^(\w+): mean absolute error ([\d.]+)$/gm)].map((m) => [m[1], Number(m[2])])) };
+  return { errors: Object.fromEntries([...run.stdout.matchAll(/^([\w()]+): mean (?:absolute|relative) error ([\d.]+)$/gm)].map((m) => [m[1], Number(m[2])])) };
 }
 
 /** The diabetes rows, and the truths: the rows of each sex, the bins of age. */
@@ -49,6 +49,29 @@ async function dpnoise({ rows, counts, bins }, integerCounts, seeds) {
   return { count: count / (2 * seeds), histogram: bin / (bins.length * seeds) };
 }
 
+/** The variances compared: a column and its bounds. */
+const VARIANCES = [
+  ['bmi', [15, 50]],
+  ['age', [0, 100]],
+];
+
+/** dpnoise's mean relative error of each variance over SEEDS seeds, each released alone at epsilon 1. */
+async function variances({ rows }) {
+  return Promise.all(
+    VARIANCES.map(async ([column, bounds]) => {
+      const x = rows.map((r) => Math.min(bounds[1], Math.max(bounds[0], r[column])));
+      const mean = x.reduce((a, v) => a + v, 0) / x.length;
+      const truth = x.reduce((a, v) => a + (v - mean) ** 2, 0) / x.length;
+      let error = 0;
+      for (let seed = 0; seed < SEEDS; seed++) {
+        const r = await aggregate({ epsilon: 1, table: rows, variance: { [column]: bounds }, rng: createRng({ seed }) });
+        error += Math.abs(r.rows[0][`variance(${column})`].value - truth) / truth;
+      }
+      return error / SEEDS;
+    }),
+  );
+}
+
 export async function run(ctx) {
   const d = data();
   /** The table's rows over `seeds` seeds. */
@@ -65,6 +88,27 @@ export async function run(ctx) {
     return { rows, notes: baseline.errors ? [] : [`diffprivlib did not run: ${baseline.reason}`] };
   };
   const columns = ['counts', 'dpnoise', 'dpnoise, whole', 'diffprivlib', 'dpnoise ÷ diffprivlib', 'whole ÷ diffprivlib'];
+  ctx.log('  variances ...');
+  const ours = await variances(d);
+  const theirs = diffprivlib(SEEDS);
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const varianceTable = {
+    heading: `Mean relative error of a variance on the diabetes data at pure epsilon 1, ${SEEDS} seeds`,
+    text:
+      'The population variance of the column clipped to its bounds, alone. *dpnoise*: `aggregate` with `variance` at epsilon 1 (the count, the centred sum and the centred squares in one vector; the count noisy). ' +
+      "*diffprivlib*: `tools.var` at epsilon 1 (LaplaceBoundedDomain with sensitivity ((U - L) / n)^2 (n - 1): it takes the data set's size n as public, which dpnoise does not).",
+    columns: ['variance', 'dpnoise', 'diffprivlib', 'dpnoise ÷ diffprivlib'],
+    rows: VARIANCES.map(([column, bounds], k) => {
+      const other = theirs.errors?.[`variance(${column})`];
+      return [
+        `${column} on [${bounds.join(', ')}]`,
+        pct(ours[k]),
+        other === undefined ? NONE : pct(other),
+        other === undefined ? NONE : `${(ours[k] / other).toFixed(2)}×`,
+      ];
+    }),
+    notes: theirs.errors ? [] : [`diffprivlib did not run: ${theirs.reason}`],
+  };
   return [
     {
       heading: `Mean absolute error of counts on the diabetes data at pure epsilon 1, ${SEEDS} seeds`,
@@ -82,5 +126,6 @@ export async function run(ctx) {
       columns,
       ...(await compared(MORE_SEEDS)),
     },
+    varianceTable,
   ];
 }

@@ -4,9 +4,9 @@
 import { MAX_SEARCH_STEPS } from '../core/rounding.js';
 import { exp, expm1, log } from '../math/elementary.js';
 import { normalIsf } from '../math/special.js';
-import type { Layout, Measure } from './layout.js';
+import { boundedMeasure, type Layout, type Measure } from './layout.js';
 import { type ExponentialQuantile, quantileSensitivity, rankCritical, type TreeNoise } from './quantiles.js';
-import type { Interval, Spec } from './spec.js';
+import type { BoundedColumn, Spec } from './spec.js';
 
 /** A layout with its noise: each block's sensitivity and standard deviation per coordinate. */
 export interface Noised {
@@ -73,14 +73,14 @@ export function measureOf(layout: Layout, m: Measure): number {
 }
 
 /** The sum measure of a column's `sum` or `mean`: a mean's is centred; a sum's is centred when the layout centres sums. */
-export function sumMeasureOf(layout: Layout, column: string, [lower, upper]: Interval, mean: boolean): number {
-  const centred = measureOf(layout, { kind: 'sum', column, lower, upper, shift: (lower + upper) / 2 });
-  return mean ? centred : Math.max(centred, measureOf(layout, { kind: 'sum', column, lower, upper, shift: 0 }));
+export function sumMeasureOf(layout: Layout, s: BoundedColumn, mean: boolean): number {
+  const centred = measureOf(layout, boundedMeasure('sum', s, true));
+  return mean ? centred : Math.max(centred, measureOf(layout, boundedMeasure('sum', s, false)));
 }
 
 /** The centred squares measure of a column's `variance`. */
-export function squaresMeasureOf(layout: Layout, column: string, [lower, upper]: Interval): number {
-  return measureOf(layout, { kind: 'squares', column, lower, upper, shift: (lower + upper) / 2 });
+export function squaresMeasureOf(layout: Layout, s: BoundedColumn): number {
+  return measureOf(layout, boundedMeasure('squares', s, true));
 }
 
 /** Interval half-width per sd of one block's noise: the normal quantile, or for Laplace b ln(1 / (1 - level)) with b = sd / sqrt 2. */
@@ -217,20 +217,23 @@ function linesOf(spec: Spec, noised: Noised): Array<{ line: AccuracyLine; perRow
   const counts = (statistic: string, block: number) => add(statistic, 'value', sd[block]!, 1, { halfWidth: noised.halfWidth[block]! });
   if (spec.count) counts('count', blockOfKind(layout, 'count'));
   if (spec.units) counts('units', blockOfKind(layout, 'units'));
-  for (const { column, bounds } of spec.sum) {
-    const { sd: s, halfWidth } = sumNoise(noised, sumMeasureOf(layout, column, bounds, false), spec.level);
+  for (const entry of spec.sum) {
+    const { column, bounds } = entry;
+    const { sd: s, halfWidth } = sumNoise(noised, sumMeasureOf(layout, entry, false), spec.level);
     add(`sum(${column})`, 'value', s, Math.max(Math.abs(bounds[0]), Math.abs(bounds[1])), { halfWidth });
   }
-  for (const { column, bounds } of spec.mean) {
+  for (const entry of spec.mean) {
+    const { column, bounds } = entry;
     const half = (bounds[1] - bounds[0]) / 2;
-    const s = sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!;
+    const s = sd[blockOf(layout, sumMeasureOf(layout, entry, true))]!;
     // The delta method's sd (estimates.ts) at its largest, the mean at a bound.
     const valueSd = n === undefined ? undefined : Math.sqrt(s * s + half * half * sd[blockOfKind(layout, 'count')]! ** 2) / n;
     add(`mean(${column})`, 'sum', s, half, { valueSd });
   }
-  for (const { column, bounds } of spec.variance) {
+  for (const entry of spec.variance) {
+    const { column, bounds } = entry;
     const r = (bounds[1] - bounds[0]) / 2;
-    const [s2, s1] = [sd[blockOf(layout, squaresMeasureOf(layout, column, bounds))]!, sd[blockOf(layout, sumMeasureOf(layout, column, bounds, true))]!];
+    const [s2, s1] = [sd[blockOf(layout, squaresMeasureOf(layout, entry))]!, sd[blockOf(layout, sumMeasureOf(layout, entry, true))]!];
     // The delta method's sd (estimates.ts) at its largest: the centred mean at r, the mean square at its most.
     const valueSd = n === undefined ? undefined : Math.sqrt(s2 * s2 + (2 * r * s1) ** 2 + (2.5 * r * r * sd[blockOfKind(layout, 'count')]!) ** 2) / n;
     add(`variance(${column})`, 'squares', s2, (r * r) / 2, { valueSd });

@@ -5,13 +5,15 @@
 // nothing and any failure after the data is read has been paid for.
 import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
 import type { Privacy } from '../accounting/privacy.js';
-import type { ApproximateTarget, PureTarget } from '../core/target.js';
+import type { ApproximateTarget, PureTarget, ValidTarget } from '../core/target.js';
 import { readOptions } from '../core/validate.js';
 import { releaseBlock } from '../mechanisms/independent.js';
 import { sourceOf } from '../noise/random.js';
 import type { SampleOptions } from '../noise/samplers.js';
 import { type AccuracyLine, accuracyOf, blockOfKind } from './accuracy.js';
 import { type AggregateLine, type Estimate, estimatesOf } from './estimates.js';
+import { type BoundsSearch, boundsSearchOf, foundBounds, resolved, searchedPlan } from './found-bounds.js';
+import type { Layout } from './layout.js';
 import { chosenQuantiles, noised, type Plan, planOf, readAggregateTarget, releaseVector } from './plan.js';
 import { isColumnar, memoryReader } from './columnar.js';
 import { rowTotals } from './rows.js';
@@ -41,6 +43,29 @@ export interface AggregatePlan {
   readonly level: number;
   /** Warnings on the privacy asked for: epsilon or delta above the thresholds of `warnAbove` (a guarantee that means little). */
   readonly warnings: readonly string[];
+  /** With bounds written 'private': what finding them spends, and the bounds; otherwise undefined. */
+  readonly privateBounds: PrivateBounds | undefined;
+}
+
+/**
+ * What finding bounds privately spends, and the bounds (docs/aggregates.md, "Bounds found
+ * privately").
+ *
+ * @group Aggregates
+ */
+export interface PrivateBounds {
+  /** The share of epsilon spent finding the bounds. */
+  readonly share: number;
+  /** The privacy of finding them (pure epsilon-DP); the aggregate's `privacy` is it composed with the release's. */
+  readonly privacy: Privacy;
+  /** The epsilon the release itself is calibrated for: what finding the bounds leaves. */
+  readonly releaseEpsilon: number;
+  /** The fraction of each column's values its bounds are to hold, by their noisy counts. */
+  readonly coverage: number;
+  /** Whether `bounds` are found (in a result) or the widest candidates the noise is planned for (in a plan). */
+  readonly found: boolean;
+  /** Each column's bounds: found (noisy outputs, released like the figures), or in a plan the widest candidates. */
+  readonly bounds: Readonly<Record<string, readonly [number, number]>>;
 }
 
 /**
@@ -103,7 +128,21 @@ function unitOf(spec: Spec): string {
   return `each ${spec.unit} (at most ${spec.maxRows} row${spec.maxRows === 1 ? '' : 's'} in each of at most ${spec.maxGroups} group${spec.maxGroups === 1 ? '' : 's'})`;
 }
 
-function planned(spec: Spec, plan: Plan): AggregatePlan {
+/** The report of a bounds search: the spec's bounds (found, or the widest candidates). */
+function privateBoundsOf(spec: Spec, search: BoundsSearch | undefined, found: boolean): PrivateBounds | undefined {
+  if (search === undefined) return undefined;
+  const bounds = Object.fromEntries([...spec.sum, ...spec.mean, ...spec.variance].filter((s) => s.found !== undefined).map((s) => [s.column, s.bounds]));
+  const releaseEpsilon = (search.release as { epsilon: number }).epsilon;
+  return Object.freeze({ share: search.share, privacy: search.plan.privacy, releaseEpsilon, coverage: search.coverage, found, bounds: Object.freeze(bounds) });
+}
+
+/** The plan of a spec at a target, with its bounds search when it has bounds written 'private'. */
+function planFor(spec: Spec, target: ValidTarget): { plan: Plan; search: BoundsSearch | undefined } {
+  const search = boundsSearchOf(spec, target);
+  return { plan: search ? searchedPlan(spec, target, search) : planOf(spec, target), search };
+}
+
+function planned(spec: Spec, plan: Plan, privateBounds?: PrivateBounds): AggregatePlan {
   return {
     accuracy: Object.freeze(accuracyOf(spec, plan)),
     privacy: plan.privacy,
@@ -112,6 +151,7 @@ function planned(spec: Spec, plan: Plan): AggregatePlan {
     threshold: plan.threshold,
     level: spec.level,
     warnings: plan.warnings,
+    privateBounds,
   };
 }
 
@@ -130,7 +170,7 @@ function keptGroups(found: GroupTotals, plan: Plan, rng: SampleOptions['rng']): 
 }
 
 /** The release of an engine's totals (budget already charged): the selected groups, the noise, the estimates. */
-export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: SampleOptions['rng']): AggregateResult {
+export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: SampleOptions['rng'], privateBounds?: PrivateBounds): AggregateResult {
   const { kept, units } = keptGroups(found, plan, rng);
   const groups = Object.freeze(kept.map((g) => found.groups[g]!));
   const totals = found.totalsOf(kept);
@@ -146,7 +186,7 @@ export function released(spec: Spec, plan: Plan, found: GroupTotals, rng: Sample
   }
   const { rows, table, warnings } = estimatesOf(noisy, chosenQuantiles(totals, kept.length, plan, rng), groups, spec, plan);
   return Object.freeze({
-    ...planned(spec, plan),
+    ...planned(spec, plan, privateBounds),
     groups,
     rows: Object.freeze(rows as unknown as AggregateRow[]),
     table: Object.freeze(table),
@@ -164,7 +204,8 @@ export function planAggregate(options: PlanAggregateOptions): AggregatePlan {
   const o = readOptions('options', options, [...TARGET_OPTIONS, ...SPEC_OPTIONS]);
   const target = readAggregateTarget(o);
   const spec = readSpec({ ...specOptions(o), table: o.table ?? [] });
-  return Object.freeze(planned(spec, planOf(spec, target)));
+  const { plan, search } = planFor(spec, target);
+  return Object.freeze(planned(spec, plan, privateBoundsOf(spec, search, false)));
 }
 
 /**
@@ -206,18 +247,22 @@ export async function aggregate<const O extends AggregateOptions>(options: O): P
   const target = readAggregateTarget(o);
   const rng = sourceOf(o.rng);
   const spec = readSpec(specOptions(o));
-  const plan = planOf(spec, target);
+  const { plan, search } = planFor(spec, target);
   const inMemory = Array.isArray(spec.source) || isColumnar(spec.source);
   // An Arrow or Arquero table's columns are its schema, checked before anything is charged or read.
   if (isColumnar(spec.source)) checkColumnar(spec, spec.source);
   const source = inMemory ? undefined : await openEngine(spec);
   try {
     budget?.spend(plan.privacy);
-    const found = source
-      ? await engineTotals(source.engine, source.columns, spec, plan.layout)
-      : rowTotals(memoryReader(spec.source as Parameters<typeof memoryReader>[0]), spec, plan.layout);
+    const read = async (s: Spec, layout: Layout) =>
+      source
+        ? await engineTotals(source.engine, source.columns, s, layout)
+        : rowTotals(memoryReader(spec.source as Parameters<typeof memoryReader>[0]), s, layout);
+    // Bounds found privately first (a read of their own), then the release with them.
+    const release = search ? resolved(spec, plan, foundBounds(search, await read(search.spec, search.plan.layout), rng)) : { spec, plan };
+    const found = await read(release.spec, release.plan.layout);
     // The rows have the statistics the options ask for, by construction (estimatesOf).
-    return released(spec, plan, found, rng) as AggregateResult<RowOf<O>>;
+    return released(release.spec, release.plan, found, rng, privateBoundsOf(release.spec, search, true)) as AggregateResult<RowOf<O>>;
   } finally {
     await source?.engine.close();
   }

@@ -113,18 +113,20 @@ export function estimatesOf(
         fitted ? fittedEstimate(count(), countBlock, fitted.count.value, fitted.count.sd) : counted(count(), countBlock),
       );
     if (spec.units) add('units', 'units', undefined, undefined, counted(cellsAt(unitsBlock, g)[0]!, unitsBlock));
-    for (const { column, bounds } of spec.sum) {
-      const measure = sumMeasureOf(layout, column, bounds, false);
+    for (const entry of spec.sum) {
+      const { column } = entry;
+      const measure = sumMeasureOf(layout, entry, false);
       const { shift } = layout.measures[measure] as Measure & { kind: 'sum' };
       // A centred sum S gives the sum S + shift N (docs/aggregates.md, "One vector per group").
       const value = cellsAt(blockOf(layout, measure), g)[0]! + (shift === 0 ? 0 : shift * count());
       const noise = sumNoise(plan, measure, spec.level);
       add(`sum(${column})`, 'sum', column, undefined, Object.freeze({ value, sd: noise.sd, low: value - noise.halfWidth, high: value + noise.halfWidth }));
     }
-    for (const { column, bounds } of spec.mean) {
+    for (const entry of spec.mean) {
+      const { column, bounds } = entry;
       const [lower, upper] = bounds;
       const middle = (lower + upper) / 2;
-      const b = blockOf(layout, sumMeasureOf(layout, column, bounds, true));
+      const b = blockOf(layout, sumMeasureOf(layout, entry, true));
       const n = Math.max(1, count());
       const value = clip(middle + cellsAt(b, g)[0]! / n, lower, upper);
       // The delta method for (S / N) at the noisy values: var ~ (sd_S^2 + (mean - middle)^2 sd_N^2) / N^2.
@@ -137,11 +139,12 @@ export function estimatesOf(
         Object.freeze({ value, sd: meanSd, low: Math.max(lower, value - width * meanSd), high: Math.min(upper, value + width * meanSd) }),
       );
     }
-    for (const { column, bounds } of spec.variance) {
+    for (const entry of spec.variance) {
+      const { column, bounds } = entry;
       // docs/aggregates.md, "Variances": V = S2 / N + r^2/2 - (S1 / N)^2 from the centred sum S1 and
       // the centred squares S2 (each term less r^2/2), within [0, r^2].
       const r = (bounds[1] - bounds[0]) / 2;
-      const [b1, b2] = [blockOf(layout, sumMeasureOf(layout, column, bounds, true)), blockOf(layout, squaresMeasureOf(layout, column, bounds))];
+      const [b1, b2] = [blockOf(layout, sumMeasureOf(layout, entry, true)), blockOf(layout, squaresMeasureOf(layout, entry))];
       const n = Math.max(1, count());
       const centred = cellsAt(b1, g)[0]! / n;
       const squares = cellsAt(b2, g)[0]! / n;

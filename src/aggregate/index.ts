@@ -20,9 +20,10 @@ export {
   type AggregatePlan,
   type AggregateResult,
   type Estimate,
+  type PrivateBounds,
 } from './aggregate.js';
 export type { AggregateRow, HistogramBin, RowOf } from './row-types.js';
-export type { AggregateSource, AggregateSpec, Bounds } from './spec.js';
+export type { AggregateSource, AggregateSpec, Bounds, FindableBounds } from './spec.js';
 export type { ArqueroTableLike, ArrowFieldLike, ArrowTableLike, ArrowTypeLike, ArrowVectorLike } from './columnar.js';
 export type { WarnAbove } from './guarantee.js';
 export {

@@ -1,25 +1,25 @@
 // Each group's vector (docs/aggregates.md, "One vector per group"): the measures an engine
 // computes per group (a count, clipped sums, bin counts), and the blocks of coordinates that are
 // noised, each with what one row can move it by in one group.
-import type { Spec } from './spec.js';
+import type { BoundedColumn, Spec } from './spec.js';
 
 /** What an engine computes per group, after clipping and contribution bounding. */
 export type Measure =
   /** The number of rows. */
   | { readonly kind: 'count' }
-  /** The sum of clip(x, lower, upper) - shift. */
-  | { readonly kind: 'sum'; readonly column: string; readonly lower: number; readonly upper: number; readonly shift: number }
+  /** The sum of clip(x, lower, upper) - shift (with `found`, bounds found privately: the widest candidate until then). */
+  | { readonly kind: 'sum'; readonly column: string; readonly lower: number; readonly upper: number; readonly shift: number; readonly found?: true }
   /**
    * The sum of (clip(x, lower, upper) - shift)^2 - r^2 / 2, shift the midpoint and r half the
    * range: each term in [-r^2/2, r^2/2] (a variance's, docs/aggregates.md, "Variances").
    */
-  | { readonly kind: 'squares'; readonly column: string; readonly lower: number; readonly upper: number; readonly shift: number }
+  | { readonly kind: 'squares'; readonly column: string; readonly lower: number; readonly upper: number; readonly shift: number; readonly found?: true }
   /** Counts of clip(x) per bin: bin k holds edges[k] <= x < edges[k + 1] (the last bin includes its upper edge). */
   | { readonly kind: 'bins'; readonly column: string; readonly edges: readonly number[] }
   /** Counts of clip(x) per leaf of the quantile tree: LEAVES equal cells of [lower, upper]. */
   | { readonly kind: 'leaves'; readonly column: string; readonly lower: number; readonly upper: number }
   /** The number of values outside [lower, upper] (clipped). */
-  | { readonly kind: 'clipped'; readonly column: string; readonly lower: number; readonly upper: number }
+  | { readonly kind: 'clipped'; readonly column: string; readonly lower: number; readonly upper: number; readonly found?: true }
   /** The number of units with a kept row (for partition selection): one unit adds 1, however many rows it has. */
   | { readonly kind: 'units' }
   /** The number of kept invalid rows (with a unit), dropped from every other measure (`invalid: 'drop'` with diagnostics). */
@@ -67,6 +67,14 @@ export interface Layout {
 }
 
 /**
+ * The sum or squares measure of a column, centred on its range's midpoint or not. Bounds found
+ * privately are marked, so that they stay apart from declared ones until found (found-bounds.ts).
+ */
+export function boundedMeasure(kind: 'sum' | 'squares', { column, bounds: [lower, upper], found }: BoundedColumn, centred: boolean): Measure {
+  return { kind, column, lower, upper, shift: centred ? (lower + upper) / 2 : 0, ...(found ? { found: true as const } : {}) };
+}
+
+/**
  * The measures and blocks of a spec: each measure once, however many statistics use it. With
  * `centred`, sums are of values less their range's midpoint, and the count is released too, so
  * that each sum is the centred sum plus the midpoint times the count (docs/aggregates.md, "One
@@ -94,14 +102,13 @@ export function layoutOf(spec: Spec, centred: boolean, quantiles: QuantileMethod
   // Selecting groups needs the units first; asked for with declared groups, they come last.
   if (spec.groups === undefined) add({ kind: 'units' });
   if (spec.count || spec.mean.length > 0 || spec.variance.length > 0 || (centred && spec.sum.length > 0)) add({ kind: 'count' });
-  for (const { column, bounds } of spec.sum) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: centred ? (bounds[0] + bounds[1]) / 2 : 0 });
+  for (const s of spec.sum) add(boundedMeasure('sum', s, centred));
   // A mean's sum is centred on its range's midpoint: half the sensitivity of the plain sum.
-  for (const { column, bounds } of spec.mean) add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift: (bounds[0] + bounds[1]) / 2 });
+  for (const s of spec.mean) add(boundedMeasure('sum', s, true));
   // A variance needs its column's centred sum (as a mean) and its centred squares.
-  for (const { column, bounds } of spec.variance) {
-    const shift = (bounds[0] + bounds[1]) / 2;
-    add({ kind: 'sum', column, lower: bounds[0], upper: bounds[1], shift });
-    add({ kind: 'squares', column, lower: bounds[0], upper: bounds[1], shift });
+  for (const s of spec.variance) {
+    add(boundedMeasure('sum', s, true));
+    add(boundedMeasure('squares', s, true));
   }
   for (const { column, bounds } of spec.quantile) add({ kind: 'leaves', column, lower: bounds[0], upper: bounds[1] });
   for (const { column, edges } of spec.histogram) add({ kind: 'bins', column, edges });
@@ -109,7 +116,7 @@ export function layoutOf(spec: Spec, centred: boolean, quantiles: QuantileMethod
     for (const m of [...measures]) {
       if (m.kind === 'count' || m.kind === 'units' || m.kind === 'dropped') continue;
       const [lower, upper] = m.kind === 'bins' ? [m.edges[0]!, m.edges.at(-1)!] : [m.lower, m.upper];
-      add({ kind: 'clipped', column: m.column, lower, upper });
+      add({ kind: 'clipped', column: m.column, lower, upper, ...(m.kind !== 'bins' && m.kind !== 'leaves' && m.found ? { found: true as const } : {}) });
     }
     if (spec.invalid === 'drop') add({ kind: 'dropped' });
   }

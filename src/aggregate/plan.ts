@@ -51,12 +51,23 @@ export interface Plan extends Noised {
   readonly length: number;
   /** Warnings on the privacy asked for (guarantee.ts): from it and the thresholds alone. */
   readonly warnings: readonly string[];
+  /**
+   * With bounds found privately: per block, the power of two its data is multiplied by before
+   * the mechanism (calibrated for the widest bounds) noises it, and its noise divided by after
+   * (found-bounds.ts).
+   */
+  readonly shrink?: Float64Array;
 }
 
 /** A block's per-row bound with the exact-sum rounding (one quantum, and the final double's). */
 function perRowBound(block: Block, layout: Layout): number {
   const m = layout.measures[block.measure]!;
   return m.kind === 'sum' || m.kind === 'squares' ? block.perRow * (1 + ROUNDING_MARGIN) + quantumOf(block.perRow) : block.perRow;
+}
+
+/** What one unit can move each block of a group's vector by: 1 for its number of units, maxRows rows' worth for the rest. */
+export function sensitivityOf(spec: Spec, layout: Layout): Float64Array {
+  return Float64Array.from(layout.blocks, (b) => (layout.measures[b.measure]!.kind === 'units' ? 1 : spec.maxRows * perRowBound(b, layout)));
 }
 
 /** The target of one aggregate, from its options' `epsilon` and `delta` (the other options already read). */
@@ -70,14 +81,14 @@ export function readAggregateTarget(options: Readonly<Record<string, unknown>>):
  * grid and m the steps the noise Y must reach. Discrete Gaussian noise of parameter s steps has
  * P(Y >= m) <= Q((m - 1) / s); discrete Laplace noise of scale b steps, P(Y >= m) <= e^(-m / b).
  */
-function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: Layout, family: 'gaussian' | 'laplace', beta: number): number {
+function thresholdOf(mechanism: GaussianMechanism | LaplaceMechanism, layout: Layout, family: 'gaussian' | 'laplace', beta: number): number | undefined {
   const k = blockOfKind(layout, 'units');
   const g = mechanism.grid!;
   const steps = mechanism.scales[k]! / g;
   const m = family === 'gaussian' ? 1 + Math.ceil(steps * normalIsf(beta) * (1 + 2 ** -40)) : Math.ceil(steps * -log(beta) * (1 + 2 ** -40));
-  // 1 + m g is exact: g is a power of two at most 2^-10 (the units' sensitivity is 1).
-  if (!(g <= 2 ** -10 && m < 2 ** 52)) throw new Error('dpnoise: internal error: the units are not on a fine grid.');
-  return 1 + m * g;
+  // 1 + m g is exact when g is a power of two at most 2^-10 (the units' sensitivity is 1); a grid
+  // made coarse by far wider blocks beside the units gives no such threshold.
+  return g <= 2 ** -10 && m < 2 ** 52 ? 1 + m * g : undefined;
 }
 
 /** The gap at which the search for a per-group budget factor stops, below 1 when its composition, with its rounding, passes the target by a hair. */
@@ -107,20 +118,19 @@ function exponentialQuantiles(spec: Spec, layout: Layout, epsilon: number): read
  * (sumNoise); nor the units, whose threshold is set on the fine grid.
  */
 function wholeBlocks(spec: Spec, layout: Layout): boolean[] {
-  const shifted = spec.sum.some(({ column, bounds }) => (layout.measures[sumMeasureOf(layout, column, bounds, false)] as { shift: number }).shift !== 0);
+  const shifted = spec.sum.some((entry) => (layout.measures[sumMeasureOf(layout, entry, false)] as { shift: number }).shift !== 0);
   return layout.blocks.map((b) => {
     const kind = layout.measures[b.measure]!.kind;
     return kind === 'bins' || kind === 'clipped' || kind === 'dropped' || (kind === 'count' && !shifted);
   });
 }
 
-/** The plan of a spec for one noise family and layout. */
-function candidate(spec: Spec, target: ValidTarget, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> {
+/** The plan of a spec for one noise family and layout; undefined when groups are selected and its grid is too coarse for the threshold. */
+function candidate(spec: Spec, target: ValidTarget, family: 'gaussian' | 'laplace', layout: Layout): Omit<Plan, 'warnings'> | undefined {
   const G = spec.maxGroups;
   const pointEpsilon = (epsilon: number) => (layout.quantiles === 'exponential' ? (epsilon * POINT_SHARE) / statisticsOf(spec) / G : 0);
   const points = layout.quantiles === 'exponential' ? spec.quantile.flatMap(({ q }) => q).length : 0;
-  // A unit adds at most maxRows rows to a group; to its number of units, 1.
-  const sensitivity = Float64Array.from(layout.blocks, (b) => (layout.measures[b.measure]!.kind === 'units' ? 1 : spec.maxRows * perRowBound(b, layout)));
+  const sensitivity = sensitivityOf(spec, layout);
   const sizes = layout.blocks.map((b) => b.size);
   const profile = readProfile({ groups: { sizes, sensitivity }, allocation: spec.weights === 'range' ? 'spr' : 'optimal' }, true);
   // Laplace noise meets (epsilon, delta) by meeting pure epsilon: grouped Laplace has no tighter route.
@@ -148,6 +158,7 @@ function candidate(spec: Spec, target: ValidTarget, family: 'gaussian' | 'laplac
   const f = largestMeeting((x) => certifies(at(x).privacy, epsilon, delta), 1 / 2, { gap: FACTOR_GAP, ceiling: 1 });
   const { mechanism, exponential, privacy } = at(f);
   const threshold = selecting ? thresholdOf(mechanism, layout, family, beta / G) : undefined;
+  if (selecting && threshold === undefined) return undefined;
   const scale = mechanism.scales;
   const drawnWhole = wholeGroupsOf(mechanism);
   const sd = Float64Array.from(layout.blocks, (_, k) =>
@@ -196,7 +207,11 @@ export function planOf(spec: Spec, target: ValidTarget): Plan {
   const layouts = methods.flatMap((method) =>
     spec.sum.length > 0 ? [layoutOf(spec, false, method), layoutOf(spec, true, method)] : [layoutOf(spec, false, method)],
   );
-  const candidates = families.flatMap((family) => layouts.map((layout) => candidate(spec, target, family, layout)));
+  const candidates = families.flatMap((family) => layouts.flatMap((layout) => candidate(spec, target, family, layout) ?? []));
+  if (candidates.length === 0)
+    throw new RangeError(
+      "dpnoise: the bounds are too wide beside the groups' numbers of units to select the groups privately at this privacy (one grid serves both, too coarse for the threshold): narrow the bounds (or `boundsLimit`), or declare the groups.",
+    );
   const scores = candidates.map((c) => scoreOf(spec, c));
   const best = candidates[scores.indexOf(Math.min(...scores))]!;
   return Object.freeze({ ...best, warnings: Object.freeze(guaranteeWarnings(target, spec.warnAbove)) });
@@ -235,12 +250,22 @@ export function chosenQuantiles(totals: Totals, groups: number, plan: Plan, rng:
   return out;
 }
 
-/** Each group's vector with the plan's noise (each group's draws on their own, from `rng`). */
+/**
+ * Each group's vector with the plan's noise (each group's draws on their own, from `rng`); with
+ * `shrink`, each block's data multiplied by its power of two before and the whole divided by it
+ * after, exactly (powers of two), so the noise is the mechanism's divided by it.
+ */
 export function noised(exact: Float64Array, plan: Plan, options: SampleOptions): Float64Array {
   const out = new Float64Array(exact.length);
   const { rng } = options;
+  const factor = plan.shrink && new Float64Array(plan.length);
+  plan.layout.blocks.forEach((b, k) => {
+    factor?.fill(plan.shrink![k]!, plan.offsets[k]!, plan.offsets[k]! + b.size);
+  });
+  const scaled = factor && exact.map((x, i) => x * factor[i % plan.length]!);
   for (let at = 0; at < exact.length; at += plan.length) {
-    plan.mechanism.release(exact.subarray(at, at + plan.length), { rng, out: out.subarray(at, at + plan.length) });
+    plan.mechanism.release((scaled ?? exact).subarray(at, at + plan.length), { rng, out: out.subarray(at, at + plan.length) });
   }
+  if (factor) for (let i = 0; i < out.length; i++) out[i] = out[i]! / factor[i % plan.length]!;
   return out;
 }

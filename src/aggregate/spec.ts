@@ -5,6 +5,7 @@ import { describe, fail, integerIn, numberIn, oneOf, readOptions } from '../core
 import { readNumber } from './values.js';
 import { readWarnAbove, type WarnAbove } from './guarantee.js';
 import { type ArqueroTableLike, type ArrowTableLike, isColumnar } from './columnar.js';
+import { DEFAULT_MAX_EXPONENT, MIN_EXPONENT, type SearchSpec, VALUE_LIMIT, VARIANCE_MAX_EXPONENT, widestCandidate } from './bounds-search.js';
 
 /**
  * A column's declared range, [lower, upper].
@@ -14,6 +15,23 @@ import { type ArqueroTableLike, type ArrowTableLike, isColumnar } from './column
 export type Bounds = readonly number[];
 /** Bounds, checked. */
 export type Interval = readonly [number, number];
+
+/**
+ * A column's range for a sum, mean or variance: declared, [lower, upper]; or with an end written
+ * 'private', found privately from the data at a share of the budget (`boundsShare`): `'private'`
+ * (or `['private', 'private']`) for [-b, b], `[0, 'private']` for [0, b], `['private', 100]`
+ * (docs/aggregates.md, "Bounds found privately").
+ *
+ * @group Aggregates
+ */
+export type FindableBounds = Bounds | 'private' | readonly [number | 'private', number | 'private'];
+
+/** A sum's, mean's or variance's column and bounds; with `found`, its bounds are found privately, `bounds` holding the widest candidate until then. */
+export interface BoundedColumn {
+  readonly column: string;
+  readonly bounds: Interval;
+  readonly found?: SearchSpec;
+}
 
 /**
  * Where the rows come from: JavaScript row objects, an Apache Arrow table or an Arquero table (no
@@ -93,16 +111,34 @@ export interface AggregateSpec {
    * fit's (docs/aggregates.md, "Consistent histograms"). Needs `count`. Default false.
    */
   consistent?: boolean;
-  /** Sums of columns, each clipped to its bounds: `{ income: [0, 500000] }`. */
-  sum?: Readonly<Record<string, Bounds>>;
-  /** Means of columns, each clipped to its bounds. */
-  mean?: Readonly<Record<string, Bounds>>;
+  /** Sums of columns, each clipped to its bounds: `{ income: [0, 500000] }`, or `{ income: [0, 'private'] }` to find the upper bound privately. */
+  sum?: Readonly<Record<string, FindableBounds>>;
+  /** Means of columns, each clipped to its bounds (declared, or found privately: FindableBounds). */
+  mean?: Readonly<Record<string, FindableBounds>>;
   /**
    * Variances of columns, each clipped to its bounds: the rows have `variance(x)` and
    * `stddev(x)` (their population forms, dividing by the count), from the column's centred sum
    * and centred squares (docs/aggregates.md, "Variances").
    */
-  variance?: Readonly<Record<string, Bounds>>;
+  variance?: Readonly<Record<string, FindableBounds>>;
+  /**
+   * With bounds written 'private': the share of epsilon spent finding them (default 0.1), in
+   * (0, 1); the release itself is calibrated for the rest (docs/aggregates.md, "Bounds found
+   * privately").
+   */
+  boundsShare?: number;
+  /**
+   * With bounds written 'private': the fraction of a column's values its found bounds are to
+   * hold, by their noisy counts (default 0.95), in (0, 1).
+   */
+  boundsCoverage?: number;
+  /**
+   * With bounds written 'private': the widest a found bound may be (public), its width from the
+   * declared end, or its size for `'private'`; the candidates are the powers of two from 2^-10 up
+   * to it. Default 2^20 (about 1e6), and 2^10 for a column with a variance (docs/aggregates.md,
+   * "Bounds found privately").
+   */
+  boundsLimit?: number;
   /** Quantiles of columns: `{ income: { bounds: [0, 500000], q: [0.5, 0.9] } }`. */
   quantile?: Readonly<
     Record<
@@ -182,9 +218,11 @@ export interface Spec {
   readonly units: boolean;
   readonly integerCounts: boolean;
   readonly consistent: boolean;
-  readonly sum: ReadonlyArray<{ column: string; bounds: Interval }>;
-  readonly mean: ReadonlyArray<{ column: string; bounds: Interval }>;
-  readonly variance: ReadonlyArray<{ column: string; bounds: Interval }>;
+  readonly sum: readonly BoundedColumn[];
+  readonly mean: readonly BoundedColumn[];
+  readonly variance: readonly BoundedColumn[];
+  /** With bounds found privately: the share of epsilon spent finding them, and the fraction of values they are to hold. */
+  readonly findBounds: { readonly share: number; readonly coverage: number } | undefined;
   readonly quantile: readonly QuantileSpec[];
   readonly histogram: ReadonlyArray<{ column: string; edges: readonly number[] }>;
   readonly weights: 'range' | 'equal';
@@ -212,6 +250,9 @@ export const SPEC_OPTIONS = [
   'sum',
   'mean',
   'variance',
+  'boundsShare',
+  'boundsCoverage',
+  'boundsLimit',
   'quantile',
   'histogram',
   'weights',
@@ -226,7 +267,7 @@ export const SPEC_OPTIONS = [
 ] as const;
 
 /** Bounds beyond which sums of a few million rows would lose their exactness in doubles. */
-const BOUND = { min: -1e12, max: 1e12 };
+const BOUND = { min: -VALUE_LIMIT, max: VALUE_LIMIT };
 /** The narrowest bounds: a sum's sensitivity, half their width or more, stays within what the calibration takes. */
 const MIN_RANGE = 1e-100;
 /** At most this many declared groups, bins or quantiles: the release is held in memory. */
@@ -248,6 +289,26 @@ function readBounds(name: string, value: unknown): Interval {
   if (!(upper - lower >= MIN_RANGE)) throw new RangeError(`dpnoise: \`${name}\` must be bounds at least ${MIN_RANGE} apart; got [${lower}, ${upper}].`);
   return Object.freeze([lower, upper] as const);
 }
+
+/**
+ * Bounds with an end written 'private' (FindableBounds): the widest candidate of the public range
+ * (bounds.ts) stands in until the bounds are found.
+ */
+function readFindable(name: string, column: string, value: unknown, maxExponent: number): BoundedColumn {
+  if (!isFindable(value)) return { column, bounds: readBounds(name, value) };
+  const [lower, upper] = value === 'private' ? ['private', 'private'] : (value as unknown[]);
+  const anchor = (end: number) => numberIn(`${name}[${end}]`, end === 0 ? lower : upper, BOUND);
+  const found: SearchSpec =
+    lower === 'private' && upper === 'private'
+      ? { side: 'both', anchor: 0, maxExponent }
+      : lower === 'private'
+        ? { side: 'lower', anchor: anchor(1), maxExponent }
+        : { side: 'upper', anchor: anchor(0), maxExponent };
+  return { column, bounds: widestCandidate(found, name), found: Object.freeze(found) };
+}
+
+/** Whether bounds have an end written 'private'. */
+const isFindable = (value: unknown): boolean => value === 'private' || (Array.isArray(value) && value.length === 2 && value.includes('private'));
 
 /** The own entries of a column map, in order: `{ income: ... }`. */
 function columnMap(name: string, value: unknown): Array<[string, unknown]> {
@@ -359,7 +420,14 @@ export function readSpec(options: unknown): Spec {
   }
   const maxGroups = unit === undefined ? 1 : o.maxGroups === undefined ? groups!.length : integerIn('maxGroups', o.maxGroups, { min: 1, max: MAX_GROUPS });
   const maxRows = unit === undefined || o.maxRows === undefined ? 1 : integerIn('maxRows', o.maxRows, { min: 1, max: 1e6 });
-  const bounded = (name: string) => columnMap(name, o[name]).map(([column, b]) => ({ column, bounds: readBounds(`${name}.${column}`, b) }));
+  // The widest candidate: `boundsLimit`'s power of two, or by default narrower for a column with a variance (bounds-search.ts), in each of its statistics alike.
+  const variances = new Set(columnMap('variance', o.variance).flatMap(([column, b]) => (isFindable(b) ? [column] : [])));
+  const limit =
+    o.boundsLimit === undefined ? undefined : Math.floor(Math.log2(numberIn('boundsLimit', o.boundsLimit, { min: 2 ** MIN_EXPONENT, max: VALUE_LIMIT })));
+  const bounded = (name: string) =>
+    columnMap(name, o[name]).map(([column, b]) =>
+      Object.freeze(readFindable(`${name}.${column}`, column, b, limit ?? (variances.has(column) ? VARIANCE_MAX_EXPONENT : DEFAULT_MAX_EXPONENT))),
+    );
   const quantile = columnMap('quantile', o.quantile).map(([column, v]) => {
     const q = readOptions(`quantile.${column}`, v, ['bounds', 'q']);
     return { column, bounds: readBounds(`quantile.${column}.bounds`, q.bounds), q: readQuantiles(`quantile.${column}.q`, q.q) };
@@ -388,6 +456,7 @@ export function readSpec(options: unknown): Spec {
     sum: bounded('sum'),
     mean: bounded('mean'),
     variance: bounded('variance'),
+    findBounds: undefined,
     quantile,
     histogram,
     weights: o.weights === undefined ? 'range' : oneOf('weights', o.weights, ['range', 'equal'] as const),
@@ -411,7 +480,27 @@ export function readSpec(options: unknown): Spec {
   if (!spec.count && !spec.units && spec.sum.length + spec.mean.length + spec.variance.length + spec.quantile.length + spec.histogram.length === 0) {
     throw new TypeError('dpnoise: ask for at least one statistic: `count`, `units`, `sum`, `mean`, `variance`, `quantile` or `histogram`.');
   }
-  return Object.freeze(spec);
+  return Object.freeze({ ...spec, findBounds: readFindBounds(spec, o.boundsShare, o.boundsCoverage, o.boundsLimit) });
+}
+
+/** `boundsShare` and `boundsCoverage`, which only bounds written 'private' take; one column's found bounds written alike wherever it is. */
+function readFindBounds(spec: Spec, share: unknown, coverage: unknown, limit: unknown): Spec['findBounds'] {
+  const found = [...spec.sum, ...spec.mean, ...spec.variance].filter((s) => s.found !== undefined);
+  if (found.length === 0) {
+    if (share !== undefined || coverage !== undefined || limit !== undefined)
+      throw new TypeError(
+        "dpnoise: `boundsShare`, `boundsCoverage` and `boundsLimit` are for bounds found privately: write a bound 'private' (`mean: { age: [0, 'private'] }`).",
+      );
+    return undefined;
+  }
+  const unlike = found.find((s) => found.some((t) => t.column === s.column && (t.found!.side !== s.found!.side || t.found!.anchor !== s.found!.anchor)));
+  if (unlike)
+    throw new TypeError(`dpnoise: the bounds of \`${unlike.column}\` found privately must be written alike in every statistic (one search per column).`);
+  const open = { min: 0, max: 1, minOpen: true, maxOpen: true };
+  return Object.freeze({
+    share: share === undefined ? 0.1 : numberIn('boundsShare', share, open),
+    coverage: coverage === undefined ? 0.95 : numberIn('boundsCoverage', coverage, open),
+  });
 }
 
 /** Every value column the spec reads (each once). */

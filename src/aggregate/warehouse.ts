@@ -120,6 +120,11 @@ const FILE_OPTIONS = SPEC_OPTIONS.filter((name) => name !== 'table' && name !== 
 function publicChoices(asked: Record<string, unknown>, options: Record<string, unknown>) {
   const target = readAggregateTarget(asked);
   const spec = readSpec({ ...options, table: [] });
+  // Finding bounds reads the data before the release's query is written: one query cannot.
+  if (spec.findBounds !== undefined)
+    throw new TypeError(
+      "dpnoise: bounds written 'private' need two reads of the data, which one warehouse query cannot make: declare the bounds, or run `aggregate` on the table.",
+    );
   const plan = planOf(spec, target);
   const layout = plan.layout.measures.map((m) => (m.kind === 'sum' || m.kind === 'squares' ? { ...m, quantum: sumQuantum(m) } : { ...m }));
   return { spec, plan, columns: resultColumns(plan.layout), layout };

@@ -12,7 +12,7 @@ import { readTextTable } from '../aggregate/duckdb.js';
 import { aggregateFromTotals, aggregateSql, type AggregateSqlOptions } from '../aggregate/warehouse.js';
 import type { AggregatePlan } from '../aggregate/aggregate.js';
 import type { AggregateSpec } from '../aggregate/spec.js';
-import { choice, columnBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
+import { choice, columnBounds, findableBounds, numbers, optionalNumber, options, required, type Values } from './args.js';
 import { chargeBudgetFile, createBudgetFile } from './budget-file.js';
 import { csvLine } from './formats.js';
 import { PrivateOutput, UsageError } from './io.js';
@@ -25,7 +25,8 @@ export const AGGREGATE_HELP = `Usage: dpnoise aggregate (--input people.csv | --
                          [--privacy-unit COLUMN [--max-groups G] [--max-rows R]]
                          [--group-by COLUMN [--groups a,b,c]]
                          [--count] [--units] [--sum COLUMN:LOW:HIGH]... [--mean COLUMN:LOW:HIGH]...
-                         [--variance COLUMN:LOW:HIGH]...
+                         [--variance COLUMN:LOW:HIGH]... (an end may be private: COLUMN:0:private, COLUMN:private)
+                         [--bounds-share 0.1] [--bounds-coverage 0.95] [--bounds-limit N]
                          [--quantile COLUMN:LOW:HIGH:Q[,Q]]... [--histogram COLUMN:E0,E1,...]...
                          [--noise gaussian|laplace] [--quantile-method exponential|tree]
                          [--weights range|equal]
@@ -56,7 +57,11 @@ counts in at most --max-groups groups (default: all) with at most --max-rows row
 has one row). Declare the groups (--groups), never taken from the data; or leave --groups out
 to have them selected privately (a group is released when its noisy number of units passes a
 threshold; this needs --delta and, with --privacy-unit, --max-groups). Bounds, bins and declared
-groups must be public: chosen without looking at the data. Without --delta the noise is Laplace
+groups must be public: chosen without looking at the data. Or write a bound of --sum, --mean or
+--variance private (income:0:private; x:private for [-b, b]) to find it from the data with
+--bounds-share of epsilon (default 0.1): a noisy histogram over powers of two up to --bounds-limit
+(default 2^20, 2^10 with --variance) gives the narrowest holding --bounds-coverage of the values
+(default 0.95); the summary shows the bounds found (not with --sql). Without --delta the noise is Laplace
 (pure epsilon-DP); with --delta it is Gaussian or Laplace, whichever the plan predicts more
 accurate (Laplace is also (epsilon, delta)-DP), or as --noise says.
 
@@ -131,7 +136,7 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
   };
   const bounded = (name: string) =>
     byColumn(name, (text) => {
-      const { column, bounds } = columnBounds(text, name);
+      const { column, bounds } = findableBounds(text, name);
       return [column, bounds];
     });
   const groupBy = values['group-by'] as string | undefined;
@@ -154,6 +159,9 @@ function specOf(values: Values, table: AggregateSpec['table']): AggregateSpec {
     sum: bounded('sum'),
     mean: bounded('mean'),
     variance: bounded('variance'),
+    ...(values['bounds-share'] === undefined ? {} : { boundsShare: optionalNumber(values, 'bounds-share') }),
+    ...(values['bounds-coverage'] === undefined ? {} : { boundsCoverage: optionalNumber(values, 'bounds-coverage') }),
+    ...(values['bounds-limit'] === undefined ? {} : { boundsLimit: optionalNumber(values, 'bounds-limit') }),
     quantile: byColumn('quantile', (text) => {
       const { column, bounds, tail } = columnBounds(text, 'quantile', true);
       return [column, { bounds, q: numbers(tail!, 'quantile') }];
@@ -196,6 +204,20 @@ function readingNotes(values: Values): string[] {
     notes.push('dpnoise: note: each unit may count in every declared group (no --max-groups): with one row per unit, --max-groups 1 needs less noise.\n');
   }
   return notes;
+}
+
+/**
+ * With bounds found privately: the split of epsilon, and the bounds (found: noisy outputs like the
+ * figures; in a plan, the widest candidates the table is for).
+ */
+function boundsNote(plan: AggregatePlan): string {
+  const b = plan.privateBounds;
+  if (b === undefined) return '';
+  const list = Object.entries(b.bounds)
+    .map(([column, [low, high]]) => `${column} [${fmt(low)}, ${fmt(high)}]`)
+    .join(', ');
+  const what = b.found ? `found ${list}` : `the table is for the widest candidates, ${list}; the noise shrinks with the bounds found`;
+  return `  Bounds found privately with epsilon ${fmt(b.privacy.epsilon(0))} (--bounds-share ${b.share}), the release at ${fmt(b.releaseEpsilon)}: ${what}.\n`;
 }
 
 /** The accuracy table; with `planning`, a note on the errors in the columns' own units. */
@@ -287,6 +309,9 @@ const STATISTIC_OPTIONS = [
   'sum',
   'mean',
   'variance',
+  'bounds-share',
+  'bounds-coverage',
+  'bounds-limit',
   'quantile',
   'histogram',
   'noise',
@@ -348,6 +373,9 @@ const FLAGS: Readonly<Record<string, string>> = {
   sum: '--sum',
   mean: '--mean',
   variance: '--variance',
+  boundsShare: '--bounds-share',
+  boundsCoverage: '--bounds-coverage',
+  boundsLimit: '--bounds-limit',
   quantile: '--quantile',
   histogram: '--histogram',
   weights: '--weights',
@@ -407,6 +435,9 @@ async function aggregateWith(args: string[]): Promise<void> {
     sum: 'strings',
     mean: 'strings',
     variance: 'strings',
+    'bounds-share': 'string',
+    'bounds-coverage': 'string',
+    'bounds-limit': 'string',
     quantile: 'strings',
     histogram: 'strings',
     epsilon: 'string',
@@ -443,7 +474,7 @@ async function aggregateWith(args: string[]): Promise<void> {
     if (values.plan) {
       const plan = planAggregate({ ...target, ...spec });
       console.error(plan.warnings.map((w) => `dpnoise: warning: ${w}\n`).join(''));
-      return void console.log(`Protects ${plan.unit}.\n${accuracyTable(plan, true, spec.expectedCount)}`);
+      return void console.log(`Protects ${plan.unit}.\n${boundsNote(plan)}${accuracyTable(plan, true, spec.expectedCount)}`);
     }
     const bar = progressBar('reading');
     ({ result, budget } = await charging(values, target, (b) => aggregate({ ...target, budget: b, ...spec, onProgress: bar.update }).finally(bar.done)));
@@ -452,14 +483,14 @@ async function aggregateWith(args: string[]): Promise<void> {
   const terminal = output === undefined && values.format === undefined && process.stdout.isTTY;
   const text =
     format === 'json'
-      ? `${JSON.stringify({ unit: result.unit, level: result.level, rows: result.rows }, null, 2)}\n`
+      ? `${JSON.stringify({ unit: result.unit, level: result.level, ...(result.privateBounds ? { bounds: result.privateBounds.bounds } : {}), rows: result.rows }, null, 2)}\n`
       : terminal
         ? aligned(result)
         : csvOf(result);
   await save(output, text);
   const spent = budget.spent;
   process.stderr.write(
-    `dpnoise: protects ${result.unit}; spent epsilon ${fmt(spent.epsilon)}${spent.delta === undefined ? '' : ` at delta ${spent.delta}`} of ${budget.total.epsilon}.\n${accuracyTable(result)}\n${readingNotes(values).join('')}${result.warnings.map((w) => `dpnoise: warning: ${w}\n`).join('')}`,
+    `dpnoise: protects ${result.unit}; spent epsilon ${fmt(spent.epsilon)}${spent.delta === undefined ? '' : ` at delta ${spent.delta}`} of ${budget.total.epsilon}.\n${boundsNote(result)}${accuracyTable(result)}\n${readingNotes(values).join('')}${result.warnings.map((w) => `dpnoise: warning: ${w}\n`).join('')}`,
   );
 }
 

@@ -68,3 +68,21 @@ export function columnBounds(text: string, name: string, rest = false): { column
   if (!bounds.every(Number.isFinite)) throw new UsageError(`--${name} "${text}": the bounds must be numbers.`);
   return { column: column.reverse().join(':'), bounds, tail };
 }
+
+/**
+ * A --sum, --mean or --variance: COLUMN:LOW:HIGH, either end (or both) `private` to find it
+ * privately, or COLUMN:private for [-b, b] found privately (docs/aggregates.md, "Bounds found
+ * privately").
+ */
+export function findableBounds(text: string, name: string): { column: string; bounds: [number | 'private', number | 'private'] | 'private' } {
+  const parts = text.split(':');
+  const [high, low] = [parts.at(-1), parts.at(-2)];
+  // COLUMN:private, unless LOW:private reads as an end (a number or `private`).
+  if (high === 'private' && parts.length >= 2 && (parts.length === 2 || (low !== 'private' && !Number.isFinite(decimal(low!)))))
+    return { column: parts.slice(0, -1).join(':'), bounds: 'private' };
+  if (parts.length < 3) throw new UsageError(`--${name} must be COLUMN:LOW:HIGH, an end may be private (COLUMN:0:private), or COLUMN:private; got "${text}".`);
+  const end = (x: string) => (x === 'private' ? x : decimal(x));
+  const bounds = [end(low!), end(high!)] as [number | 'private', number | 'private'];
+  if (!bounds.every((b) => b === 'private' || Number.isFinite(b))) throw new UsageError(`--${name} "${text}": the bounds must be numbers or private.`);
+  return { column: parts.slice(0, -2).join(':'), bounds };
+}

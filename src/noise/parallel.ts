@@ -145,10 +145,9 @@ function afterPendingMicrotasks(): Promise<void> {
 async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   const { kernel, values, result, shared, ranges } = call;
   const stream = call.stream ? new SeededStream(call.stream[0], call.stream[1]) : cryptoStream;
-  // One range of new noise: the calling thread draws it at once, as the one-thread sampler does.
-  // (The add variants still stage their result and write `values` once the caller's pending code
-  // has run, as with workers: the copy that costs is what keeps that promise.)
-  if (ranges.length === 1 && !values) return drawValidated(kernel, result, call.scales, stream);
+  // One range: the calling thread draws it at once, as the one-thread sampler does (the add
+  // variants into `values`, which hold the result when the call returns).
+  if (ranges.length === 1) return drawValidated(kernel, result, call.scales, stream, { add: values !== undefined });
   const [mine, ...theirs] = ranges as [[number, number], ...Array<[number, number]>];
   // Shared memory reused between calls: for the workers' ranges, and where the add variants stage
   // their result until the end (a new array each call would cost its page faults).
@@ -206,7 +205,10 @@ function noise(kernel: Kernel, length: unknown, scales: unknown, options: unknow
   return parallel(kernel, () => ({ length: readLength(length) }), scales, options);
 }
 
-/** Adds the noise to `values`, which are read when called and change only once every range is drawn. */
+/**
+ * Adds the noise to `values`, read when called: on one thread in place before the call returns,
+ * with workers once every range is drawn (what the caller writes meanwhile is overwritten).
+ */
 function addNoise(kernel: Kernel, values: Float64Array, scales: unknown, options: unknown): Promise<Float64Array> {
   const input = () => {
     const plain = readValues(values);
@@ -237,8 +239,9 @@ export function gaussianNoiseParallel(length: number, scales: ScalesArgument, op
 }
 
 /**
- * Like addGaussianNoise, drawn by several threads; `values` is read when called and changes only
- * once every range is drawn.
+ * Like addGaussianNoise, drawn by several threads; `values` is read when called and holds the
+ * result once the promise resolves (write to it only then): a vector drawn on one thread changes
+ * in place before the call returns, one split over workers once every range is drawn.
  *
  * @example
  * ```ts
@@ -273,8 +276,9 @@ export function laplaceNoiseParallel(length: number, scales: ScalesArgument, opt
 }
 
 /**
- * Like addLaplaceNoise, drawn by several threads; `values` is read when called and changes only
- * once every range is drawn.
+ * Like addLaplaceNoise, drawn by several threads; `values` is read when called and holds the
+ * result once the promise resolves (write to it only then): a vector drawn on one thread changes
+ * in place before the call returns, one split over workers once every range is drawn.
  *
  * @example
  * ```ts

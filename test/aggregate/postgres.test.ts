@@ -239,4 +239,20 @@ describe.skipIf(!bin)('the PostgreSQL engine, on a real server', () => {
     ).rejects.toThrow(/`groups` must all be numbers \(or texts of numbers\) to match the column "sex"/);
     expect(budget.spent.epsilon).toBe(0);
   });
+  it('finds bounds written private in the database as memory does, from the same seed (docs/aggregates.md, "Bounds found privately")', async () => {
+    const spec = {
+      epsilon: 1,
+      privacyUnit: 'id',
+      maxRows: 2,
+      groupBy: 'region',
+      groups: GROUPS,
+      count: true,
+      mean: { age: 'private' },
+      sum: { income: [0, 'private'] },
+    } as const;
+    const inPostgres = await aggregate({ ...spec, table: { connection: client, table: 'people' }, rng: createRng({ seed: 'private bounds' }) });
+    const inMemory = await aggregate({ ...spec, table: rows, rng: createRng({ seed: 'private bounds' }) });
+    expect(inPostgres.privateBounds!.bounds).toEqual(inMemory.privateBounds!.bounds);
+    expect(inPostgres.rows).toEqual(inMemory.rows);
+  });
 });

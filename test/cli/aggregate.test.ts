@@ -208,6 +208,42 @@ describe('dpnoise aggregate', () => {
     }
   });
 
+  it('finds bounds written private (docs/aggregates.md, "Bounds found privately"): the split and the bounds in the summary and the plan; refused with --sql', () => {
+    const r = dpnoise(...ARGS, '--count', '--mean', 'age:0:private', '--sum', 'income:private', '--bounds-share', '0.2', '--format', 'csv');
+    expect(r.status, r.stderr).toBe(0);
+    // ages 0 to 89: at most [0, 128] unless the noise says otherwise; incomes below 400000: 2^19 at most, as 2^20 is the widest.
+    expect(r.stderr).toMatch(
+      /Bounds found privately with epsilon 0\.2 \(--bounds-share 0\.2\), the release at 0\.8: found income \[-\d+, \d+\], age \[0, \d+\]\.\n/,
+    );
+    expect((parse(r.stdout, { columns: true }) as Record<string, string>[]).map((x) => x.statistic)).toEqual(['count', 'sum', 'mean', 'count', 'sum', 'mean']);
+    const json = JSON.parse(dpnoise(...ARGS, '--mean', 'age:0:private', '--format', 'json').stdout);
+    expect(Object.keys(json)).toEqual(['unit', 'level', 'bounds', 'rows']);
+    expect(json.bounds.age[0]).toBe(0);
+    const plan = dpnoise('aggregate', '--plan', '--epsilon', '1', '--mean', 'age:private:100', '--bounds-limit', '1000');
+    expect(plan.status, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/the table is for the widest candidates, age \[-412, 100\]; the noise shrinks with the bounds found/);
+    const sql = dpnoise(
+      'aggregate',
+      '--sql',
+      '--dialect',
+      'duckdb',
+      '--table',
+      't',
+      '--plan',
+      join(dir, 'private.json'),
+      '--epsilon',
+      '1',
+      '--mean',
+      'age:0:private',
+    );
+    expect([sql.status, sql.stderr]).toEqual([2, expect.stringMatching(/^dpnoise: bounds written 'private' need two reads of the data/)]);
+    expect(dpnoise(...ARGS, '--mean', 'age:0:private', '--bounds-share', '1').stderr).toMatch(/^dpnoise: --bounds-share must be a number > 0 and < 1; got 1\./);
+    expect(dpnoise(...ARGS, '--mean', 'age:0:100', '--bounds-coverage', '0.9').stderr).toMatch(
+      /--bounds-share, --bounds-coverage and --bounds-limit are for bounds/,
+    );
+    expect(dpnoise(...ARGS, '--mean', 'age:0:privat').stderr).toMatch(/--mean "age:0:privat": the bounds must be numbers or private/);
+  });
+
   it("names the flags in the library's errors, never its options", () => {
     const plan = ['aggregate', '--plan', '--epsilon', '1'];
     const groups = dpnoise(...plan, '--count', '--privacy-unit', 'id', '--group-by', 'g', '--groups', 'a,b', '--max-groups', '0');
