@@ -23,6 +23,7 @@ const ONCE = [
   'test/noise/discrete-builds.test.ts',
   'test/aggregate/spec.test.ts',
   'test/wasm/loader.test.ts',
+  'test/wasm/heap.test.ts',
   'test/noise/parallel.test.ts',
   'test/aggregate/boundary.test.ts',
   'test/aggregate/duckdb.test.ts',

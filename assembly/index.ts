@@ -11,7 +11,7 @@ export { lognormalGrid, lognormalMass } from "./accounting/allocation";
 export { logMoments } from "./accounting/moments";
 export { profileMoments, powerSums, fillScales } from "./calibrate/allocations";
 export { staircaseMoment, staircaseSplit, staircaseShapes, staircaseTableGrid, staircaseSlopePointer, staircaseShapePointer } from "./calibrate/staircase";
-export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord } from "./noise/random";
+export { seededWords, useSeededExtras, usePoolExtras, resumePoolExtras, exactWord, scrub } from "./noise/random";
 export { gaussianSamples, laplaceSamples } from "./noise/samplers";
 export { discreteLaplaceSamples, discreteGaussianSamples, discreteStaircaseSamples, setExactOnly } from "./noise/discrete";
 export { correlatedRelease } from "./noise/correlated";
@@ -19,8 +19,9 @@ export { minusLogUniformOf, minusLogUniformPairOf } from "./noise/log-uniform";
 export { cellTableOf, cellSplitsPointer, cellFactorsPointer, cellSize } from "./noise/cells";
 export { expMinusPairOf } from "./noise/exp-lanes";
 export { firstOutside } from "./checks";
+export { reserveVectors } from "./memory";
 export { staircaseSamples, staircaseRadiusSamples } from "./noise/staircase";
-import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";
+import { CHUNK, EPSILONS, EXACT, EXTRA, EXTRA_WORDS, HEAP, PROFILE, RANDOM, RESULTS, SAMPLE_CHUNK, SCALES, SHAPES, STREAM, VALUES, WEIGHTS } from "./memory";
 
 import { ADD, PER_COORDINATE } from "./noise/samplers";
 
@@ -46,3 +47,5 @@ export function randomPointer(): usize { return RANDOM; }
 export function extraPointer(): usize { return EXTRA; }
 export function streamPointer(): usize { return STREAM; }
 export function exactPointer(): usize { return EXACT; }
+/** Where the caller's vectors start (memory.ts). */
+export function heapStart(): usize { return HEAP; }

@@ -54,3 +54,29 @@ export const PAIR_BYTES: usize = 96;
 export const PAIRS: usize = memory.data(PAIR_BATCH * <i32>PAIR_BYTES, 16);
 /** The pairs of a round with a lane not simply released, ended after the round's loop (discrete.ts). */
 export const SLOW: usize = memory.data(BATCH << 1, 16);
+
+// The dynamic region past the static data: the caller's vectors first (src/wasm/heap.ts lays
+// them out), the accountant's arena past them (accounting/arena.ts), so neither overwrites the other.
+/** The first byte past the static data, 16-byte aligned. */
+// @ts-ignore: builtin
+export const HEAP: usize = (__heap_base + 15) & ~(<usize>15);
+/** Bytes from HEAP held for vectors. */
+let vectorBytes: usize = 0;
+
+/** Makes memory hold `end` bytes, growing it as needed; false if it cannot grow. */
+export function ensureMemory(end: usize): bool {
+  const have = <usize>memory.size() << 16;
+  return end <= have || memory.grow(<i32>((end - have + 0xFFFF) >> 16)) >= 0;
+}
+
+/** Holds `bytes` bytes from HEAP for vectors (16-byte multiple), growing memory as needed; false, nothing changed, if it cannot grow. */
+export function reserveVectors(bytes: usize): bool {
+  if (!ensureMemory(HEAP + bytes)) return false;
+  vectorBytes = bytes;
+  return true;
+}
+
+/** Where the arena starts: past the vectors. */
+export function arenaStart(): usize {
+  return HEAP + vectorBytes;
+}

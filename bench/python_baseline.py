@@ -31,6 +31,15 @@ Kinds:
                (normalVar, laplaceVar) and floorFaults, the minor page faults of one fresh
                np.empty(K).fill(0) at the largest K.
 
+  inPlace      NumPy's cheapest ways to noise a preallocated buffer, with np.random.default_rng("seed")
+               (PCG64), for each K in "Ks"; result: one row per K, nanoseconds per coordinate of
+                 normalOut       rng.standard_normal(out=buf)                       (unscaled)
+                 normalOutScaled rng.standard_normal(out=buf); buf *= scale         (one scale)
+                 normalOutScales rng.standard_normal(out=buf); np.multiply(buf, scales, out=buf)
+                 laplaceScaled   rng.laplace(0.0, scale, K)                         (no out= exists)
+                 laplaceScales   rng.laplace(0.0, scales)
+               where scales[i] = 0.5 + (i % 10) / 10, as bench/in-place.mjs's.
+
 Timing mirrors bench/timing.mjs: warm-up (>= 2 calls and >= 0.15 s), then "batches" batches of
 equal size taking "seconds" in total (a task may override both), median time per unit.
 If NumPy or SciPy cannot be imported the answer is {"available": false, "reason": ...}.
@@ -210,6 +219,37 @@ def main():
             results[task["id"]] = {"rows": rows, "normalVar": float(check.var()), "laplaceVar": float(lap.var()),
                                    "bitGenerator": type(rng.bit_generator).__name__,
                                    "floorFaults": floor_faults}
+        elif kind == "inPlace":
+            rng = np.random.default_rng(task.get("seed", 1))
+            scale = float(task.get("scale", 1.0))
+            rows = []
+            for K in task["Ks"]:
+                K = int(K)
+                buf = np.empty(K)
+                scales = 0.5 + (np.arange(K) % 10) / 10
+
+                def out_scaled(buf=buf):
+                    rng.standard_normal(out=buf)
+                    buf *= scale
+                    return buf
+
+                def out_scales(buf=buf, scales=scales):
+                    rng.standard_normal(out=buf)
+                    np.multiply(buf, scales, out=buf)
+                    return buf
+
+                ops = {
+                    "normalOut": lambda buf=buf: rng.standard_normal(out=buf),
+                    "normalOutScaled": out_scaled,
+                    "normalOutScales": out_scales,
+                    "laplaceScaled": lambda K=K: rng.laplace(0.0, scale, K),
+                    "laplaceScales": lambda scales=scales: rng.laplace(0.0, scales),
+                }
+                row = {"K": K}
+                for name, fn in ops.items():
+                    row[name] = measure(fn, units=K, **opts)["perUnit"] * 1e9
+                rows.append(row)
+            results[task["id"]] = {"rows": rows, "bitGenerator": type(rng.bit_generator).__name__}
         else:
             results[task["id"]] = {"error": f"unknown kind {kind!r}"}
     print(json.dumps({"available": True, "versions": versions, "results": results}))

@@ -32,6 +32,7 @@ import { measure, measureEach, sinkValue } from './timing.mjs';
 const GROUPS = [
   './calibrate.mjs',
   './samplers.mjs',
+  './in-place.mjs',
   './correlated.mjs',
   './grid.mjs',
   './staircase.mjs',

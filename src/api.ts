@@ -29,6 +29,7 @@ export {
   type ScalesArgument,
   type SampleOptions,
 } from './noise/samplers.js';
+export { wasmVector, type WasmVector } from './noise/wasm-vector.js';
 export { staircaseNoise, type StaircaseShape } from './noise/staircase.js';
 export { type StaircaseNormShape, staircaseNormNoise } from './noise/staircase-norm.js';
 export {
@@ -85,7 +86,7 @@ export {
   type LaplaceMechanismOptions,
   type ModeChoice,
 } from './mechanisms/independent.js';
-export type { ReleaseOptions } from './mechanisms/release-options.js';
+export type { ReleaseOptions, VectorReleaseOptions } from './mechanisms/release-options.js';
 export { staircaseMechanism, type StaircaseMechanism, type StaircaseMechanismOptions } from './mechanisms/staircase.js';
 export { type StaircaseNormMechanism, type StaircaseNormMechanismOptions, staircaseNormMechanism } from './mechanisms/staircase-norm.js';
 export { recommend, type Recommendation, type RecommendOptions } from './calibrate/recommend.js';

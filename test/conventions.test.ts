@@ -110,7 +110,7 @@ const SHAPED: Record<string, (parameters: (values: number[]) => Float64Array | n
     dpnoise.staircaseNoise({ sensitivity: parameters([1, 2, 3]), epsilons: parameters([1, 1, 2]), gammas: parameters([0.5, 0, 1]) }, o),
 };
 
-/** Functions of numbers and data, positional by design; compose (a list); init (setup); the constants. */
+/** Functions of numbers and data, positional by design; compose (a list); init and wasmVector (setup, memory); the constants. */
 const POSITIONAL = [
   'erfc',
   'normalSf',
@@ -127,6 +127,7 @@ const POSITIONAL = [
   'subspaceError',
   'compose',
   'init',
+  'wasmVector',
   'restoreBudget',
   'signBudget',
 ];

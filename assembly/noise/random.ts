@@ -8,7 +8,7 @@
 // output function of SplitMix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom number
 // generators"; mix64 is Stafford's Mix13). It depends only on (key, gamma, j), so chunk sizes,
 // threads and builds change nothing. Not cryptographic: seeded noise is for simulations and tests.
-import { EXTRA, EXTRA_WORDS, RANDOM, STREAM } from "../memory";
+import { BATCH, EXACT, EXTRA, EXTRA_WORDS, HOPS, PAIR_BATCH, PAIR_BYTES, PAIRS, PENDING, PENDING_NEXT, RANDOM, SAMPLE_CHUNK, SCALES, SLOW, STASH, STREAM, VALUES } from "../memory";
 
 /** Asks the facade to refill EXTRA from the CSPRNG; it answers with usePoolExtras(count). */
 @external("env", "refillPool")
@@ -160,4 +160,29 @@ export function extraWordsInto(at: usize, first: f64, list: usize, m: i32, k: i3
 /** nextWord for the exact path (src/noise/discrete-exact.ts), which continues a draw from the same words. */
 export function exactWord(): u64 {
   return nextWord();
+}
+
+/**
+ * Zeroes what a call has left in the scratch buffers that depends on its random words or on the
+ * caller's values: the first n entries of the chunk buffers that can hold them (words, values,
+ * sums), the pool's used words (the unused ones stay for later draws) and, after a discrete
+ * draw, the exact path's state and the batch buffers. The host calls it after every call while a
+ * caller's vector, whose view exposes the whole memory, is alive (src/noise/wasm-vector.ts).
+ */
+export function scrub(n: i32, discrete: bool): void {
+  const bytes = <usize>min(n, SAMPLE_CHUNK) << 3;
+  memory.fill(RANDOM, 0, bytes);
+  memory.fill(VALUES, 0, bytes);
+  memory.fill(SCALES, 0, bytes);
+  memory.fill(EXTRA, 0, <usize>poolNext << 3);
+  if (!discrete) return;
+  // A batch holds at most n coordinates, and n / 2 pairs (rounded up).
+  const batch = <usize>min(n, BATCH);
+  memory.fill(EXACT, 0, 8 << 3);
+  memory.fill(STASH, 0, batch << 3);
+  memory.fill(PENDING, 0, batch << 2);
+  memory.fill(PENDING_NEXT, 0, batch << 2);
+  memory.fill(HOPS, 0, batch << 2);
+  memory.fill(PAIRS, 0, <usize>min((n + 1) >> 1, PAIR_BATCH) * PAIR_BYTES);
+  memory.fill(SLOW, 0, batch << 1);
 }

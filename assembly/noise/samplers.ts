@@ -1,7 +1,9 @@
 // Gaussian and Laplace noise from random 64-bit words, by the 256-layer ziggurat (Marsaglia &
 // Tsang 2000; the bit layout of NumPy's random_standard_normal and random_standard_exponential):
-//   VALUES[i] = (ADD ? VALUES[i] : 0) + noise_i * (PER_COORDINATE ? SCALES[i] : scale) + shared,
-// where shared is a term common to every coordinate (correlated sums draw it once per release).
+//   into[i] = (ADD ? from[i] : 0) + noise_i * (PER_COORDINATE ? scales[i] : scale) + shared,
+// where shared is a term common to every coordinate (correlated sums draw it once per release),
+// and into, from and scales are pointers: the scratch chunks VALUES and SCALES, or a caller's
+// vectors in the module's memory, drawn in place without a copy (src/noise/wasm-vector.ts).
 // Coordinate i draws from its primary word RANDOM[i]; about 1% of draws also take extra words
 // of the coordinate (random.ts), so noise depends only on the words, never on chunking.
 // No tail is cut off (docs/noise.md, "Samplers"): the exponential tail is r plus a fresh
@@ -10,12 +12,12 @@
 // uniform-based tail (-log U with a 53-bit U) could never pass 13.71 standard deviations, which
 // one neighbour's output can reach and the other's not. Laplace noise is finite, never NaN.
 import { beginCoordinate, nextWord } from "./random";
-import { RANDOM, SCALES, VALUES } from "../memory";
+import { RANDOM } from "../memory";
 import {
   EXPONENTIAL_F, EXPONENTIAL_K, EXPONENTIAL_R, EXPONENTIAL_W, NORMAL_F, NORMAL_INV_R, NORMAL_K, NORMAL_R, NORMAL_W,
 } from "./ziggurat";
 
-/** Kernel flags: one scale per coordinate in SCALES (else `scale` for all), and add to VALUES (else overwrite). */
+/** Kernel flags: one scale per coordinate at `scales` (else `scale` for all), and add to `from` (else overwrite). */
 export const PER_COORDINATE: i32 = 1;
 export const ADD: i32 = 2;
 
@@ -57,11 +59,11 @@ type Yes = i32;
 type No = f64;
 
 // @ts-ignore: decorator
-@inline function apply(i: i32, noise: f64, perCoordinate: bool, scale: f64, add: bool, shared: f64): void {
+@inline function apply(into: usize, from: usize, scales: usize, i: i32, noise: f64, perCoordinate: bool, scale: f64, add: bool, shared: f64): void {
   const at = <usize>i << 3;
-  const s = perCoordinate ? load<f64>(SCALES + at) : scale;
-  const base = add ? load<f64>(VALUES + at) : 0.0;
-  store<f64>(VALUES + at, base + (noise * s + shared));
+  const s = perCoordinate ? load<f64>(scales + at) : scale;
+  const base = add ? load<f64>(from + at) : 0.0;
+  store<f64>(into + at, base + (noise * s + shared));
 }
 
 /** Normal word layout: layer = bits 0-7, sign = bit 8, magnitude = bits 9-60. */
@@ -98,18 +100,19 @@ function normalSlow(word: u64): f64 {
 
 /**
  * Gaussian noise (unit variance times the scale, plus `shared`) for coordinates [0, n) of the chunk
- * whose first coordinate is `first` in the whole vector; `flags` is a set of PER_COORDINATE, ADD.
+ * whose first coordinate is `first` in the whole vector, written at `into` (the values read at
+ * `from`, the scales at `scales`); `flags` is a set of PER_COORDINATE, ADD.
  */
-export function gaussianSamples(first: f64, n: i32, flags: i32, scale: f64, shared: f64): void {
+export function gaussianSamples(first: f64, n: i32, flags: i32, scale: f64, shared: f64, into: usize, from: usize, scales: usize): void {
   switch (flags & 3) {
-    case 0: gaussianLoop<No, No>(first, n, scale, shared); break;
-    case PER_COORDINATE: gaussianLoop<Yes, No>(first, n, scale, shared); break;
-    case ADD: gaussianLoop<No, Yes>(first, n, scale, shared); break;
-    default: gaussianLoop<Yes, Yes>(first, n, scale, shared);
+    case 0: gaussianLoop<No, No>(first, n, scale, shared, into, from, scales); break;
+    case PER_COORDINATE: gaussianLoop<Yes, No>(first, n, scale, shared, into, from, scales); break;
+    case ADD: gaussianLoop<No, Yes>(first, n, scale, shared, into, from, scales); break;
+    default: gaussianLoop<Yes, Yes>(first, n, scale, shared, into, from, scales);
   }
 }
 
-function gaussianLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared: f64): void {
+function gaussianLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared: f64, into: usize, from: usize, scales: usize): void {
   const origin = <u64>first;
   for (let i = 0; i < n; i++) {
     const word = load<u64>(RANDOM + (<usize>i << 3));
@@ -120,7 +123,7 @@ function gaussianLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared
       beginCoordinate(origin + i);
       noise = normalSlow(word);
     }
-    apply(i, noise, isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
+    apply(into, from, scales, i, noise, isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
   }
 }
 
@@ -156,12 +159,12 @@ export function exponential(): f64 {
 }
 
 /** Laplace noise (scale b = 1 times the scale, plus `shared`) for coordinates [0, n); as gaussianSamples. */
-export function laplaceSamples(first: f64, n: i32, flags: i32, scale: f64, shared: f64): void {
+export function laplaceSamples(first: f64, n: i32, flags: i32, scale: f64, shared: f64, into: usize, from: usize, scales: usize): void {
   switch (flags & 3) {
-    case 0: laplaceLoop<No, No>(first, n, scale, shared); break;
-    case PER_COORDINATE: laplaceLoop<Yes, No>(first, n, scale, shared); break;
-    case ADD: laplaceLoop<No, Yes>(first, n, scale, shared); break;
-    default: laplaceLoop<Yes, Yes>(first, n, scale, shared);
+    case 0: laplaceLoop<No, No>(first, n, scale, shared, into, from, scales); break;
+    case PER_COORDINATE: laplaceLoop<Yes, No>(first, n, scale, shared, into, from, scales); break;
+    case ADD: laplaceLoop<No, Yes>(first, n, scale, shared, into, from, scales); break;
+    default: laplaceLoop<Yes, Yes>(first, n, scale, shared, into, from, scales);
   }
 }
 
@@ -175,10 +178,10 @@ export function laplaceSamples(first: f64, n: i32, flags: i32, scale: f64, share
   return exponentialSlow(word);
 }
 
-function laplaceLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared: f64): void {
+function laplaceLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared: f64, into: usize, from: usize, scales: usize): void {
   const origin = <u64>first;
   for (let i = 0; i < n; i++) {
     const word = load<u64>(RANDOM + (<usize>i << 3));
-    apply(i, signed(word, 0, standardExponential(word, origin + i)), isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
+    apply(into, from, scales, i, signed(word, 0, standardExponential(word, origin + i)), isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
   }
 }

@@ -197,12 +197,14 @@ export function vector(
     }
   }
   const bad = check(out, entries);
-  if (bad >= 0) {
-    const x = out[bad]!;
-    // A finite entry where the range takes its sign is outside the range (and says nothing of its sign).
-    fail(RangeError, `${name}[${bad}]`, Number.isFinite(x) && (x > 0 || entries.min < 0) ? entries.range : entries.basic, x, options);
-  }
+  if (bad >= 0) failEntry(name, bad, out[bad]!, entries, options);
   return out;
+}
+
+/** Throws for entry `index` of a vector, `x`, which `entries` refuses. */
+export function failEntry(name: string, index: number, x: number, entries: Entries, shown: Shown): never {
+  // A finite entry where the range takes its sign is outside the range (and says nothing of its sign).
+  fail(RangeError, `${name}[${index}]`, Number.isFinite(x) && (x > 0 || entries.min < 0) ? entries.range : entries.basic, x, shown);
 }
 
 /** Group sizes: whole numbers of coordinates. */

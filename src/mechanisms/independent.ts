@@ -31,7 +31,8 @@ import { readOptions } from '../core/validate.js';
 import { GAUSSIAN, LAPLACE, type NoiseFamily } from '../noise/families.js';
 import { drawValidated, type Scales } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, type Mode, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
-import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, releasedArray, type ReleaseOptions, type VectorReleaseOptions } from './release-options.js';
+import { arrayOf, type WasmVector } from '../noise/wasm-vector.js';
 
 /** What every independent mechanism adds to its calibration. */
 export interface Releasing {
@@ -46,8 +47,13 @@ export interface Releasing {
    * 1 in continuous mode.
    */
   readonly gridCost: number;
-  /** A new Float64Array (or `out`): the query plus noise (in grid mode, on the grid). The query is left untouched unless it is `out`. */
-  release(query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array;
+  /**
+   * A new Float64Array (or `out`; a WasmVector `out`'s `values`): the query plus noise (in grid
+   * mode, on the grid). The query is left untouched unless it is `out`. The query and `out` may be
+   * WasmVectors, read and written where they are in the WebAssembly module's memory, with the
+   * same checks and the same noise (grid mode's exact noise unless continuous is asked for).
+   */
+  release(query: Float64Array | readonly number[] | WasmVector, options?: VectorReleaseOptions): Float64Array;
 }
 
 /**
@@ -127,21 +133,22 @@ function releaser(
   const ends = sizes ? cumulative(sizes) : undefined;
   const perCoordinate: Scales = ends ? { ends, scales: parameters } : parameters;
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
-  return (query: Float64Array | readonly number[], options?: ReleaseOptions): Float64Array => {
-    const { random, out, given, budget } = readReleaseOptions(options, length);
-    const { exact, target } = releaseArrays('query', query, entries, length, out, { budget, privacy });
+  return (query: Float64Array | readonly number[] | WasmVector, options?: VectorReleaseOptions): Float64Array => {
+    const { random, out, given, budget } = readReleaseOptions(options, length, true);
+    const { exact, target } = releaseArrays('query', query, entries, length, out, { budget, privacy }, true);
     const stream = random.stream();
     if (!whole.includes(true) || !ends) drawValidated(kernel, target, perCoordinate, stream, { add: true, grid: mode.grid, source: exact });
     else {
       // Group by group, each coordinate from its own place in the stream: the same draws as one call where the grids agree.
+      const [from, into] = [arrayOf(exact), arrayOf(target)];
       ends.forEach((end, k) => {
         const start = k === 0 ? 0 : ends[k - 1]!;
-        const source = exact.subarray(start, end);
+        const source = from.subarray(start, end);
         if (whole[k] && !source.every(Number.isInteger)) throw new Error('dpnoise: internal error: a group of whole numbers holds a fraction.');
-        drawValidated(kernel, target.subarray(start, end), parameters[k]!, stream, { add: true, grid: whole[k] ? 1 : mode.grid, source, origin: start });
+        drawValidated(kernel, into.subarray(start, end), parameters[k]!, stream, { add: true, grid: whole[k] ? 1 : mode.grid, source, origin: start });
       });
     }
-    return given ?? target;
+    return releasedArray(given, target);
   };
 }
 

@@ -1,14 +1,17 @@
 // Gaussian and Laplace noise over long vectors (docs/noise.md, "Samplers"). Arguments are checked in full
 // before any noise is drawn; then the vector streams through WebAssembly chunk by chunk: random
-// words in, noise (scaled, and added to the values for the add* variants) out.
+// words in, noise (scaled, and added to the values for the add* variants) out. A caller's vector
+// in the module's memory (wasm-vector.ts) is drawn into, and read, where it is.
 import { MAX_SCALE } from '../core/domains.js';
 import { isFloat64Array, lengthOfArray, plainView, setAt } from '../core/arrays.js';
-import { copyIn, forEachChunk, view } from '../wasm/chunks.js';
+import { chunkOf, copyIn, forEachChunk, view } from '../wasm/chunks.js';
 import { firstOutsideInModule } from '../wasm/checks.js';
+import { Block, holdsVectors } from '../wasm/heap.js';
 import { useExactPath } from './discrete-exact.js';
 import { readRng, type Rng, type Stream } from './random.js';
 import { describe, type Entries, FINITE_ENTRIES, integerIn, numberIn, readOptions, readSizes, vector } from '../core/validate.js';
 import { wasm, type WasmExports } from '../wasm/loader.js';
+import { isWasmVector, moduleBlock, viewOf, type WasmVector } from './wasm-vector.js';
 
 /**
  * One scale per group of consecutive coordinates: coordinates [n_0 + ... + n_(g-1), ... + n_g) get scales[g].
@@ -23,15 +26,17 @@ export interface GroupScales {
 }
 
 /**
- * Noise scales for a sampler: one number for every coordinate, one per coordinate (a Float64Array
- * or an array of numbers), or one per group ({ sizes, scales }).
+ * Noise scales for a sampler: one number for every coordinate, one per coordinate (a Float64Array,
+ * an array of numbers or a WasmVector), or one per group ({ sizes, scales }).
  *
  * @group Sampling
  */
-export type ScalesArgument = number | Float64Array | readonly number[] | GroupScales;
+export type ScalesArgument = number | Float64Array | readonly number[] | WasmVector | GroupScales;
 
 /** Validated scales: one for all, one per coordinate, or per group with cumulative ends. */
-export type Scales = number | Float64Array | { ends: Float64Array; scales: Float64Array };
+export type ArrayScales = number | Float64Array | { ends: Float64Array; scales: Float64Array };
+/** Validated scales, or a caller's vector of them in the module's memory. */
+export type Scales = ArrayScales | Block;
 
 /**
  * Options of the samplers and of every `release`.
@@ -60,9 +65,18 @@ export function moduleVector(name: string, value: unknown, entries: Entries, opt
   return vector(name, value, entries, { ...options, check: firstOutsideInModule });
 }
 
-/** One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). */
-export function readScales(scales: unknown, length: number): Scales {
+/**
+ * One scale for all coordinates, one per coordinate, or one per group ({ sizes, scales }). A
+ * caller's vector is checked where it is and, `inPlace`, read there (else copied).
+ */
+export function readScales(scales: unknown, length: number): ArrayScales;
+export function readScales(scales: unknown, length: number, inPlace: true): Scales;
+export function readScales(scales: unknown, length: number, inPlace = false): Scales {
   if (typeof scales === 'number') return numberIn('scales', scales, { min: 0, max: MAX_SCALE });
+  if (isWasmVector(scales)) {
+    const block = moduleBlock('scales', scales, SCALE_ENTRIES, { length });
+    return inPlace ? block : viewOf(block).slice();
+  }
   if (isFloat64Array(scales) || Array.isArray(scales)) return moduleVector('scales', scales, SCALE_ENTRIES, { length });
   if (typeof scales === 'object' && scales !== null) {
     const groups = readOptions('scales', scales, ['sizes', 'scales']);
@@ -105,14 +119,23 @@ export function newTarget(length: unknown): Float64Array {
   return new Float64Array(readLength(length));
 }
 
-/** A Float64Array the caller lends for the noise (its contents are overwritten, not read). */
-export function outputArray(out: unknown): Float64Array {
+/** A Float64Array the caller lends for the noise (its contents are overwritten, not read); with `vectors`, a WasmVector too. */
+export function outputArray(out: unknown): Float64Array;
+export function outputArray(out: unknown, vectors: true): Float64Array | Block;
+export function outputArray(out: unknown, vectors = false): Float64Array | Block {
+  if (vectors && isWasmVector(out)) return moduleBlock('out', out);
   if (!isFloat64Array(out)) throw new TypeError(`dpnoise: \`out\` must be a Float64Array; got ${describe(out)}.`);
   return plainView(out);
 }
 
-/** The caller's values, all finite (noise added to an infinity or NaN would hide nothing); private, so never shown in an error. */
-export function readValues(values: unknown): Float64Array {
+/**
+ * The caller's values (a Float64Array, or with `vectors` a WasmVector read where it is), all finite (noise added
+ * to an infinity or NaN would hide nothing); private, so never shown in an error.
+ */
+export function readValues(values: unknown): Float64Array;
+export function readValues(values: unknown, vectors: true): Float64Array | Block;
+export function readValues(values: unknown, vectors = false): Float64Array | Block {
+  if (vectors && isWasmVector(values)) return moduleBlock('values', values, FINITE_ENTRIES, { length: values.length, private: true });
   return moduleVector('values', values, FINITE_ENTRIES, {
     arrays: false,
     length: isFloat64Array(values) ? lengthOfArray(values) : 0,
@@ -125,7 +148,7 @@ export interface DrawOptions {
   /** Add the noise to the target's values (default: overwrite them). */
   add?: boolean;
   /** With `add`: read the values from here (as long as the target) instead of from the target. */
-  source?: Float64Array;
+  source?: Float64Array | Block;
   /** The coordinate of the target's first entry in the stream (default 0). */
   origin?: number;
   /** Continuous kernels: a term added to every coordinate (default 0). */
@@ -140,48 +163,62 @@ export interface DrawOptions {
 
 let drawing = false;
 
+/** The kernels that take their values, source and scales where they are (assembly/noise/samplers.ts); the others use the scratch chunks. */
+const IN_PLACE_KERNELS: ReadonlySet<Kernel> = new Set(['gaussianSamples', 'laplaceSamples']);
+
 /**
  * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,
  * chunk by chunk. Validates nothing: the arguments have been checked, and `target` and the scales
- * are plain arrays (core/arrays.ts), so no caller code runs while drawing; nesting a draw inside
- * another is refused all the same.
+ * are plain arrays (core/arrays.ts) or blocks of the module's memory, so no caller code runs while
+ * drawing; nesting a draw inside another is refused all the same. Blocks are read and written
+ * where they are by the kernels that can, else copied through the scratch chunks.
  */
-export function drawValidated(kernel: Kernel, target: Float64Array, scales: Scales, stream: Stream, how: DrawOptions = {}): Float64Array {
+export function drawValidated<T extends Float64Array | Block>(kernel: Kernel, target: T, scales: Scales, stream: Stream, how: DrawOptions = {}): T {
   if (drawing) throw new Error('dpnoise: a sampler was called while another one was drawing; calls cannot be nested.');
+  const w: WasmExports = wasm(); // before the flag: without a module (no init() outside Node) this throws, and later calls must not see a draw under way
   drawing = true;
   try {
     const { add = false, origin = 0 } = how;
     const discrete = kernel.startsWith('discrete');
     if (discrete) useExactPath();
     const extra = discrete ? (how.grid ?? 1) : (how.shared ?? 0);
-    const w: WasmExports = wasm();
     // The kernels' flags, as the module defines them.
     const flags = (typeof scales === 'number' ? 0 : w.flagPerCoordinate()) | (add ? w.flagAdd() : 0);
     const scale = typeof scales === 'number' ? scales : 1;
+    const inPlace = IN_PLACE_KERNELS.has(kernel) && !how.finish;
+    const values = how.source ?? target;
     stream.begin(w);
     forEachChunk(target.length, w.sampleChunkLength(), (start, n) => {
       const first = origin + start;
       stream.words(w, first, n);
-      if (scales instanceof Float64Array) copyIn(w, w.scalesPointer(), scales, start, n);
-      else if (typeof scales === 'object') expandGroups(view(w, w.scalesPointer(), n), scales, first);
+      // Where the kernel reads and writes this chunk: in place for blocks, else the scratch chunks.
+      const at = (place: Float64Array | Block, scratch: number) => (inPlace && place instanceof Block ? place.pointer + 8 * start : scratch);
+      let scalesAt = w.scalesPointer();
+      if (scales instanceof Float64Array || scales instanceof Block) {
+        scalesAt = at(scales, scalesAt);
+        if (scalesAt === w.scalesPointer()) copyIn(w, scalesAt, scales, start, n);
+      } else if (typeof scales === 'object') expandGroups(view(w, scalesAt, n), scales, first);
       if (how.staircase) {
         copyIn(w, w.epsilonsPointer(), how.staircase.epsilons, start, n);
         copyIn(w, w.shapesPointer(), how.staircase.gammas, start, n);
       }
-      if (add) copyIn(w, w.valuesPointer(), how.source ?? target, start, n);
-      w[kernel](first, n, flags, scale, extra);
+      const from = add ? at(values, w.valuesPointer()) : w.valuesPointer();
+      if (add && from === w.valuesPointer()) copyIn(w, from, values, start, n);
+      const into = at(target, w.valuesPointer());
+      w[kernel](first, n, flags, scale, extra, into, from, scalesAt);
       if (how.finish) how.finish(w, start, n);
-      else setAt(target, view(w, w.valuesPointer(), n), start);
+      else if (into === w.valuesPointer()) setAt(chunkOf(w, target, start, n), view(w, into, n), 0);
     });
     return target;
   } finally {
+    if (holdsVectors(w)) w.scrub(target.length, kernel.startsWith('discrete'));
     drawing = false;
   }
 }
 
 /** Validates `scales` and the options `{ rng }`, then draws into `target` (validated by the caller). */
-function validateAndDraw(kernel: Kernel, target: Float64Array, add: boolean, scales: unknown, options: unknown): Float64Array {
-  const s = readScales(scales, target.length);
+function validateAndDraw<T extends Float64Array | Block>(kernel: Kernel, target: T, add: boolean, scales: unknown, options: unknown): T {
+  const s = readScales(scales, target.length, true);
   return drawValidated(kernel, target, s, readRng(options).stream(), { add });
 }
 
@@ -215,7 +252,8 @@ export function gaussianNoise(length: number, scales: ScalesArgument, options?: 
 /**
  * Writes Gaussian noise into `out` (overwriting it) and returns it: gaussianNoise without
  * allocating, the fast path for long vectors drawn again and again (a fresh array's page faults
- * can cost more than the noise). A noise generator, not a release (see gaussianMechanism).
+ * can cost more than the noise). `out` may be a WasmVector, drawn into where it is (no copy out
+ * of WebAssembly). A noise generator, not a release (see gaussianMechanism).
  *
  * @example
  * ```ts
@@ -230,14 +268,15 @@ export function gaussianNoise(length: number, scales: ScalesArgument, options?: 
  *
  * @group Sampling
  */
-export function gaussianNoiseInto(out: Float64Array, scales: ScalesArgument, options?: SampleOptions): Float64Array {
-  validateAndDraw('gaussianSamples', outputArray(out), false, scales, options);
+export function gaussianNoiseInto<T extends Float64Array | WasmVector>(out: T, scales: ScalesArgument, options?: SampleOptions): T {
+  validateAndDraw('gaussianSamples', outputArray(out, true), false, scales, options);
   return out;
 }
 
 /**
- * Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it. A
- * noise generator, not a floating-point-safe release: for that use gaussianMechanism.
+ * Adds Gaussian noise with standard deviations `scales` to `values` in place and returns it;
+ * `values` may be a WasmVector, read and written where it is. A noise generator, not a
+ * floating-point-safe release: for that use gaussianMechanism.
  *
  * @example
  * ```ts
@@ -252,8 +291,8 @@ export function gaussianNoiseInto(out: Float64Array, scales: ScalesArgument, opt
  *
  * @group Sampling
  */
-export function addGaussianNoise(values: Float64Array, scales: ScalesArgument, options?: SampleOptions): Float64Array {
-  validateAndDraw('gaussianSamples', readValues(values), true, scales, options);
+export function addGaussianNoise<T extends Float64Array | WasmVector>(values: T, scales: ScalesArgument, options?: SampleOptions): T {
+  validateAndDraw('gaussianSamples', readValues(values, true), true, scales, options);
   return values;
 }
 
@@ -277,7 +316,8 @@ export function laplaceNoise(length: number, scales: ScalesArgument, options?: S
 }
 
 /**
- * Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without allocating. A noise generator, not a release.
+ * Writes Laplace noise into `out` (overwriting it) and returns it: laplaceNoise without
+ * allocating; `out` may be a WasmVector, drawn into where it is. A noise generator, not a release.
  *
  * @example
  * ```ts
@@ -292,14 +332,15 @@ export function laplaceNoise(length: number, scales: ScalesArgument, options?: S
  *
  * @group Sampling
  */
-export function laplaceNoiseInto(out: Float64Array, scales: ScalesArgument, options?: SampleOptions): Float64Array {
-  validateAndDraw('laplaceSamples', outputArray(out), false, scales, options);
+export function laplaceNoiseInto<T extends Float64Array | WasmVector>(out: T, scales: ScalesArgument, options?: SampleOptions): T {
+  validateAndDraw('laplaceSamples', outputArray(out, true), false, scales, options);
   return out;
 }
 
 /**
- * Adds Laplace noise with scales b = `scales` to `values` in place and returns it. A noise
- * generator, not a floating-point-safe release: for that use laplaceMechanism.
+ * Adds Laplace noise with scales b = `scales` to `values` in place and returns it; `values` may
+ * be a WasmVector, read and written where it is. A noise generator, not a floating-point-safe
+ * release: for that use laplaceMechanism.
  *
  * @example
  * ```ts
@@ -314,7 +355,7 @@ export function laplaceNoiseInto(out: Float64Array, scales: ScalesArgument, opti
  *
  * @group Sampling
  */
-export function addLaplaceNoise(values: Float64Array, scales: ScalesArgument, options?: SampleOptions): Float64Array {
-  validateAndDraw('laplaceSamples', readValues(values), true, scales, options);
+export function addLaplaceNoise<T extends Float64Array | WasmVector>(values: T, scales: ScalesArgument, options?: SampleOptions): T {
+  validateAndDraw('laplaceSamples', readValues(values, true), true, scales, options);
   return values;
 }

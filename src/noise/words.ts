@@ -2,6 +2,7 @@
 // the source, read a block at a time through the module's buffer. A seeded source gives the same
 // words for the same seed and call, so a selection repeats on every engine and build.
 import type { WasmExports } from '../wasm/exports.js';
+import { holdsVectors } from '../wasm/heap.js';
 import { wasm } from '../wasm/loader.js';
 import type { NextWord } from './discrete-exact.js';
 import type { RandomSource } from './random.js';
@@ -23,6 +24,7 @@ export function wordsOf(source: RandomSource): NextWord {
       stream.begin(w);
       stream.words(w, first, block);
       buffer = new BigUint64Array(w.memory.buffer, w.randomPointer(), block).slice();
+      if (holdsVectors(w)) w.scrub(block, false); // not left where a vector's view can read them
       first += block;
       used = 0;
     }

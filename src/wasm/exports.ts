@@ -84,6 +84,8 @@ export interface WasmExports {
   useSeededExtras(): void;
   usePoolExtras(count: number): void;
   resumePoolExtras(): void;
+  /** Zeroes the scratch a call leaves that depends on its words or values (the first n chunk entries, used pool words; after a discrete draw the exact and batch state; assembly/noise/random.ts). */
+  scrub(n: number, discrete: boolean): void;
   /** The next extra word of the coordinate being drawn (a signed i64 as a bigint), for the exact path. */
   exactWord(): bigint;
   /** E|X|^p of the staircase of sensitivity 1 (assembly/calibrate/staircase.ts). */
@@ -96,9 +98,9 @@ export interface WasmExports {
   staircaseTableGrid(first: number, step: number): void;
   staircaseSlopePointer(): number;
   staircaseShapePointer(): number;
-  /** flags: PER_COORDINATE | ADD (assembly/noise/samplers.ts); `shared` is added to every coordinate. */
-  gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
-  laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number): void;
+  /** flags: PER_COORDINATE | ADD (assembly/noise/samplers.ts); `shared` is added to every coordinate; noise written at `into`, values read at `from`, scales at `scales`. */
+  gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number, into: number, from: number, scales: number): void;
+  laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number, into: number, from: number, scales: number): void;
   /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */
   discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
   discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
@@ -119,8 +121,12 @@ export interface WasmExports {
   minusLogUniformPairOf(u: bigint): number;
   /** Correlated sums on the grid, a chunk: the sums in SCALES and the noise just drawn in VALUES; the release to SCALES; 1, or 0 when a term is beyond 2^52. */
   correlatedRelease(n: number, s: number, cg: number, z: number, inverseGrid: number, outputGrid: number): number;
-  /** The index of the first of the n doubles at valuesPointer() outside [min, max] (0 allowed when `zero`; NaN never), or -1. */
-  firstOutside(n: number, min: number, max: number, zero: boolean): number;
+  /** The index of the first of the n doubles at `start` outside [min, max] (0 allowed when `zero`; NaN never), or -1. */
+  firstOutside(start: number, n: number, min: number, max: number, zero: boolean): number;
+  /** Holds `bytes` bytes from heapStart() for the caller's vectors, growing memory as needed (assembly/memory.ts); 0, nothing changed, if it cannot grow. */
+  reserveVectors(bytes: number): number;
+  /** Where the caller's vectors start. */
+  heapStart(): number;
   /** exp(-x) as the SIMD build's lanes compute it, by the small-x polynomial if `small` (tests; Math.exp(-x) in the scalar build). */
   expMinusPairOf(x: number, small: boolean): number;
   /** The cell draws' table of a discrete Gaussian variance parameter, or -1 outside their range. */

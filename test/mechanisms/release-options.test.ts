@@ -16,6 +16,8 @@ import {
   type ReleaseOptions,
   staircaseMechanism,
   staircaseNormMechanism,
+  type WasmVector,
+  wasmVector,
 } from '../../src/index.js';
 
 const K = 600; // above the length where the query is checked in WebAssembly (wasm/checks.ts)
@@ -222,4 +224,121 @@ describe('the budget option: charged once the arguments are checked, before the 
       expect(budget.releases).toBe(1); // checking the values read them: paid for
     },
   );
+});
+
+describe('WasmVectors as the query and `out` of the Gaussian and Laplace mechanisms: read and written where they are, with the same checks', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const q = Float64Array.from({ length: LONG }, (_, i) => 10 + i / 3); // no value on any grid
+  const vectorOf = (a: Float64Array): WasmVector => {
+    const v = wasmVector(a.length);
+    v.values.set(a);
+    return v;
+  };
+  const half = LONG / 2;
+  const MECHANISMS = [
+    ['laplaceMechanism (grid)', laplaceMechanism({ sensitivity: longSensitivity, epsilon: 1 })],
+    ['laplaceMechanism (continuous)', laplaceMechanism({ sensitivity: longSensitivity, epsilon: 1, mode: 'continuous' })],
+    ['gaussianMechanism (grid)', gaussianMechanism({ sensitivity: longSensitivity, epsilon: 1, delta: 1e-6 })],
+    ['gaussianMechanism (continuous)', gaussianMechanism({ sensitivity: longSensitivity, epsilon: 1, delta: 1e-6, mode: 'continuous' })],
+    [
+      'gaussianMechanism (groups, continuous)',
+      gaussianMechanism({ groups: { sizes: [half, half], sensitivity: [1, 2] }, epsilon: 1, delta: 1e-6, mode: 'continuous' }),
+    ],
+  ] as const;
+
+  for (const [name, m] of MECHANISMS) {
+    const seeded = () => ({ rng: createRng({ seed: 21 }) });
+    it(`${name}: the same values as with arrays, whichever of the query and \`out\` is a vector; in place; grid mode still on its grid`, () => {
+      const fresh = m.release(q, seeded());
+      const query = vectorOf(q);
+      const out = wasmVector(LONG);
+      const returned = m.release(query, { ...seeded(), out });
+      expect(returned).toBe(out.values);
+      expect(out.values).toEqual(fresh);
+      expect(query.values).toEqual(q);
+      expect(m.release(query, seeded())).toEqual(fresh);
+      out.values.fill(0);
+      m.release(q, { ...seeded(), out });
+      expect(out.values).toEqual(fresh);
+      const array = new Float64Array(LONG);
+      expect(m.release(query, { ...seeded(), out: array })).toBe(array);
+      expect(array).toEqual(fresh);
+      m.release(query, { ...seeded(), out: query });
+      expect(query.values).toEqual(fresh);
+      const viewed = vectorOf(q);
+      m.release(viewed, { ...seeded(), out: viewed.values }); // its own view: in place
+      expect(viewed.values).toEqual(fresh);
+      if (m.mode === 'grid') expect(fresh.every((x) => Number.isInteger(x / m.grid!))).toBe(true);
+      else expect(fresh.some((x) => !Number.isInteger(x / 2 ** -20))).toBe(true); // continuous noise only when asked for
+      for (const v of [query, out, viewed]) v.free();
+    });
+
+    it(`${name}: \`out\` one entry before or after the query in the module's memory`, () => {
+      const fresh = m.release(q, seeded());
+      const memory = wasmVector(LONG + 1);
+      for (const shift of [-1, 1]) {
+        const at = shift < 0 ? 1 : 0;
+        memory.values.set(q, at);
+        const shifted = memory.values.subarray(at + shift, at + shift + LONG);
+        const query = vectorOf(q);
+        // The query's own vector with an overlapping view as out is impossible (blocks never overlap); a view of other memory overlapping a JavaScript query is.
+        m.release(memory.values.subarray(at, at + LONG), { ...seeded(), out: shifted });
+        expect(shifted).toEqual(fresh);
+        query.free();
+      }
+      memory.free();
+    });
+
+    it(`${name}: a call that throws leaves the \`out\` vector as it was`, () => {
+      const out = wasmVector(LONG);
+      out.values.fill(7);
+      const bad = vectorOf(q);
+      bad.values[LONG - 1] = Number.NaN; // the last entry, read after every other
+      expect(() => m.release(bad, { out })).toThrow(`\`query[${LONG - 1}]\` must be a finite number; got NaN.`);
+      const short = wasmVector(LONG - 1);
+      expect(() => m.release(short, { out })).toThrow(RangeError);
+      expect(() => m.release(q, { out: short })).toThrow(/`out.length` must be/);
+      const freed = vectorOf(q);
+      freed.free();
+      expect(() => m.release(freed, { out })).toThrow(/`query` must be a WasmVector that is not freed/);
+      expect(() => m.release(q, { out: freed })).toThrow(/`out` must be a WasmVector that is not freed/);
+      expect(out.values.every((x) => x === 7)).toBe(true);
+      for (const v of [out, bad, short]) v.free();
+    });
+
+    it(`${name}: a budget is charged before the vector is read: a release it cannot pay for throws with the NaN unseen; a bad value after the charge`, () => {
+      const poisoned = vectorOf(q);
+      poisoned.values[3] = Number.NaN;
+      const out = wasmVector(LONG);
+      out.values.fill(7);
+      const poor = createBudget({ epsilon: 1e-3, delta: 1e-9 });
+      expect(() => m.release(poisoned, { budget: poor, out })).toThrow(/exceed the budget/);
+      expect(poor.releases).toBe(0);
+      const budget = createBudget({ epsilon: 20, delta: 1e-5 });
+      const freed = vectorOf(q);
+      freed.free();
+      expect(() => m.release(freed, { budget })).toThrow(TypeError);
+      expect(() => m.release(wasmVector(3), { budget })).toThrow(RangeError);
+      expect(budget.releases).toBe(0);
+      expect(() => m.release(poisoned, { budget, out })).toThrow('`query[3]` must be a finite number; got NaN.');
+      expect(budget.releases).toBe(1); // checking the values read them: paid for
+      expect(out.values.every((x) => x === 7)).toBe(true);
+      poisoned.free();
+      out.free();
+    });
+
+    it(`${name}: the \`out\` vector never holds the query, even mid-call`, () => {
+      const query = vectorOf(q);
+      const out = wasmVector(LONG);
+      let exposed = 0;
+      const calls = watching(
+        () => (exposed += out.values.filter((y, i) => y === q[i]).length),
+        () => m.release(query, { out }),
+      );
+      expect(calls).toBeGreaterThan(2); // watched between chunks
+      expect(exposed).toBe(0);
+      query.free();
+      out.free();
+    });
+  }
 });

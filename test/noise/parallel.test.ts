@@ -109,6 +109,17 @@ describe('parallel sampling with worker threads', () => {
     expect(Array.from(values)).toEqual([1, 2, 3]);
   });
 
+  it('takes WasmVector scales (copied for the workers) and refuses a WasmVector as the values, which its threads cannot share', async () => {
+    const K = 300_000; // two ranges
+    const scales = dpnoise.wasmVector(K);
+    scales.values.fill(2);
+    const seeded = () => ({ rng: createRng({ seed: 'vector scales' }), threads: 2 });
+    expect(await dpnoise.gaussianNoiseParallel(K, scales, seeded())).toEqual(await dpnoise.gaussianNoiseParallel(K, scales.values.slice(), seeded()));
+    await expect(dpnoise.addGaussianNoiseParallel(scales as never, 1)).rejects.toThrow('`values` must be a Float64Array; got an object.');
+    expect(scales.values.every((x) => x === 2)).toBe(true);
+    scales.free();
+  });
+
   it('a pooled worker that died while idle is dropped: the next call starts a fresh one and succeeds', async () => {
     const K = 2 * MIN_RANGE;
     const expected = dpnoise.gaussianNoise(K, 1, { rng: createRng({ seed: 9 }) });

@@ -1,5 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { addGaussianNoise, addLaplaceNoise, createRng, gaussianNoise, gaussianNoiseInto, laplaceNoise, laplaceNoiseInto, normalSf } from '../../src/index.js';
+import {
+  addGaussianNoise,
+  addLaplaceNoise,
+  createRng,
+  gaussianNoise,
+  gaussianNoiseInto,
+  laplaceNoise,
+  laplaceNoiseInto,
+  normalSf,
+  type WasmVector,
+  wasmVector,
+} from '../../src/index.js';
 import { setPoolWordsForTesting } from '../../src/wasm/host.js';
 import { wasm, type WasmExports } from '../../src/wasm/loader.js';
 import { builds, expectWithheld } from '../helpers.js';
@@ -129,7 +140,7 @@ function kernelDraw(w: WasmExports, kernel: 'gaussianSamples' | 'laplaceSamples'
   for (let start = 0; start < n; start += chunk) {
     const m = Math.min(chunk, n - start);
     w.seededWords(start, m);
-    w[kernel](start, m, 0, 1, 0);
+    w[kernel](start, m, 0, 1, 0, w.valuesPointer(), w.valuesPointer(), w.scalesPointer());
     out.set(new Float64Array(w.memory.buffer, w.valuesPointer(), m), start);
   }
   return out;
@@ -158,7 +169,7 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
     const out = new Float64Array(n);
     tailWords(w, chunk, kernel); // the kernel reads RANDOM and leaves it as it is
     for (let start = 0; start < n; start += chunk) {
-      w[kernel](start, chunk, 0, 1, 0);
+      w[kernel](start, chunk, 0, 1, 0, w.valuesPointer(), w.valuesPointer(), w.scalesPointer());
       out.set(new Float64Array(w.memory.buffer, w.valuesPointer(), chunk), start);
     }
     return out;
@@ -213,7 +224,7 @@ describe('the tails: every draw forced into the ziggurat tail', () => {
       new BigUint64Array(w.memory.buffer, w.extraPointer(), pool.length).set(pool);
       w.usePoolExtras(pool.length);
       tailWords(w, 1, 'gaussianSamples');
-      w.gaussianSamples(0, 1, 0, 1, 0);
+      w.gaussianSamples(0, 1, 0, 1, 0, w.valuesPointer(), w.valuesPointer(), w.scalesPointer());
       const x = new Float64Array(w.memory.buffer, w.valuesPointer(), 1)[0]!;
       expect(x, `exponentials of ${k1} and ${k2} tail restarts`).toBeGreaterThan(beyond);
       expect(Number.isFinite(x)).toBe(true);
@@ -235,7 +246,7 @@ describe('a draw never depends on where the CSPRNG pool of extra words runs dry'
     const out = new Float64Array(n);
     tailWords(w, chunk, kernel);
     for (let start = 0; start < n; start += chunk) {
-      w[kernel](start, chunk, 0, 1, 0);
+      w[kernel](start, chunk, 0, 1, 0, w.valuesPointer(), w.valuesPointer(), w.scalesPointer());
       out.set(new Float64Array(w.memory.buffer, w.valuesPointer(), chunk), start);
     }
     return out;
@@ -434,4 +445,67 @@ describe('long vectors', () => {
     // Statistical: the mean of 1.03e6 squares, standard error sqrt(2 / 1.03e6) = 0.0014: 0.01 is 7 of them.
     expect(Math.abs(sum2 / Math.ceil(1e8 / 97) - 1)).toBeLessThan(0.01);
   });
+});
+
+describe('WasmVectors: the same noise drawn where the vector is (docs/noise.md, "Vectors in WebAssembly memory")', () => {
+  const K = 20_000; // three chunks of the scratch buffers
+  const seeded = () => ({ rng: createRng({ seed: 'in-place' }) });
+  const values = Float64Array.from({ length: K }, (_, i) => 100 + i / 3);
+  const perCoordinate = Float64Array.from({ length: K }, (_, i) => 0.5 + (i % 10) / 10);
+  const vectorOf = (a: Float64Array): WasmVector => {
+    const v = wasmVector(a.length);
+    v.values.set(a);
+    return v;
+  };
+  const SCALES: [string, () => number | Float64Array | WasmVector | { sizes: number[]; scales: number[] }][] = [
+    ['one scale', () => 1.5],
+    ['per-coordinate scales, a Float64Array', () => perCoordinate],
+    ['per-coordinate scales, a WasmVector', () => vectorOf(perCoordinate)],
+    ['per-group scales', () => ({ sizes: [K / 4, (3 * K) / 4], scales: [1, 3] })],
+  ];
+  const SAMPLERS = [
+    ['Gaussian', gaussianNoiseInto, addGaussianNoise],
+    ['Laplace', laplaceNoiseInto, addLaplaceNoise],
+  ] as const;
+
+  for (const [family, into, add] of SAMPLERS) {
+    it.each(SCALES)(`${family}: into and add on a WasmVector equal the Float64Array calls to the bit (%s)`, (_, scales) => {
+      const s = scales();
+      const plainScales = typeof s === 'object' && 'free' in s ? perCoordinate : s;
+      const out = wasmVector(K);
+      expect(into(out, s, seeded())).toBe(out);
+      expect(out.values).toEqual(into(new Float64Array(K), plainScales, seeded()));
+      const v = vectorOf(values);
+      expect(add(v, s, seeded())).toBe(v);
+      expect(v.values).toEqual(add(values.slice(), plainScales, seeded()));
+      for (const vector of [out, v, s]) if (typeof vector === 'object' && 'free' in vector) vector.free();
+    });
+
+    it(`${family}: one vector as both the values and the scales`, () => {
+      const v = vectorOf(perCoordinate);
+      add(v, v, seeded());
+      expect(v.values).toEqual(add(perCoordinate.slice(), perCoordinate, seeded()));
+      v.free();
+    });
+
+    it(`${family}: bad input throws before any noise is drawn, and leaves the vectors unchanged`, () => {
+      const v = vectorOf(values);
+      const badScales = vectorOf(perCoordinate);
+      badScales.values[K - 1] = -1; // the last, read after every other
+      expect(() => add(v, badScales, seeded())).toThrow(`\`scales[${K - 1}]\` must be a finite number >= 0; got -1.`);
+      expect(() => into(v, badScales, seeded())).toThrow(RangeError);
+      const short = wasmVector(K - 1);
+      expect(() => add(v, short, seeded())).toThrow(`\`scales.length\` must be ${K} (one entry per coordinate); got ${K - 1}.`);
+      expect(v.values).toEqual(values);
+      v.values[K - 1] = Number.NaN;
+      expect(() => add(v, 1, seeded())).toThrow(`\`values[${K - 1}]\` must be a finite number; got NaN.`);
+      v.values[K - 1] = Number.POSITIVE_INFINITY;
+      expect(() => add(v, 1, seeded())).toThrow(`\`values[${K - 1}]\` must be a finite number; got Infinity.`);
+      v.values[K - 1] = 12.5;
+      expect(() => add(v, 2e150, seeded())).toThrow(RangeError);
+      expect(v.values.subarray(0, K - 1)).toEqual(values.subarray(0, K - 1));
+      expect(v.values[K - 1]).toBe(12.5);
+      for (const vector of [v, badScales, short]) vector.free();
+    });
+  }
 });

@@ -37,15 +37,17 @@ describe('the dpnoise/asset entry', () => {
   it('in Node: asks for init(), then loads the .wasm file and gives the default entry numbers', () => {
     const script = `import * as d from 'dpnoise/asset'; import { workload } from '${join(root, 'test/runtimes/workload.js')}';
 let before = 'no error'; try { d.gaussianMu(1, 1e-6); } catch (e) { before = e.message; }
-await d.init(); console.log(JSON.stringify({ before, result: workload(d) }));`;
+let drawn = 'no error'; try { d.gaussianNoise(3, 1); } catch (e) { drawn = e.message; } // a draw refused before init() leaves none under way
+await d.init(); console.log(JSON.stringify({ before, drawn, result: workload(d) }));`;
     writeFileSync(join(out, 'node.mjs'), script);
     const child = spawnSync(process.execPath, [join(out, 'node.mjs')], { encoding: 'utf8', timeout: 60_000 });
     expect(child.stderr).toBe('');
-    const { before, result } = JSON.parse(child.stdout);
+    const { before, drawn, result } = JSON.parse(child.stdout);
     expect(before).toMatch(
       /call `await init\(\)` once before first use: this entry \('dpnoise\/asset' or the workerd entry\) loads its WebAssembly module only then, in Node too\./,
     );
     expect(before).not.toMatch(/outside Node/);
+    expect(drawn).toMatch(/call `await init\(\)` once before first use/);
     expect(result).toEqual(JSON.parse(JSON.stringify(workload(dpnoise))));
   });
 

@@ -1,7 +1,8 @@
 // The same small workload in every runtime: calibrate, then seeded noise. Its JSON result must be
 // identical everywhere (test/runtimes/*.test.ts compare it with Node's).
 export function workload(dpnoise) {
-  const { calibrateGaussian, calibrateLaplace, correlatedSum, createRng, gaussianMechanism, gaussianNoise, laplaceNoise } = dpnoise;
+  const { calibrateGaussian, calibrateLaplace, correlatedSum, createRng, gaussianMechanism, gaussianNoise, gaussianNoiseInto, laplaceNoise, wasmVector } =
+    dpnoise;
   const sensitivity = [0.5, 1, 2, 4, 0];
   const g = calibrateGaussian({ sensitivity, epsilon: 0.5, delta: 1e-6 });
   const l = calibrateLaplace({ sensitivity, epsilon: 0.5 });
@@ -14,6 +15,14 @@ export function workload(dpnoise) {
     laplace: Array.from(laplaceNoise(9, 1, { rng })),
     correlated: Array.from(correlatedSum({ dimension: 4, rho: 1 }).release([1, 2, 3, 4], 10, { rng }).sums),
     csprngFinite: gaussianNoise(1000, 1).every(Number.isFinite),
+    inPlace: (() => {
+      // Noise drawn into a vector in the module's memory (wasmVector), freed at once.
+      const v = wasmVector(20000);
+      gaussianNoiseInto(v, 1.5, { rng: createRng({ seed: 'in place' }) });
+      const tail = Array.from(v.values.slice(-4));
+      v.free();
+      return tail;
+    })(),
     // Grid-mode calibration goes through the zCDP conversion: the same figures on every engine
     // (with the engines' own exp and log1p, 9 in 300 such mechanisms differed between two of them).
     grid: Array.from({ length: 60 }, (_, k) => {

@@ -9,7 +9,7 @@ function onBuild(w: (typeof builds)[number][1], a: Float64Array, min: number, ma
   for (let start = 0; start < a.length; start += chunk) {
     const n = Math.min(chunk, a.length - start);
     new Float64Array(w.memory.buffer, w.valuesPointer(), n).set(a.subarray(start, start + n));
-    const bad = w.firstOutside(n, min, max, zero);
+    const bad = w.firstOutside(w.valuesPointer(), n, min, max, zero);
     if (bad >= 0) return start + bad;
   }
   return -1;
