@@ -165,16 +165,19 @@ export function exactWord(): u64 {
 /**
  * Zeroes what a call has left in the scratch buffers that depends on its random words or on the
  * caller's values: the first n entries of the chunk buffers that can hold them (words, values,
- * sums), the pool's used words (the unused ones stay for later draws) and, after a discrete
- * draw, the exact path's state and the batch buffers. The host calls it after every call while a
- * caller's vector, whose view exposes the whole memory, is alive (src/noise/wasm-vector.ts).
+ * sums), the whole CSPRNG pool (its unused words would be the next draws' randomness: the pool
+ * is emptied, and refilled when next needed) and, after a discrete draw, the exact path's state
+ * and the batch buffers. The host calls it after every call while a caller's vector, whose view
+ * exposes the whole memory, is alive (src/noise/wasm-vector.ts).
  */
 export function scrub(n: i32, discrete: bool): void {
   const bytes = <usize>min(n, SAMPLE_CHUNK) << 3;
   memory.fill(RANDOM, 0, bytes);
   memory.fill(VALUES, 0, bytes);
   memory.fill(SCALES, 0, bytes);
-  memory.fill(EXTRA, 0, <usize>poolNext << 3);
+  memory.fill(EXTRA, 0, <usize>poolEnd << 3);
+  poolNext = 0;
+  poolEnd = 0;
   if (!discrete) return;
   // A batch holds at most n coordinates, and n / 2 pairs (rounded up).
   const batch = <usize>min(n, BATCH);

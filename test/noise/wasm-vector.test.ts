@@ -165,6 +165,23 @@ describe('wasmVector', () => {
     query.free();
   });
 
+  it("after a call returns, a view does not expose the CSPRNG pool's unused words (the next call's randomness)", () => {
+    const K = 20_000;
+    const sensitivity = new Float64Array(K).fill(1);
+    const out = wasmVector(K);
+    try {
+      const w = wasm();
+      // Grid releases with the CSPRNG take extra words from the pool (the exact samplers' rejections).
+      for (const m of [gaussianMechanism({ sensitivity, epsilon: 1, delta: 1e-6 }), laplaceMechanism({ sensitivity, epsilon: 1 })]) {
+        m.release(new Float64Array(K), { out });
+        const pool = new BigUint64Array(w.memory.buffer, w.extraPointer(), w.extraWords());
+        expect(pool.filter((x) => x !== 0n).length).toBe(0);
+      }
+    } finally {
+      out.free();
+    }
+  });
+
   it('a vector of a module that init() has since replaced is refused; its values can still be read', async () => {
     const simd = process.env.DPNOISE_TEST_BUILD !== 'scalar';
     const v = wasmVector(10);
