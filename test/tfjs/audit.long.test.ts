@@ -1,8 +1,8 @@
 // The empirical audit of privateTraining with one canary (canary.ts), at full size: 2 x 2500
 // blocks of 4 steps. It finds no more privacy loss than the run reports, finds the report tight,
 // and has the power to refute a report that is too low: the same outputs' black-box bound exceeds
-// what a run sampling at twice its accounted rate would report. audit.test.ts is the short
-// version that npm test runs.
+// what a run sampling at twice its accounted rate would report. (Its short version left npm
+// test: this one has all its checks and more power.)
 import { describe, expect, it } from 'vitest';
 import { audit } from './canary.js';
 import { useBackend } from './helpers.js';

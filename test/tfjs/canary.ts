@@ -1,4 +1,4 @@
-// The canary audit of privateTraining (audit.test.ts, and audit.long.test.ts with power), after
+// The canary audit of privateTraining (audit.long.test.ts), after
 // test/audit.ts. The model is one weight w (a dense unit without bias), the data four examples:
 // the canary x = 1000, whose gradient (2e6) is clipped to the norm C = 1, and three examples
 // x = 0, whose gradients are 0. The learning rate is 0, so every step is the same mechanism:
