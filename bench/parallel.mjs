@@ -87,7 +87,7 @@ export async function run(ctx) {
         `(the add variants add to the same array again and again); median of ${ROUNDS} interleaved rounds. ` +
         `This machine has ${availableParallelism()} CPUs. The first parallel call of the process took ${fmt(firstCall)} ms, ` +
         'starting the pooled worker; the calls timed here reuse it. A vector under 2 × 98304 coordinates is not split (src/noise/parallel.ts, MIN_RANGE, ' +
-        "from the crossover measured here: two ranges of 65536 added noise in 1.02 times one thread's time); it is drawn at once on the calling thread, as the one-thread sampler draws it, and the add variants still stage their result and write it after the caller's pending code, one copy more (K = 1e5). " +
+        "from the crossover measured here: two ranges of 65536 added noise in 1.02 times one thread's time); it is drawn at once on the calling thread, as the one-thread sampler draws it (the add variants in place): the same work, and a promise more (K = 1e5 and 200000). " +
         'After a call whose workers made it slower than one thread (busy cores), the next 1 to 64 calls draw on one thread (src/noise/thread-gate.ts): on this host under a load average of 7.8, before the gate, 2 threads measured 0.55× to 0.97× of one at K = 1e6 to 1e7.',
       columns: ['call', '1 thread ns', `${THREADS} threads ns`, 'speed-up'],
       rows,
