@@ -6,10 +6,9 @@
 //
 // Every privacy object has one shape (README, "Conventions"): `kind`, the notion its numbers
 // certify ('pure', 'gdp', 'zcdp', 'pld' for the accountant's numeric distributions, 'approximate'
-// for the best of several conversions); `form`, what it accounts for, and for one release of noise
-// `noise`, which; its own numbers
-// (epsilonPure, mu, rho); epsilon(delta), delta(epsilon), bounds(delta) (the certified range of
-// epsilon), rdp(alpha) and toDpEvent(). Behind each is an event (engine/events.ts): what was
+// for the best of several conversions); `form`, what it accounts for, and for one release of
+// noise `noise`, which; its own numbers (epsilonPure, mu, rho); epsilon(delta), delta(epsilon),
+// bounds(delta) (the certified range of epsilon), rdp(alpha) and toDpEvent(). Behind each is an event (engine/events.ts): what was
 // released, which compose combines and the accountant evaluates. It is frozen, and genuine: compose
 // takes only objects recorded in registry.ts. Accounting fails closed: a figure is never NaN, null
 // or negative; an overflow means Infinity (no privacy) with a warning. Figures are rounded up, so
@@ -49,7 +48,7 @@ const PRIVACY_NOISES: readonly PrivacyNoise[] = ['gaussian', 'laplace', 'discret
 export type PrivacyForm = 'noise' | 'composition' | 'subsampled' | 'partition-selection' | 'exponential';
 
 /** What the constructors are told: the noise of one release, or the form of anything else. */
-export type Released = PrivacyNoise | Exclude<PrivacyForm, 'noise'>;
+type Released = PrivacyNoise | Exclude<PrivacyForm, 'noise'>;
 
 /** The `form` and `noise` fields of an object for what it releases. */
 function formOf(released: Released): { form: PrivacyForm; noise?: PrivacyNoise } {
