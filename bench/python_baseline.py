@@ -51,6 +51,23 @@ import sys
 import time
 
 
+def per_length(task, opts, ops_of):
+    """One row per length K of the task: ns per unit of each op that ops_of(K) names, each measured
+    for the task's time at that length (secondsByK, batchesByK) or its default."""
+    rows = []
+    for K in task["Ks"]:
+        K = int(K)
+        k_opts = {
+            "seconds": task.get("secondsByK", {}).get(str(K), opts["seconds"]),
+            "batches": task.get("batchesByK", {}).get(str(K), opts["batches"]),
+        }
+        row = {"K": K}
+        for name, fn in ops_of(K).items():
+            row[name] = measure(fn, units=K, **k_opts)["perUnit"] * 1e9
+        rows.append(row)
+    return rows
+
+
 def measure(fn, units=1, seconds=0.5, batches=7, warmup=0.15):
     calls = 0
     start = time.perf_counter()
@@ -173,41 +190,34 @@ def main():
         elif kind == "samplers":
             rng = np.random.default_rng(task.get("seed", 1))
             scale = float(task.get("scale", 1.0))
-            rows = []
-            for K in task["Ks"]:
-                K = int(K)
+
+            def sampler_ops(K):
                 buf = np.empty(K)
                 x = np.zeros(K)
 
-                def add_normal(x=x, K=K):
-                    x += scale * rng.standard_normal(K)
+                def add_normal():
+                    np.add(x, scale * rng.standard_normal(K), out=x)
                     return x
 
-                def add_laplace(x=x, K=K):
-                    x += rng.laplace(0.0, scale, K)
+                def add_laplace():
+                    np.add(x, rng.laplace(0.0, scale, K), out=x)
                     return x
 
-                def floor(K=K):
+                def floor():
                     a = np.empty(K)
                     a.fill(0.0)
                     return a
 
-                ops = {
-                    "normal": lambda K=K: rng.standard_normal(K),
-                    "normalOut": lambda buf=buf: rng.standard_normal(out=buf),
+                return {
+                    "normal": lambda: rng.standard_normal(K),
+                    "normalOut": lambda: rng.standard_normal(out=buf),
                     "normalAdd": add_normal,
-                    "laplace": lambda K=K: rng.laplace(size=K),
+                    "laplace": lambda: rng.laplace(size=K),
                     "laplaceAdd": add_laplace,
                     "floor": floor,
                 }
-                k_opts = {
-                    "seconds": task.get("secondsByK", {}).get(str(K), opts["seconds"]),
-                    "batches": task.get("batchesByK", {}).get(str(K), opts["batches"]),
-                }
-                row = {"K": K}
-                for name, fn in ops.items():
-                    row[name] = measure(fn, units=K, **k_opts)["perUnit"] * 1e9
-                rows.append(row)
+
+            rows = per_length(task, opts, sampler_ops)
             import resource
             big = int(max(task["Ks"]))
             before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -222,33 +232,30 @@ def main():
         elif kind == "inPlace":
             rng = np.random.default_rng(task.get("seed", 1))
             scale = float(task.get("scale", 1.0))
-            rows = []
-            for K in task["Ks"]:
-                K = int(K)
+
+            def in_place_ops(K):
                 buf = np.empty(K)
                 scales = 0.5 + (np.arange(K) % 10) / 10
 
-                def out_scaled(buf=buf):
+                def out_scaled():
                     rng.standard_normal(out=buf)
-                    buf *= scale
+                    np.multiply(buf, scale, out=buf)
                     return buf
 
-                def out_scales(buf=buf, scales=scales):
+                def out_scales():
                     rng.standard_normal(out=buf)
                     np.multiply(buf, scales, out=buf)
                     return buf
 
-                ops = {
-                    "normalOut": lambda buf=buf: rng.standard_normal(out=buf),
+                return {
+                    "normalOut": lambda: rng.standard_normal(out=buf),
                     "normalOutScaled": out_scaled,
                     "normalOutScales": out_scales,
-                    "laplaceScaled": lambda K=K: rng.laplace(0.0, scale, K),
-                    "laplaceScales": lambda scales=scales: rng.laplace(0.0, scales),
+                    "laplaceScaled": lambda: rng.laplace(0.0, scale, K),
+                    "laplaceScales": lambda: rng.laplace(0.0, scales),
                 }
-                row = {"K": K}
-                for name, fn in ops.items():
-                    row[name] = measure(fn, units=K, **opts)["perUnit"] * 1e9
-                rows.append(row)
+
+            rows = per_length(task, opts, in_place_ops)
             results[task["id"]] = {"rows": rows, "bitGenerator": type(rng.bit_generator).__name__}
         else:
             results[task["id"]] = {"error": f"unknown kind {kind!r}"}
