@@ -3,10 +3,10 @@
 // `aggregate`; diffprivlib 0.6.6's by scripts/count_accuracy_diffprivlib.py with python3 ("—"
 // where it or diffprivlib is missing). Pure epsilon 1, 300 seeds, scikit-learn's diabetes data.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRng } from 'dpnoise';
 import { aggregate } from 'dpnoise/aggregate';
+import { diabetesRows } from '../scripts/diabetes.mjs';
 import { NONE } from './format.mjs';
 
 export const title = 'Counts and variances against diffprivlib';
@@ -26,11 +26,7 @@ function diffprivlib(seeds) {
 
 /** The diabetes rows, and the truths: the rows of each sex, the bins of age. */
 function data() {
-  const [head, ...lines] = readFileSync(new URL('../examples/data/diabetes.csv', import.meta.url), 'utf8')
-    .trim()
-    .split('\n');
-  const names = head.split(',');
-  const rows = lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i], Number(v)])));
+  const rows = diabetesRows();
   const counts = [1, 2].map((s) => rows.filter((r) => r.sex === s).length);
   const bins = EDGES.slice(0, -1).map((low, k) => rows.filter((r) => r.age >= low && (k === EDGES.length - 2 ? r.age <= 100 : r.age < EDGES[k + 1])).length);
   return { rows, counts, bins };

@@ -15,6 +15,7 @@
 // On the diabetes data it is checked to give aggregate's own releases bit for bit; the 1e7 rows
 // use it alone.
 import { readFileSync } from 'node:fs';
+import { diabetesRows as readDiabetesRows } from './diabetes.mjs';
 import { createBudget, createRng, gaussianMechanism, laplaceMechanism } from 'dpnoise';
 import { aggregate } from 'dpnoise/aggregate';
 import { layoutOf } from '../dist/aggregate/layout.js';
@@ -249,9 +250,7 @@ function dataSet(spec, rowsOf, table) {
 }
 
 // (a) The diabetes data, each row its own unit: aggregate itself, and the check the simulation of (b) relies on.
-const [header, ...lines] = readFileSync('examples/data/diabetes.csv', 'utf8').trim().split('\n');
-const names = header.split(',');
-const diabetesRows = lines.map((line) => Object.fromEntries(line.split(',').map((x, j) => [names[j], Number(x)])));
+const diabetesRows = readDiabetesRows();
 const dSpec = { groupBy: 'sex', groups: [1, 2], count: true, mean: { age: [0, 100], bmi: [15, 50], bp: [50, 150], target: [0, 400] } };
 for (const row of diabetesRows) {
   for (const [c, [lower, upper]] of Object.entries(dSpec.mean)) if (!(row[c] >= lower && row[c] <= upper)) throw new Error(`${c} ${row[c]} is clipped`);

@@ -8,17 +8,14 @@
 //   python3 scripts/private_bounds_diffprivlib.py > /tmp/private-bounds-diffprivlib.json
 //   node scripts/private-bounds-accuracy.mjs /tmp/private-bounds-diffprivlib.json   (about 30 s)
 import { readFileSync } from 'node:fs';
+import { diabetesRows } from './diabetes.mjs';
 import { createRng } from 'dpnoise';
 import { aggregate } from 'dpnoise/aggregate';
 
 const REPS = 300;
 const DECLARED = { age: [0, 100], bmi: [15, 50], bp: [50, 150], target: [0, 400] };
 const peer = process.argv[2] === undefined ? undefined : JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const [header, ...lines] = readFileSync(new URL('../examples/data/diabetes.csv', import.meta.url), 'utf8')
-  .trim()
-  .split('\n');
-const names = header.split(',');
-const rows = lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i], Number(v)])));
+const rows = diabetesRows();
 
 /** Mean absolute error of the released mean of `column` over REPS seeded runs, and the upper bounds found (how often each). */
 async function errorOf(column, bounds, extra = {}) {
