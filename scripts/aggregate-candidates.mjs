@@ -27,7 +27,7 @@ const timer = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 5);
 const start = performance.now();
-const r = await aggregate(createBudget({ epsilon: 1, delta: 1e-6 }), { epsilon: 1, delta: 1e-6 }, spec);
+const r = await aggregate({ epsilon: 1, delta: 1e-6, budget: createBudget({ epsilon: 1, delta: 1e-6 }), ...spec });
 const ms = performance.now() - start;
 clearInterval(timer);
 peak = Math.max(peak, process.memoryUsage().rss);

@@ -6,7 +6,7 @@
 // ceil(q n)-th smallest value, with the intervals' coverage and mean width.
 // scripts/quantile_accuracy_diffprivlib.py gives diffprivlib's; scripts/quantile-methods.mjs
 // compares the two methods. Run after `npm run build`: node scripts/quantile-accuracy.mjs
-import { readFileSync } from 'node:fs';
+import { diabetesRows } from './diabetes.mjs';
 import { fileURLToPath } from 'node:url';
 
 /** The cases: column, bounds, quantiles. */
@@ -21,11 +21,7 @@ export const CASES = [
  * `quantileMethod`), with the built package's `aggregate` and `createBudget`/`createRng`.
  */
 export async function quantileAccuracy({ aggregate, createBudget, createRng }, { seeds = 300, quantileMethod } = {}) {
-  const [head, ...lines] = readFileSync(new URL('../examples/data/diabetes.csv', import.meta.url), 'utf8')
-    .trim()
-    .split('\n');
-  const names = head.split(',');
-  const rows = lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i], Number(v)])));
+  const rows = diabetesRows();
   const quantileOf = (xs, q) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(q * xs.length) - 1)];
   const results = [];
   for (const [column, bounds, qs] of CASES) {
@@ -40,11 +36,14 @@ export async function quantileAccuracy({ aggregate, createBudget, createRng }, {
     let width = 0;
     let method;
     for (let seed = 0; seed < seeds; seed++) {
-      const r = await aggregate(
-        createBudget({ epsilon: 1 }),
-        { epsilon: 1 },
-        { table: rows, quantile: { [column]: { bounds, q: qs } }, quantileMethod, rng: createRng({ seed }) },
-      );
+      const r = await aggregate({
+        epsilon: 1,
+        budget: createBudget({ epsilon: 1 }),
+        table: rows,
+        quantile: { [column]: { bounds, q: qs } },
+        quantileMethod,
+        rng: createRng({ seed }),
+      });
       method = r.accuracy[0].mechanism === 'exponential' ? 'exponential' : 'tree';
       qs.forEach((q, i) => {
         const e = r.rows[0][`quantile(${column}, ${q})`];

@@ -14,7 +14,7 @@ const { createBudget, createRng } = await import(`${root}/dist/index.js`);
 const METHODS = ['exponential', 'tree'];
 const evenly = (k) => Array.from({ length: k }, (_, i) => Math.round(((i + 1) / (k + 1)) * 100) / 100);
 const release = (epsilon, rows, quantile, quantileMethod, seed) =>
-  aggregate(createBudget({ epsilon }), { epsilon }, { table: rows, quantile, quantileMethod, rng: createRng({ seed }) });
+  aggregate({ epsilon, budget: createBudget({ epsilon }), table: rows, quantile, quantileMethod, rng: createRng({ seed }) });
 
 // (1) Rank errors on dense data.
 const dense = Array.from({ length: 4000 }, (_, i) => ({ x: (i + 0.5) / 40 }));
@@ -24,7 +24,7 @@ for (const epsilon of [0.2, 1]) {
     const quantile = { x: { bounds: [0, 100], q: evenly(k) } };
     const cells = [];
     for (const method of METHODS) {
-      const plan = planAggregate({ epsilon }, { quantile, quantileMethod: method });
+      const plan = planAggregate({ epsilon, quantile, quantileMethod: method });
       const predicted = Math.sqrt(plan.accuracy.reduce((s, l) => s + l.sd ** 2, 0) / k);
       let squares = 0;
       for (let seed = 0; seed < 60; seed++) {
@@ -67,7 +67,7 @@ for (const [column, bounds] of [
       }
       cells.push(`${method} ${((100 * error) / (100 * k)).toFixed(2)}%`);
     }
-    const chosen = planAggregate({ epsilon: 1 }, { quantile: { [column]: { bounds, q: qs } } }).accuracy[0].mechanism;
+    const chosen = planAggregate({ epsilon: 1, quantile: { [column]: { bounds, q: qs } } }).accuracy[0].mechanism;
     console.log(`diabetes ${column}, ${k} quantile(s): ${cells.join(', ')}; the plan picks ${chosen === 'exponential' ? 'exponential' : 'tree'}`);
   }
 }
