@@ -133,11 +133,12 @@ function releaser(
   const ends = sizes ? cumulative(sizes) : undefined;
   const perCoordinate: Scales = ends ? { ends, scales: parameters } : parameters;
   const kernel = mode.grid === undefined ? family.kernel : family.gridKernel;
+  const byGroup = ends !== undefined && whole.includes(true);
   return (query: Float64Array | readonly number[] | WasmVector, options?: VectorReleaseOptions): Float64Array => {
     const { random, out, given, budget } = readReleaseOptions(options, length, true);
     const { exact, target } = releaseArrays('query', query, entries, length, out, { budget, privacy }, true);
     const stream = random.stream();
-    if (!whole.includes(true) || !ends) drawValidated(kernel, target, perCoordinate, stream, { add: true, grid: mode.grid, source: exact });
+    if (!byGroup || !ends) drawValidated(kernel, target, perCoordinate, stream, { add: true, grid: mode.grid, source: exact });
     else {
       // Group by group, each coordinate from its own place in the stream: the same draws as one call where the grids agree.
       const [from, into] = [arrayOf(exact), arrayOf(target)];
