@@ -18,7 +18,8 @@ import { integerIn } from '../core/validate.js';
 import { correlatedChunk } from '../noise/correlated.js';
 import { drawValidated } from '../noise/samplers.js';
 import { queryEntries } from './grid.js';
-import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, releasedArray, type VectorReleaseOptions } from './release-options.js';
+import type { WasmVector } from '../noise/wasm-vector.js';
 
 /**
  * What a correlated release returns.
@@ -52,8 +53,12 @@ export interface CorrelatedNoise {
   readonly mse: number;
   /** The standard mechanism's mse divided by this one's. */
   readonly gain: number;
-  /** Adds the noise to copies of the sums (or writes them into `out`) and the count; the inputs stay untouched unless they are `out`. */
-  release(sums: Float64Array | readonly number[], count?: number, options?: ReleaseOptions): CorrelatedRelease;
+  /**
+   * Adds the noise to copies of the sums (or writes them into `out`) and the count; the inputs stay
+   * untouched unless they are `out`. The sums and `out` may be WasmVectors, read and written where
+   * they are (the returned `sums` is then `out`'s `values`).
+   */
+  release(sums: Float64Array | readonly number[] | WasmVector, count?: number, options?: VectorReleaseOptions): CorrelatedRelease;
 }
 
 /** What grid mode calibrates; `correlatedSum` adds d, the neighbour relation and the mode. */
@@ -133,10 +138,10 @@ export function gridCorrelatedSum(
   const outputGrid = g / (2 * s);
   const sumEntries = queryEntries(g); // checked before any noise is drawn: the exact integers stay finite
 
-  function release(sums: Float64Array | readonly number[], count?: number, options?: ReleaseOptions): CorrelatedRelease {
-    const { random, out: lent, given, budget } = readReleaseOptions(options, d);
+  function release(sums: Float64Array | readonly number[] | WasmVector, count?: number, options?: VectorReleaseOptions): CorrelatedRelease {
+    const { random, out: lent, given, budget } = readReleaseOptions(options, d, true);
     const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER }, { private: true }); // the number of records is private
-    const { exact, target: out } = releaseArrays('sums', sums, sumEntries, d, lent, { budget, privacy });
+    const { exact, target: out } = releaseArrays('sums', sums, sumEntries, d, lent, { budget, privacy }, true);
     const stream = random.stream();
     // The noises Z (the shared one, coordinate d of the stream) and Y, a chunk at a time, each
     // chunk combined exactly with 2 s F, F = round(f / g), as soon as it is drawn: each output is
@@ -145,7 +150,7 @@ export function gridCorrelatedSum(
     drawValidated('discreteGaussianSamples', out, sigma2, stream, {
       finish: (w, start, m) => correlatedChunk(w, exact, out, start, m, s, Cg, Z, g, outputGrid),
     });
-    return { sums: given ?? out, count: n + Z / s };
+    return { sums: releasedArray(given, out), count: n + Z / s };
   }
 
   const noise = {

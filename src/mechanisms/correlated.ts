@@ -19,7 +19,8 @@ import { FINITE_ENTRIES, integerIn, numberIn, oneOf, readOptions, type Range } f
 import { drawValidated } from '../noise/samplers.js';
 import { type CorrelatedNoise, type CorrelatedRelease, gridCorrelatedSum } from './correlated-grid.js';
 import { type Mode, MODE_OPTIONS, readMode } from './grid.js';
-import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, releasedArray, type VectorReleaseOptions } from './release-options.js';
+import type { WasmVector } from '../noise/wasm-vector.js';
 
 export type { CorrelatedNoise, CorrelatedRelease } from './correlated-grid.js';
 
@@ -165,21 +166,21 @@ export function correlatedSum(options: CorrelatedSumOptions): CorrelatedSumMecha
   const releasesCount = !sparse;
   const privacy = gdpPrivacy(mu); // the noise is calibrated to distance mu with every scale rounded up
 
-  function release(sums: Float64Array | readonly number[], count?: number, releaseOptions?: ReleaseOptions): CorrelatedRelease {
-    const { random, out, given, budget } = readReleaseOptions(releaseOptions, d);
+  function release(sums: Float64Array | readonly number[] | WasmVector, count?: number, releaseOptions?: VectorReleaseOptions): CorrelatedRelease {
+    const { random, out, given, budget } = readReleaseOptions(releaseOptions, d, true);
     if (releasesCount) {
       const n = integerIn('count', count, { min: 0, max: Number.MAX_SAFE_INTEGER }, { private: true }); // the number of records is private
       count = n;
     } else if (count !== undefined) {
       throw new TypeError('dpnoise: sparse records release the sums only; do not pass a `count`.');
     }
-    const { exact, target } = releaseArrays('sums', sums, FINITE_ENTRIES, d, out, { budget, privacy });
+    const { exact, target } = releaseArrays('sums', sums, FINITE_ENTRIES, d, out, { budget, privacy }, true);
     const stream = random.stream();
     // The shared standard normal is coordinate d of the stream; the sums are coordinates 0..d-1.
     const g = drawValidated('gaussianSamples', new Float64Array(1), 1, stream, { origin: d })[0]!;
     drawValidated('gaussianSamples', target, independentScale, stream, { add: true, shared: sharedScale * g, source: exact });
     return {
-      sums: given ?? target,
+      sums: releasedArray(given, target),
       count: releasesCount ? count! + (neighbours === 'replace-one' ? 0 : countScale * g) : undefined,
     };
   }

@@ -3,9 +3,9 @@
 // steps, long vectors) allocate nothing; and `budget`, charged for the release once every
 // argument is checked and before the query's values are read. Every argument is read and checked
 // before `out` is written, so a call that throws leaves it as it was; and `out` only ever
-// receives released values, never the query itself. The Gaussian and Laplace mechanisms also take
-// a WasmVector as the query and as `out` (noise/wasm-vector.ts), read and written where it is,
-// with the same checks in the same order.
+// receives released values, never the query itself. The Gaussian, Laplace and correlated-sum
+// mechanisms also take a WasmVector as the query and as `out` (noise/wasm-vector.ts), read and
+// written where it is, with the same checks in the same order.
 import { type PrivacyBudget, readBudgetArgument } from '../accounting/ledger.js';
 import type { Privacy } from '../accounting/privacy.js';
 import { isFloat64Array, isShared, overlapsElsewhere } from '../core/arrays.js';
@@ -36,7 +36,7 @@ export interface ReleaseOptions extends SampleOptions {
 }
 
 /**
- * Options of the Gaussian and Laplace mechanisms' `release`: ReleaseOptions, and `out` may be a
+ * Options of the Gaussian, Laplace and correlated-sum mechanisms' `release`: ReleaseOptions, and `out` may be a
  * WasmVector, which receives the release where it is, in the WebAssembly module's memory.
  *
  * @group Mechanisms

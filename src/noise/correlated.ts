@@ -3,7 +3,8 @@
 // has just drawn, in the module or, for terms beyond 2^52, here with BigInt.
 import { setAt } from '../core/arrays.js';
 import { roundHalfUp } from '../core/rounding.js';
-import { copyIn, view } from '../wasm/chunks.js';
+import { chunkOf, copyIn, view } from '../wasm/chunks.js';
+import type { Block } from '../wasm/heap.js';
 import type { WasmExports } from '../wasm/exports.js';
 
 /** Exactly 2 s F + s Y + Cg Z, rounded once to a double (2 s F and s Y are exact: s is a power of two). */
@@ -20,8 +21,8 @@ function combined(twoSF: number, sY: number, Cg: number, Z: number): number {
  */
 export function correlatedChunk(
   w: WasmExports,
-  sums: Float64Array,
-  out: Float64Array,
+  sums: Float64Array | Block,
+  out: Float64Array | Block,
   start: number,
   n: number,
   s: number,
@@ -31,9 +32,10 @@ export function correlatedChunk(
   outputGrid: number,
 ): void {
   copyIn(w, w.scalesPointer(), sums, start, n);
-  if (w.correlatedRelease(n, s, Cg, Z, 1 / g, outputGrid) === 1) setAt(out, view(w, w.scalesPointer(), n), start);
+  const into = chunkOf(w, out, start, n);
+  if (w.correlatedRelease(n, s, Cg, Z, 1 / g, outputGrid) === 1) setAt(into, view(w, w.scalesPointer(), n), 0);
   else {
-    const Y = view(w, w.valuesPointer(), n);
-    for (let j = 0; j < n; j++) out[start + j] = combined(2 * s * roundHalfUp(sums[start + j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
+    const [chunk, Y] = [chunkOf(w, sums, start, n), view(w, w.valuesPointer(), n)];
+    for (let j = 0; j < n; j++) into[j] = combined(2 * s * roundHalfUp(chunk[j]! / g), s * Y[j]!, Cg, Z) * outputGrid;
   }
 }

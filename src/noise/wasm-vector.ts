@@ -1,7 +1,7 @@
 // Vectors that live in the WebAssembly module's memory (docs/noise.md, "Vectors in WebAssembly
 // memory"): the caller fills and reads a Float64Array view of a block of that memory, and the
-// samplers and the Gaussian and Laplace mechanisms draw into it, or read it, where it is, with no
-// copy in or out of the module. A vector is freed by free(), or else once it (and every view of
+// samplers and the Gaussian, Laplace and correlated-sum mechanisms draw into it, or read it,
+// where it is, with no copy in or out of the module. A vector is freed by free(), or else once it (and every view of
 // it) is unreachable, by a FinalizationRegistry. A freed vector, or one of a module that init()
 // has since replaced, is refused by every call before anything is read or charged.
 import { type Entries, fail, failEntry, integerIn, type Shown } from '../core/validate.js';
@@ -14,8 +14,9 @@ export type { Block } from '../wasm/heap.js';
 /**
  * A vector of doubles in the WebAssembly module's memory, made by `wasmVector(length)`: the
  * samplers (`gaussianNoiseInto`, `addGaussianNoise`, their Laplace twins, and `scales`) and the
- * Gaussian and Laplace mechanisms' `release(query, { out })` take it in place of a Float64Array
- * and draw into it, or read it, without copying it in or out of the module.
+ * Gaussian and Laplace mechanisms' `release(query, { out })` (and correlatedSum's sums and
+ * `out`) take it in place of a Float64Array and draw into it, or read it, without copying it in
+ * or out of the module.
  *
  * @group Sampling
  */

@@ -226,7 +226,7 @@ describe('the budget option: charged once the arguments are checked, before the 
   );
 });
 
-describe('WasmVectors as the query and `out` of the Gaussian and Laplace mechanisms: read and written where they are, with the same checks', () => {
+describe('WasmVectors as the query and `out` of the Gaussian and Laplace mechanisms and of correlated sums: read and written where they are, with the same checks', () => {
   afterEach(() => vi.restoreAllMocks());
   const q = Float64Array.from({ length: LONG }, (_, i) => 10 + i / 3); // no value on any grid
   const vectorOf = (a: Float64Array): WasmVector => {
@@ -244,9 +244,16 @@ describe('WasmVectors as the query and `out` of the Gaussian and Laplace mechani
       'gaussianMechanism (groups, continuous)',
       gaussianMechanism({ groups: { sizes: [half, half], sensitivity: [1, 2] }, epsilon: 1, delta: 1e-6, mode: 'continuous' }),
     ],
+    ...(['grid', 'continuous'] as const).map((mode) => {
+      const sum = correlatedSum({ dimension: LONG, epsilon: 1, delta: 1e-6, mode });
+      // Its query is `sums`, with the count beside it.
+      const release = (sums: Float64Array | WasmVector, options?: Parameters<typeof sum.release>[2]) => sum.release(sums, count, options).sums;
+      return [`correlatedSum (${mode})`, { release, mode: sum.mode, grid: sum.grid }] as const;
+    }),
   ] as const;
 
   for (const [name, m] of MECHANISMS) {
+    const argument = name.startsWith('correlatedSum') ? 'sums' : 'query';
     const seeded = () => ({ rng: createRng({ seed: 21 }) });
     it(`${name}: the same values as with arrays, whichever of the query and \`out\` is a vector; in place; grid mode still on its grid`, () => {
       const fresh = m.release(q, seeded());
@@ -294,13 +301,13 @@ describe('WasmVectors as the query and `out` of the Gaussian and Laplace mechani
       out.values.fill(7);
       const bad = vectorOf(q);
       bad.values[LONG - 1] = Number.NaN; // the last entry, read after every other
-      expect(() => m.release(bad, { out })).toThrow(`\`query[${LONG - 1}]\` must be a finite number; got NaN.`);
+      expect(() => m.release(bad, { out })).toThrow(`\`${argument}[${LONG - 1}]\` must be a finite number; got NaN.`);
       const short = wasmVector(LONG - 1);
       expect(() => m.release(short, { out })).toThrow(RangeError);
       expect(() => m.release(q, { out: short })).toThrow(/`out.length` must be/);
       const freed = vectorOf(q);
       freed.free();
-      expect(() => m.release(freed, { out })).toThrow(/`query` must be a WasmVector that is not freed/);
+      expect(() => m.release(freed, { out })).toThrow(`\`${argument}\` must be a WasmVector that is not freed`);
       expect(() => m.release(q, { out: freed })).toThrow(/`out` must be a WasmVector that is not freed/);
       expect(out.values.every((x) => x === 7)).toBe(true);
       for (const v of [out, bad, short]) v.free();
@@ -320,7 +327,7 @@ describe('WasmVectors as the query and `out` of the Gaussian and Laplace mechani
       expect(() => m.release(freed, { budget })).toThrow(TypeError);
       expect(() => m.release(wasmVector(3), { budget })).toThrow(RangeError);
       expect(budget.releases).toBe(0);
-      expect(() => m.release(poisoned, { budget, out })).toThrow('`query[3]` must be a finite number; got NaN.');
+      expect(() => m.release(poisoned, { budget, out })).toThrow(`\`${argument}[3]\` must be a finite number; got NaN.`);
       expect(budget.releases).toBe(1); // checking the values read them: paid for
       expect(out.values.every((x) => x === 7)).toBe(true);
       poisoned.free();
