@@ -9,7 +9,8 @@ import { PROFILE_OPTIONS, type Profile, withSensitivity } from '../calibrate/all
 import { readStaircaseOptions, type StaircaseCalibration, type StaircaseCalibrationOptions, staircaseCalibration } from '../calibrate/staircase.js';
 import { drawValidated } from '../noise/samplers.js';
 import { defaultGrid, gridSensitivity, gridUnits, MODE_OPTIONS, type ModeOptions, queryEntries, readMode, roundingScale } from './grid.js';
-import { readReleaseOptions, releaseArrays, type ReleaseOptions } from './release-options.js';
+import { readReleaseOptions, releaseArrays, releasedArray, type VectorReleaseOptions } from './release-options.js';
+import type { WasmVector } from '../noise/wasm-vector.js';
 import type { ModeChoice, Releasing } from './independent.js';
 
 /**
@@ -94,11 +95,11 @@ export function staircaseMechanism(options: StaircaseMechanismOptions): Staircas
   const entries = queryEntries(grid ?? Number.MAX_VALUE);
   const how = { add: true, grid, staircase: parameters };
   const privacy = purePrivacy(target.epsilon, 'staircase');
-  const release = (query: Float64Array | readonly number[], releaseOptions?: ReleaseOptions): Float64Array => {
-    const { random, out, given, budget } = readReleaseOptions(releaseOptions, widths.length);
-    const { exact, target } = releaseArrays('query', query, entries, widths.length, out, { budget, privacy });
+  const release = (query: Float64Array | readonly number[] | WasmVector, releaseOptions?: VectorReleaseOptions): Float64Array => {
+    const { random, out, given, budget } = readReleaseOptions(releaseOptions, widths.length, true);
+    const { exact, target } = releaseArrays('query', query, entries, widths.length, out, { budget, privacy }, true);
     drawValidated(kernel, target, widths, random.stream(), { ...how, source: exact });
-    return given ?? target;
+    return releasedArray(given, target);
   };
   return frozenResult({
     ...calibration,

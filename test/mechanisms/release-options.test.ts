@@ -226,7 +226,7 @@ describe('the budget option: charged once the arguments are checked, before the 
   );
 });
 
-describe('WasmVectors as the query and `out` of the Gaussian and Laplace mechanisms and of correlated sums: read and written where they are, with the same checks', () => {
+describe('WasmVectors as the query and `out` of the Gaussian, Laplace and staircase mechanisms and of correlated sums: read and written where they are, with the same checks', () => {
   afterEach(() => vi.restoreAllMocks());
   const q = Float64Array.from({ length: LONG }, (_, i) => 10 + i / 3); // no value on any grid
   const vectorOf = (a: Float64Array): WasmVector => {
@@ -244,6 +244,8 @@ describe('WasmVectors as the query and `out` of the Gaussian and Laplace mechani
       'gaussianMechanism (groups, continuous)',
       gaussianMechanism({ groups: { sizes: [half, half], sensitivity: [1, 2] }, epsilon: 1, delta: 1e-6, mode: 'continuous' }),
     ],
+    ['staircaseMechanism (grid)', staircaseMechanism({ sensitivity: longSensitivity, epsilon: 2 })],
+    ['staircaseMechanism (continuous)', staircaseMechanism({ sensitivity: longSensitivity, epsilon: 2, mode: 'continuous' })],
     ...(['grid', 'continuous'] as const).map((mode) => {
       const sum = correlatedSum({ dimension: LONG, epsilon: 1, delta: 1e-6, mode });
       // Its query is `sums`, with the count beside it.
