@@ -102,8 +102,8 @@ export interface WasmExports {
   gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number, into: number, from: number, scales: number): void;
   laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number, into: number, from: number, scales: number): void;
   /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */
-  discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
-  discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number, into: number, from: number, scales: number): void;
+  discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number, into: number, from: number, scales: number): void;
   /** Exact discrete staircase noise in grid steps: steps D (SCALES), discrete Laplace scales t = 1/eps (EPSILONS), high parts r (SHAPES). */
   discreteStaircaseSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
   /** Staircase noise with per-coordinate step widths (SCALES), budgets (EPSILONS) and shapes (SHAPES); flags: ADD. */

@@ -28,7 +28,7 @@ function seededChunks(
     const m = Math.min(chunk, n - start);
     module.seededWords(start, m);
     const [flags, scale] = prepare(start, m);
-    module[kernel](start, m, flags, scale, grid);
+    module[kernel](start, m, flags, scale, grid, module.valuesPointer(), module.valuesPointer(), module.scalesPointer());
     out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
   }
   return out;
