@@ -3,12 +3,12 @@
 // allocate their result, as a caller would. The first parallel call also starts the worker (its
 // cost is shown apart); later calls reuse it.
 import { addGaussianNoise, addGaussianNoiseParallel, gaussianNoise, gaussianNoiseParallel, laplaceNoise, laplaceNoiseParallel } from 'dpnoise';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fmt, fmtK, times } from './format.mjs';
 
 export const title = 'Parallel';
 
-const LENGTHS = [1e5, 2e5, 1e6, 1e7, 4e7];
+const LENGTHS = [1e5, 2e5, 4e5, 1e6, 1e7, 4e7];
 const THREADS = 2;
 const ROUNDS = 7;
 /** Issue 19's aim for two threads, from K = 1e6. */
@@ -86,9 +86,10 @@ export async function run(ctx) {
         `Each ...Parallel call with \`threads: ${THREADS}\` against its one-thread sampler, CSPRNG, a fresh result each call ` +
         `(the add variants add to the same array again and again); median of ${ROUNDS} interleaved rounds. ` +
         `This machine has ${availableParallelism()} CPUs. The first parallel call of the process took ${fmt(firstCall)} ms, ` +
-        'starting the pooled worker; the calls timed here reuse it. A vector under 2 × 98304 coordinates is not split (src/noise/parallel.ts, MIN_RANGE, ' +
-        "from the crossover measured here: two ranges of 65536 added noise in 1.02 times one thread's time); it is drawn at once on the calling thread, as the one-thread sampler draws it (the add variants in place): the same work, and a promise more (K = 1e5 and 200000). " +
-        'After a call whose workers made it slower than one thread (busy cores), the next 1 to 64 calls draw on one thread (src/noise/thread-gate.ts): on this host under a load average of 7.8, before the gate, 2 threads measured 0.55× to 0.97× of one at K = 1e6 to 1e7.',
+        'starting the pooled worker; the calls timed here reuse it. A vector under 2 × 98304 coordinates is not split (src/noise/parallel.ts, MIN_RANGE): it is drawn at once on the calling thread, as the one-thread sampler draws it (K = 1e5: the same work, and a promise more). ' +
+        "Split, the calling thread draws its own range where the result goes (the add variants: into `values`, in place), and each worker's range is copied into shared memory and its result copied back. " +
+        'After two calls in a row whose workers made them slower than one thread (busy cores), the next 1 to 64 calls draw on one thread (src/noise/thread-gate.ts): on this host under a load average of 7.8, before the gate, 2 threads measured 0.55× to 0.97× of one at K = 1e6 to 1e7; a single loss does not count, as the first call after a pause wakes a cold worker. ' +
+        `The host's load average (1 minute) was ${loadavg()[0].toFixed(2)} at the end of the group.`,
       columns: ['call', '1 thread ns', `${THREADS} threads ns`, 'speed-up'],
       rows,
       notes: [

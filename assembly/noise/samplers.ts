@@ -62,8 +62,8 @@ type No = f64;
 @inline function apply(into: usize, from: usize, scales: usize, i: i32, noise: f64, perCoordinate: bool, scale: f64, add: bool, shared: f64): void {
   const at = <usize>i << 3;
   const s = perCoordinate ? load<f64>(scales + at) : scale;
-  const base = add ? load<f64>(from + at) : 0.0;
-  store<f64>(into + at, base + (noise * s + shared));
+  const drawn = noise * s + shared;
+  store<f64>(into + at, add ? load<f64>(from + at) + drawn : drawn);
 }
 
 /** Normal word layout: layer = bits 0-7, sign = bit 8, magnitude = bits 9-60. */
@@ -75,6 +75,21 @@ type No = f64;
 // @ts-ignore: decorator
 @inline export function signed(word: u64, bit: u64, x: f64): f64 {
   return reinterpret<f64>(reinterpret<u64>(x) ^ (((word >>> bit) & 1) << 63));
+}
+
+/**
+ * The normal ziggurat's W and K indexed by a word's low 9 bits, its layer and sign: entry 256 + i
+ * is -W[i] (negation is exact, so the product is exactly signed(word, 8, magnitude * W[i])) and
+ * K[i] again. The fast path then takes one product for the signed draw, with no sign bits to move.
+ */
+const NORMAL_SIGNED_W: usize = memory.data(512 << 3, 16);
+const NORMAL_SIGNED_K: usize = memory.data(512 << 3, 16);
+for (let i = 0; i < 256; i++) {
+  const at = <usize>i << 3;
+  store<f64>(NORMAL_SIGNED_W + at, table(NORMAL_W, i));
+  store<f64>(NORMAL_SIGNED_W + (256 << 3) + at, -table(NORMAL_W, i));
+  store<u64>(NORMAL_SIGNED_K + at, limit(NORMAL_K, i));
+  store<u64>(NORMAL_SIGNED_K + (256 << 3) + at, limit(NORMAL_K, i));
 }
 
 /** The rare branches of the normal ziggurat: tail, wedge, redraw. */
@@ -114,17 +129,64 @@ export function gaussianSamples(first: f64, n: i32, flags: i32, scale: f64, shar
 
 function gaussianLoop<PerCoordinate, Add>(first: f64, n: i32, scale: f64, shared: f64, into: usize, from: usize, scales: usize): void {
   const origin = <u64>first;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  if (ASC_FEATURE_SIMD) i = gaussianPairs<PerCoordinate, Add>(origin, n, scale, shared, into, from, scales);
+  for (; i < n; i++) {
     const word = load<u64>(RANDOM + (<usize>i << 3));
-    const layer = normalLayer(word);
+    const layerAndSign = <usize>(word & 0x1FF) << 3;
     const magnitude = normalMagnitude(word);
-    let noise = signed(word, 8, exactDouble(magnitude) * table(NORMAL_W, layer));
-    if (magnitude >= limit(NORMAL_K, layer)) {
+    let noise = exactDouble(magnitude) * load<f64>(NORMAL_SIGNED_W + layerAndSign);
+    if (magnitude >= load<u64>(NORMAL_SIGNED_K + layerAndSign)) {
       beginCoordinate(origin + i);
       noise = normalSlow(word);
     }
     apply(into, from, scales, i, noise, isInteger<PerCoordinate>(), scale, isInteger<Add>(), shared);
   }
+}
+
+/**
+ * The SIMD build's fast path, two coordinates at a time from the start of the chunk; returns how
+ * many it drew (the scalar loop draws the last one of an odd count). Each lane computes what the
+ * scalar loop computes, bit for bit: the magnitude (below 2^52) becomes a double exactly as the
+ * bits of 2^52 + magnitude, less 2^52; a lane past its layer's K takes the scalar slow path.
+ */
+// @ts-ignore: decorator
+@inline function gaussianPairs<PerCoordinate, Add>(origin: u64, n: i32, scale: f64, shared: f64, into: usize, from: usize, scales: usize): i32 {
+  const layerAndSign = i64x2.splat(0x1FF);
+  const magnitudeMask = i64x2.splat(MAGNITUDE_52);
+  const twoPow52Bits = i64x2.splat(0x4330000000000000); // 2^52 = 4503599627370496
+  const twoPow52 = f64x2.splat(4503599627370496.0);
+  const scaleBoth = f64x2.splat(scale);
+  const sharedBoth = f64x2.splat(shared);
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const at = <usize>i << 3;
+    const words = v128.load(RANDOM + at);
+    const offsets = i64x2.shl(v128.and(words, layerAndSign), 3);
+    const a = <usize>i64x2.extract_lane(offsets, 0);
+    const b = <usize>i64x2.extract_lane(offsets, 1);
+    const w = v128.load64_lane(NORMAL_SIGNED_W + b, v128.load64_zero(NORMAL_SIGNED_W + a), 1);
+    const k = v128.load64_lane(NORMAL_SIGNED_K + b, v128.load64_zero(NORMAL_SIGNED_K + a), 1);
+    const magnitude = v128.and(i64x2.shr_u(words, 9), magnitudeMask);
+    let noise = f64x2.mul(f64x2.sub(v128.or(magnitude, twoPow52Bits), twoPow52), w);
+    if (v128.any_true(i64x2.ge_s(magnitude, k))) noise = slowLanes(noise, words, magnitude, k, origin + <u64>i);
+    const drawn = f64x2.add(f64x2.mul(noise, isInteger<PerCoordinate>() ? v128.load(scales + at) : scaleBoth), sharedBoth);
+    v128.store(into + at, isInteger<Add>() ? f64x2.add(v128.load(from + at), drawn) : drawn);
+  }
+  return i;
+}
+
+/** The lanes of a pair past their layer's K redrawn by the slow path, the first lane first (the order the scalar loop takes its extra words in). */
+function slowLanes(noise: v128, words: v128, magnitude: v128, k: v128, coordinate: u64): v128 {
+  if (i64x2.extract_lane(magnitude, 0) >= i64x2.extract_lane(k, 0)) {
+    beginCoordinate(coordinate);
+    noise = f64x2.replace_lane(noise, 0, normalSlow(<u64>i64x2.extract_lane(words, 0)));
+  }
+  if (i64x2.extract_lane(magnitude, 1) >= i64x2.extract_lane(k, 1)) {
+    beginCoordinate(coordinate + 1);
+    noise = f64x2.replace_lane(noise, 1, normalSlow(<u64>i64x2.extract_lane(words, 1)));
+  }
+  return noise;
 }
 
 /** Exponential word layout: sign (for Laplace) = bit 0, layer = bits 3-10, magnitude = bits 11-63. */

@@ -2,7 +2,8 @@
 // others by pooled workers (worker-pool.ts). The seeded generator is counter-based, so under a
 // seed the result is exactly the single-thread result. Where memory can be shared (Node, Bun,
 // Deno, cross-origin-isolated pages) the workers write straight into it; elsewhere each range
-// travels to its worker and back as a transferred copy.
+// travels to its worker and back as a transferred copy. A worker that fails (cannot start, or
+// dies) has its range drawn by the calling thread instead, so a call never fails half-drawn.
 import { copyOf, plainView, setAt } from '../core/arrays.js';
 import { integerIn, readOptions } from '../core/validate.js';
 import { cryptoStream, SeededStream, sourceOf } from './random.js';
@@ -136,7 +137,7 @@ function delegate(call: ParallelCall, work: Float64Array | undefined, scalesWork
 
 /**
  * Resolves once the caller's synchronous code and queued microtasks have run (a macrotask), so
- * that whatever they write into `values` is overwritten by the result, as the contract says.
+ * that what they write into the workers' ranges of `values` is overwritten by the result.
  */
 function afterPendingMicrotasks(): Promise<void> {
   return new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
@@ -145,49 +146,42 @@ function afterPendingMicrotasks(): Promise<void> {
 async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   const { kernel, values, result, shared, ranges } = call;
   const stream = call.stream ? new SeededStream(call.stream[0], call.stream[1]) : cryptoStream;
-  // One range: the calling thread draws it at once, as the one-thread sampler does (the add
-  // variants into `values`, which hold the result when the call returns).
-  if (ranges.length === 1) return drawValidated(kernel, result, call.scales, stream, { add: values !== undefined });
+  const add = values !== undefined;
+  // The calling thread draws a range into `result` (the add variants: into `values`, in place).
+  const drawHere = ([start, end]: [number, number]) => {
+    const scales = call.scales instanceof Float64Array ? plainView(call.scales, start, end - start) : call.scales;
+    drawValidated(kernel, plainView(result, start, end - start), scales, stream, { add, origin: start });
+  };
+  // One range: drawn at once, as the one-thread sampler draws it.
+  if (ranges.length === 1) return drawValidated(kernel, result, call.scales, stream, { add });
   const [mine, ...theirs] = ranges as [[number, number], ...Array<[number, number]>];
-  // Shared memory reused between calls: for the workers' ranges, and where the add variants stage
-  // their result until the end (a new array each call would cost its page faults).
-  const work = shared && (theirs.length > 0 || values !== undefined) ? takeShared(result.length) : undefined;
-  const scalesWork = shared && theirs.length > 0 && call.scales instanceof Float64Array ? takeShared(result.length) : undefined;
+  // Shared memory reused between calls, for the workers' ranges (a new array each call would cost its page faults).
+  const work = shared ? takeShared(result.length) : undefined;
+  const scalesWork = shared && call.scales instanceof Float64Array ? takeShared(result.length) : undefined;
   const began = performance.now();
+  // The workers' ranges are copied out of the caller's arrays before the calling thread draws its own.
   const { promises: jobs, pooled } = delegate(call, work, scalesWork, theirs);
-  // The calling thread draws its range meanwhile, from the caller's arrays (still synchronously):
-  // into the new result, or for the add variants into `work` (the values change only at the end).
-  const [start, end] = mine;
-  const into = values ? (work ?? new Float64Array(result.length)) : result;
-  const scales = call.scales instanceof Float64Array ? plainView(call.scales, start, end - start) : call.scales;
   const drawing = performance.now();
-  drawValidated(kernel, plainView(into, start, end - start), scales, stream, {
-    add: values !== undefined,
-    origin: start,
-    ...(values && { source: plainView(values, start, end - start) }),
-  });
+  drawHere(mine);
   const mineMs = performance.now() - drawing;
   const settled = await Promise.allSettled(jobs);
-  await afterPendingMicrotasks(); // with no worker, nothing else would wait for the caller's own code
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (!failed) {
-    settled.forEach((s, k) => {
-      const drawn = (s as PromiseFulfilledResult<Float64Array | undefined>).value;
-      const [from, to] = theirs[k]!;
-      if (drawn) setAt(into, drawn, from);
-      else if (into !== work) setAt(into, plainView(work!, from, to - from), from);
-    });
-    if (values) setAt(values, into, 0);
-    if (theirs.length > 0 && pooled) judge(performance.now() - began, result.length, end - start, mineMs);
-  }
+  await afterPendingMicrotasks(); // with every worker failed at once, nothing else would wait for the caller's own code
+  settled.forEach((s, k) => {
+    const range = theirs[k]!;
+    const [from, to] = range;
+    // A worker that failed (could not start, or died) has its range drawn here instead: the same
+    // noise under a seed, fresh CSPRNG noise otherwise (what the worker drew was never seen).
+    if (s.status === 'rejected') drawHere(range);
+    else setAt(result, s.value ?? plainView(work!, from, to - from), from);
+  });
+  if (pooled) judge(performance.now() - began, result.length, mine[1] - mine[0], mineMs);
   // Reused only after a call whose workers all finished (a failed worker may be stopped mid-write).
+  const failed = settled.some((s) => s.status === 'rejected');
   if (!failed && work) giveBack(work);
   if (!failed && scalesWork) giveBack(scalesWork);
-  if (failed) throw failed.reason;
   return result;
 }
 
-/** The vector a call draws into: its length, and the values for the add variants. */
 type Input = () => { length: number; values?: Float64Array };
 
 /** Validates the arguments and copies the workers' share now (synchronously), then draws; errors come as a rejected Promise. */
@@ -206,8 +200,8 @@ function noise(kernel: Kernel, length: unknown, scales: unknown, options: unknow
 }
 
 /**
- * Adds the noise to `values`, read when called: on one thread in place before the call returns,
- * with workers once every range is drawn (what the caller writes meanwhile is overwritten).
+ * Adds the noise to `values`, read when called: the calling thread's range in place before the
+ * call returns, the workers' ranges once they are drawn (the caller writes to it only then).
  */
 function addNoise(kernel: Kernel, values: Float64Array, scales: unknown, options: unknown): Promise<Float64Array> {
   const input = () => {
@@ -240,8 +234,8 @@ export function gaussianNoiseParallel(length: number, scales: ScalesArgument, op
 
 /**
  * Like addGaussianNoise, drawn by several threads; `values` is read when called and holds the
- * result once the promise resolves (write to it only then): a vector drawn on one thread changes
- * in place before the call returns, one split over workers once every range is drawn.
+ * result once the promise resolves (write to it only then): the calling thread's range changes
+ * in place before the call returns, the workers' ranges once they are drawn.
  *
  * @example
  * ```ts
@@ -277,8 +271,8 @@ export function laplaceNoiseParallel(length: number, scales: ScalesArgument, opt
 
 /**
  * Like addLaplaceNoise, drawn by several threads; `values` is read when called and holds the
- * result once the promise resolves (write to it only then): a vector drawn on one thread changes
- * in place before the call returns, one split over workers once every range is drawn.
+ * result once the promise resolves (write to it only then): the calling thread's range changes
+ * in place before the call returns, the workers' ranges once they are drawn.
  *
  * @example
  * ```ts

@@ -1,13 +1,18 @@
 // Whether worker threads are paying on this host now. Threads pay only on idle cores, and no
 // call can see other processes' load: on a 2-core host under a load average of 7.8, 2 threads
 // cost 0.55x to 0.97x of one. So each parallel call whose workers were already running is judged
-// against the single-thread time its own range implies; after a call that lost, the next ones
-// use one thread (1, 2, 4, ... up to 64 calls) before trying threads again. Under a seed the
-// split never changes the noise, so this changes speed only.
+// against the single-thread time its own range implies; after two threaded calls in a row that
+// lost, the next ones use one thread (1, 2, 4, ... up to 64 calls) before trying threads again.
+// One loss alone does not count: the first call after a pause wakes a cold worker, and at 4e5
+// coordinates that call alone lost 14 times in 16 where the next ones won (median 0.81 of one
+// thread's time), so judging it alone kept the gate shut on idle cores. Under a seed the split
+// never changes the noise, so this changes speed only.
 
 /** Calls left to draw on one thread. */
 let skip = 0;
-/** How many calls the next loss sends to one thread. */
+/** Whether the last threaded call lost. */
+let lostLast = false;
+/** How many calls the next counted loss sends to one thread. */
 let penalty = 1;
 const MAX_PENALTY = 64;
 
@@ -23,8 +28,11 @@ export function threadsPay(): boolean {
  * calling thread drew `mine` in `mineMs`. Lost when one thread would have drawn them all sooner.
  */
 export function judge(total: number, length: number, mine: number, mineMs: number): void {
-  if (total > (mineMs * length) / mine) {
+  const lost = total > (mineMs * length) / mine;
+  if (!lost) penalty = 1;
+  else if (lostLast) {
     skip = penalty;
     penalty = Math.min(MAX_PENALTY, penalty * 2);
-  } else penalty = 1;
+  }
+  lostLast = lost && !lostLast;
 }

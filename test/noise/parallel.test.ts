@@ -36,27 +36,37 @@ describe('the split of a vector between threads', () => {
 
 /** A gate as at start: the last call won, no call is sent to one thread. */
 function reopen(gate: { judge: typeof judge; threadsPay: typeof threadsPay }) {
-  gate.judge(0, 1, 1, 1);
+  gate.judge(0, 1, 1, 1); // a win
   while (!gate.threadsPay());
 }
 
 describe('the gate that sends calls to one thread while threads lose', () => {
-  it('after a loss skips threads for 1, 2, 4, ... up to 64 calls; a win resets it', () => {
+  it('after two losses in a row skips threads for 1, 2, 4, ... up to 64 calls; a win resets it', () => {
     reopen({ judge, threadsPay });
     const skipped = () => {
       let n = 0;
       while (!threadsPay()) n++;
       return n;
     };
+    const lose = () => judge(10, 100, 50, 4); // 10 ms for what one thread would draw in 8 ms
+    const win = () => judge(6, 100, 50, 4); // 6 ms against 8 ms: threads paid
+    lose(); // alone (a cold worker's first call after a pause): not counted
+    expect(skipped()).toBe(0);
+    win();
+    lose();
+    expect(skipped()).toBe(0);
     const losses = [];
     for (let k = 0; k < 8; k++) {
-      judge(10, 100, 50, 4); // 10 ms for what one thread would draw in 8 ms
+      lose(); // the second in a row: counted
       losses.push(skipped());
+      lose(); // the probe after the pause, alone again
+      expect(skipped()).toBe(0);
     }
     expect(losses).toEqual([1, 2, 4, 8, 16, 32, 64, 64]);
-    judge(6, 100, 50, 4); // 6 ms against 8 ms: threads paid
+    win();
     expect(threadsPay()).toBe(true);
-    judge(10, 100, 50, 4);
+    lose();
+    lose();
     expect(skipped()).toBe(1);
   });
 });
@@ -133,6 +143,34 @@ describe('parallel sampling with worker threads', () => {
     await new Promise((resolve) => setTimeout(resolve, 100)); // its exit event arrives
     const result = await dpnoise.gaussianNoiseParallel(K, 1, { rng: createRng({ seed: 9 }), threads: 2 });
     expect(Buffer.from(result.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+  });
+
+  it('a worker that dies mid-call has its range drawn by the calling thread: the call still gives the single-thread result', async () => {
+    const K = 2 * MIN_RANGE;
+    const scales = Float64Array.from({ length: K }, (_, i) => 1 + (i % 5));
+    let deaths = 0;
+    const dyingWorker = async () => {
+      reopen(builtThreadGate); // the last call's loss would send this one to one thread
+      await dpnoise.gaussianNoiseParallel(K, 1, { threads: 2 }); // leaves a worker in the pool
+      const [worker] = builtWorkerPool.takeIdleWorkers(1);
+      // Back in the pool, healthy, but its thread is killed as soon as it is handed a job.
+      const dying = { ...worker!, run: (job: never, transfer: never) => Object.assign(worker!.run(job, transfer), worker!.terminate(), deaths++) };
+      builtWorkerPool.releaseWorker(dying, true);
+      reopen(builtThreadGate);
+    };
+    for (const variant of ['new', 'add'] as const) {
+      await dyingWorker();
+      const seeded = () => ({ rng: createRng({ seed: `dying ${variant}` }) });
+      if (variant === 'new') {
+        const expected = dpnoise.laplaceNoise(K, scales, seeded());
+        expect(await dpnoise.laplaceNoiseParallel(K, scales, { ...seeded(), threads: 2 })).toEqual(expected);
+      } else {
+        const values = Float64Array.from({ length: K }, (_, i) => i / 7);
+        const expected = dpnoise.addGaussianNoise(Float64Array.from(values), scales, seeded());
+        expect(await dpnoise.addGaussianNoiseParallel(values, scales, { ...seeded(), threads: 2 })).toEqual(expected);
+      }
+    }
+    expect(deaths).toBe(2);
   });
 
   it('a worker that exits without answering rejects its call instead of leaving it pending', async () => {
