@@ -232,7 +232,7 @@ export async function run(ctx) {
       heading: 'Mechanism release on vectors: grid mode (the default) against continuous, ns per coordinate (CSPRNG)',
       text:
         `laplaceMechanism({ sensitivity: 1/(1 + i % 100), epsilon: 1 }) and gaussianMechanism({ ..., delta: 1e-6 }), release(query, { out }) with the default mode 'grid' and with mode: 'continuous', interleaved, medians of ${RELEASE_TIMING[BIG].batches} batches at K = ${fmtK(BIG)} (${RELEASE_TIMING[KS[0]].batches} below), the CSPRNG: ` +
-        `*arrays* with a Float64Array query and out, *vectors* with both made by wasmVector. On vectors the continuous kernels read the query and write out where they are; the grid kernels (exact discrete noise, docs/noise.md, "Exact discrete noise") still go through the scratch buffers, a copy inside the module. Aim (issue 46 §3): grid within ${GRID_AIM}× continuous on the same vectors.`,
+        `*arrays* with a Float64Array query and out, *vectors* with both made by wasmVector. On vectors the continuous kernels read the query and write out where they are; the grid kernels (exact discrete noise, docs/noise.md, "Exact discrete noise") take the vectors' addresses too and copy each chunk of the query in and of the output out inside the module (their later rounds of trials work in the scratch buffers), with no copy through JavaScript. Aim (issue 46 §3): grid within ${GRID_AIM}× continuous on the same vectors.`,
       columns: [
         'K',
         'noise',

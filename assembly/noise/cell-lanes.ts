@@ -47,15 +47,23 @@ const LANE_LOW_44 = memory.data<u64>([0xFFFFFFFFFFF, 0xFFFFFFFFFFF], 16);
  */
 // @ts-ignore: decorator
 @inline export function inCells(s: v128): v128 {
-  const w = i64x2.shr_s(above64(s), 1);
-  const zero = i64x2.splat(0);
-  return v128.and(f64x2.gt(s, zero), v128.andnot(i64x2.ge_s(w, zero), i64x2.gt_s(w, v128.load(LANE_40))));
+  return v128.andnot(f64x2.gt(s, i64x2.splat(0)), i64x2.gt_s(halfAbove64(s), v128.load(LANE_40)));
+}
+
+/**
+ * (e - 6) >> 1 for e - 6 >= 0, else above 2^62 (a logical shift of the two's complement): so
+ * w = floor((e - 6) / 2) is in [0, 40] exactly where this is at most 40, signed. WebAssembly's
+ * arithmetic shift of 64-bit lanes takes x64 six instructions, the logical one one.
+ */
+// @ts-ignore: decorator
+@inline function halfAbove64(s: v128): v128 {
+  return i64x2.shr_u(above64(s), 1);
 }
 
 /** The width bits w of s in each lane where `inCells`, else 0 (the one-by-one code's max(w, 0)). */
 // @ts-ignore: decorator
 @inline export function widthLanes(s: v128, inCells: v128): v128 {
-  return v128.and(i64x2.shr_s(above64(s), 1), inCells);
+  return v128.and(halfAbove64(s), inCells);
 }
 
 /** The table (tier) of s with width bits w in each lane where `inCells`, else 0 (cells.ts tableOf): the binade of s / 4^w and 3 bits of its mantissa. */
@@ -78,7 +86,7 @@ const LANE_LOW_44 = memory.data<u64>([0xFFFFFFFFFFF, 0xFFFFFFFFFFF], 16);
   const column = v128.and(i64x2.shr_u(words, 56), v128.load(LANE_127));
   const split = gatherI32(splitsOf(0), v128.or(i64x2.shl(table, 7), column));
   const u = v128.and(i64x2.shr_u(words, 44), v128.load(LANE_4095));
-  return v128.bitselect(column, v128.and(split, v128.load(LANE_255)), i64x2.lt_s(u, i64x2.shr_s(split, 8)));
+  return v128.bitselect(column, v128.and(split, v128.load(LANE_255)), i64x2.lt_s(u, i64x2.shr_u(split, 8))); // split >= 0: a logical shift
 }
 
 /** The factor S / H_e of each lane's entry, with no step outwards (cells.ts factorOf, hops 0). */
@@ -135,8 +143,9 @@ const LANE_LOW_44 = memory.data<u64>([0xFFFFFFFFFFF, 0xFFFFFFFFFFF], 16);
  */
 // @ts-ignore: decorator
 @inline export function releasableLanes(cells: v128, entry: v128, words: v128, n: v128): v128 {
-  const redrawn = v128.and(i64x2.shr_s(words, 63), f64x2.eq(n, i64x2.splat(0)));
-  return v128.andnot(v128.and(cells, i64x2.ne(entry, v128.load(LANE_127))), redrawn);
+  const zero = i64x2.splat(0);
+  const redrawn = v128.and(i64x2.gt_s(zero, words), f64x2.eq(n, zero));
+  return v128.andnot(v128.andnot(cells, i64x2.eq(entry, v128.load(LANE_127))), redrawn); // not ne: x64 has no such compare
 }
 
 /** The magnitude n with the sign of its word in each lane (-0 for a negative 0, which adds as 0). */

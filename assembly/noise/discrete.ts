@@ -243,14 +243,39 @@ function gaussian(word: u64): f64 {
 }
 
 /**
- * For coordinates [0, n) of the chunk starting at coordinate `first`: VALUES[i] = grid *
- * (round(VALUES[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
- * scale t = (PER_COORDINATE ? SCALES[i] : scale) in grid units (0: no noise). Every acceptance
+ * Brings a chunk's values (with ADD) and scales (with PER_COORDINATE) into VALUES and SCALES where
+ * the caller's vectors hold them elsewhere in the module's memory: one copy inside the module,
+ * each value read once (the rounds after the first read VALUES, never the caller's vector again).
+ */
+// @ts-ignore: decorator
+@inline function readChunk(n: i32, flags: i32, from: usize, scales: usize): void {
+  if ((flags & ADD) != 0 && from != VALUES) memory.copy(VALUES, from, <usize>n << 3);
+  if ((flags & PER_COORDINATE) != 0 && scales != SCALES) memory.copy(SCALES, scales, <usize>n << 3);
+}
+
+/** Hands a chunk's outputs, all finished, from VALUES to `into` (a caller's vector) when it is elsewhere. */
+// @ts-ignore: decorator
+@inline function writeChunk(n: i32, into: usize): void {
+  if (into != VALUES) memory.copy(into, VALUES, <usize>n << 3);
+}
+
+/**
+ * For coordinates [0, n) of the chunk starting at coordinate `first`: into[i] = grid *
+ * (round(from[i] / grid) + Y_i) with ADD, else grid * Y_i, where Y_i is discrete Laplace noise of
+ * scale t = (PER_COORDINATE ? scales[i] : scale) in grid units (0: no noise); `into`, `from` and
+ * `scales` are VALUES and SCALES or a caller's vectors (readChunk). Every acceptance
  * computes its exp, so no draw takes a shortcut whose use depends on its noise. The SIMD build
  * first draws two coordinates at a time where it is sure (laplacePairs), then the others one by
  * one from the same words, BATCH coordinates at a time.
  */
-export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+export function discreteLaplaceSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64, into: usize, from: usize, scales: usize): void {
+  readChunk(n, flags, from, scales);
+  laplaceChunk(first, n, flags, scale, grid);
+  writeChunk(n, into);
+}
+
+/** discreteLaplaceSamples on the chunk in VALUES and SCALES. */
+function laplaceChunk(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
   const perCoordinate = (flags & PER_COORDINATE) != 0;
   const add = (flags & ADD) != 0;
@@ -318,12 +343,19 @@ function laplacePairs(b: i32, m: i32, perCoordinate: bool, add: bool, scale: f64
 
 /**
  * As discreteLaplaceSamples, with discrete Gaussian noise of variance parameter
- * s = (PER_COORDINATE ? SCALES[i] : scale) in grid units squared (0: no noise). s in the cells'
+ * s = (PER_COORDINATE ? scales[i] : scale) in grid units squared (0: no noise). s in the cells'
  * range is drawn by cell trials (cells.ts), in the SIMD build two at a time in rounds (cellRounds),
  * BATCH coordinates at a time; the scalar build draws every coordinate one by one, from the same
  * words, and smaller s by the sampler above.
  */
-export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
+export function discreteGaussianSamples(first: f64, n: i32, flags: i32, scale: f64, grid: f64, into: usize, from: usize, scales: usize): void {
+  readChunk(n, flags, from, scales);
+  gaussianChunk(first, n, flags, scale, grid);
+  writeChunk(n, into);
+}
+
+/** discreteGaussianSamples on the chunk in VALUES and SCALES. */
+function gaussianChunk(first: f64, n: i32, flags: i32, scale: f64, grid: f64): void {
   tabulateLogUniform();
   tabulateCells();
   const perCoordinate = (flags & PER_COORDINATE) != 0;

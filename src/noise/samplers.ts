@@ -163,8 +163,8 @@ export interface DrawOptions {
 
 let drawing = false;
 
-/** The kernels that take their values, source and scales where they are (assembly/noise/samplers.ts); the others use the scratch chunks. */
-const IN_PLACE_KERNELS: ReadonlySet<Kernel> = new Set(['gaussianSamples', 'laplaceSamples']);
+/** The kernels that take their values, source and scales where they are (assembly/noise/samplers.ts, and discrete.ts, which copies them in and out inside the module); the others use the scratch chunks. */
+const IN_PLACE_KERNELS: ReadonlySet<Kernel> = new Set(['gaussianSamples', 'laplaceSamples', 'discreteLaplaceSamples', 'discreteGaussianSamples']);
 
 /**
  * Writes (or adds) noise into `target`, whose entry i is coordinate origin + i of the vector,

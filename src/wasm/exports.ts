@@ -101,9 +101,9 @@ export interface WasmExports {
   /** flags: PER_COORDINATE | ADD (assembly/noise/samplers.ts); `shared` is added to every coordinate; noise written at `into`, values read at `from`, scales at `scales`. */
   gaussianSamples(first: number, n: number, flags: number, scale: number, shared: number, into: number, from: number, scales: number): void;
   laplaceSamples(first: number, n: number, flags: number, scale: number, shared: number, into: number, from: number, scales: number): void;
-  /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`. */
-  discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
-  discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
+  /** Values rounded to `grid` (ADD), exact integer noise added, scaled back by `grid`; values read at `from`, scales at `scales`, output written at `into` (scratch chunks or a caller's vectors, copied within the module). */
+  discreteGaussianSamples(first: number, n: number, flags: number, scale: number, grid: number, into: number, from: number, scales: number): void;
+  discreteLaplaceSamples(first: number, n: number, flags: number, scale: number, grid: number, into: number, from: number, scales: number): void;
   /** Exact discrete staircase noise in grid steps: steps D (SCALES), discrete Laplace scales t = 1/eps (EPSILONS), high parts r (SHAPES). */
   discreteStaircaseSamples(first: number, n: number, flags: number, scale: number, grid: number): void;
   /** Staircase noise with per-coordinate step widths (SCALES), budgets (EPSILONS) and shapes (SHAPES); flags: ADD. */

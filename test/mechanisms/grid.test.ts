@@ -31,7 +31,7 @@ describe('rounding to the grid', () => {
     const values = new Float64Array(w.memory.buffer, w.valuesPointer(), xs.length);
     values.set(xs);
     w.seededWords(0, xs.length);
-    w.discreteLaplaceSamples(0, xs.length, 2, 0, 1); // ADD, scale 0: rounding only
+    w.discreteLaplaceSamples(0, xs.length, 2, 0, 1, w.valuesPointer(), w.valuesPointer(), w.scalesPointer()); // ADD, scale 0: rounding only
     expect(Array.from(new Float64Array(w.memory.buffer, w.valuesPointer(), xs.length))).toEqual(xs.map(roundHalfUp));
     expect(xs.map(roundHalfUp)).toEqual([1, 2, 0, -1, 3, 0, 0, 2 ** 52 + 1, -(2 ** 52) - 1, 4503599627370496, -4503599627370495, 1e300, 7, -3]);
   });

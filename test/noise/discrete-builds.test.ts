@@ -28,7 +28,7 @@ function seededChunks(
     const m = Math.min(chunk, n - start);
     module.seededWords(start, m);
     const [flags, scale] = prepare(start, m);
-    module[kernel](start, m, flags, scale, grid);
+    module[kernel](start, m, flags, scale, grid, module.valuesPointer(), module.valuesPointer(), module.scalesPointer());
     out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
   }
   return out;
@@ -54,11 +54,12 @@ describe('the exact path, and the SIMD build against the scalar one', () => {
   // The SIMD build decides most trials two at a time (assembly/noise/discrete-lanes.ts), keeps
   // the words of those it cannot decide and draws them one by one, and (Gaussian) takes the
   // trials after a rejection in rounds; the scalar build draws every coordinate one by one. Per
-  // coordinate scales of every size (0, below 32 where B = 1, up to 2^40), values rounded to the
-  // grid, odd chunk lengths: the same words must give the same outputs, to the bit.
+  // coordinate scales of every size (0, below 32 where B = 1, up to 2^40; Gaussian variances on
+  // both sides of the cells' range, 64 and 2^88), values rounded to the grid, odd chunk lengths:
+  // the same words must give the same outputs, to the bit.
   it.each([
     ['discreteLaplaceSamples', [0, 0.3, 2.5, 31.9, 32, 40.5, 1000.5, 3e5, 2 ** 40]],
-    ['discreteGaussianSamples', [0, 0.3, 2, 1000, 1024, 1e6 + 0.5, 4.2e10, 2 ** 79]],
+    ['discreteGaussianSamples', [0, 0.3, 2, 63.9, 64, 1000, 1024, 1e6 + 0.5, 4.2e10, 2 ** 79, 2 ** 88 * 0.99, 2 ** 88]],
   ] as const)("%s, per coordinate: the SIMD build (two at a time, in rounds) gives the scalar build's draws", (kernel, scales) => {
     const n = 20_001; // chunks of 8192, 8192 and 3617
     const draw = (module: WasmExports) =>

@@ -43,7 +43,7 @@ function kernelLoop(module: WasmExports, kernel: DiscreteKernel, scale: number, 
   for (let start = 0; start < n; start += chunk) {
     const m = Math.min(chunk, n - start);
     words(start, m);
-    module[kernel](start, m, 0, scale, 1);
+    module[kernel](start, m, 0, scale, 1, module.valuesPointer(), module.valuesPointer(), module.scalesPointer());
     out.set(new Float64Array(module.memory.buffer, module.valuesPointer(), m), start);
   }
   return out;

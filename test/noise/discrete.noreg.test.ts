@@ -47,7 +47,7 @@ function kernelDraws(w: WasmExports, kernel: Kernel, scale: number, { exact = fa
     for (let start = 0; start < DRAWS; start += chunk) {
       const m = Math.min(chunk, DRAWS - start);
       w.seededWords(start, m);
-      w[kernel](start, m, 0, scale, 1);
+      w[kernel](start, m, 0, scale, 1, w.valuesPointer(), w.valuesPointer(), w.scalesPointer());
       out.push(...new Float64Array(w.memory.buffer, w.valuesPointer(), m));
     }
     return out;

@@ -160,7 +160,7 @@ describe('exact discrete Laplace and Gaussian samplers (fast path)', () => {
     new BigUint64Array(w.memory.buffer, w.streamPointer(), 2).set([0xd15c7e7en, 0x9e3779b97f4a7c15n]);
     w.useSeededExtras();
     w.seededWords(1000, 700);
-    w.discreteLaplaceSamples(1000, 700, 0, 5, 1);
+    w.discreteLaplaceSamples(1000, 700, 0, 5, 1, w.valuesPointer(), w.valuesPointer(), w.scalesPointer());
     expect(Array.from(new Float64Array(w.memory.buffer, w.valuesPointer(), 700))).toEqual(Array.from(all.subarray(1000, 1700)));
     expect(seededDraws('discreteLaplaceSamples', 0, 100).every((y) => y === 0)).toBe(true);
     expect(seededDraws('discreteGaussianSamples', 0, 100).every((y) => y === 0)).toBe(true);
@@ -199,7 +199,7 @@ describe('the exact path: the same function of the random words, to the last dra
       new Float64Array(w.memory.buffer, w.shapesPointer(), 1).set([0]);
       new Float64Array(w.memory.buffer, w.epsilonsPointer(), 1).set([scale]);
       w.discreteStaircaseSamples(0, 1, 0, 1, 1);
-    } else w[kernel](0, 1, 0, scale, 1);
+    } else w[kernel](0, 1, 0, scale, 1, w.valuesPointer(), w.valuesPointer(), w.scalesPointer());
     w.setExactOnly(false);
     const handedOver = new Float64Array(w.memory.buffer, w.exactPointer(), 8)[6] !== -7;
     return [new Float64Array(w.memory.buffer, w.valuesPointer(), 1)[0]!, handedOver];
@@ -223,6 +223,42 @@ describe('the exact path: the same function of the random words, to the last dra
       const [fast, handedOver] = oneDraw(kernel, scale, primary, [first, ...noise], false);
       expect(handedOver, `${stage}: the fast path could not decide`).toBe(true);
       expect(fast, stage).toBe(oneDraw(kernel, scale, primary, [first, ...noise], true)[0]);
+    }
+    w.usePoolExtras(0);
+  });
+
+  it('two Laplace draws at a time keep L in a lane only when V lies surely below exp(-l/t), and the one-by-one draw redraws the rejected (docs/noise.md, "Two Laplace draws at a time")', () => {
+    // t = 1000.5: b = 5, B = 32, L's word holds l in its top 5 bits and V in the 59 below. With l =
+    // 17 (z = l/t), V is placed below exp(-z) (kept) and just above it (rejected, L redrawn from the
+    // next word). Coordinate 0 takes the case's L word, both then the same filler words, so the
+    // fast draws (two at a time in the SIMD build) must equal the exact path's.
+    const t = 1000.5;
+    const z = 17 / t;
+    const lWord = (v: number) => (17n << 59n) | BigInt(Math.floor(v * 2 ** 59));
+    const filler = lWord(0.125) & ((1n << 59n) - 1n); // l = 0, V = 1/8: kept
+    const primaries = [0x2345678912345678n, 0x1111222233334444n]; // sign 0, H sure
+    const draws = (first: bigint, exact: boolean) => {
+      w.setExactOnly(exact);
+      new BigUint64Array(w.memory.buffer, w.randomPointer(), 2).set(primaries);
+      const pool = [first, ...Array.from({ length: 15 }, () => filler)];
+      new BigUint64Array(w.memory.buffer, w.extraPointer(), pool.length).set(pool);
+      w.usePoolExtras(pool.length);
+      w.discreteLaplaceSamples(0, 2, 0, t, 1, w.valuesPointer(), w.valuesPointer(), w.scalesPointer());
+      w.setExactOnly(false);
+      return Array.from(new Float64Array(w.memory.buffer, w.valuesPointer(), 2));
+    };
+    // Beyond the lanes' margin (2^-30) of exp(-z), the lane decides; within it, the one-by-one draw.
+    const cases: Array<[string, number, boolean]> = [
+      ['2^-20 below exp(-l/t)', Math.exp(-z) - 2 ** -20, true],
+      ['2^-40 below exp(-l/t)', Math.exp(-z) - 2 ** -40, true],
+      ['2^-40 above exp(-l/t)', Math.exp(-z) + 2 ** -40, false],
+      ['2^-20 above exp(-l/t)', Math.exp(-z) + 2 ** -20, false],
+    ];
+    for (const [where, v, kept] of cases) {
+      const fast = draws(lWord(v), false);
+      expect(fast, where).toEqual(draws(lWord(v), true));
+      // Kept, coordinate 0's magnitude ends in l = 17 (mod B = 32); rejected, in the filler's l = 0.
+      expect(Math.abs(fast[0]!) % 32, where).toBe(kept ? 17 : 0);
     }
     w.usePoolExtras(0);
   });
