@@ -1,8 +1,8 @@
 // Benchmark group "Builds": what the SIMD build earns over the scalar one, the price of shipping
 // both (the package embeds both and picks SIMD where the engine validates it). The calibration's
 // profile sums and the grid-mode samplers' trials (two at a time) have SIMD loops, so those are
-// timed on each build; a continuous sampler is timed too, as a control that should show no
-// difference.
+// timed on each build; so is the continuous Gaussian sampler, whose fast path and scales' check
+// take two or four coordinates at a time.
 import { calibrateGaussian, calibrateLaplace, createRng, gaussianMechanism, gaussianNoiseInto, init, laplaceMechanism } from 'dpnoise';
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,6 +21,7 @@ export async function run(ctx) {
   const sensitivity = new Float64Array(K);
   for (let i = 0; i < K; i++) sensitivity[i] = 1 / (1 + (i % 1000));
   const out = new Float64Array(K);
+  const scales = Float64Array.from({ length: K }, (_, i) => 0.5 + (i % 10) / 10);
   const rng = createRng({ seed: 1 });
   let call = 0;
   const epsilon = () => 1 + (call++ % 64) * 1e-9; // no two calls see the same input
@@ -34,7 +35,8 @@ export async function run(ctx) {
     ['calibrateLaplace, optimal, p = 2', () => calibrateLaplace({ sensitivity, epsilon: epsilon() }).scales],
     ['laplaceMechanism release, grid mode (default), seeded', () => laplace.release(query, { rng })],
     ['gaussianMechanism release, grid mode (default), seeded', () => gaussian.release(query, { rng })],
-    ['gaussianNoiseInto, seeded (control: no SIMD loop)', () => gaussianNoiseInto(out, 1, { rng })],
+    ['gaussianNoiseInto, seeded, one scale', () => gaussianNoiseInto(out, 1, { rng })],
+    ['gaussianNoiseInto, seeded, per-coordinate scales', () => gaussianNoiseInto(out, scales, { rng })],
   ];
   const rows = [];
   for (const [label, fn] of cases) {
