@@ -170,7 +170,8 @@ async function drawParallel(call: ParallelCall): Promise<Float64Array> {
     const range = theirs[k]!;
     const [from, to] = range;
     // A worker that failed (could not start, or died) has its range drawn here instead: the same
-    // noise under a seed, fresh CSPRNG noise otherwise (what the worker drew was never seen).
+    // noise under a seed, fresh CSPRNG noise otherwise (what the worker drew was never seen),
+    // added to `values` as they are now, which the caller has not written since the call.
     if (s.status === 'rejected') drawHere(range);
     else setAt(result, s.value ?? plainView(work!, from, to - from), from);
   });
@@ -182,6 +183,7 @@ async function drawParallel(call: ParallelCall): Promise<Float64Array> {
   return result;
 }
 
+/** The vector a call draws into: its length, and the values for the add variants. */
 type Input = () => { length: number; values?: Float64Array };
 
 /** Validates the arguments and copies the workers' share now (synchronously), then draws; errors come as a rejected Promise. */
