@@ -8,7 +8,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const ONCE = [
   'test/runtimes/**',
   'test/package.test.ts',
-  'test/install.test.ts',
+  'test/install.long.test.ts',
   'test/examples.test.ts',
   'test/readme.test.ts',
   'test/docs.test.ts',
@@ -42,7 +42,9 @@ const ONCE = [
 
 /**
  * The long tests (`npm run test:long`, which .ci/run runs after `npm test`): the full grids and
- * statistical power of checks whose shorter versions `npm test` runs.
+ * statistical power of checks whose shorter versions `npm test` runs, and the install of the packed
+ * package with its peers from the registry (test/install.long.test.ts, 24 s; `npm test` checks the
+ * packed files, test/package.test.ts).
  */
 const LONG = 'test/**/*.long.test.ts';
 

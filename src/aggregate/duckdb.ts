@@ -33,7 +33,7 @@ async function loadDuckDB(): Promise<DuckDBModule> {
 /**
  * The first release of @duckdb/node-api with all that dpnoise uses (results' getRowObjectsJS).
  * package.json's peer range is "*", as every release is a prerelease (1.5.6-r.1) that npm matches
- * to no other range (test/install.test.ts), so the minimum is checked here, on a result.
+ * to no other range (test/install.long.test.ts), so the minimum is checked here, on a result.
  */
 const FIRST_DUCKDB = '1.2.1-alpha.17';
 

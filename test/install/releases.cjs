@@ -1,4 +1,4 @@
-// What the user's scripts of test/install.test.ts do with dpnoise, however they load it
+// What the user's scripts of test/install.long.test.ts do with dpnoise, however they load it
 // (aggregate.mjs by import, aggregate.cjs by require): the same aggregate over people.csv through
 // DuckDB, over people.json's rows in memory and, given a connection string, over the table people
 // through PostgreSQL, each with the generator seeded alike, so that equal totals give equal

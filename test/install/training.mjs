@@ -1,4 +1,4 @@
-// A user's ES module: dpnoise/tfjs by import, with @tensorflow/tfjs (test/install.test.ts). What it prints: training-run.cjs.
+// A user's ES module: dpnoise/tfjs by import, with @tensorflow/tfjs (test/install.long.test.ts). What it prints: training-run.cjs.
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from 'dpnoise';
 import { privateTraining } from 'dpnoise/tfjs';

@@ -30,7 +30,7 @@ const root = new URL('..', import.meta.url).pathname;
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
 const bin = postgresBinaries();
 if (!bin)
-  console.warn('test/install.test.ts: no PostgreSQL under /usr/lib/postgresql (Debian package postgresql; .ci/run installs it): its aggregate skipped.');
+  console.warn('test/install.long.test.ts: no PostgreSQL under /usr/lib/postgresql (Debian package postgresql; .ci/run installs it): its aggregate skipped.');
 
 /** Runs a command and returns its standard output; an Error with the command and its output if it fails. */
 function run(cwd: string, command: string, args: string[]): string {
