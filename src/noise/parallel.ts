@@ -152,9 +152,12 @@ async function drawParallel(call: ParallelCall): Promise<Float64Array> {
     const scales = call.scales instanceof Float64Array ? plainView(call.scales, start, end - start) : call.scales;
     drawValidated(kernel, plainView(result, start, end - start), scales, stream, { add, origin: start });
   };
-  // One range: drawn at once, as the one-thread sampler draws it.
-  if (ranges.length === 1) return drawValidated(kernel, result, call.scales, stream, { add });
   const [mine, ...theirs] = ranges as [[number, number], ...Array<[number, number]>];
+  // One range: drawn at once, as the one-thread sampler draws it.
+  if (theirs.length === 0) {
+    drawHere(mine);
+    return result;
+  }
   // Shared memory reused between calls, for the workers' ranges (a new array each call would cost its page faults).
   const work = shared ? takeShared(result.length) : undefined;
   const scalesWork = shared && call.scales instanceof Float64Array ? takeShared(result.length) : undefined;

@@ -10,7 +10,7 @@
 
 /** Calls left to draw on one thread. */
 let skip = 0;
-/** Whether the last threaded call lost. */
+/** Whether the last threaded call lost and was not counted (a counted loss starts the next pair afresh). */
 let lostLast = false;
 /** How many calls the next counted loss sends to one thread. */
 let penalty = 1;
